@@ -1,0 +1,3 @@
+export { Lifecycle } from './lifecycle.ts';
+export type { Closer, ShutdownReport } from './lifecycle.ts';
+export { runUntilSignalled } from './signals.ts';

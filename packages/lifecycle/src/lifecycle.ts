@@ -1,0 +1,69 @@
+export type Closer = () => Promise<void> | void;
+
+export interface ShutdownReport {
+  closed: string[];
+  failed: { name: string; error: unknown }[];
+  timedOut: string[];
+}
+
+interface RegisteredCloser {
+  name: string;
+  close: Closer;
+}
+
+/**
+ * Every resource registers how to close itself right where it is created; shutdown closes them
+ * in reverse order (consumers before what they consume), each bounded by what is left of a
+ * shared deadline so one stuck closer cannot hold the process forever.
+ */
+export class Lifecycle {
+  readonly #closers: RegisteredCloser[] = [];
+  #shutdown: Promise<ShutdownReport> | undefined;
+
+  /** Registers a closer and returns the resource unchanged, so creation and cleanup sit on one line. */
+  add<T>(name: string, resource: T, close: (resource: T) => Promise<void> | void): T {
+    this.onClose(name, () => close(resource));
+    return resource;
+  }
+
+  onClose(name: string, close: Closer): void {
+    if (this.#shutdown) throw new Error(`cannot register "${name}": shutdown already started`);
+    this.#closers.push({ name, close });
+  }
+
+  get shuttingDown(): boolean {
+    return this.#shutdown !== undefined;
+  }
+
+  /** Idempotent: a second call (a second signal, say) waits for the first shutdown. */
+  shutdown(deadlineMs: number): Promise<ShutdownReport> {
+    this.#shutdown ??= this.#closeAll(deadlineMs);
+    return this.#shutdown;
+  }
+
+  async #closeAll(deadlineMs: number): Promise<ShutdownReport> {
+    const report: ShutdownReport = { closed: [], failed: [], timedOut: [] };
+    const deadline = Date.now() + deadlineMs;
+    for (const closer of [...this.#closers].reverse()) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        report.timedOut.push(closer.name);
+        continue;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), remaining);
+      });
+      try {
+        const outcome = await Promise.race([Promise.resolve().then(closer.close), timeout]);
+        if (outcome === 'timeout') report.timedOut.push(closer.name);
+        else report.closed.push(closer.name);
+      } catch (error) {
+        report.failed.push({ name: closer.name, error });
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    return report;
+  }
+}

@@ -1,0 +1,49 @@
+import type { Logger } from '@utility-api/logging';
+import Koa from 'koa';
+import type { ApiKeyStore } from './auth/api-key-store.ts';
+import type { EndpointDefinition } from './endpoints/endpoint.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { fallbackResponses } from './http/fallback-responses.ts';
+import type { GatewayState } from './http/gateway-state.ts';
+import { requestContext } from './http/request-context.ts';
+import { responseHeaders } from './http/response-headers.ts';
+import { buildRouter } from './http/router.ts';
+import { API_DESCRIPTION } from './openapi/api-description.ts';
+import { renderDocsPage } from './openapi/docs-page.ts';
+import { buildOpenApiDocument } from './openapi/openapi-document.ts';
+
+export const API_VERSION = '1.0.0';
+
+export interface GatewayAppParts {
+  logger: Logger;
+  keys: ApiKeyStore;
+  endpoints: readonly EndpointDefinition[];
+  publicBaseUrl: string;
+  /** Trust `X-Forwarded-*` from a reverse proxy in front of the gateway. */
+  trustProxy: boolean;
+}
+
+export function createGatewayApp(parts: GatewayAppParts): Koa<GatewayState> {
+  const document = buildOpenApiDocument(parts.endpoints, {
+    title: 'Utility API',
+    version: API_VERSION,
+    description: API_DESCRIPTION,
+    serverUrl: parts.publicBaseUrl,
+  });
+  const router = buildRouter({
+    endpoints: parts.endpoints,
+    keys: parts.keys,
+    docs: { openApiJson: JSON.stringify(document), html: renderDocsPage(document) },
+  });
+
+  const app = new Koa<GatewayState>({ proxy: parts.trustProxy });
+  // Koa would print every error to stderr on top of our structured log line.
+  app.silent = true;
+  app.use(requestContext(parts.logger));
+  app.use(errorHandler());
+  app.use(responseHeaders());
+  app.use(fallbackResponses());
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

@@ -1,0 +1,48 @@
+import { envBoolean, envCommaList, envInteger, envUrl, parseEnvironment } from '@utility-api/config';
+import { LOG_LEVELS } from '@utility-api/logging';
+import { z } from 'zod';
+
+/** Keys are secrets: long enough not to be guessed, and free of the separators the list uses. */
+const apiKey = z
+  .string()
+  .min(16, { error: 'each key must be at least 16 characters' })
+  .max(256, { error: 'each key must be at most 256 characters' })
+  .regex(/^[\x21-\x7e]+$/, { error: 'keys must be printable ASCII without spaces' });
+
+const environmentSchema = z
+  .object({
+    PORT: envInteger({ min: 0, max: 65535, default: 3000 }),
+    HOST: z.string().default('127.0.0.1'),
+    PUBLIC_BASE_URL: envUrl(['http', 'https']).optional(),
+    API_KEYS: envCommaList().pipe(z.array(apiKey)),
+    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    DEPLOYMENT_ENVIRONMENT: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, { error: 'must be 1-32 lowercase letters, digits or dashes' })
+      .default('prod'),
+    TRUST_PROXY: envBoolean(false),
+    SHUTDOWN_TIMEOUT_MS: envInteger({ min: 1000, max: 600_000, default: 25_000 }),
+  })
+  .transform((env) => ({
+    port: env.PORT,
+    host: env.HOST,
+    /** When unset, derived from HOST and PORT once the port is known (PORT=0 picks a free one). */
+    publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    apiKeys: env.API_KEYS,
+    logLevel: env.LOG_LEVEL,
+    deploymentEnvironment: env.DEPLOYMENT_ENVIRONMENT,
+    trustProxy: env.TRUST_PROXY,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  }));
+
+export type GatewayConfig = Readonly<z.output<typeof environmentSchema>>;
+
+/** Reads the environment once at boot; every bad variable is reported in one ConfigurationError. */
+export function loadGatewayConfig(environment: Record<string, string | undefined>): GatewayConfig {
+  return parseEnvironment(environmentSchema, environment);
+}
+
+export function defaultPublicBaseUrl(host: string, port: number): string {
+  const reachableHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${reachableHost}:${port}`;
+}

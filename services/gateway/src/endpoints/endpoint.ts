@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import type { FieldProblem } from '../errors/api-error.ts';
+
+/**
+ * An endpoint is data plus a handler with no HTTP framework in sight: the router turns it into a
+ * Koa route, the OpenAPI builder into documentation, and tests call `handle` directly.
+ */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export type BodyEncoding = 'json' | 'form';
+
+export type HeaderValue = string | string[] | undefined;
+
+/** What a handler may know of the request beyond its validated query and body. */
+export interface RequestSnapshot {
+  method: string;
+  /** Path plus query string, as received. */
+  url: string;
+  path: string;
+  query: Record<string, string | string[] | undefined>;
+  headers: Record<string, HeaderValue>;
+  /** `performance.now()` when the request arrived, for handlers that report their own latency. */
+  receivedAt: number;
+}
+
+export interface EndpointInput<Query, Body> {
+  query: Query;
+  body: Body;
+  request: RequestSnapshot;
+}
+
+/** A response other than 200, for the endpoints whose contract defines their own error bodies. */
+export class Reply<Body> {
+  readonly status: number;
+  readonly body: Body;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, body: Body, headers: Readonly<Record<string, string>> = {}) {
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+}
+
+export interface ResponseDoc {
+  description: string;
+  /** Absent for responses that use the shared error body. */
+  schema?: z.ZodType;
+  example?: unknown;
+}
+
+export interface EndpointDefinition<
+  QuerySchema extends z.ZodObject = z.ZodObject,
+  BodySchema extends z.ZodType = z.ZodType,
+  Result = unknown,
+> {
+  operationId: string;
+  methods: readonly HttpMethod[];
+  path: string;
+  summary: string;
+  /** Markdown for the docs; every "not shown" decision of the spec is written here. */
+  description: string;
+  tags?: readonly string[];
+  /** Whether the endpoint needs an API key (the docs and media routes do not). */
+  authenticated: boolean;
+  query?: QuerySchema;
+  body?: BodySchema;
+  /** Body encodings accepted besides none at all; JSON unless stated. */
+  bodyEncodings?: readonly BodyEncoding[];
+  bodyExample?: unknown;
+  /** Answers a body that is not valid JSON; by default the shared 400 `malformed_body` error. */
+  onMalformedBody?: () => Reply<unknown>;
+  /** Answers a query or body that fails its schema; by default the shared 400 `invalid_request`. */
+  onInvalidInput?: (problems: readonly FieldProblem[]) => Reply<unknown>;
+  responses: Record<number, ResponseDoc>;
+  handle(
+    input: EndpointInput<z.output<QuerySchema>, z.output<BodySchema>>,
+  ): Result | Reply<unknown> | Promise<Result | Reply<unknown>>;
+}
+
+/** Keeps each endpoint's generic parameters while the router holds them in one list. */
+export function defineEndpoint<QuerySchema extends z.ZodObject, BodySchema extends z.ZodType, Result>(
+  definition: EndpointDefinition<QuerySchema, BodySchema, Result>,
+): EndpointDefinition {
+  return definition as unknown as EndpointDefinition;
+}

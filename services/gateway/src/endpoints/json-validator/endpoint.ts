@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { defineEndpoint, Reply } from '../endpoint.ts';
+
+const MESSAGES = {
+  valid: 'The JSON is correctly formatted.',
+  empty: 'The JSON is empty but valid.',
+  missing: 'Please provide a JSON in the request body, as the value of the "json" field.',
+  malformed: 'The JSON is incorrectly formatted.',
+  notContainer: 'The JSON is incorrectly formatted: it must be an object or an array.',
+} as const;
+
+const jsonValue = z
+  .union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()])
+  .meta({
+    description:
+      'The JSON to check: an object or an array, or a string holding JSON text (which is parsed and checked).',
+    examples: [{ name: 'Ada', roles: ['admin'] }],
+  });
+
+const bodySchema = z.object({ json: jsonValue.optional() });
+
+const resultSchema = z.object({
+  status: z.enum(['valid', 'invalid']),
+  message: z.string(),
+  jsonType: z.enum(['object', 'array', 'N/A']),
+});
+
+export type JsonValidationResult = z.infer<typeof resultSchema>;
+export type JsonValidatorBody = z.infer<typeof bodySchema>;
+
+function invalid(message: string): Reply<JsonValidationResult> {
+  return new Reply(400, { status: 'invalid', message, jsonType: 'N/A' });
+}
+
+function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export function validateJson(body: JsonValidatorBody): JsonValidationResult | Reply<JsonValidationResult> {
+  if (body.json === undefined) return invalid(MESSAGES.missing);
+  let value: unknown = body.json;
+  if (typeof value === 'string') {
+    const parsed = parseJsonText(value);
+    if (!parsed.ok) return invalid(MESSAGES.malformed);
+    value = parsed.value;
+  }
+  if (value === null || typeof value !== 'object') return invalid(MESSAGES.notContainer);
+  const jsonType = Array.isArray(value) ? 'array' : 'object';
+  const empty = Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0;
+  return { status: 'valid', message: empty ? MESSAGES.empty : MESSAGES.valid, jsonType };
+}
+
+export function jsonValidatorEndpoint() {
+  return defineEndpoint({
+    operationId: 'jsonValidator',
+    methods: ['POST'],
+    path: '/v1/json-validator',
+    summary: 'Check that a JSON object or array is valid, empty or malformed',
+    description: [
+      'Send `{"json": <value>}` as a JSON body. An object or array is `valid` (`jsonType` `object` or `array`);',
+      'an empty one is valid with the message that it is empty. `json` may also be a string holding JSON text,',
+      'which is parsed: text that does not parse, or parses to something other than an object or array, is `invalid`.',
+      'A request body that is not valid JSON at all is answered like a malformed `json` (400, `invalid`, `jsonType` `N/A`),',
+      'and a missing `json` field (or a body that is not an object) asks for a JSON. Those 400s use this endpoint\'s own',
+      'body, not the shared error body; only the authentication, size (413) and content-type (415) errors use the shared one.',
+    ].join(' '),
+    authenticated: true,
+    body: bodySchema,
+    bodyExample: { json: { name: 'Ada', roles: ['admin'] } },
+    onMalformedBody: () => invalid(MESSAGES.malformed),
+    onInvalidInput: (problems) =>
+      invalid(problems.some((problem) => problem.field === 'json') ? MESSAGES.notContainer : MESSAGES.missing),
+    responses: {
+      200: { description: 'The JSON is valid (possibly empty).', schema: resultSchema },
+      400: { description: 'No `json`, or `json` incorrectly formatted: `status` `invalid`, `jsonType` `N/A`.', schema: resultSchema },
+      413: { description: 'Body larger than the request size limit.' },
+      415: { description: 'Body sent with a content type other than JSON.' },
+    },
+    handle: ({ body }) => validateJson(body),
+  });
+}

@@ -1,0 +1,97 @@
+import { compactNumber } from '@utility-api/compact-number';
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint.ts';
+import {
+  groupThousands,
+  isArmstrong,
+  isFibonacci,
+  isPalindrome,
+  isPerfectSquare,
+  isPrime,
+} from './number-properties.ts';
+
+const INTEGER_TEXT = /^[+-]?\d{1,16}$/;
+const SAFE_RANGE = `from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
+
+const querySchema = z.object({
+  integer: z.preprocess(
+    (value) => (typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : value),
+    z
+      .number({
+        error: (issue) =>
+          issue.input === undefined ? 'is required' : `must be a whole number ${SAFE_RANGE}, written in digits`,
+      })
+      .refine(Number.isSafeInteger, { error: `must be a whole number ${SAFE_RANGE}` })
+      .meta({ description: `A whole number ${SAFE_RANGE} (the safe integers), in plain digits with an optional sign.`, examples: [1234567] }),
+  ),
+});
+
+const resultSchema = z.object({
+  formatted1: z.string(),
+  formatted2: z.string(),
+  abbreviated: z.string(),
+  integer: z.number().int(),
+  isEven: z.boolean(),
+  isOdd: z.boolean(),
+  isPrime: z.boolean(),
+  isFibonacci: z.boolean(),
+  isPerfectSquare: z.boolean(),
+  isArmstrong: z.boolean(),
+  isPalindrome: z.boolean(),
+  isDivisibleBy3: z.boolean(),
+  numberType: z.literal('integer'),
+  isGreaterThanZero: z.boolean(),
+  isNegative: z.boolean(),
+  absoluteValue: z.number().int(),
+});
+
+export type NumberAnalysis = z.infer<typeof resultSchema>;
+
+export function analyzeNumber(value: number): NumberAnalysis {
+  // Normalizes -0 so no field ever shows it.
+  const integer = value === 0 ? 0 : value;
+  return {
+    formatted1: groupThousands(integer, ','),
+    formatted2: groupThousands(integer, '.'),
+    abbreviated: compactNumber(integer),
+    integer,
+    isEven: integer % 2 === 0,
+    isOdd: integer % 2 !== 0,
+    isPrime: isPrime(integer),
+    isFibonacci: isFibonacci(integer),
+    isPerfectSquare: isPerfectSquare(integer),
+    isArmstrong: isArmstrong(integer),
+    isPalindrome: isPalindrome(integer),
+    isDivisibleBy3: integer % 3 === 0,
+    numberType: 'integer',
+    isGreaterThanZero: integer > 0,
+    isNegative: integer < 0,
+    absoluteValue: Math.abs(integer),
+  };
+}
+
+export function numberAnalyzerEndpoint() {
+  return defineEndpoint({
+    operationId: 'numberAnalyzer',
+    methods: ['GET'],
+    path: '/v1/number-analyzer',
+    summary: 'Formatting and mathematical properties of an integer',
+    description: [
+      `\`integer\` must be a safe integer (${SAFE_RANGE}) in plain digits with an optional sign; leading zeros are allowed.`,
+      'Decimals (`1.5`), exponents (`1e3`), hex, spaces, text and larger numbers are a 400, never rounded. `numberType` is therefore always `integer`.',
+      '`formatted1` groups thousands with commas, `formatted2` with periods.',
+      '`abbreviated` uses K (10^3), M (10^6), B (10^9) and T (10^12) with one decimal rounded half away from zero and a',
+      'trailing `.0` dropped (`1250` → `1.3K`, `999950` → `1M`); below 1000 the number is shown as is; there is no suffix past T (`9007.2T`).',
+      '`isPrime` is exact for every safe integer (deterministic Miller-Rabin); numbers below 2 are not prime.',
+      '`isFibonacci`, `isPerfectSquare` and `isArmstrong` are false for negative numbers; 0 is a Fibonacci number and a perfect square.',
+      '`isPalindrome` reads the decimal text with its sign, so negative numbers are never palindromes.',
+    ].join(' '),
+    authenticated: true,
+    query: querySchema,
+    responses: {
+      200: { description: 'The analysis.', schema: resultSchema },
+      400: { description: '`integer` missing, not an integer, or outside the safe integer range.' },
+    },
+    handle: ({ query }) => analyzeNumber(query.integer),
+  });
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { ApiError, validationError } from '../../errors/api-error.ts';
+import type { RandomSource } from '../../runtime/random-source.ts';
+import { defineEndpoint } from '../endpoint.ts';
+import { queryBoolean, queryInteger } from '../query-fields.ts';
+import { buildEmojiCatalog, type EmojiDetails } from './emoji-catalog.ts';
+import { CATEGORY_NAMES, findCategory } from './emoji-categories.ts';
+import { EmojiPicker, type EmojiFilter } from './emoji-picker.ts';
+import { EMOJI_TYPES } from './emoji-type.ts';
+import { EMOJI_COLORS, EMOJI_MOODS } from './emoji-words.ts';
+
+export const MAX_EMOJI_COUNT = 10;
+
+const querySchema = z.object({
+  category: z
+    .string()
+    .max(64, { error: 'is too long' })
+    .meta({ description: `One of: ${CATEGORY_NAMES.join(', ')} (case-insensitive).`, examples: ['Food & Drink'] })
+    .optional(),
+  isSymbol: queryBoolean('`true` for symbols only, `false` for everything but symbols.').optional(),
+  count: queryInteger({
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    description: `How many emojis, 1 or more (default 1); values above ${MAX_EMOJI_COUNT} give ${MAX_EMOJI_COUNT}.`,
+    example: 3,
+  }).optional(),
+});
+
+const emojiSchema = z.object({
+  emoji: z.string(),
+  emojiName: z.string(),
+  unicode: z.string(),
+  category: z.enum(CATEGORY_NAMES as [string, ...string[]]),
+  emojiMood: z.string(),
+  emojiColor: z.string(),
+  isSymbol: z.boolean(),
+  emojiType: z.string(),
+});
+
+const resultSchema = z
+  .record(z.string().regex(/^emoji([1-9]|10)$/), emojiSchema)
+  .meta({ description: 'Keys `emoji1` to `emoji<count>`.' });
+
+export type RandomEmojiResult = Record<`emoji${number}`, EmojiDetails>;
+
+export function randomEmojis(picker: EmojiPicker, filter: EmojiFilter, count: number, random: RandomSource) {
+  const picked = picker.pick(filter, Math.min(count, MAX_EMOJI_COUNT), random);
+  return Object.fromEntries(picked.map((emoji, index) => [`emoji${index + 1}`, emoji])) as RandomEmojiResult;
+}
+
+export function randomEmojiEndpoint(random: RandomSource) {
+  const picker = new EmojiPicker(buildEmojiCatalog());
+  return defineEndpoint({
+    operationId: 'randomEmoji',
+    methods: ['GET'],
+    path: '/v1/random-emoji',
+    summary: 'Random emojis with details, optionally filtered',
+    description: [
+      `Draws from the full current Unicode emoji list (Emojibase data, ${picker.pool({}).length} emojis in their default`,
+      'skin tone; skin-tone and hair components are not included). Emojis in one answer are distinct.',
+      `\`category\` is a CLDR group name, matched case-insensitively: ${CATEGORY_NAMES.map((name) => `\`${name}\``).join(', ')};`,
+      'the slug form (`food-drink`) works too; anything else is a 400 listing the valid names. Encode `&` as `%26`.',
+      '`isSymbol` is true exactly for the `Symbols` category, and then `emojiType` is `Symbol`. For other emojis `emojiType`',
+      `comes from the CLDR subgroup: ${EMOJI_TYPES.map((type) => `\`${type}\``).join(', ')}.`,
+      '`count` defaults to 1; 0, negatives and non-integers are a 400; values above 10 give 10.',
+      'If the filters leave fewer emojis than `count`, all of them are returned; if they leave none, the answer is a 404.',
+      '`unicode` lists every code point of the emoji as `U+<hex>`, space-separated for sequences (`U+2764 U+FE0F`).',
+      '`emojiName` is the CLDR name in title case.',
+      '`emojiMood` and `emojiColor`: the words of the name, then the Emojibase keywords, are looked up in order in a fixed word',
+      'table (for example "smile" → `Happy`, "food" → `Hungry`, "cheese" → `Yellow`, "leaf" → `Green`); the first hit decides, and',
+      'without a hit the category decides (Smileys & Emotion: `Expressive` and `Yellow`; Food & Drink: `Hungry` and `Brown`; ...).',
+      `Moods used: ${EMOJI_MOODS.join(', ')}. Colors used: ${EMOJI_COLORS.join(', ')}.`,
+    ].join(' '),
+    authenticated: true,
+    query: querySchema,
+    responses: {
+      200: {
+        description: 'The emojis, keyed `emoji1` ... `emoji<count>`.',
+        schema: resultSchema,
+        example: {
+          emoji1: {
+            emoji: '🍕',
+            emojiName: 'Pizza',
+            unicode: 'U+1F355',
+            category: 'Food & Drink',
+            emojiMood: 'Hungry',
+            emojiColor: 'Yellow',
+            isSymbol: false,
+            emojiType: 'Food',
+          },
+        },
+      },
+      400: { description: 'Unknown category, or `count`/`isSymbol` malformed.' },
+      404: { description: 'No emoji matches the filters (for example `category=Food & Drink&isSymbol=true`).' },
+    },
+    handle: ({ query }) => {
+      let category;
+      if (query.category !== undefined) {
+        category = findCategory(query.category);
+        if (category === undefined) {
+          throw validationError([
+            { in: 'query', field: 'category', message: `must be one of: ${CATEGORY_NAMES.join(', ')}` },
+          ]);
+        }
+      }
+      const filter: EmojiFilter = { category, isSymbol: query.isSymbol };
+      if (picker.pool(filter).length === 0) {
+        throw new ApiError(404, 'no_matching_emoji', 'No emoji matches this combination of category and isSymbol.');
+      }
+      return randomEmojis(picker, filter, query.count ?? 1, random);
+    },
+  });
+}

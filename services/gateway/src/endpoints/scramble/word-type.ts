@@ -1,0 +1,20 @@
+/**
+ * A guess at the part of speech from English suffixes. It is a heuristic, not a dictionary:
+ * "hundred" is called a Verb. Words with characters other than letters, `'` and `-` are `Other`.
+ */
+export type WordType = 'Noun' | 'Verb' | 'Adjective' | 'Adverb' | 'Other';
+
+const SUFFIX_RULES: readonly { suffixes: readonly string[]; minLength: number; type: WordType }[] = [
+  { suffixes: ['ly'], minLength: 5, type: 'Adverb' },
+  { suffixes: ['ing', 'ize', 'ise', 'ify', 'ed'], minLength: 5, type: 'Verb' },
+  { suffixes: ['ous', 'ful', 'ive', 'able', 'ible', 'less', 'ish', 'ary'], minLength: 5, type: 'Adjective' },
+];
+
+export function guessWordType(word: string): WordType {
+  if (!/^[\p{L}\p{M}'-]+$/u.test(word)) return 'Other';
+  const lower = word.toLowerCase();
+  for (const rule of SUFFIX_RULES) {
+    if (lower.length >= rule.minLength && rule.suffixes.some((suffix) => lower.endsWith(suffix))) return rule.type;
+  }
+  return 'Noun';
+}

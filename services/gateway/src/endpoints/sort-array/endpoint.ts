@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { Clock } from '../../runtime/clock.ts';
+import { defineEndpoint } from '../endpoint.ts';
+import { queryEnum } from '../query-fields.ts';
+import { isoTimestamp } from '../timestamp.ts';
+
+export const MAX_SORT_ARRAY_LENGTH = 10_000;
+
+const querySchema = z.object({
+  sort: queryEnum(['high', 'low'], {
+    description: '`high` sorts descending, `low` ascending (the default). Case-insensitive.',
+    caseInsensitive: true,
+  }).optional(),
+});
+
+const bodySchema = z.object(
+  {
+    array: z
+      .array(z.number({ error: 'must contain only numbers' }), {
+        error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array of numbers'),
+      })
+      .max(MAX_SORT_ARRAY_LENGTH, { error: `must have at most ${MAX_SORT_ARRAY_LENGTH} numbers` })
+      .meta({ description: `The numbers to sort: finite JSON numbers, at most ${MAX_SORT_ARRAY_LENGTH}.`, examples: [[5, 3, 9, 1]] }),
+  },
+  { error: 'must be a JSON object with an `array` field' },
+);
+
+const resultSchema = z.object({
+  result: z.array(z.number()),
+  description: z.string(),
+  originalArray: z.array(z.number()),
+  timestamp: z.string(),
+  isValid: z.boolean(),
+  sortMethod: z.enum(['High to Low', 'Low to High']),
+});
+
+export type SortArrayResult = z.infer<typeof resultSchema>;
+export type SortDirection = 'high' | 'low';
+
+export function sortArray(numbers: readonly number[], direction: SortDirection, clock: Clock): SortArrayResult {
+  const ascending = [...numbers].sort((a, b) => a - b);
+  const high = direction === 'high';
+  return {
+    result: high ? ascending.reverse() : ascending,
+    description: high ? 'Array sorted in descending order.' : 'Array sorted in ascending order.',
+    originalArray: [...numbers],
+    timestamp: isoTimestamp(clock),
+    isValid: true,
+    sortMethod: high ? 'High to Low' : 'Low to High',
+  };
+}
+
+export function sortArrayEndpoint(clock: Clock) {
+  return defineEndpoint({
+    operationId: 'sortArray',
+    methods: ['POST'],
+    path: '/v1/sort-array',
+    summary: 'Sort an array of numbers',
+    description: [
+      `The body is \`{"array": [numbers]}\` with at most ${MAX_SORT_ARRAY_LENGTH} finite numbers (integers or decimals; JSON has no NaN or Infinity).`,
+      'Strings such as `"3"`, `null` and nested arrays are rejected with a 400 naming the element, never coerced.',
+      '`sort` is `high` (descending) or `low` (ascending); it defaults to `low` and is case-insensitive.',
+      'An empty array is valid and sorts to an empty array. `-0` and `0` compare equal and keep their input order.',
+    ].join(' '),
+    authenticated: true,
+    query: querySchema,
+    body: bodySchema,
+    bodyExample: { array: [5, 3, 9, 1] },
+    responses: {
+      200: { description: 'The sorted array.', schema: resultSchema },
+      400: { description: '`array` missing, not an array, holding a non-number, or too long; or `sort` not `high`/`low`.' },
+      413: { description: 'Body larger than the request size limit.' },
+      415: { description: 'Body sent with a content type other than JSON.' },
+    },
+    handle: ({ query, body }) => sortArray(body.array, query.sort ?? 'low', clock),
+  });
+}

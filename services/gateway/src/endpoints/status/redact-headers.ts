@@ -1,0 +1,13 @@
+import type { HeaderValue } from '../endpoint.ts';
+
+/** Credentials are never echoed back: a status response may end up in a log or a screenshot. */
+export const REDACTED_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key'] as const;
+
+export function redactHeaders(headers: Record<string, HeaderValue>): Record<string, string | string[]> {
+  const echoed: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    echoed[name] = (REDACTED_HEADERS as readonly string[]).includes(name) ? '[redacted]' : value;
+  }
+  return echoed;
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { Clock } from '../../runtime/clock.ts';
+import { defineEndpoint } from '../endpoint.ts';
+import { queryEnum } from '../query-fields.ts';
+import { TIME_ZONES, timeFacts, type TimeZoneLabel } from './time-facts.ts';
+import { timeFactsSchema } from './time-facts-schema.ts';
+
+/** 1900-01-01T00:00:00Z to 3000-01-01T00:00:00Z: every date in it has a four-digit year in every zone. */
+export const UNIX_RANGE = { min: -2_208_988_800, max: 32_503_680_000 } as const;
+
+const UNIX_TEXT = /^[+-]?\d{1,15}$/;
+const expectation = `must be a whole number of seconds from ${UNIX_RANGE.min} (1900-01-01) to ${UNIX_RANGE.max} (3000-01-01)`;
+
+const querySchema = z.object({
+  unix: z
+    .preprocess(
+      (value) => (typeof value === 'string' && UNIX_TEXT.test(value) ? Number(value) : value),
+      z
+        .number({ error: expectation })
+        .int({ error: expectation })
+        .superRefine((value, context) => {
+          if (value >= UNIX_RANGE.min && value <= UNIX_RANGE.max) return;
+          const looksLikeMilliseconds = Math.abs(value) > UNIX_RANGE.max && Math.abs(value / 1000) <= UNIX_RANGE.max;
+          context.addIssue({
+            code: 'custom',
+            message: looksLikeMilliseconds ? `${expectation}; this looks like milliseconds, divide by 1000` : expectation,
+          });
+        })
+        .meta({
+          description: `UNIX time in seconds, ${UNIX_RANGE.min} to ${UNIX_RANGE.max}. Defaults to now.`,
+          examples: [1700000000],
+        }),
+    )
+    .optional(),
+  timezone: queryEnum(['EST', 'CET', 'PST'], {
+    description: 'Zone label: `EST` (America/New_York), `CET` (Europe/Paris), `PST` (America/Los_Angeles). Default `CET`. Case-insensitive.',
+    caseInsensitive: true,
+  }).optional(),
+});
+
+const FIELD_RULES = [
+  '`timezone` echoes the label; the labels name IANA zones with daylight saving observed: `EST` is America/New_York,',
+  '`CET` Europe/Paris and `PST` America/Los_Angeles, so a July timestamp in `EST` is shown in EDT (UTC-4) and `isDST` is true.',
+  '`unix` is optional and defaults to the current second.',
+  'All zone-dependent fields (dates, clock parts, weekday, ranges) are computed in the chosen zone.',
+  '`yearsAgo` and `monthsAgo` are whole calendar years and months from the timestamp to now;',
+  '`weeksAgo`, `daysAgo`, `hoursAgo`, `minutesAgo`, `secondsAgo` are whole elapsed units (a day is 24 hours).',
+  'All are negative for a future timestamp. `formattedTimeAgo` is `<d> days, <h> hours, <m> minutes, <s> seconds` of the elapsed time',
+  '(null for a future timestamp); `formattedTimeFuture` is the same for the time remaining (null for a past or present one).',
+  '`isoTimestamp` is the instant in UTC with milliseconds; `formattedDate` is `MM/DD/YYYY`; `humanReadableDate` is',
+  '`M/D/YYYY, h:mm:ss AM` (12-hour clock); `utcTimestamp` is the RFC 7231 form (`Tue, 14 Nov 2023 22:13:20 GMT`).',
+  '`timezoneOffset` is minutes east of UTC at that instant (`EST` gives -300 in winter, -240 in summer).',
+  '`season` is the meteorological season of the northern hemisphere (Dec-Feb `Winter`, Mar-May `Spring`, Jun-Aug `Summer`, Sep-Nov `Autumn`).',
+  '`ageInYears` is `yearsAgo`, or 0 for a future timestamp. `startOfDay` and `endOfDay` are the first and last millisecond of the',
+  "timestamp's day in the zone, as UTC instants. `weekNumber` is the ISO 8601 week. `weekdayOrdinal` is the day of the month as an",
+  'ordinal (`14th`). `secondsUntilMidnight` counts from the timestamp (not from now) to the next midnight in the zone.',
+  '`fullWeekRange` is the ISO week (Monday to Sunday) holding the date, `fullMonthRange` and `fullYearRange` its month and year;',
+  '`currentYearStartDate`, `currentYearEndDate` and `currentYear` describe the current year in the zone.',
+  '`chatFormats` are Discord timestamp tags `<t:<unix>:<style>>` with styles f, t, d, D, t, T, R for keys 1 to 7.',
+  '`hours`, `min`, `sec` and `humanReadableTime24H` use the 24-hour clock. `formattedTimeExtra` is `<Month> <d>, <yyyy>`.',
+].join(' ');
+
+export function timeEndpoint(clock: Clock) {
+  return defineEndpoint({
+    operationId: 'time',
+    methods: ['GET'],
+    path: '/v1/time',
+    summary: 'Facts about a UNIX timestamp relative to now, in a chosen time zone',
+    description: FIELD_RULES,
+    authenticated: true,
+    query: querySchema,
+    responses: {
+      200: { description: 'The facts.', schema: timeFactsSchema },
+      400: { description: '`unix` not a whole number of seconds in range, or `timezone` not EST, CET or PST.' },
+    },
+    handle: ({ query }) => {
+      const now = clock.now();
+      const label: TimeZoneLabel = query.timezone ?? 'CET';
+      return timeFacts(query.unix ?? Math.floor(now / 1000), label, now);
+    },
+  });
+}
+
+export { TIME_ZONES };

@@ -1,0 +1,46 @@
+/**
+ * The one error type handlers and middleware throw. Everything in it is public: the error
+ * middleware sends status, code, message and details to the client verbatim, and anything that is
+ * not an ApiError is reported as a generic 500 with no detail.
+ */
+export interface FieldProblem {
+  /** Where the bad value was: `query`, `body`, `path` or `header`. */
+  in: 'query' | 'body' | 'path' | 'header';
+  /** Dotted path of the field, such as `count` or `rankData.level`. */
+  field: string;
+  message: string;
+}
+
+export interface ApiErrorOptions {
+  details?: readonly FieldProblem[];
+  headers?: Readonly<Record<string, string>>;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: readonly FieldProblem[] | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Read by Koa's default handler: our messages are written for clients. */
+  readonly expose = true;
+
+  constructor(status: number, code: string, publicMessage: string, options: ApiErrorOptions = {}) {
+    super(publicMessage, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function validationError(problems: readonly FieldProblem[]): ApiError {
+  const first = problems[0];
+  const summary =
+    first === undefined
+      ? 'The request is invalid.'
+      : `Invalid ${first.in} parameter '${first.field}': ${first.message}` +
+        (problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '');
+  return new ApiError(400, 'invalid_request', summary, { details: problems });
+}

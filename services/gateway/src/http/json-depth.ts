@@ -1,0 +1,12 @@
+/** Nesting depth of a parsed JSON value (a scalar is 0, `[]` is 1), computed without recursion. */
+export function exceedsJsonDepth(value: unknown, maxDepth: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const current = stack.pop() as { value: unknown; depth: number };
+    if (current.value === null || typeof current.value !== 'object') continue;
+    const depth = current.depth + 1;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(current.value)) stack.push({ value: child, depth });
+  }
+  return false;
+}

@@ -1,0 +1,111 @@
+import type { EndpointDefinition, HttpMethod } from '../endpoints/endpoint.ts';
+import { errorBodySchema } from '../errors/error-body.ts';
+import { isOptional, jsonSchemaOf, type JsonSchema } from './json-schema.ts';
+
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  description: string;
+  serverUrl: string;
+}
+
+const BODYLESS: readonly HttpMethod[] = ['GET', 'HEAD', 'OPTIONS'];
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+function errorResponse(description: string) {
+  return { description, content: { 'application/json': { schema: ERROR_REF } } };
+}
+
+function queryParameters(endpoint: EndpointDefinition) {
+  if (!endpoint.query) return [];
+  return Object.entries(endpoint.query.shape).map(([name, field]) => {
+    const schema = jsonSchemaOf(field, 'output');
+    const { description, examples, ...rest } = schema;
+    return {
+      name,
+      in: 'query',
+      required: !isOptional(field),
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: rest,
+      ...(Array.isArray(examples) && examples.length > 0 ? { example: examples[0] } : {}),
+    };
+  });
+}
+
+function requestBody(endpoint: EndpointDefinition) {
+  if (!endpoint.body) return undefined;
+  const schema = jsonSchemaOf(endpoint.body, 'input');
+  const encodings = endpoint.bodyEncodings ?? ['json'];
+  const content: Record<string, { schema: JsonSchema; example?: unknown }> = {};
+  if (encodings.includes('json')) {
+    content['application/json'] = endpoint.bodyExample === undefined ? { schema } : { schema, example: endpoint.bodyExample };
+  }
+  if (encodings.includes('form')) content['application/x-www-form-urlencoded'] = { schema };
+  return { required: false, content };
+}
+
+function responses(endpoint: EndpointDefinition) {
+  const documented: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(endpoint.responses)) {
+    if (!response.schema) {
+      documented[status] = errorResponse(response.description);
+      continue;
+    }
+    const media: Record<string, unknown> = { schema: jsonSchemaOf(response.schema, 'output') };
+    if (response.example !== undefined) media.example = response.example;
+    documented[status] = { description: response.description, content: { 'application/json': media } };
+  }
+  if (endpoint.authenticated) {
+    documented['401'] ??= errorResponse('Missing or invalid API key. Carries a `WWW-Authenticate` header.');
+  }
+  documented['500'] ??= errorResponse('An unexpected failure on our side; the body names only the request id.');
+  return documented;
+}
+
+function operationId(endpoint: EndpointDefinition, method: HttpMethod): string {
+  if (endpoint.methods.length === 1) return endpoint.operationId;
+  return `${endpoint.operationId}${method[0]}${method.slice(1).toLowerCase()}`;
+}
+
+/** The OpenAPI 3.1 document, built from the same definitions (and zod schemas) that serve requests. */
+export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], info: DocumentInfo) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const endpoint of endpoints) {
+    const pathItem = (paths[endpoint.path] ??= {});
+    const parameters = queryParameters(endpoint);
+    for (const method of endpoint.methods) {
+      const body = BODYLESS.includes(method) ? undefined : requestBody(endpoint);
+      pathItem[method.toLowerCase()] = {
+        operationId: operationId(endpoint, method),
+        summary: endpoint.summary,
+        description: endpoint.description,
+        tags: endpoint.tags ?? ['Utilities'],
+        ...(endpoint.authenticated ? {} : { security: [] }),
+        ...(parameters.length > 0 ? { parameters } : {}),
+        ...(body ? { requestBody: body } : {}),
+        responses: responses(endpoint),
+      };
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, description: info.description },
+    servers: [{ url: info.serverUrl }],
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'Your API key as the whole header value (`Authorization: <key>`); `Authorization: Bearer <key>` works too.',
+        },
+      },
+      schemas: { Error: jsonSchemaOf(errorBodySchema, 'output') },
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
