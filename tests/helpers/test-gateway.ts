@@ -71,3 +71,8 @@ export function postJson(body: unknown, init: RequestInit = {}): RequestInit {
     body: typeof body === 'string' ? body : JSON.stringify(body),
   };
 }
+
+/** `response.json()` typed for assertions: tests check the shape themselves. */
+export async function readJson(response: Response): Promise<any> {
+  return response.json();
+}

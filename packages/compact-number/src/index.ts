@@ -3,45 +3,60 @@
  * everywhere: one decimal, rounded half away from zero, a trailing ".0" dropped, and a value that
  * rounds up to 1000 of a unit promoted to the next unit (999 950 -> "1M", never "1000K").
  * Values of 1000T and above stay in T ("9007.2T"): no suffix past T is used.
+ *
+ * Rounding works on the number's shortest decimal text (what `String(value)` prints) in BigInt, so
+ * it is exact where doubles would misround (1050 -> "1.1K", 2 675 000 -> "2.7M", 1.45 -> "1.5")
+ * and huge values come out as plain digits (1e21 -> "1000000000T"), never in exponent notation.
  */
 const UNITS = [
-  { suffix: 'T', size: 1_000_000_000_000 },
-  { suffix: 'B', size: 1_000_000_000 },
-  { suffix: 'M', size: 1_000_000 },
-  { suffix: 'K', size: 1_000 },
+  { suffix: 'T', size: 1_000_000_000_000n },
+  { suffix: 'B', size: 1_000_000_000n },
+  { suffix: 'M', size: 1_000_000n },
+  { suffix: 'K', size: 1_000n },
+  { suffix: '', size: 1n },
 ] as const;
 
-function tenthsOf(magnitude: number, unitSize: number): number {
-  if (Number.isSafeInteger(magnitude)) {
-    // BigInt keeps the half-up rounding exact where magnitude * 10 passes 2^53.
-    const size = BigInt(unitSize);
-    return Number((BigInt(magnitude) * 10n + size / 2n) / size);
-  }
-  return Math.round((magnitude * 10) / unitSize);
+type Unit = (typeof UNITS)[number];
+
+/** A non-negative decimal as `digits / denominator`, exactly. */
+interface Decimal {
+  digits: bigint;
+  denominator: bigint;
 }
 
-function formatTenths(tenths: number): string {
-  const whole = Math.trunc(tenths / 10);
-  const fraction = tenths % 10;
-  return fraction === 0 ? String(whole) : `${whole}.${fraction}`;
+const NUMBER_TEXT = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
+
+function decimalOf(magnitude: number): Decimal {
+  const match = NUMBER_TEXT.exec(String(magnitude));
+  if (match === null) throw new RangeError(`cannot abbreviate ${magnitude}`);
+  const [, whole = '', fraction = '', exponent = '0'] = match;
+  const shift = Number(exponent) - fraction.length;
+  const digits = BigInt(whole + fraction);
+  return shift >= 0
+    ? { digits: digits * 10n ** BigInt(shift), denominator: 1n }
+    : { digits, denominator: 10n ** BigInt(-shift) };
+}
+
+/** The value in tenths of the unit, rounded half up (the sign is handled by the caller). */
+function tenthsOf(value: Decimal, unitSize: bigint): bigint {
+  const denominator = value.denominator * unitSize;
+  return (20n * value.digits + denominator) / (2n * denominator);
 }
 
 export function compactNumber(value: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`cannot abbreviate ${value}`);
-  const sign = value < 0 ? '-' : '';
-  const magnitude = Math.abs(value);
-  for (let index = 0; index < UNITS.length; index += 1) {
-    const unit = UNITS[index] as (typeof UNITS)[number];
-    if (magnitude < unit.size) continue;
-    const tenths = tenthsOf(magnitude, unit.size);
-    const larger = UNITS[index - 1];
-    if (tenths >= 10_000 && larger !== undefined) {
-      return `${sign}${formatTenths(tenthsOf(magnitude, larger.size))}${larger.suffix}`;
-    }
-    return `${sign}${formatTenths(tenths)}${unit.suffix}`;
+  const decimal = decimalOf(Math.abs(value));
+  // The largest unit the value reaches; below 1000 that is the bare number (size 1).
+  let index = UNITS.findIndex((unit) => decimal.digits >= unit.size * decimal.denominator);
+  if (index === -1) index = UNITS.length - 1;
+  let tenths = tenthsOf(decimal, (UNITS[index] as Unit).size);
+  if (tenths >= 10_000n && index > 0) {
+    // Rounded up to 1000 of this unit: one of the next unit reads better than "1000K".
+    index -= 1;
+    tenths = tenthsOf(decimal, (UNITS[index] as Unit).size);
   }
-  // Below 1000: whole numbers as they are, fractions to one decimal like the larger units.
-  const rounded = Number.isInteger(magnitude) ? magnitude : Math.round(magnitude * 10) / 10;
-  if (rounded >= 1000) return `${sign}1K`;
-  return rounded === 0 ? '0' : `${sign}${rounded}`;
+  if (tenths === 0n) return '0';
+  const whole = tenths / 10n;
+  const fraction = tenths % 10n;
+  return `${value < 0 ? '-' : ''}${whole}${fraction === 0n ? '' : `.${fraction}`}${(UNITS[index] as Unit).suffix}`;
 }

@@ -71,7 +71,8 @@ export async function startGateway(
       environment: config.deploymentEnvironment,
     }),
   });
-  server.on('request', app.callback());
+  const handle = app.callback();
+  server.on('request', (request, response) => void handle(request, response));
 
   const url = defaultPublicBaseUrl(config.host, port);
   logger.info({ url, publicBaseUrl, keys: keys.size }, 'gateway listening');

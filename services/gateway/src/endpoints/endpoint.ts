@@ -82,5 +82,5 @@ export interface EndpointDefinition<
 export function defineEndpoint<QuerySchema extends z.ZodObject, BodySchema extends z.ZodType, Result>(
   definition: EndpointDefinition<QuerySchema, BodySchema, Result>,
 ): EndpointDefinition {
-  return definition as unknown as EndpointDefinition;
+  return definition;
 }

@@ -35,6 +35,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Problems listed in a 400: an array of 10 000 bad elements would otherwise make a ~700 kB body. */
+export const MAX_LISTED_PROBLEMS = 20;
+
 export function validationError(problems: readonly FieldProblem[]): ApiError {
   const first = problems[0];
   const summary =
@@ -42,5 +45,13 @@ export function validationError(problems: readonly FieldProblem[]): ApiError {
       ? 'The request is invalid.'
       : `Invalid ${first.in} parameter '${first.field}': ${first.message}` +
         (problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '');
-  return new ApiError(400, 'invalid_request', summary, { details: problems });
+  const unlisted = problems.length - MAX_LISTED_PROBLEMS;
+  const details =
+    unlisted > 0 && first
+      ? [
+          ...problems.slice(0, MAX_LISTED_PROBLEMS),
+          { in: first.in, field: first.field.split('.')[0] ?? first.field, message: `${unlisted} more problem${unlisted === 1 ? '' : 's'} not listed` },
+        ]
+      : problems;
+  return new ApiError(400, 'invalid_request', summary, { details });
 }

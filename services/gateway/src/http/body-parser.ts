@@ -1,5 +1,5 @@
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import type { Middleware, ParameterizedContext } from 'koa';
+import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { BodyEncoding } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { exceedsJsonDepth } from './json-depth.ts';
@@ -21,6 +21,7 @@ export class MalformedBodyError extends ApiError {
 interface CoBodyError {
   status?: number;
   type?: string;
+  message?: string;
 }
 
 function bodyError(error: CoBodyError): ApiError {
@@ -34,6 +35,10 @@ function bodyError(error: CoBodyError): ApiError {
     case 'request.size.invalid':
       return new ApiError(400, 'incomplete_body', 'The request body ended before its declared length.');
     default:
+      // co-body parses with @hapi/bourne, which refuses prototype-poisoning keys outright.
+      if (error.message?.includes('forbidden prototype property')) {
+        return new MalformedBodyError('The JSON body has a "__proto__" key, which is refused.');
+      }
       return new MalformedBodyError('The request body is not valid JSON.');
   }
 }
@@ -56,13 +61,17 @@ export function bodyParser(encodings: readonly BodyEncoding[]): Middleware {
     formLimit: MAX_BODY_BYTES,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
     onError: (error) => {
-      throw bodyError(error as CoBodyError);
+      throw bodyError(error);
     },
   });
-  return async (ctx: ParameterizedContext, next) => {
-    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
-    const matched = ctx.request.is(mediaTypes as string[]);
-    if (matched === null) return next();
+  return async (ctx: ParameterizedContext, next: Next): Promise<void> => {
+    // `Content-Length: 0` counts as no body, whatever the content type says (or does not say).
+    const hasBody = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) && ctx.request.length !== 0;
+    const matched = hasBody ? ctx.request.is(mediaTypes) : null;
+    if (matched === null) {
+      await next();
+      return;
+    }
     if (matched === false) {
       throw new ApiError(
         415,
@@ -74,6 +83,6 @@ export function bodyParser(encodings: readonly BodyEncoding[]): Middleware {
     if (exceedsJsonDepth(ctx.request.body, MAX_JSON_DEPTH)) {
       throw new ApiError(400, 'body_too_deep', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
     }
-    return next();
+    await next();
   };
 }

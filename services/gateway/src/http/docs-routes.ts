@@ -1,4 +1,5 @@
 import type { Router } from '@koa/router';
+import type { GatewayState } from './gateway-state.ts';
 import { DOCS_CONTENT_SECURITY_POLICY } from '../openapi/docs-page.ts';
 
 export interface PublishedDocs {
@@ -7,7 +8,7 @@ export interface PublishedDocs {
 }
 
 /** The reference is public and rendered once at boot; it only changes with a deploy. */
-export function mountDocsRoutes(router: Router, docs: PublishedDocs): void {
+export function mountDocsRoutes(router: Router<GatewayState>, docs: PublishedDocs): void {
   router.get('/v1/openapi.json', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.type = 'application/json';

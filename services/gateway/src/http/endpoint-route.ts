@@ -39,7 +39,11 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
       problems.push(...single.problems);
       const parsed = endpoint.query.safeParse(single.values);
       if (parsed.success) query = parsed.data;
-      else problems.push(...problemsFromZod(parsed.error, 'query'));
+      else {
+        // A repeated parameter was left out of the values; its "is required" would only repeat the problem.
+        const repeated = new Set(single.problems.map((problem) => problem.field));
+        problems.push(...problemsFromZod(parsed.error, 'query').filter((problem) => !repeated.has(problem.field)));
+      }
     }
     let body: unknown;
     if (endpoint.body) {

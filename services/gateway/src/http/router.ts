@@ -23,6 +23,6 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
     router.register(endpoint.path, methods.map((method: HttpMethod) => method.toLowerCase()), middleware);
   }
-  mountDocsRoutes(router as unknown as Router, parts.docs);
+  mountDocsRoutes(router, parts.docs);
   return router;
 }

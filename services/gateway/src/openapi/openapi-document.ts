@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { EndpointDefinition, HttpMethod } from '../endpoints/endpoint.ts';
 import { errorBodySchema } from '../errors/error-body.ts';
 import { isOptional, jsonSchemaOf, type JsonSchema } from './json-schema.ts';
@@ -19,7 +20,7 @@ function errorResponse(description: string) {
 
 function queryParameters(endpoint: EndpointDefinition) {
   if (!endpoint.query) return [];
-  return Object.entries(endpoint.query.shape).map(([name, field]) => {
+  return Object.entries(endpoint.query.shape as Record<string, z.ZodType>).map(([name, field]) => {
     const schema = jsonSchemaOf(field, 'output');
     const { description, examples, ...rest } = schema;
     return {
@@ -28,7 +29,7 @@ function queryParameters(endpoint: EndpointDefinition) {
       required: !isOptional(field),
       ...(typeof description === 'string' ? { description } : {}),
       schema: rest,
-      ...(Array.isArray(examples) && examples.length > 0 ? { example: examples[0] } : {}),
+      ...(Array.isArray(examples) && examples.length > 0 ? { example: examples[0] as unknown } : {}),
     };
   });
 }

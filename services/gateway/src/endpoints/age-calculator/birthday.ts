@@ -19,3 +19,23 @@ export function nextBirthday(dateOfBirth: Temporal.PlainDate, today: Temporal.Pl
   const candidate = birthdayInYear(dateOfBirth, year);
   return Temporal.PlainDate.compare(candidate, today) >= 0 ? candidate : birthdayInYear(dateOfBirth, year + 1);
 }
+
+export interface CalendarAge {
+  years: number;
+  months: number;
+  days: number;
+}
+
+/**
+ * Completed years by the birthday rule above, then the months and days since the last birthday.
+ * For every date but 29 February this is Temporal's own `until` with largest unit years; for a
+ * 29 February birth it keeps the observed birthday: 1 March 2001 is 1 year 0 months 0 days (plain
+ * Temporal says 1 year 0 months 1 day, as if the birthday had been on 28 February).
+ */
+export function ageOn(dateOfBirth: Temporal.PlainDate, today: Temporal.PlainDate): CalendarAge {
+  let years = today.year - dateOfBirth.year;
+  if (years > 0 && Temporal.PlainDate.compare(birthdayInYear(dateOfBirth, today.year), today) > 0) years -= 1;
+  const lastBirthday = years > 0 ? birthdayInYear(dateOfBirth, dateOfBirth.year + years) : dateOfBirth;
+  const since = lastBirthday.until(today, { largestUnit: 'months' });
+  return { years, months: since.months, days: since.days };
+}

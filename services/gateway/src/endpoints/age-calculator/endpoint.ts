@@ -4,7 +4,7 @@ import type { Clock } from '../../runtime/clock.ts';
 import { validationError } from '../../errors/api-error.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { AGE_GROUPS, ageGroup, describeAgeGroups } from './age-group.ts';
-import { birthdayInYear, nextBirthday } from './birthday.ts';
+import { ageOn, birthdayInYear, nextBirthday } from './birthday.ts';
 
 const DATE_TEXT = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
 const MS_PER_SECOND = 1000;
@@ -68,16 +68,17 @@ function isoUtc(instant: Temporal.Instant): string {
   return instant.toString({ fractionalSecondDigits: 3 });
 }
 
-export function todayUtc(clock: Clock): Temporal.PlainDate {
-  return Temporal.Instant.fromEpochMilliseconds(clock.now()).toZonedDateTimeISO('UTC').toPlainDate();
+/** The UTC calendar date of an instant: "today" when given the current time. */
+export function utcDate(epochMilliseconds: number): Temporal.PlainDate {
+  return Temporal.Instant.fromEpochMilliseconds(epochMilliseconds).toZonedDateTimeISO('UTC').toPlainDate();
 }
 
-export function calculateAge(dateOfBirth: Temporal.PlainDate, clock: Clock): AgeResult {
-  const nowMs = clock.now();
-  const today = todayUtc(clock);
+/** `nowMs` is read once by the caller, so "today" and the elapsed units can never straddle midnight. */
+export function calculateAge(dateOfBirth: Temporal.PlainDate, nowMs: number): AgeResult {
+  const today = utcDate(nowMs);
   const born = midnightUtc(dateOfBirth);
   const elapsedMs = nowMs - born.epochMilliseconds;
-  const calendar = dateOfBirth.until(today, { largestUnit: 'years' });
+  const calendar = ageOn(dateOfBirth, today);
   const ageInDays = Math.floor(elapsedMs / MS_PER_DAY);
   const birthdayThisYear = birthdayInYear(dateOfBirth, today.year);
   return {
@@ -113,11 +114,13 @@ export function ageCalculatorEndpoint(clock: Clock) {
       '`dob` is `YYYY-M-D` with a four-digit year; month and day may be unpadded and `dob` comes back zero-padded.',
       'Impossible dates (`2023-02-30`, month 13, year 0000) and dates after today are a 400. Everything is computed in UTC:',
       '"today" is the current UTC date and `timeOfBirth` is midnight UTC of the birth date.',
-      '`years`, `months`, `days` are the calendar difference from the birth date to today; `age` is `years` as a string.',
+      '`years` are completed years and `months`, `days` the calendar difference from the last birthday (or the birth date) to today;',
+      '`age` is `years` as a string.',
       '`seconds`, `minutes`, `hours` are whole units elapsed since `timeOfBirth`; `ageInDays` is whole days since then and `weeks` is `ageInDays` / 7 rounded down.',
-      'A 29 February birthday is observed on 1 March in common years (the UK and Hong Kong legal rule), for the age,',
-      '`nextBirthdayInDays` and `willBe18At` alike. `nextBirthdayInDays` is 0 on the birthday itself; `birthdayPassedThisYear`',
-      'is true only once the birthday is over (false on the day itself and in the year of birth).',
+      'A 29 February birthday is observed on 1 March in common years (the UK and Hong Kong legal rule), for the age',
+      '(1 March 2001 is 1 year, 0 months, 0 days), `nextBirthdayInDays` and `willBe18At` alike.',
+      '`nextBirthdayInDays` is 0 on the birthday itself; `birthdayPassedThisYear` is true only once the birthday is over',
+      '(false on the day itself and in the year of birth).',
       `\`ageGroup\` by completed years: ${describeAgeGroups()}.`,
       '`willBe18At` is midnight UTC of the 18th birthday, in the past for adults.',
     ].join(' '),
@@ -128,10 +131,11 @@ export function ageCalculatorEndpoint(clock: Clock) {
       400: { description: '`dob` missing, not `YYYY-M-D`, not a real date, or in the future.' },
     },
     handle: ({ query }) => {
-      const parsed = parseDateOfBirth(query.dob, todayUtc(clock));
+      const nowMs = clock.now();
+      const parsed = parseDateOfBirth(query.dob, utcDate(nowMs));
       if (parsed === 'not_a_date') throw invalidDob('is not a real calendar date');
       if (parsed === 'in_the_future') throw invalidDob('is in the future');
-      return calculateAge(parsed, clock);
+      return calculateAge(parsed, nowMs);
     },
   });
 }

@@ -66,7 +66,9 @@ export function jsonValidatorEndpoint() {
       'which is parsed: text that does not parse, or parses to something other than an object or array, is `invalid`.',
       'A request body that is not valid JSON at all is answered like a malformed `json` (400, `invalid`, `jsonType` `N/A`),',
       'and a missing `json` field (or a body that is not an object) asks for a JSON. Those 400s use this endpoint\'s own',
-      'body, not the shared error body; only the authentication, size (413) and content-type (415) errors use the shared one.',
+      'body, not the shared error body; only the authentication (401), nesting-depth (400 `body_too_deep`: a `json` value',
+      'nested deeper than 32 levels), size (413) and content-type (415) errors use the shared one. JSON text inside a string',
+      'is parsed without that depth limit (the 1 MB body limit bounds it).',
     ].join(' '),
     authenticated: true,
     body: bodySchema,
@@ -76,7 +78,11 @@ export function jsonValidatorEndpoint() {
       invalid(problems.some((problem) => problem.field === 'json') ? MESSAGES.notContainer : MESSAGES.missing),
     responses: {
       200: { description: 'The JSON is valid (possibly empty).', schema: resultSchema },
-      400: { description: 'No `json`, or `json` incorrectly formatted: `status` `invalid`, `jsonType` `N/A`.', schema: resultSchema },
+      400: {
+        description:
+          'No `json`, or `json` incorrectly formatted: `status` `invalid`, `jsonType` `N/A`. (A body nested deeper than 32 levels gets the shared error body, code `body_too_deep`.)',
+        schema: resultSchema,
+      },
       413: { description: 'Body larger than the request size limit.' },
       415: { description: 'Body sent with a content type other than JSON.' },
     },

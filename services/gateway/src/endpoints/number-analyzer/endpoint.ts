@@ -10,7 +10,8 @@ import {
   isPrime,
 } from './number-properties.ts';
 
-const INTEGER_TEXT = /^[+-]?\d{1,16}$/;
+// Any count of digits: leading zeros are allowed, and text past the safe range fails the refine below.
+const INTEGER_TEXT = /^[+-]?\d+$/;
 const SAFE_RANGE = `from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
 
 const querySchema = z.object({

@@ -19,8 +19,9 @@ function titleCase(label: string): string {
   return label.replace(/(^|[\s(-])(\p{Ll})/gu, (_match, before: string, letter: string) => before + letter.toUpperCase());
 }
 
-function codePoints(emoji: string): string {
-  return Array.from(emoji, (character) => `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase()}`).join(' ');
+/** `U+<hex>` per code point, with at least four hex digits as Unicode writes them (`U+0023`, `U+1F355`). */
+export function codePoints(emoji: string): string {
+  return Array.from(emoji, (character) => `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
 }
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError, validationError } from '../../errors/api-error.ts';
 import type { RandomSource } from '../../runtime/random-source.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { queryBoolean, queryInteger } from '../query-fields.ts';
+import { queryBoolean } from '../query-fields.ts';
 import { buildEmojiCatalog, type EmojiDetails } from './emoji-catalog.ts';
 import { CATEGORY_NAMES, findCategory } from './emoji-categories.ts';
 import { EmojiPicker, type EmojiFilter } from './emoji-picker.ts';
@@ -11,6 +11,27 @@ import { EMOJI_COLORS, EMOJI_MOODS } from './emoji-words.ts';
 
 export const MAX_EMOJI_COUNT = 10;
 
+const COUNT_TEXT = /^[+-]?\d+$/;
+
+/**
+ * Integer text, capped at MAX_EMOJI_COUNT while parsing: every larger value gives 10, however many
+ * digits it has, instead of failing a numeric upper bound that would name 2^53 - 1.
+ */
+function countField() {
+  const expectation = 'must be a whole number, 1 or more';
+  return z.preprocess(
+    (value) => (typeof value === 'string' && COUNT_TEXT.test(value) ? Math.min(Number(value), MAX_EMOJI_COUNT) : value),
+    z
+      .number({ error: expectation })
+      .int({ error: expectation })
+      .min(1, { error: expectation })
+      .meta({
+        description: `How many emojis, 1 or more (default 1); values above ${MAX_EMOJI_COUNT} give ${MAX_EMOJI_COUNT}.`,
+        examples: [3],
+      }),
+  );
+}
+
 const querySchema = z.object({
   category: z
     .string()
@@ -18,12 +39,7 @@ const querySchema = z.object({
     .meta({ description: `One of: ${CATEGORY_NAMES.join(', ')} (case-insensitive).`, examples: ['Food & Drink'] })
     .optional(),
   isSymbol: queryBoolean('`true` for symbols only, `false` for everything but symbols.').optional(),
-  count: queryInteger({
-    min: 1,
-    max: Number.MAX_SAFE_INTEGER,
-    description: `How many emojis, 1 or more (default 1); values above ${MAX_EMOJI_COUNT} give ${MAX_EMOJI_COUNT}.`,
-    example: 3,
-  }).optional(),
+  count: countField().optional(),
 });
 
 const emojiSchema = z.object({
@@ -43,9 +59,14 @@ const resultSchema = z
 
 export type RandomEmojiResult = Record<`emoji${number}`, EmojiDetails>;
 
-export function randomEmojis(picker: EmojiPicker, filter: EmojiFilter, count: number, random: RandomSource) {
+export function randomEmojis(
+  picker: EmojiPicker,
+  filter: EmojiFilter,
+  count: number,
+  random: RandomSource,
+): RandomEmojiResult {
   const picked = picker.pick(filter, Math.min(count, MAX_EMOJI_COUNT), random);
-  return Object.fromEntries(picked.map((emoji, index) => [`emoji${index + 1}`, emoji])) as RandomEmojiResult;
+  return Object.fromEntries(picked.map((emoji, index) => [`emoji${index + 1}`, emoji]));
 }
 
 export function randomEmojiEndpoint(random: RandomSource) {
@@ -57,14 +78,16 @@ export function randomEmojiEndpoint(random: RandomSource) {
     summary: 'Random emojis with details, optionally filtered',
     description: [
       `Draws from the full current Unicode emoji list (Emojibase data, ${picker.pool({}).length} emojis in their default`,
-      'skin tone; skin-tone and hair components are not included). Emojis in one answer are distinct.',
+      'skin tone; skin-tone and hair components and lone regional indicator letters are not included).',
+      'Emojis in one answer are distinct.',
       `\`category\` is a CLDR group name, matched case-insensitively: ${CATEGORY_NAMES.map((name) => `\`${name}\``).join(', ')};`,
       'the slug form (`food-drink`) works too; anything else is a 400 listing the valid names. Encode `&` as `%26`.',
       '`isSymbol` is true exactly for the `Symbols` category, and then `emojiType` is `Symbol`. For other emojis `emojiType`',
       `comes from the CLDR subgroup: ${EMOJI_TYPES.map((type) => `\`${type}\``).join(', ')}.`,
       '`count` defaults to 1; 0, negatives and non-integers are a 400; values above 10 give 10.',
       'If the filters leave fewer emojis than `count`, all of them are returned; if they leave none, the answer is a 404.',
-      '`unicode` lists every code point of the emoji as `U+<hex>`, space-separated for sequences (`U+2764 U+FE0F`).',
+      '`unicode` lists every code point of the emoji as `U+<hex>` with at least four uppercase hex digits, as Unicode writes',
+      'them, space-separated for sequences (`U+1F355`; `U+2764 U+FE0F`; `U+0023 U+FE0F U+20E3` for #️⃣).',
       '`emojiName` is the CLDR name in title case.',
       '`emojiMood` and `emojiColor`: the words of the name, then the Emojibase keywords, are looked up in order in a fixed word',
       'table (for example "smile" → `Happy`, "food" → `Hungry`, "cheese" → `Yellow`, "leaf" → `Green`); the first hit decides, and',

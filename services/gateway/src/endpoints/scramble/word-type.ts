@@ -1,3 +1,5 @@
+import { graphemes } from './graphemes.ts';
+
 /**
  * A guess at the part of speech from English suffixes. It is a heuristic, not a dictionary:
  * "hundred" is called a Verb. Words with characters other than letters, `'` and `-` are `Other`.
@@ -11,10 +13,13 @@ const SUFFIX_RULES: readonly { suffixes: readonly string[]; minLength: number; t
 ];
 
 export function guessWordType(word: string): WordType {
-  if (!/^[\p{L}\p{M}'-]+$/u.test(word)) return 'Other';
-  const lower = word.toLowerCase();
+  const normalized = word.normalize('NFC');
+  if (!/^[\p{L}\p{M}'-]+$/u.test(normalized)) return 'Other';
+  const lower = normalized.toLowerCase();
+  // Length in characters as the response counts them, not UTF-16 units: `𐐷𐐷ed` has 4.
+  const length = graphemes(normalized).length;
   for (const rule of SUFFIX_RULES) {
-    if (lower.length >= rule.minLength && rule.suffixes.some((suffix) => lower.endsWith(suffix))) return rule.type;
+    if (length >= rule.minLength && rule.suffixes.some((suffix) => lower.endsWith(suffix))) return rule.type;
   }
   return 'Noun';
 }

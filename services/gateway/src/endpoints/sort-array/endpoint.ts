@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../../runtime/clock.ts';
+import { MAX_LISTED_PROBLEMS } from '../../errors/api-error.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { queryEnum } from '../query-fields.ts';
 import { isoTimestamp } from '../timestamp.ts';
@@ -38,10 +39,12 @@ export type SortArrayResult = z.infer<typeof resultSchema>;
 export type SortDirection = 'high' | 'low';
 
 export function sortArray(numbers: readonly number[], direction: SortDirection, clock: Clock): SortArrayResult {
-  const ascending = [...numbers].sort((a, b) => a - b);
   const high = direction === 'high';
+  // Both directions use a stable sort with their own comparator: reversing an ascending sort would
+  // also reverse the input order of equal values (0 and -0).
+  const sorted = [...numbers].sort(high ? (a, b) => b - a : (a, b) => a - b);
   return {
-    result: high ? ascending.reverse() : ascending,
+    result: sorted,
     description: high ? 'Array sorted in descending order.' : 'Array sorted in ascending order.',
     originalArray: [...numbers],
     timestamp: isoTimestamp(clock),
@@ -58,7 +61,8 @@ export function sortArrayEndpoint(clock: Clock) {
     summary: 'Sort an array of numbers',
     description: [
       `The body is \`{"array": [numbers]}\` with at most ${MAX_SORT_ARRAY_LENGTH} finite numbers (integers or decimals; JSON has no NaN or Infinity).`,
-      'Strings such as `"3"`, `null` and nested arrays are rejected with a 400 naming the element, never coerced.',
+      'Strings such as `"3"`, `null` and nested arrays are rejected with a 400 naming the element (`array.1`), never coerced;',
+      `the details list the first ${MAX_LISTED_PROBLEMS} problems and then count the rest.`,
       '`sort` is `high` (descending) or `low` (ascending); it defaults to `low` and is case-insensitive.',
       'An empty array is valid and sorts to an empty array. `-0` and `0` compare equal and keep their input order.',
     ].join(' '),

@@ -7,7 +7,8 @@ export function redactHeaders(headers: Record<string, HeaderValue>): Record<stri
   const echoed: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    echoed[name] = (REDACTED_HEADERS as readonly string[]).includes(name) ? '[redacted]' : value;
+    // Node lowercases header names, but a snapshot from elsewhere might not: compare case-insensitively.
+    echoed[name] = (REDACTED_HEADERS as readonly string[]).includes(name.toLowerCase()) ? '[redacted]' : value;
   }
   return echoed;
 }

@@ -9,6 +9,8 @@ import { timeFactsSchema } from './time-facts-schema.ts';
 export const UNIX_RANGE = { min: -2_208_988_800, max: 32_503_680_000 } as const;
 
 const UNIX_TEXT = /^[+-]?\d{1,15}$/;
+/** Smallest magnitude taken for a millisecond timestamp in the error hint (1973-03-03 in milliseconds). */
+const MILLISECONDS_FROM = 100_000_000_000;
 const expectation = `must be a whole number of seconds from ${UNIX_RANGE.min} (1900-01-01) to ${UNIX_RANGE.max} (3000-01-01)`;
 
 const querySchema = z.object({
@@ -20,7 +22,9 @@ const querySchema = z.object({
         .int({ error: expectation })
         .superRefine((value, context) => {
           if (value >= UNIX_RANGE.min && value <= UNIX_RANGE.max) return;
-          const looksLikeMilliseconds = Math.abs(value) > UNIX_RANGE.max && Math.abs(value / 1000) <= UNIX_RANGE.max;
+          // Milliseconds since March 1973 have 12 digits or more; 11-digit values just past the year 3000
+          // (32503680001) are far more likely seconds a little out of range than a time in 1971.
+          const looksLikeMilliseconds = Math.abs(value) >= MILLISECONDS_FROM && Math.abs(value / 1000) <= UNIX_RANGE.max;
           context.addIssue({
             code: 'custom',
             message: looksLikeMilliseconds ? `${expectation}; this looks like milliseconds, divide by 1000` : expectation,
@@ -49,7 +53,8 @@ const FIELD_RULES = [
   '(null for a future timestamp); `formattedTimeFuture` is the same for the time remaining (null for a past or present one).',
   '`isoTimestamp` is the instant in UTC with milliseconds; `formattedDate` is `MM/DD/YYYY`; `humanReadableDate` is',
   '`M/D/YYYY, h:mm:ss AM` (12-hour clock); `utcTimestamp` is the RFC 7231 form (`Tue, 14 Nov 2023 22:13:20 GMT`).',
-  '`timezoneOffset` is minutes east of UTC at that instant (`EST` gives -300 in winter, -240 in summer).',
+  '`timezoneOffset` is minutes east of UTC at that instant (`EST` gives -300 in winter, -240 in summer), rounded to a whole',
+  'minute (Paris Mean Time, +0:09:21 until March 1911, gives 9).',
   '`season` is the meteorological season of the northern hemisphere (Dec-Feb `Winter`, Mar-May `Spring`, Jun-Aug `Summer`, Sep-Nov `Autumn`).',
   '`ageInYears` is `yearsAgo`, or 0 for a future timestamp. `startOfDay` and `endOfDay` are the first and last millisecond of the',
   "timestamp's day in the zone, as UTC instants. `weekNumber` is the ISO 8601 week. `weekdayOrdinal` is the day of the month as an",
@@ -71,7 +76,11 @@ export function timeEndpoint(clock: Clock) {
     query: querySchema,
     responses: {
       200: { description: 'The facts.', schema: timeFactsSchema },
-      400: { description: '`unix` not a whole number of seconds in range, or `timezone` not EST, CET or PST.' },
+      400: {
+        description:
+          '`unix` not a whole number of seconds in range (a value of 12 digits or more that would be in range divided by 1000' +
+          ' gets a hint that it looks like milliseconds), or `timezone` not EST, CET or PST.',
+      },
     },
     handle: ({ query }) => {
       const now = clock.now();

@@ -44,6 +44,14 @@ function twelveHourClock(moment: Temporal.ZonedDateTime): string {
   return `${hour12}:${twoDigits(moment.minute)}:${twoDigits(moment.second)} ${moment.hour < 12 ? 'AM' : 'PM'}`;
 }
 
+/**
+ * Minutes east of UTC, rounded to a whole minute: the contract says integer, and the one offset in
+ * range that is not whole minutes is Paris Mean Time (+0:09:21, until 1911-03-11), shown as 9.
+ */
+function offsetMinutes(moment: Temporal.ZonedDateTime): number {
+  return Math.round(moment.offsetNanoseconds / 60e9);
+}
+
 function truncate(value: number): number {
   // Math.trunc leaves -0 for small negative values; JSON would print it as 0 anyway, tests would not.
   return Math.trunc(value) || 0;
@@ -83,7 +91,7 @@ export function timeFacts(unixSeconds: number, label: TimeZoneLabel, nowEpochMs:
     formattedDate: `${twoDigits(moment.month)}/${twoDigits(moment.day)}/${String(moment.year).padStart(4, '0')}`,
     humanReadableDate: `${moment.month}/${moment.day}/${moment.year}, ${twelveHourClock(moment)}`,
     utcTimestamp: new Date(epochMs).toUTCString(),
-    timezoneOffset: moment.offsetNanoseconds / 60e9,
+    timezoneOffset: offsetMinutes(moment),
     weekday: WEEKDAY_NAMES[moment.dayOfWeek - 1] as string,
     unixMilliseconds: epochMs,
     unixTimestamp: unixSeconds,

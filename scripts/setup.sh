@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what the project needs and the machine lacks; fast and silent when nothing is missing.
+# System packages come from apt (Debian/Ubuntu); Node dependencies from the pnpm lockfile.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Keep in sync with the README's "System packages" list and docker/renderer.Dockerfile.
+SYSTEM_PACKAGES=(
+  build-essential pkg-config python3
+  libcairo2-dev libpango1.0-dev libjpeg-dev libgif-dev librsvg2-dev
+  redis-server
+  fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
+)
+
+missing=()
+for package in "${SYSTEM_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing system packages: ${missing[*]}" >&2
+  as_root=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "setup: run as root or install sudo to install: ${missing[*]}" >&2; exit 1; }
+    as_root=(sudo)
+  fi
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# Reinstall node dependencies only when the lockfile or a manifest changed since the last install.
+stamp=node_modules/.setup-stamp
+fingerprint=$(cat pnpm-lock.yaml package.json pnpm-workspace.yaml packages/*/package.json services/*/package.json 2>/dev/null | sha256sum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$fingerprint" ]; then
+  echo "setup: installing node dependencies" >&2
+  pnpm install --frozen-lockfile >&2
+  echo "$fingerprint" > "$stamp"
+fi

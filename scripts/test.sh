@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The whole suite: static checks (lint, types, import cycles), then every ava test.
+# Ends with one line "tests: N passed, N failed", counting each static check as one test.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || { echo "tests: 0 passed, 1 failed"; exit 1; }
+
+passed=0
+failed=0
+check() {
+  local name=$1; shift
+  echo "== $name"
+  if "$@"; then passed=$((passed + 1)); echo "ok - $name"; else failed=$((failed + 1)); echo "not ok - $name"; fi
+}
+check lint pnpm --silent lint
+check typecheck pnpm --silent typecheck
+check import-cycles pnpm --silent cycles
+
+echo "== ava"
+log=$(mktemp)
+pnpm --silent exec ava --tap "$@" 2>&1 | tee "$log"
+ava_passed=$(grep -cE '^ok ' "$log" || true)
+ava_failed=$(grep -cE '^not ok ' "$log" || true)
+# A crash before any test ran prints no TAP lines; count it as a failure rather than a pass.
+if [ "$ava_passed" -eq 0 ] && [ "$ava_failed" -eq 0 ]; then ava_failed=1; fi
+rm -f "$log"
+passed=$((passed + ava_passed))
+failed=$((failed + ava_failed))
+echo "tests: ${passed} passed, ${failed} failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,68 @@
+import { ConfigurationError } from '@utility-api/config';
+import test from 'ava';
+import { defaultPublicBaseUrl, loadGatewayConfig } from '../../services/gateway/src/config.ts';
+
+test('defaults: port 3000 on loopback, prod label, no keys, config frozen', (t) => {
+  const config = loadGatewayConfig({});
+  t.is(config.port, 3000);
+  t.is(config.host, '127.0.0.1');
+  t.is(config.publicBaseUrl, undefined);
+  t.deepEqual(config.apiKeys, []);
+  t.is(config.logLevel, 'info');
+  t.is(config.deploymentEnvironment, 'prod');
+  t.false(config.trustProxy);
+  t.true(Object.isFrozen(config));
+  t.true(Object.isFrozen(config.apiKeys));
+});
+
+test('reads every variable and trims list entries and trailing slashes', (t) => {
+  const config = loadGatewayConfig({
+    PORT: '8080',
+    HOST: '0.0.0.0',
+    PUBLIC_BASE_URL: 'https://cards.example.com/',
+    API_KEYS: ' first-key-0123456789 , second-key-0123456789 ,',
+    LOG_LEVEL: 'debug',
+    DEPLOYMENT_ENVIRONMENT: 'staging',
+    TRUST_PROXY: 'true',
+  });
+  t.is(config.port, 8080);
+  t.is(config.publicBaseUrl, 'https://cards.example.com');
+  t.deepEqual(config.apiKeys, ['first-key-0123456789', 'second-key-0123456789']);
+  t.is(config.logLevel, 'debug');
+  t.true(config.trustProxy);
+});
+
+test('empty values count as unset', (t) => {
+  const config = loadGatewayConfig({ PORT: '', LOG_LEVEL: '  ' });
+  t.is(config.port, 3000);
+  t.is(config.logLevel, 'info');
+});
+
+test('reports every bad variable in one error', (t) => {
+  const error = t.throws(
+    () =>
+      loadGatewayConfig({
+        PORT: 'eighty',
+        PUBLIC_BASE_URL: 'ftp://example.com',
+        API_KEYS: 'short',
+        LOG_LEVEL: 'loud',
+        TRUST_PROXY: 'perhaps',
+      }),
+    { instanceOf: ConfigurationError },
+  );
+  const variables = error.problems.map((problem) => problem.variable.split('.')[0]).sort();
+  t.deepEqual(variables, ['API_KEYS', 'LOG_LEVEL', 'PORT', 'PUBLIC_BASE_URL', 'TRUST_PROXY']);
+  t.regex(error.message, /5 problems/);
+  t.regex(error.message, /at least 16 characters/);
+});
+
+test('PORT outside 0-65535 is refused', (t) => {
+  t.throws(() => loadGatewayConfig({ PORT: '70000' }), { instanceOf: ConfigurationError });
+  t.throws(() => loadGatewayConfig({ PORT: '-1' }), { instanceOf: ConfigurationError });
+});
+
+test('the default public URL names a reachable host', (t) => {
+  t.is(defaultPublicBaseUrl('0.0.0.0', 3000), 'http://localhost:3000');
+  t.is(defaultPublicBaseUrl('127.0.0.1', 80), 'http://127.0.0.1:80');
+  t.is(defaultPublicBaseUrl('::1', 3000), 'http://[::1]:3000');
+});

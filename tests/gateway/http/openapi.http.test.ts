@@ -1,0 +1,134 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import test from 'ava';
+import { loadContract, type OpenApiContract } from '../../helpers/openapi-contract.ts';
+import { postJson, readJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
+
+let gateway: TestGateway;
+let contract: OpenApiContract;
+test.before(async () => {
+  gateway = await startTestGateway();
+  contract = await loadContract(gateway.url);
+});
+test.after.always(async () => {
+  await gateway?.close();
+});
+
+const INLINE_PATHS = [
+  '/v1/json-validator',
+  '/v1/random-emoji',
+  '/v1/time',
+  '/v1/hex-to-rgb',
+  '/v1/status',
+  '/v1/age-calculator',
+  '/v1/coin-flip',
+  '/v1/sort-array',
+  '/v1/scramble',
+  '/v1/number-analyzer',
+];
+
+test('200 serves a valid OpenAPI 3.1 document without a key', async (t) => {
+  const response = await fetch(`${gateway.url}/v1/openapi.json`);
+  t.is(response.status, 200);
+  const document = await readJson(response);
+  t.is(document.openapi, '3.1.0');
+  const validator = new Validator();
+  const result = await validator.validate(document);
+  t.true(result.valid, JSON.stringify(result.errors, null, 2));
+  t.deepEqual(Object.keys(document.paths).sort(), [...INLINE_PATHS].sort());
+  t.deepEqual(document.components.securitySchemes.apiKey, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: document.components.securitySchemes.apiKey.description,
+  });
+});
+
+test('the document describes query parameters with types and required flags', (t) => {
+  const time = contract.document.paths['/v1/time'].get;
+  const unix = time.parameters.find((parameter: any) => parameter.name === 'unix');
+  t.is(unix.in, 'query');
+  t.false(unix.required);
+  t.is(unix.schema.type, 'integer');
+  const hex = contract.document.paths['/v1/hex-to-rgb'].get.parameters[0];
+  t.true(hex.required);
+  const emoji = contract.document.paths['/v1/random-emoji'].get;
+  t.is(emoji.parameters.find((parameter: any) => parameter.name === 'isSymbol').schema.type, 'boolean');
+});
+
+test('the status path documents all seven methods', (t) => {
+  t.deepEqual(Object.keys(contract.document.paths['/v1/status']).sort(), [
+    'delete',
+    'get',
+    'head',
+    'options',
+    'patch',
+    'post',
+    'put',
+  ]);
+});
+
+const SAMPLES: { path: string; method: string; init?: RequestInit; query?: string }[] = [
+  { path: '/v1/json-validator', method: 'POST', init: postJson({ json: { a: 1 } }) },
+  { path: '/v1/json-validator', method: 'POST', init: postJson({}) },
+  { path: '/v1/random-emoji', method: 'GET', query: '?count=10' },
+  { path: '/v1/random-emoji', method: 'GET', query: '?category=Flags&count=0' },
+  { path: '/v1/random-emoji', method: 'GET', query: '?category=Food%20%26%20Drink&isSymbol=true' },
+  { path: '/v1/time', method: 'GET', query: '?unix=1700000000&timezone=PST' },
+  { path: '/v1/time', method: 'GET', query: '?unix=4102444800' },
+  { path: '/v1/time', method: 'GET', query: '?unix=1.5' },
+  { path: '/v1/hex-to-rgb', method: 'GET', query: '?hex=0af' },
+  { path: '/v1/status', method: 'GET', query: '?a=1&a=2' },
+  { path: '/v1/status', method: 'POST', init: postJson({ hello: 'world' }) },
+  { path: '/v1/age-calculator', method: 'GET', query: '?dob=2000-2-29' },
+  { path: '/v1/age-calculator', method: 'GET', query: '?dob=2999-01-01' },
+  { path: '/v1/coin-flip', method: 'GET', query: '?heads=1&tails=99' },
+  { path: '/v1/sort-array', method: 'POST', query: '?sort=high', init: postJson({ array: [3, 1.5, -2] }) },
+  { path: '/v1/sort-array', method: 'POST', init: postJson({ array: ['3'] }) },
+  { path: '/v1/scramble', method: 'GET', query: '?word=example' },
+  { path: '/v1/number-analyzer', method: 'GET', query: '?integer=-1234567' },
+  { path: '/v1/number-analyzer', method: 'GET', query: '?integer=1e3' },
+];
+
+for (const [index, sample] of SAMPLES.entries()) {
+  test(`responses match the document #${index + 1}: ${sample.method} ${sample.path}${sample.query ?? ''}`, async (t) => {
+    const { status, body } = await gateway.json(`${sample.path}${sample.query ?? ''}`, {
+      method: sample.method,
+      ...sample.init,
+    });
+    t.true(status < 500);
+    t.deepEqual(contract.check(sample.path, sample.method, status, body), [], `status ${status}: ${JSON.stringify(body)}`);
+  });
+}
+
+test('401 responses match the shared error schema on every path', async (t) => {
+  for (const path of INLINE_PATHS) {
+    const method = Object.keys(contract.document.paths[path])[0]!.toUpperCase();
+    const { status, body } = await gateway.json(path, { method, headers: { authorization: 'not-a-valid-key-at-all' } });
+    t.is(status, 401, path);
+    t.deepEqual(contract.check(path, method, 401, body), [], path);
+  }
+});
+
+test('200 /docs is a self-contained page under a strict CSP', async (t) => {
+  const response = await fetch(`${gateway.url}/docs`);
+  t.is(response.status, 200);
+  t.regex(response.headers.get('content-type') ?? '', /^text\/html/);
+  const csp = response.headers.get('content-security-policy') ?? '';
+  t.regex(csp, /default-src 'none'/);
+  t.regex(csp, /style-src 'sha256-[A-Za-z0-9+/=]+'/);
+  t.notRegex(csp, /unsafe-inline/);
+  const html = await response.text();
+  t.false(/<script/i.test(html));
+  t.false(/(src|href)=["']https?:/i.test(html));
+  for (const path of INLINE_PATHS) t.true(html.includes(path), path);
+  t.true(html.includes('Authorization: &#60;key&#62;') || html.includes('Authorization: <code>'));
+});
+
+test('the inline stylesheet matches the hash the CSP allows', async (t) => {
+  const response = await fetch(`${gateway.url}/docs`);
+  const html = await response.text();
+  const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+  const { createHash } = await import('node:crypto');
+  const hash = createHash('sha256').update(style).digest('base64');
+  t.true((response.headers.get('content-security-policy') ?? '').includes(`'sha256-${hash}'`));
+});
