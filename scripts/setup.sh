@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 SYSTEM_PACKAGES=(
   build-essential pkg-config python3
   libcairo2-dev libpango1.0-dev libjpeg-dev libgif-dev librsvg2-dev
-  redis-server
+  redis-server openssl
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 )
 

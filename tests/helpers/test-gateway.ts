@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Lifecycle } from '@utility-api/lifecycle';
 import { createLogger } from '@utility-api/logging';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
@@ -13,6 +16,8 @@ export const FIXED_NOW_MS = Date.UTC(2024, 5, 15, 12, 0, 0);
 
 export interface TestGateway {
   url: string;
+  /** Where embedded mode stores card PNGs (a fresh temp folder per gateway). */
+  mediaDir: string;
   /** fetch() against the gateway with the test key unless `headers.authorization` is given. */
   request(path: string, init?: RequestInit): Promise<Response>;
   /** Response body as parsed JSON plus the response itself. */
@@ -28,7 +33,9 @@ export interface TestGatewayOptions {
 
 /** A real gateway on a free loopback port, with a silent logger, closed by the returned function. */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const mediaDir = mkdtempSync(join(tmpdir(), 'gateway-media-'));
   const config = loadGatewayConfig({
+    MEDIA_DIR: mediaDir,
     PORT: '0',
     HOST: '127.0.0.1',
     API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`,
@@ -50,6 +57,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   };
   return {
     url,
+    mediaDir,
     request,
     async json(path, init) {
       const response = await request(path, init);
@@ -58,6 +66,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     },
     async close() {
       await lifecycle.shutdown(5000);
+      rmSync(mediaDir, { recursive: true, force: true });
     },
   };
 }

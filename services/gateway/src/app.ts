@@ -1,10 +1,12 @@
 import type { Logger } from '@utility-api/logging';
-import Koa from 'koa';
+import type { MediaStore } from '@utility-api/media-store';
+import Koa, { type Middleware } from 'koa';
 import type { ApiKeyStore } from './auth/api-key-store.ts';
 import type { EndpointDefinition } from './endpoints/endpoint.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { fallbackResponses } from './http/fallback-responses.ts';
 import type { GatewayState } from './http/gateway-state.ts';
+import type { HealthRouteParts } from './http/health-routes.ts';
 import { requestContext } from './http/request-context.ts';
 import { responseHeaders } from './http/response-headers.ts';
 import { buildRouter } from './http/router.ts';
@@ -18,6 +20,11 @@ export interface GatewayAppParts {
   logger: Logger;
   keys: ApiKeyStore;
   endpoints: readonly EndpointDefinition[];
+  /** Where `/media/<uuid>.png` is read from. */
+  media: MediaStore;
+  health: HealthRouteParts;
+  /** Runs right after the request context, so it times everything else. */
+  metricsMiddleware: Middleware<GatewayState>;
   publicBaseUrl: string;
   /** Trust `X-Forwarded-*` from a reverse proxy in front of the gateway. */
   trustProxy: boolean;
@@ -33,6 +40,8 @@ export function createGatewayApp(parts: GatewayAppParts): Koa<GatewayState> {
   const router = buildRouter({
     endpoints: parts.endpoints,
     keys: parts.keys,
+    media: parts.media,
+    health: parts.health,
     docs: { openApiJson: JSON.stringify(document), html: renderDocsPage(document) },
   });
 
@@ -40,6 +49,7 @@ export function createGatewayApp(parts: GatewayAppParts): Koa<GatewayState> {
   // Koa would print every error to stderr on top of our structured log line.
   app.silent = true;
   app.use(requestContext(parts.logger));
+  app.use(parts.metricsMiddleware);
   app.use(errorHandler());
   app.use(responseHeaders());
   app.use(fallbackResponses());

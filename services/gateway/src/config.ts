@@ -1,5 +1,6 @@
 import { envBoolean, envCommaList, envInteger, envUrl, parseEnvironment } from '@utility-api/config';
 import { LOG_LEVELS } from '@utility-api/logging';
+import { refineRenderingEnvironment, renderingEnvironmentShape, toRenderingSettings } from '@utility-api/renderer';
 import { z } from 'zod';
 
 /** Keys are secrets: long enough not to be guessed, and free of the separators the list uses. */
@@ -22,7 +23,13 @@ const environmentSchema = z
       .default('prod'),
     TRUST_PROXY: envBoolean(false),
     SHUTDOWN_TIMEOUT_MS: envInteger({ min: 1000, max: 600_000, default: 25_000 }),
+    /** Unset: embedded mode (renders in this process, media on disk). Set: BullMQ and renderers. */
+    REDIS_URL: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
+    RENDER_TIMEOUT_MS: envInteger({ min: 1000, max: 120_000, default: 20_000 }),
+    METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+    ...renderingEnvironmentShape,
   })
+  .superRefine(refineRenderingEnvironment)
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST,
@@ -33,6 +40,10 @@ const environmentSchema = z
     deploymentEnvironment: env.DEPLOYMENT_ENVIRONMENT,
     trustProxy: env.TRUST_PROXY,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    redisUrl: env.REDIS_URL,
+    renderTimeoutMs: env.RENDER_TIMEOUT_MS,
+    metricsToken: env.METRICS_TOKEN,
+    rendering: toRenderingSettings(env),
   }));
 
 export type GatewayConfig = Readonly<z.output<typeof environmentSchema>>;

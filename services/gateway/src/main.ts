@@ -24,7 +24,8 @@ runUntilSignalled(lifecycle, {
 });
 
 try {
-  await startGateway(config, { clock: systemClock, random: cryptoRandomSource() }, logger, lifecycle);
+  const gateway = await startGateway(config, { clock: systemClock, random: cryptoRandomSource() }, logger, lifecycle);
+  gateway.backends.warmUp();
 } catch (error) {
   logger.fatal({ err: error }, 'gateway failed to start');
   await lifecycle.shutdown(config.shutdownTimeoutMs);

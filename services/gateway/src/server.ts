@@ -7,7 +7,9 @@ import { createGatewayApp } from './app.ts';
 import { StaticApiKeyStore } from './auth/static-api-key-store.ts';
 import { defaultPublicBaseUrl, type GatewayConfig } from './config.ts';
 import { inlineEndpoints } from './endpoints/inline-endpoints.ts';
-import { inMemoryBackingStore } from './health/backing-store.ts';
+import { profileImageEndpoints } from './endpoints/profile-image/endpoint.ts';
+import { createGatewayMetrics } from './metrics/gateway-metrics.ts';
+import { startRenderBackends, type RenderBackends } from './rendering/render-backends.ts';
 import type { Clock } from './runtime/clock.ts';
 import type { RandomSource } from './runtime/random-source.ts';
 
@@ -19,6 +21,7 @@ export interface GatewayRuntime {
 export interface RunningGateway {
   server: Server;
   url: string;
+  backends: RenderBackends;
 }
 
 /** Slow or silent clients are dropped instead of holding sockets (slowloris). */
@@ -42,6 +45,8 @@ export async function startGateway(
     logger.warn(`API_KEYS is not set: generated a key for this run only: ${generated}`);
   }
   const keys = new StaticApiKeyStore(apiKeys);
+  const metrics = createGatewayMetrics();
+  const backends = await startRenderBackends(config, logger, lifecycle, metrics.registry);
 
   const server = createServer();
   server.headersTimeout = SERVER_TIMEOUTS.headersTimeoutMs;
@@ -64,19 +69,35 @@ export async function startGateway(
     keys,
     publicBaseUrl,
     trustProxy: config.trustProxy,
-    endpoints: inlineEndpoints({
-      clock: runtime.clock,
-      random: runtime.random,
-      store: inMemoryBackingStore,
-      environment: config.deploymentEnvironment,
-    }),
+    media: backends.media,
+    metricsMiddleware: metrics.middleware,
+    health: {
+      readiness: { [backends.backingStore.kind]: () => backends.backingStore.ping(), storage: () => backends.media.ping() },
+      registry: metrics.registry,
+      metricsToken: config.metricsToken,
+    },
+    endpoints: [
+      ...profileImageEndpoints({
+        queue: backends.queue,
+        publicBaseUrl,
+        renderTimeoutMs: config.renderTimeoutMs,
+        mediaTtlDays: config.rendering.media.ttlDays,
+        onRendered: (reused) => metrics.cardRequests.inc({ render: reused ? 'reused' : 'new' }),
+      }),
+      ...inlineEndpoints({
+        clock: runtime.clock,
+        random: runtime.random,
+        store: backends.backingStore,
+        environment: config.deploymentEnvironment,
+      }),
+    ],
   });
   const handle = app.callback();
   server.on('request', (request, response) => void handle(request, response));
 
   const url = defaultPublicBaseUrl(config.host, port);
-  logger.info({ url, publicBaseUrl, keys: keys.size }, 'gateway listening');
-  return { server, url };
+  logger.info({ url, publicBaseUrl, keys: keys.size, mode: backends.mode }, 'gateway listening');
+  return { server, url, backends };
 }
 
 /** Stops accepting, lets in-flight requests finish, and closes idle keep-alive sockets at once. */

@@ -17,6 +17,7 @@ function snapshot(overrides: Partial<RequestSnapshot> = {}): RequestSnapshot {
     query: { a: '1' },
     headers: { host: 'api.example.com', authorization: 'secret-key-0123456789', accept: '*/*' },
     receivedAt: 0,
+    requestId: 'test-request',
     ...overrides,
   };
 }
@@ -192,7 +193,7 @@ test('probeBackingStore ignores a late rejection after the timeout', async (t) =
 
 async function handleWith(backingStore: BackingStore) {
   const endpoint = statusEndpoint({ store: backingStore, environment: 'prod', clock: fixedClock(NOW) });
-  const result = await endpoint.handle({ query: {}, body: { ping: true }, request: snapshot({ receivedAt: performance.now() }) });
+  const result = await endpoint.handle({ query: {}, params: {}, body: { ping: true }, request: snapshot({ receivedAt: performance.now() }) });
   if (result instanceof Reply) throw new Error('status never answers with a Reply');
   return result as ReturnType<typeof describeStatus>;
 }

@@ -14,6 +14,8 @@ test.after.always(async () => {
 });
 
 const INLINE_PATHS = [
+  '/v1/profile-image',
+  '/v1/profile-image/{userId}',
   '/v1/json-validator',
   '/v1/random-emoji',
   '/v1/time',

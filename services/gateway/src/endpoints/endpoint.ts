@@ -21,11 +21,15 @@ export interface RequestSnapshot {
   headers: Record<string, HeaderValue>;
   /** `performance.now()` when the request arrived, for handlers that report their own latency. */
   receivedAt: number;
+  /** Also in `X-Request-Id`; handlers pass it on so work done elsewhere logs under the same id. */
+  requestId: string;
 }
 
-export interface EndpointInput<Query, Body> {
+export interface EndpointInput<Query, Body, Params = Record<string, never>> {
   query: Query;
   body: Body;
+  /** Path parameters, validated by the endpoint's `params` schema. */
+  params: Params;
   request: RequestSnapshot;
 }
 
@@ -53,6 +57,7 @@ export interface EndpointDefinition<
   QuerySchema extends z.ZodObject = z.ZodObject,
   BodySchema extends z.ZodType = z.ZodType,
   Result = unknown,
+  ParamsSchema extends z.ZodObject = z.ZodObject,
 > {
   operationId: string;
   methods: readonly HttpMethod[];
@@ -61,6 +66,8 @@ export interface EndpointDefinition<
   /** Markdown for the docs; every "not shown" decision of the spec is written here. */
   description: string;
   tags?: readonly string[];
+  /** Path parameters, written `{name}` in `path`. */
+  params?: ParamsSchema;
   /** Whether the endpoint needs an API key (the docs and media routes do not). */
   authenticated: boolean;
   query?: QuerySchema;
@@ -74,13 +81,21 @@ export interface EndpointDefinition<
   onInvalidInput?: (problems: readonly FieldProblem[]) => Reply<unknown>;
   responses: Record<number, ResponseDoc>;
   handle(
-    input: EndpointInput<z.output<QuerySchema>, z.output<BodySchema>>,
+    input: EndpointInput<z.output<QuerySchema>, z.output<BodySchema>, z.output<ParamsSchema>>,
   ): Result | Reply<unknown> | Promise<Result | Reply<unknown>>;
 }
 
 /** Keeps each endpoint's generic parameters while the router holds them in one list. */
-export function defineEndpoint<QuerySchema extends z.ZodObject, BodySchema extends z.ZodType, Result>(
-  definition: EndpointDefinition<QuerySchema, BodySchema, Result>,
-): EndpointDefinition {
+export function defineEndpoint<
+  QuerySchema extends z.ZodObject,
+  BodySchema extends z.ZodType,
+  Result,
+  ParamsSchema extends z.ZodObject = z.ZodObject,
+>(definition: EndpointDefinition<QuerySchema, BodySchema, Result, ParamsSchema>): EndpointDefinition {
   return definition;
+}
+
+/** `/v1/things/{id}` in OpenAPI style becomes `/v1/things/:id` for the router. */
+export function routerPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
 }

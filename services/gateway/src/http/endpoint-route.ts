@@ -45,6 +45,12 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
         problems.push(...problemsFromZod(parsed.error, 'query').filter((problem) => !repeated.has(problem.field)));
       }
     }
+    let params: Record<string, unknown> = {};
+    if (endpoint.params) {
+      const parsed = endpoint.params.safeParse(ctx.params ?? {});
+      if (parsed.success) params = parsed.data;
+      else problems.push(...problemsFromZod(parsed.error, 'path'));
+    }
     let body: unknown;
     if (endpoint.body) {
       const parsed = endpoint.body.safeParse(ctx.request.body ?? {});
@@ -63,8 +69,9 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
       query: ctx.query,
       headers: ctx.headers,
       receivedAt: ctx.state.receivedAt,
+      requestId: ctx.state.requestId,
     };
-    const result = await endpoint.handle({ query, body, request });
+    const result = await endpoint.handle({ query, body, params, request });
     if (result instanceof Reply) writeReply(ctx, result);
     else ctx.body = result;
   };

@@ -2,11 +2,14 @@ import type { z } from 'zod';
 import type { FieldProblem } from '../errors/api-error.ts';
 
 export function problemsFromZod(error: z.ZodError, location: FieldProblem['in']): FieldProblem[] {
-  return error.issues.map((issue) => ({
-    in: location,
-    field: issue.path.length > 0 ? issue.path.map(String).join('.') : location,
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    // An unknown key is a problem with that key, not with the object holding it.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ in: location, field: [...path, key].join('.'), message: 'is not a known field' }));
+    }
+    return [{ in: location, field: path.length > 0 ? path.join('.') : location, message: issue.message }];
+  });
 }
 
 /**

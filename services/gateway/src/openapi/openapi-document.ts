@@ -18,15 +18,19 @@ function errorResponse(description: string) {
   return { description, content: { 'application/json': { schema: ERROR_REF } } };
 }
 
-function queryParameters(endpoint: EndpointDefinition) {
-  if (!endpoint.query) return [];
-  return Object.entries(endpoint.query.shape as Record<string, z.ZodType>).map(([name, field]) => {
+function parameters(endpoint: EndpointDefinition) {
+  return [...parametersIn(endpoint.params, 'path'), ...parametersIn(endpoint.query, 'query')];
+}
+
+function parametersIn(schema: z.ZodObject | undefined, location: 'path' | 'query') {
+  if (!schema) return [];
+  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => {
     const schema = jsonSchemaOf(field, 'output');
     const { description, examples, ...rest } = schema;
     return {
       name,
-      in: 'query',
-      required: !isOptional(field),
+      in: location,
+      required: location === 'path' || !isOptional(field),
       ...(typeof description === 'string' ? { description } : {}),
       schema: rest,
       ...(Array.isArray(examples) && examples.length > 0 ? { example: examples[0] as unknown } : {}),
@@ -74,7 +78,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of endpoints) {
     const pathItem = (paths[endpoint.path] ??= {});
-    const parameters = queryParameters(endpoint);
+    const operationParameters = parameters(endpoint);
     for (const method of endpoint.methods) {
       const body = BODYLESS.includes(method) ? undefined : requestBody(endpoint);
       pathItem[method.toLowerCase()] = {
@@ -83,7 +87,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
         description: endpoint.description,
         tags: endpoint.tags ?? ['Utilities'],
         ...(endpoint.authenticated ? {} : { security: [] }),
-        ...(parameters.length > 0 ? { parameters } : {}),
+        ...(operationParameters.length > 0 ? { parameters: operationParameters } : {}),
         ...(body ? { requestBody: body } : {}),
         responses: responses(endpoint),
       };

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { hexColorField } from './hex-color.ts';
+import { isSupportedDateLocale } from './locale.ts';
+
+export const PRESENCE_STATUSES = ['offline', 'online', 'idle', 'dnd'] as const;
+export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
+
+export const CARD_LIMITS = {
+  maxCustomBadges: 8,
+  maxUrlLength: 2048,
+  maxUsernameLength: 64,
+  maxTagLength: 64,
+  maxSubtitleLength: 96,
+  maxDateLength: 48,
+  maxXp: 1e15,
+} as const;
+
+/** Default `backgroundBrightness`: dim enough for white text on any photo, bright enough to see it. */
+export const DEFAULT_BACKGROUND_BRIGHTNESS = 60;
+export const DEFAULT_DATE_LOCALE = 'en';
+
+const mediaUrl = (description: string) =>
+  z
+    .string({ error: 'must be an http or https URL' })
+    .max(CARD_LIMITS.maxUrlLength, { error: `must be at most ${CARD_LIMITS.maxUrlLength} characters` })
+    .refine(
+      (text) => {
+        try {
+          const url = new URL(text);
+          return url.protocol === 'http:' || url.protocol === 'https:';
+        } catch {
+          return false;
+        }
+      },
+      { error: 'must be an http or https URL' },
+    )
+    .meta({ description, examples: ['https://example.com/image.png'] });
+
+const text = (max: number, description: string) =>
+  z
+    .string({ error: 'must be text' })
+    .max(max, { error: `must be at most ${max} characters` })
+    .meta({ description });
+
+const flag = (description: string) => z.boolean({ error: 'must be true or false' }).meta({ description });
+
+const xp = (description: string) =>
+  z
+    .number({ error: 'must be a number' })
+    .min(0, { error: 'must be 0 or more' })
+    .max(CARD_LIMITS.maxXp, { error: `must be at most ${CARD_LIMITS.maxXp}` })
+    .meta({ description });
+
+export const rankDataSchema = z
+  .strictObject(
+    {
+      currentXp: xp('XP earned towards the next level.'),
+      requiredXp: xp('XP needed to reach the next level; the bar fills at currentXp / requiredXp.').refine(
+        (value) => value > 0,
+        { error: 'must be more than 0' },
+      ),
+      level: z
+        .number({ error: 'must be a whole number' })
+        .int({ error: 'must be a whole number' })
+        .min(0, { error: 'must be 0 or more' })
+        .max(1e9, { error: 'must be at most 1000000000' })
+        .meta({ description: 'Current level.' }),
+      rank: z
+        .number({ error: 'must be a whole number' })
+        .int({ error: 'must be a whole number' })
+        .min(1, { error: 'must be 1 or more' })
+        .max(1e12, { error: 'must be at most 1000000000000' })
+        .meta({ description: 'Leaderboard position, shown as `#<rank>`.' }),
+      barColor: hexColorField('Color of the XP bar.'),
+      levelColor: hexColorField('Color of the level number.'),
+      autoColorRank: flag('When true, ranks 1, 2 and 3 are drawn gold, silver and bronze.'),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'invalid_type'
+          ? 'must be an object with currentXp, requiredXp, level, rank, barColor, levelColor and autoColorRank'
+          : undefined,
+    },
+  )
+  .meta({ description: 'Level and XP block. When present, every field is required.' });
+
+/**
+ * Every body option of `POST /v1/profile-image`. Unknown fields are refused so a typo such as
+ * `usernamecolor` is a 400 naming it instead of a silently ignored option. Every field is optional;
+ * defaults are applied when drawing and written in each description.
+ */
+export const cardOptionsSchema = z.strictObject(
+  {
+    customUsername: text(CARD_LIMITS.maxUsernameLength, 'Replaces the displayed name. Default: the display name, else the username.')
+      .refine((value) => value.trim().length > 0, { error: 'must not be blank' })
+      .optional(),
+    customTag: text(CARD_LIMITS.maxTagLength, 'Text below the name. Default: `@username`.').optional(),
+    customSubtitle: text(CARD_LIMITS.maxSubtitleLength, 'Text below the tag. Default: none.').optional(),
+    customBadges: z
+      .array(mediaUrl('URL of a PNG, JPEG, GIF or WebP badge image.'), { error: 'must be an array of image URLs' })
+      .max(CARD_LIMITS.maxCustomBadges, { error: `must have at most ${CARD_LIMITS.maxCustomBadges} badges` })
+      .meta({
+        description: `Up to ${CARD_LIMITS.maxCustomBadges} badge images shown top right. They replace the profile's badges unless \`overwriteBadges\` is true.`,
+      })
+      .optional(),
+    customBackground: mediaUrl('Background image URL. Default: the profile banner, else a background generated from the profile colors.').optional(),
+    badgesFrame: flag('Draws a translucent frame behind the badges. Default false.').optional(),
+    overwriteBadges: flag('When true, `customBadges` are shown after the profile badges instead of replacing them. Default false.').optional(),
+    removeBadges: flag('Hides every badge, profile or custom. Default false.').optional(),
+    removeBorder: flag('Removes the border around the card. Default false.').optional(),
+    usernameColor: hexColorField('Name color. Default #FFFFFF.').optional(),
+    tagColor: hexColorField('Tag color. Default a light grey (#C9CDD6).').optional(),
+    borderColor: hexColorField(
+      'Border color. Default: the profile theme color or the accent color, lightened by 15%; without either, a color derived from the user id (the one the generated background uses).',
+    ).optional(),
+    squareAvatar: flag('Draws the avatar as a rounded square instead of a circle. Default false.').optional(),
+    backgroundBrightness: z
+      .number({ error: 'must be a number from 1 to 100' })
+      .min(1, { error: 'must be a number from 1 to 100' })
+      .max(100, { error: 'must be a number from 1 to 100' })
+      .meta({
+        description: `Background brightness from 1 (almost black) to 100 (unchanged). A black veil of opacity 0.85 × (100 − value) / 99 is laid over the background. Default ${DEFAULT_BACKGROUND_BRIGHTNESS}.`,
+      })
+      .optional(),
+    removeAvatarFrame: flag('Removes the ring around the avatar and the avatar decoration. Default false.').optional(),
+    customDate: text(CARD_LIMITS.maxDateLength, 'Text shown bottom right instead of the account creation date.').optional(),
+    rankData: rankDataSchema.optional(),
+    presenceStatus: z
+      .enum(PRESENCE_STATUSES, { error: `must be one of ${PRESENCE_STATUSES.join(', ')}` })
+      .meta({ description: 'Status dot at the bottom right of the avatar. Default: no dot.' })
+      .optional(),
+    moreBackgroundBlur: flag('Blurs the background strongly (it is always slightly softened). Default false.').optional(),
+    localDateType: z
+      .string({ error: 'must be a locale code such as en, es or pt-BR' })
+      .refine(isSupportedDateLocale, { error: 'must be a locale code such as en, es or pt-BR' })
+      .meta({ description: `Locale of the creation date, such as \`en\`, \`es\`, \`pt-BR\`. Default \`${DEFAULT_DATE_LOCALE}\`.`, examples: ['es'] })
+      .optional(),
+    disableProfileTheme: flag("Ignores the profile's theme colors (border, avatar ring, generated background). Default false.").optional(),
+  },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
+);
+
+export type CardOptions = z.output<typeof cardOptionsSchema>;
+export type RankData = z.output<typeof rankDataSchema>;

@@ -1,0 +1,11 @@
+export {
+  CARD_LIMITS,
+  DEFAULT_BACKGROUND_BRIGHTNESS,
+  DEFAULT_DATE_LOCALE,
+  PRESENCE_STATUSES,
+  cardOptionsSchema,
+  rankDataSchema,
+} from './card-options.ts';
+export type { CardOptions, PresenceStatus, RankData } from './card-options.ts';
+export { hexColorField, normalizeHexColor } from './hex-color.ts';
+export { isSupportedDateLocale } from './locale.ts';

@@ -1,0 +1,228 @@
+import type { CardInput } from '../src/card-input.ts';
+import type { CardProfile } from '../src/profile/card-profile.ts';
+import {
+  sampleAbstractPng,
+  sampleAvatarPng,
+  sampleBadgePng,
+  sampleDecorationPng,
+  sampleLandscapeJpeg,
+} from './sample-images.ts';
+
+/**
+ * Named cards covering every option at least once, with names in many scripts. The preview
+ * gallery draws them all, the golden tests compare them with committed references, and the
+ * benchmark times three of them.
+ */
+export interface SampleCard {
+  name: string;
+  description: string;
+  input: CardInput;
+}
+
+const landscape = sampleLandscapeJpeg();
+const abstract = sampleAbstractPng();
+const avatar = sampleAvatarPng();
+const avatarBlue = sampleAvatarPng(205);
+const decoration = sampleDecorationPng();
+const goldBadge = sampleBadgePng('#ffb020');
+const mintBadge = sampleBadgePng('#3ddc97');
+
+const ADA: CardProfile = {
+  userId: '175928847299117063',
+  username: 'ada.codes',
+  displayName: 'Ada',
+  accentColor: '#5b6cff',
+  avatar,
+  banner: landscape,
+  badges: ['staff', 'partner', 'hypesquad_brilliance', 'early_supporter', 'active_developer'],
+};
+
+const NEWCOMER: CardProfile = { userId: '1083722195840204800', username: 'newcomer' };
+
+const rank = (overrides: Partial<NonNullable<CardInput['options']['rankData']>> = {}) => ({
+  currentXp: 1240,
+  requiredXp: 5000,
+  level: 12,
+  rank: 1,
+  barColor: '#7c5cff',
+  levelColor: '#ffd166',
+  autoColorRank: true,
+  ...overrides,
+});
+
+export const SAMPLE_CARDS: readonly SampleCard[] = [
+  {
+    name: 'newcomer-defaults',
+    description: 'No avatar, no banner, no options: generated background, default avatar, creation date.',
+    input: { profile: NEWCOMER, options: {} },
+  },
+  {
+    name: 'banner-rank-badges',
+    description: 'Banner photo, profile badges in a frame, online, rank 1 in gold.',
+    input: { profile: ADA, options: { presenceStatus: 'online', badgesFrame: true, rankData: rank() } },
+  },
+  {
+    name: 'custom-everything',
+    description: 'Custom background, name, tag, subtitle, colors, square avatar, brightness 90, date, dnd, custom badges.',
+    input: {
+      profile: ADA,
+      options: {
+        customBackground: 'https://example.com/abstract.png',
+        customUsername: 'Captain Ada 🚀',
+        customTag: 'Welcome to the crew!',
+        customSubtitle: 'Member #1,024 · joined today',
+        usernameColor: '#ffe08a',
+        tagColor: '#9ef0d0',
+        borderColor: '#ffe08a',
+        squareAvatar: true,
+        backgroundBrightness: 90,
+        customDate: 'Nov 22, 2026',
+        presenceStatus: 'dnd',
+        customBadges: ['https://example.com/gold.png', 'https://example.com/mint.png'],
+      },
+      images: { background: abstract, customBadges: [goldBadge, mintBadge] },
+    },
+  },
+  {
+    name: 'badges-merged',
+    description: 'overwriteBadges: profile badges followed by custom ones; idle.',
+    input: {
+      profile: ADA,
+      options: {
+        customBadges: ['https://example.com/gold.png'],
+        overwriteBadges: true,
+        badgesFrame: true,
+        presenceStatus: 'idle',
+      },
+      images: { customBadges: [goldBadge] },
+    },
+  },
+  {
+    name: 'stripped',
+    description: 'removeBadges, removeBorder, removeAvatarFrame (decoration hidden), strong blur, brightness 20.',
+    input: {
+      profile: { ...ADA, avatarDecoration: decoration },
+      options: { removeBadges: true, removeBorder: true, removeAvatarFrame: true, moreBackgroundBlur: true, backgroundBrightness: 20 },
+    },
+  },
+  {
+    name: 'decoration-offline',
+    description: 'Avatar decoration shown, offline status, brightness 100 (no veil).',
+    input: { profile: { ...ADA, avatarDecoration: decoration }, options: { presenceStatus: 'offline', backgroundBrightness: 100 } },
+  },
+  {
+    name: 'rank-2-empty-bar',
+    description: 'Rank 2 in silver with 0 XP: an empty bar.',
+    input: { profile: ADA, options: { rankData: rank({ rank: 2, currentXp: 0, level: 3 }) } },
+  },
+  {
+    name: 'rank-3-full-bar',
+    description: 'Rank 3 in bronze, more XP than required (full bar), large numbers abbreviated.',
+    input: { profile: ADA, options: { rankData: rank({ rank: 3, currentXp: 1_250_000, requiredXp: 1_200_000, level: 88, barColor: '#22c55e' }) } },
+  },
+  {
+    name: 'rank-plain',
+    description: 'Rank 1 with autoColorRank off (white), level color and bar color custom.',
+    input: { profile: NEWCOMER, options: { rankData: rank({ autoColorRank: false, levelColor: '#38bdf8', barColor: '#f43f5e', currentXp: 4321 }) } },
+  },
+  {
+    name: 'emoji-name',
+    description: 'Color emoji, ZWJ sequences and a keycap in the name and tag.',
+    input: {
+      profile: { ...NEWCOMER, avatar: avatarBlue, accentColor: '#ff7a59' },
+      options: { customUsername: 'Kai 🐉✨ 👩‍👩‍👧 ❤️', customTag: '🎮 gamer · 1️⃣ · 🇯🇵', presenceStatus: 'online' },
+    },
+  },
+  {
+    name: 'cjk-name',
+    description: 'Chinese, Japanese and Korean text.',
+    input: { profile: { ...NEWCOMER, accentColor: '#e11d48' }, options: { customUsername: '東京タワー 한국어', customTag: '@さくら', customSubtitle: '欢迎来到服务器！' } },
+  },
+  {
+    name: 'rtl-name',
+    description: 'Arabic name with an emoji, Hebrew subtitle.',
+    input: {
+      profile: { ...NEWCOMER, accentColor: '#0ea5e9' },
+      options: { customUsername: 'مرحبا بالعالم 🌙', customSubtitle: 'שלום לכולם', localDateType: 'ar' },
+    },
+  },
+  {
+    name: 'marks-and-fancy-letters',
+    description: 'Combining marks, mathematical letters and symbols users put in names.',
+    input: {
+      profile: { ...NEWCOMER, accentColor: '#a855f7' },
+      options: { customUsername: 'Zoë Ñoño 𝓯𝓪𝓷𝓬𝔂 ★彡', customTag: 'Z̤͂ằl̈g̈ő ᴋɪɴɢ ♛ नमस्ते สวัสดี' },
+    },
+  },
+  {
+    name: 'long-name',
+    description: 'A name too long for the line: it shrinks, then ends with an ellipsis.',
+    input: {
+      profile: ADA,
+      options: {
+        customUsername: 'The Extraordinarily Long Display Name That Keeps Going And Going',
+        customTag: 'and a tag that is also much longer than the space we have for it on the card',
+        rankData: rank({ rank: 12345, currentXp: 999_950, requiredXp: 1_000_000, level: 1234 }),
+      },
+    },
+  },
+  {
+    name: 'crowded-with-badges',
+    description: 'Name, tag, subtitle and rank together push the name up to the badge row: it shortens to keep clear of the badges.',
+    input: {
+      profile: ADA,
+      options: {
+        customUsername: 'The Extraordinarily Long Display Name That Keeps Going',
+        customSubtitle: 'A subtitle line as well, which makes the text block taller',
+        badgesFrame: true,
+        rankData: rank({ rank: 7, autoColorRank: false }),
+      },
+    },
+  },
+  {
+    name: 'strong-blur',
+    description: 'moreBackgroundBlur on the banner at brightness 80: the photo becomes soft color.',
+    input: { profile: ADA, options: { moreBackgroundBlur: true, backgroundBrightness: 80 } },
+  },
+  {
+    name: 'broken-profile-images',
+    description: 'A truncated avatar and an HTML page as banner: default avatar and generated background, with warnings.',
+    input: {
+      profile: { ...ADA, avatar: avatar.subarray(0, 300), banner: Buffer.from('<!doctype html><title>404</title>') },
+      options: {},
+    },
+  },
+  {
+    name: 'theme-colors',
+    description: 'Profile theme colors drive the border, ring and generated background.',
+    input: { profile: { ...NEWCOMER, themeColors: ['#f97316', '#7c3aed'], avatar }, options: { presenceStatus: 'online' } },
+  },
+  {
+    name: 'theme-disabled',
+    description: 'The same profile with disableProfileTheme: the accent color is used instead.',
+    input: { profile: { ...NEWCOMER, themeColors: ['#f97316', '#7c3aed'], accentColor: '#14b8a6', avatar }, options: { disableProfileTheme: true } },
+  },
+  {
+    name: 'verified-bot',
+    description: 'A verified bot: the BOT chip with its check mark.',
+    input: { profile: { ...NEWCOMER, username: 'helper-bot', displayName: 'Helper', bot: true, badges: ['verified_bot', 'verified_developer'] }, options: {} },
+  },
+  {
+    name: 'every-badge',
+    description: 'All profile badge icons.',
+    input: {
+      profile: { ...NEWCOMER, badges: ['bug_hunter_level_1', 'bug_hunter_level_2', 'hypesquad_events', 'hypesquad_bravery', 'hypesquad_balance', 'certified_moderator', 'verified_developer'] },
+      options: { badgesFrame: true },
+    },
+  },
+  {
+    name: 'locale-es',
+    description: 'Creation date in Spanish (localDateType es).',
+    input: { profile: { ...ADA, banner: undefined }, options: { localDateType: 'es' } },
+  },
+  {
+    name: 'hidpi',
+    description: 'scale 2: 1800x600 for HiDPI screens.',
+    input: { profile: ADA, options: { rankData: rank({ rank: 2 }), presenceStatus: 'online' }, scale: 2 },
+  },
+];

@@ -1,0 +1,171 @@
+import { createCanvas, type CanvasRenderingContext2D } from 'canvas';
+
+/**
+ * Pictures drawn in code for previews, tests and benchmarks, so no photo or third-party asset has
+ * to live in the repository. Each is deterministic: the same bytes on every run.
+ */
+
+function mulberry(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+function ridge(context: CanvasRenderingContext2D, random: () => number, width: number, base: number, height: number, color: string) {
+  context.beginPath();
+  context.moveTo(0, base + height);
+  let y = base;
+  for (let x = 0; x <= width; x += 20) {
+    y = Math.min(base + height * 0.4, Math.max(base - height * 0.6, y + (random() - 0.5) * height * 0.35));
+    context.lineTo(x, y);
+  }
+  context.lineTo(width, base + height * 2);
+  context.lineTo(0, base + height * 2);
+  context.closePath();
+  context.fillStyle = color;
+  context.fill();
+}
+
+/** A dusk landscape with a sun and mountain ridges, JPEG, 1600x640: a stand-in for a photo banner. */
+export function sampleLandscapeJpeg(seed = 7): Buffer {
+  const width = 1600;
+  const height = 640;
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  const random = mulberry(seed);
+  const sky = context.createLinearGradient(0, 0, 0, height);
+  sky.addColorStop(0, '#1b2a6b');
+  sky.addColorStop(0.55, '#c2577a');
+  sky.addColorStop(1, '#f6b26b');
+  context.fillStyle = sky;
+  context.fillRect(0, 0, width, height);
+  const sun = context.createRadialGradient(1100, 380, 10, 1100, 380, 260);
+  sun.addColorStop(0, 'rgba(255, 240, 200, 1)');
+  sun.addColorStop(0.25, 'rgba(255, 200, 120, 0.8)');
+  sun.addColorStop(1, 'rgba(255, 160, 100, 0)');
+  context.fillStyle = sun;
+  context.fillRect(0, 0, width, height);
+  for (let star = 0; star < 180; star += 1) {
+    context.fillStyle = `rgba(255, 255, 255, ${0.3 + random() * 0.6})`;
+    context.fillRect(random() * width, random() * height * 0.4, 2, 2);
+  }
+  ridge(context, random, width, 420, 120, '#6b3a6e');
+  ridge(context, random, width, 500, 110, '#402650');
+  ridge(context, random, width, 580, 90, '#1f1530');
+  return canvas.toBuffer('image/jpeg', { quality: 0.9 });
+}
+
+/** A teal-and-violet abstract with soft circles, PNG, 1200x400: a second background. */
+export function sampleAbstractPng(seed = 3): Buffer {
+  const width = 1200;
+  const height = 400;
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  const random = mulberry(seed);
+  const base = context.createLinearGradient(0, 0, width, height);
+  base.addColorStop(0, '#0f766e');
+  base.addColorStop(1, '#4c1d95');
+  context.fillStyle = base;
+  context.fillRect(0, 0, width, height);
+  for (let blob = 0; blob < 14; blob += 1) {
+    const x = random() * width;
+    const y = random() * height;
+    const radius = 40 + random() * 180;
+    const glow = context.createRadialGradient(x, y, 0, x, y, radius);
+    const hue = Math.round(160 + random() * 140);
+    glow.addColorStop(0, `hsla(${hue}, 80%, 65%, 0.55)`);
+    glow.addColorStop(1, `hsla(${hue}, 80%, 65%, 0)`);
+    context.fillStyle = glow;
+    context.fillRect(0, 0, width, height);
+  }
+  return canvas.toBuffer('image/png');
+}
+
+/** A friendly round character face on a warm gradient, PNG, 256x256: a stand-in avatar. */
+export function sampleAvatarPng(hue = 28): Buffer {
+  const size = 256;
+  const canvas = createCanvas(size, size);
+  const context = canvas.getContext('2d');
+  const background = context.createLinearGradient(0, 0, size, size);
+  background.addColorStop(0, `hsl(${hue}, 90%, 62%)`);
+  background.addColorStop(1, `hsl(${hue + 40}, 85%, 45%)`);
+  context.fillStyle = background;
+  context.fillRect(0, 0, size, size);
+  context.fillStyle = '#fff4e6';
+  context.beginPath();
+  context.arc(128, 140, 78, 0, Math.PI * 2);
+  context.fill();
+  context.fillStyle = '#2b2140';
+  for (const x of [100, 156]) {
+    context.beginPath();
+    context.arc(x, 128, 10, 0, Math.PI * 2);
+    context.fill();
+  }
+  context.strokeStyle = '#2b2140';
+  context.lineWidth = 7;
+  context.lineCap = 'round';
+  context.beginPath();
+  context.arc(128, 150, 30, 0.15 * Math.PI, 0.85 * Math.PI);
+  context.stroke();
+  context.fillStyle = 'rgba(255, 120, 120, 0.45)';
+  for (const x of [82, 174]) {
+    context.beginPath();
+    context.ellipse(x, 160, 14, 9, 0, 0, Math.PI * 2);
+    context.fill();
+  }
+  return canvas.toBuffer('image/png');
+}
+
+/** A badge image: a colored rounded star on transparency, PNG, 64x64. */
+export function sampleBadgePng(color = '#ffb020'): Buffer {
+  const canvas = createCanvas(64, 64);
+  const context = canvas.getContext('2d');
+  context.beginPath();
+  for (let point = 0; point < 10; point += 1) {
+    const radius = point % 2 === 0 ? 30 : 13;
+    const angle = -Math.PI / 2 + (point * Math.PI) / 5;
+    const x = 32 + radius * Math.cos(angle);
+    const y = 33 + radius * Math.sin(angle);
+    if (point === 0) context.moveTo(x, y);
+    else context.lineTo(x, y);
+  }
+  context.closePath();
+  context.fillStyle = color;
+  context.fill();
+  context.lineWidth = 3;
+  context.lineJoin = 'round';
+  context.strokeStyle = 'rgba(0, 0, 0, 0.35)';
+  context.stroke();
+  return canvas.toBuffer('image/png');
+}
+
+/** An avatar decoration: a ring of small stars around a transparent middle, PNG, 288x288 (1.2x avatar). */
+export function sampleDecorationPng(): Buffer {
+  const size = 288;
+  const canvas = createCanvas(size, size);
+  const context = canvas.getContext('2d');
+  const center = size / 2;
+  for (let index = 0; index < 12; index += 1) {
+    const angle = (index / 12) * Math.PI * 2;
+    const x = center + Math.cos(angle) * 128;
+    const y = center + Math.sin(angle) * 128;
+    context.beginPath();
+    for (let point = 0; point < 10; point += 1) {
+      const radius = point % 2 === 0 ? 13 : 5.5;
+      const starAngle = angle + (point * Math.PI) / 5;
+      const px = x + radius * Math.cos(starAngle);
+      const py = y + radius * Math.sin(starAngle);
+      if (point === 0) context.moveTo(px, py);
+      else context.lineTo(px, py);
+    }
+    context.closePath();
+    context.fillStyle = index % 2 === 0 ? '#ffd76a' : '#ff9ad5';
+    context.fill();
+  }
+  return canvas.toBuffer('image/png');
+}

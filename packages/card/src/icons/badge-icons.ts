@@ -1,0 +1,209 @@
+import type { CanvasRenderingContext2D } from 'canvas';
+import type { BadgeKind } from '../profile/card-profile.ts';
+import { circlePath, roundedRectPath } from '../paint/shapes.ts';
+
+/**
+ * Our own badge icons, drawn with paths on a 24-unit grid (so they stay sharp at any size): a
+ * colored base shape and a white glyph. They echo what each profile flag means without copying
+ * any platform artwork.
+ */
+type Unit = (value: number) => number;
+type IconPainter = (context: CanvasRenderingContext2D, u: Unit) => void;
+
+const WHITE = '#ffffff';
+
+function base(context: CanvasRenderingContext2D, u: Unit, shape: 'circle' | 'square' | 'diamond' | 'shield', color: string) {
+  context.fillStyle = color;
+  if (shape === 'circle') circlePath(context, u(12), u(12), u(11.5));
+  else if (shape === 'square') roundedRectPath(context, u(0.5), u(0.5), u(23), u(23), u(6));
+  else if (shape === 'diamond') {
+    context.beginPath();
+    context.moveTo(u(12), u(0.5));
+    context.lineTo(u(23.5), u(12));
+    context.lineTo(u(12), u(23.5));
+    context.lineTo(u(0.5), u(12));
+    context.closePath();
+  } else {
+    context.beginPath();
+    context.moveTo(u(12), u(0.5));
+    context.lineTo(u(22), u(4));
+    context.bezierCurveTo(u(22), u(14), u(18), u(20), u(12), u(23.5));
+    context.bezierCurveTo(u(6), u(20), u(2), u(14), u(2), u(4));
+    context.closePath();
+  }
+  context.fill();
+  context.lineWidth = u(1);
+  context.strokeStyle = 'rgba(0, 0, 0, 0.25)';
+  context.stroke();
+}
+
+function stroke(context: CanvasRenderingContext2D, u: Unit, width: number, color = WHITE) {
+  context.lineWidth = u(width);
+  context.lineCap = 'round';
+  context.lineJoin = 'round';
+  context.strokeStyle = color;
+  context.stroke();
+}
+
+function star(context: CanvasRenderingContext2D, u: Unit, cx: number, cy: number, outer: number, inner: number) {
+  context.beginPath();
+  for (let point = 0; point < 10; point += 1) {
+    const radius = point % 2 === 0 ? outer : inner;
+    const angle = -Math.PI / 2 + (point * Math.PI) / 5;
+    const x = u(cx + radius * Math.cos(angle));
+    const y = u(cy + radius * Math.sin(angle));
+    if (point === 0) context.moveTo(x, y);
+    else context.lineTo(x, y);
+  }
+  context.closePath();
+}
+
+function check(context: CanvasRenderingContext2D, u: Unit, color = WHITE) {
+  context.beginPath();
+  context.moveTo(u(7), u(12.5));
+  context.lineTo(u(10.5), u(16));
+  context.lineTo(u(17), u(8.5));
+  stroke(context, u, 2.6, color);
+}
+
+function bug(context: CanvasRenderingContext2D, u: Unit, color: string) {
+  context.fillStyle = color;
+  context.beginPath();
+  context.ellipse(u(12), u(13.5), u(4), u(5.5), 0, 0, Math.PI * 2);
+  context.fill();
+  circlePath(context, u(12), u(7.2), u(2.4));
+  context.fill();
+  context.beginPath();
+  for (const [y, reach] of [
+    [11, 4],
+    [14, 4.5],
+    [17, 3.5],
+  ] as const) {
+    context.moveTo(u(8), u(y));
+    context.lineTo(u(8 - reach), u(y - 1));
+    context.moveTo(u(16), u(y));
+    context.lineTo(u(16 + reach), u(y - 1));
+  }
+  context.moveTo(u(11), u(5.5));
+  context.lineTo(u(9.5), u(3.5));
+  context.moveTo(u(13), u(5.5));
+  context.lineTo(u(14.5), u(3.5));
+  stroke(context, u, 1.5, color);
+}
+
+function heart(context: CanvasRenderingContext2D, u: Unit) {
+  context.beginPath();
+  context.moveTo(u(12), u(18.5));
+  context.bezierCurveTo(u(4), u(13), u(5), u(6.5), u(9), u(6.5));
+  context.bezierCurveTo(u(10.8), u(6.5), u(11.7), u(7.6), u(12), u(8.6));
+  context.bezierCurveTo(u(12.3), u(7.6), u(13.2), u(6.5), u(15), u(6.5));
+  context.bezierCurveTo(u(19), u(6.5), u(20), u(13), u(12), u(18.5));
+  context.closePath();
+  context.fillStyle = WHITE;
+  context.fill();
+}
+
+const PAINTERS: Record<BadgeKind, IconPainter> = {
+  staff: (context, u) => {
+    base(context, u, 'shield', '#5865f2');
+    star(context, u, 12, 11.5, 6.5, 2.8);
+    context.fillStyle = WHITE;
+    context.fill();
+  },
+  partner: (context, u) => {
+    base(context, u, 'circle', '#4087ed');
+    context.beginPath();
+    context.moveTo(u(12), u(12));
+    context.bezierCurveTo(u(9), u(7), u(4.5), u(8.5), u(4.5), u(12));
+    context.bezierCurveTo(u(4.5), u(15.5), u(9), u(17), u(12), u(12));
+    context.bezierCurveTo(u(15), u(7), u(19.5), u(8.5), u(19.5), u(12));
+    context.bezierCurveTo(u(19.5), u(15.5), u(15), u(17), u(12), u(12));
+    stroke(context, u, 2.2);
+  },
+  hypesquad_events: (context, u) => {
+    base(context, u, 'diamond', '#f8a532');
+    context.beginPath();
+    context.moveTo(u(12), u(6));
+    context.lineTo(u(18), u(12));
+    context.lineTo(u(12), u(18));
+    context.lineTo(u(6), u(12));
+    context.closePath();
+    stroke(context, u, 2.2);
+  },
+  bug_hunter_level_1: (context, u) => {
+    base(context, u, 'circle', '#3ba55c');
+    bug(context, u, WHITE);
+  },
+  bug_hunter_level_2: (context, u) => {
+    base(context, u, 'circle', '#f0b232');
+    bug(context, u, '#3a2a00');
+  },
+  hypesquad_bravery: (context, u) => {
+    base(context, u, 'diamond', '#9c84ef');
+    context.beginPath();
+    context.moveTo(u(7.5), u(14.5));
+    context.lineTo(u(12), u(9.5));
+    context.lineTo(u(16.5), u(14.5));
+    stroke(context, u, 2.6);
+  },
+  hypesquad_brilliance: (context, u) => {
+    base(context, u, 'diamond', '#f47b67');
+    circlePath(context, u(12), u(12), u(3.6));
+    context.fillStyle = WHITE;
+    context.fill();
+  },
+  hypesquad_balance: (context, u) => {
+    base(context, u, 'diamond', '#2fc4a9');
+    context.beginPath();
+    context.moveTo(u(12), u(8));
+    context.lineTo(u(16.2), u(15));
+    context.lineTo(u(7.8), u(15));
+    context.closePath();
+    context.fillStyle = WHITE;
+    context.fill();
+  },
+  early_supporter: (context, u) => {
+    base(context, u, 'circle', '#e45fd8');
+    heart(context, u);
+  },
+  verified_developer: (context, u) => {
+    base(context, u, 'circle', '#3e70dd');
+    context.beginPath();
+    context.moveTo(u(8.5), u(8));
+    context.lineTo(u(5), u(12));
+    context.lineTo(u(8.5), u(16));
+    context.moveTo(u(15.5), u(8));
+    context.lineTo(u(19), u(12));
+    context.lineTo(u(15.5), u(16));
+    context.moveTo(u(13.2), u(7));
+    context.lineTo(u(10.8), u(17));
+    stroke(context, u, 2);
+  },
+  certified_moderator: (context, u) => {
+    base(context, u, 'shield', '#f28c28');
+    check(context, u);
+  },
+  active_developer: (context, u) => {
+    base(context, u, 'square', '#23a55a');
+    context.beginPath();
+    context.moveTo(u(6.5), u(8));
+    context.lineTo(u(10.5), u(12));
+    context.lineTo(u(6.5), u(16));
+    context.moveTo(u(12.5), u(16.5));
+    context.lineTo(u(17.5), u(16.5));
+    stroke(context, u, 2.4);
+  },
+  verified_bot: (context, u) => {
+    base(context, u, 'circle', '#5865f2');
+    check(context, u);
+  },
+};
+
+/** Draws one badge icon filling the square at (x, y) of side `size`. */
+export function drawBadgeIcon(context: CanvasRenderingContext2D, kind: BadgeKind, x: number, y: number, size: number): void {
+  const unit: Unit = (value) => (value / 24) * size;
+  context.save();
+  context.translate(x, y);
+  PAINTERS[kind](context, unit);
+  context.restore();
+}

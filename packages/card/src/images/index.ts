@@ -1,0 +1,10 @@
+/**
+ * Untrusted image bytes in, something `ctx.drawImage` accepts out: the only way card code may turn
+ * request or profile images into drawables. See decode-image.ts for the order of the checks.
+ */
+export { CardImageError, type CardImageErrorReason } from './card-image-error.ts';
+export { decodeImage, type DecodedImage, type DecodeImageOptions } from './decode-image.ts';
+export { detectImageFormat, sniffImageFormat, type ImageFormat } from './image-format.ts';
+export { readImageHeader, type ImageHeader } from './image-header.ts';
+export { assertWithinImageLimits, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './image-limits.ts';
+export { MAX_JPEG_SCANS } from './jpeg-structure.ts';

@@ -1,0 +1,35 @@
+import { darken, fromHsl, parseHex, rotateHue, tame, type Rgb } from '../color/color.ts';
+import { idHash } from '../profile/snowflake.ts';
+
+export interface Palette {
+  primary: Rgb;
+  secondary: Rgb;
+}
+
+/**
+ * The card's two colors: the profile theme when it has one (and it is not disabled), else the
+ * accent color with a neighbouring hue, else a hue picked from the user id so every user still
+ * gets a stable color of their own.
+ */
+export function resolvePalette(options: {
+  userId: string;
+  accentColor?: string | undefined;
+  themeColors?: readonly [string, string] | undefined;
+  disableProfileTheme: boolean;
+}): Palette {
+  if (options.themeColors && !options.disableProfileTheme) {
+    return { primary: parseHex(options.themeColors[0]), secondary: parseHex(options.themeColors[1]) };
+  }
+  if (options.accentColor) {
+    const accent = parseHex(options.accentColor);
+    return { primary: accent, secondary: darken(rotateHue(accent, 38), 0.2) };
+  }
+  const hue = idHash(options.userId) % 360;
+  return { primary: fromHsl(hue, 0.58, 0.56), secondary: fromHsl(hue + 42, 0.62, 0.42) };
+}
+
+/** The palette pushed into a range that stays behind white text: saturated, never too light. */
+export function backgroundTones(palette: Palette): Palette {
+  const limits = { minSaturation: 0.35, minLightness: 0.18, maxLightness: 0.42 };
+  return { primary: tame(palette.primary, limits), secondary: tame(palette.secondary, limits) };
+}

@@ -1,0 +1,145 @@
+import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, type PresenceStatus, type RankData } from '@utility-api/card-options';
+import type { CardInput, CardScale } from './card-input.ts';
+import { lighten, rgba } from './color/color.ts';
+import type { Canvas } from 'canvas';
+import { decodeImageCached } from './cache/cached-decode.ts';
+import { CardImageError, type DecodedImage } from './images/index.ts';
+import { BADGES, CARD } from './layout/card-layout.ts';
+import { generatedCardBackground, photoBackground } from './paint/card-backgrounds.ts';
+import type { Drawable, Softness } from './paint/soften.ts';
+import { resolvePalette, type Palette } from './paint/palette.ts';
+import type { BadgeKind } from './profile/card-profile.ts';
+import { snowflakeCreatedAt } from './profile/snowflake.ts';
+
+export type SceneBadge = { kind: 'profile'; badge: BadgeKind } | { kind: 'image'; image: Drawable };
+
+/** Everything the steps draw, with every default applied and every image decoded. */
+export interface Scene {
+  scale: CardScale;
+  userId: string;
+  palette: Palette;
+  /** The background at the card's pixel size: a softened photo, or art generated from the palette. */
+  background: Canvas;
+  veilAlpha: number;
+  avatar: { image: Drawable | undefined; square: boolean; ring: boolean; decoration: Drawable | undefined };
+  presence: PresenceStatus | undefined;
+  name: string;
+  nameColor: string;
+  bot: boolean;
+  verifiedBot: boolean;
+  tag: string;
+  tagColor: string;
+  subtitle: string | undefined;
+  badges: SceneBadge[];
+  badgesFrame: boolean;
+  /** Width the badge row takes at the top right (0 without badges), so the name can avoid it. */
+  badgesWidth: number;
+  rank: RankData | undefined;
+  date: { text: string; custom: boolean };
+  border: string | undefined;
+  /** Problems with profile images that were replaced by defaults (the request still succeeds). */
+  warnings: string[];
+}
+
+export const DEFAULT_NAME_COLOR = '#ffffff';
+export const DEFAULT_TAG_COLOR = '#c9cdd6';
+
+/** Opacity of the black veil: 0 at brightness 100, 0.85 at brightness 1. */
+export function veilOpacity(brightness: number): number {
+  return (0.85 * (100 - brightness)) / 99;
+}
+
+export function formatCreationDate(userId: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(snowflakeCreatedAt(userId));
+}
+
+/** Profile images are not the caller's to fix: a broken one falls back to the default art. */
+async function optionalProfileImage<T>(bytes: Buffer | undefined, warnings: string[], use: (bytes: Buffer) => Promise<T>): Promise<T | undefined> {
+  if (!bytes) return undefined;
+  try {
+    return await use(bytes);
+  } catch (error) {
+    if (!(error instanceof CardImageError)) throw error;
+    warnings.push(error.message);
+    return undefined;
+  }
+}
+
+async function resolveBackground(input: CardInput, palette: Palette, scale: CardScale, warnings: string[]): Promise<Canvas> {
+  const [width, height] = [CARD.width * scale, CARD.height * scale];
+  const softness: Softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
+  // A custom background replaces the banner; the caller chose it, so a bad one is their error.
+  const custom = input.images?.background;
+  if (custom) return photoBackground(custom, 'customBackground', softness, width, height);
+  const banner = await optionalProfileImage(input.profile.banner, warnings, (bytes) => photoBackground(bytes, 'banner', softness, width, height));
+  return banner ?? generatedCardBackground(palette, input.profile.userId, width, height);
+}
+
+function resolveBadges(input: CardInput, customImages: Drawable[]): SceneBadge[] {
+  const { options, profile } = input;
+  if (options.removeBadges) return [];
+  // The verified-bot mark lives in the bot chip beside the name, not in the badge row.
+  const profileBadges: SceneBadge[] = (profile.badges ?? [])
+    .filter((badge) => badge !== 'verified_bot')
+    .map((badge) => ({ kind: 'profile', badge }));
+  const custom: SceneBadge[] = customImages.map((image) => ({ kind: 'image', image }));
+  if (custom.length === 0) return profileBadges;
+  return options.overwriteBadges ? [...profileBadges, ...custom] : custom;
+}
+
+export async function buildScene(input: CardInput): Promise<Scene> {
+  const { profile, options } = input;
+  const scale = input.scale ?? 1;
+  const warnings: string[] = [];
+  const palette = resolvePalette({
+    userId: profile.userId,
+    accentColor: profile.accentColor,
+    themeColors: profile.themeColors,
+    disableProfileTheme: options.disableProfileTheme ?? false,
+  });
+
+  const background = await resolveBackground(input, palette, scale, warnings);
+  const customBadgeImages: DecodedImage[] = [];
+  for (const [index, bytes] of (input.images?.customBadges ?? []).entries()) {
+    customBadgeImages.push(await decodeImageCached(bytes, `customBadges.${index}`));
+  }
+  const avatar = await optionalProfileImage(profile.avatar, warnings, (bytes) => decodeImageCached(bytes, 'avatar'));
+  const decoration = await optionalProfileImage(profile.avatarDecoration, warnings, (bytes) => decodeImageCached(bytes, 'avatarDecoration'));
+
+  const badges = resolveBadges(input, customBadgeImages.map((image) => image.source));
+  const badgesWidth =
+    badges.length === 0 ? 0 : badges.length * BADGES.size + (badges.length - 1) * BADGES.gap + (options.badgesFrame ? BADGES.framePadding * 2 : 0);
+
+  return {
+    scale,
+    userId: profile.userId,
+    palette,
+    background,
+    veilAlpha: veilOpacity(options.backgroundBrightness ?? DEFAULT_BACKGROUND_BRIGHTNESS),
+    avatar: {
+      image: avatar?.source,
+      square: options.squareAvatar ?? false,
+      ring: !(options.removeAvatarFrame ?? false),
+      decoration: options.removeAvatarFrame ? undefined : decoration?.source,
+    },
+    presence: options.presenceStatus,
+    name: options.customUsername ?? profile.displayName ?? profile.username,
+    nameColor: options.usernameColor ?? DEFAULT_NAME_COLOR,
+    bot: profile.bot ?? false,
+    verifiedBot: (profile.badges ?? []).includes('verified_bot'),
+    tag: options.customTag ?? `@${profile.username}`,
+    tagColor: options.tagColor ?? DEFAULT_TAG_COLOR,
+    subtitle: options.customSubtitle,
+    badges,
+    badgesFrame: options.badgesFrame ?? false,
+    badgesWidth,
+    rank: options.rankData,
+    date:
+      options.customDate !== undefined
+        ? { text: options.customDate, custom: true }
+        : { text: formatCreationDate(profile.userId, options.localDateType ?? DEFAULT_DATE_LOCALE), custom: false },
+    border: options.removeBorder ? undefined : (options.borderColor ?? rgba(lighten(palette.primary, 0.15))),
+    warnings,
+  };
+}
+

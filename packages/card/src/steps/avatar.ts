@@ -1,0 +1,55 @@
+import type { CanvasRenderingContext2D } from 'canvas';
+import { lighten, rgba } from '../color/color.ts';
+import { AVATAR } from '../layout/card-layout.ts';
+import { drawDefaultAvatar } from '../paint/default-avatar.ts';
+import { coverCrop } from '../paint/image-fit.ts';
+import { circlePath, roundedRectPath } from '../paint/shapes.ts';
+import type { Scene } from '../scene.ts';
+import type { RenderStep } from './render-step.ts';
+
+/** Avatar decorations are drawn 1.2 times the avatar's size, centred on it, as Discord does. */
+const DECORATION_SCALE = 1.2;
+
+export function avatarShapePath(context: CanvasRenderingContext2D, square: boolean, grow = 0): void {
+  const radius = AVATAR.radius + grow;
+  if (square) {
+    roundedRectPath(context, AVATAR.centerX - radius, AVATAR.centerY - radius, radius * 2, radius * 2, AVATAR.squareRadius + grow);
+  } else {
+    circlePath(context, AVATAR.centerX, AVATAR.centerY, radius);
+  }
+}
+
+function drawRing(context: CanvasRenderingContext2D, scene: Scene): void {
+  const { centerX, centerY, radius, ringWidth } = AVATAR;
+  const gradient = context.createLinearGradient(centerX - radius, centerY - radius, centerX + radius, centerY + radius);
+  gradient.addColorStop(0, rgba(lighten(scene.palette.primary, 0.35)));
+  gradient.addColorStop(1, rgba(lighten(scene.palette.secondary, 0.1)));
+  avatarShapePath(context, scene.avatar.square, ringWidth / 2 + 3);
+  context.lineWidth = ringWidth;
+  context.strokeStyle = gradient;
+  context.stroke();
+}
+
+export const avatarStep: RenderStep = {
+  name: 'avatar',
+  draw(context, scene) {
+    const { centerX, centerY, radius } = AVATAR;
+    if (scene.avatar.ring) drawRing(context, scene);
+    context.save();
+    avatarShapePath(context, scene.avatar.square);
+    context.clip();
+    const image = scene.avatar.image;
+    if (image) {
+      const crop = coverCrop(image.width, image.height, 1, 1);
+      context.drawImage(image, crop.x, crop.y, crop.width, crop.height, centerX - radius, centerY - radius, radius * 2, radius * 2);
+    } else {
+      drawDefaultAvatar(context, scene.palette, centerX, centerY, radius);
+    }
+    context.restore();
+    const decoration = scene.avatar.decoration;
+    if (decoration) {
+      const side = radius * 2 * DECORATION_SCALE;
+      context.drawImage(decoration, centerX - side / 2, centerY - side / 2, side, side);
+    }
+  },
+};

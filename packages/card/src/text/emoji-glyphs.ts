@@ -1,0 +1,53 @@
+import { createCanvas, type Canvas } from 'canvas';
+import { EMOJI_FAMILY } from '../fonts/font-files.ts';
+
+/**
+ * Noto Color Emoji is a bitmap font with one 109 px strike, and Pango draws it at that size
+ * whatever the font size asks. So each emoji is drawn once at its native size, trimmed to its
+ * pixels, cached, and scaled like an image where text needs it.
+ */
+const NATIVE_SIZE = 109;
+const PAD = 24;
+const CACHE_LIMIT = 512;
+
+const cache = new Map<string, Canvas | null>();
+
+function renderNative(emoji: string): Canvas | null {
+  const side = NATIVE_SIZE * 2 + PAD * 2;
+  const canvas = createCanvas(side, side);
+  const context = canvas.getContext('2d');
+  context.textDrawingMode = 'glyph';
+  context.font = `${NATIVE_SIZE}px "${EMOJI_FAMILY}"`;
+  context.textBaseline = 'alphabetic';
+  context.fillText(emoji, PAD, PAD + NATIVE_SIZE);
+  const { data } = context.getImageData(0, 0, side, side);
+  let [left, top, right, bottom] = [side, side, -1, -1];
+  for (let y = 0; y < side; y += 1) {
+    for (let x = 0; x < side; x += 1) {
+      if ((data[(y * side + x) * 4 + 3] ?? 0) > 8) {
+        if (x < left) left = x;
+        if (x > right) right = x;
+        if (y < top) top = y;
+        if (y > bottom) bottom = y;
+      }
+    }
+  }
+  if (right < 0) return null;
+  const trimmed = createCanvas(right - left + 1, bottom - top + 1);
+  trimmed.getContext('2d').drawImage(canvas, left, top, trimmed.width, trimmed.height, 0, 0, trimmed.width, trimmed.height);
+  return trimmed;
+}
+
+/** The emoji's pixels, or null when the emoji font has no glyph for it (drawn as text instead). */
+export function emojiGlyph(emoji: string): Canvas | null {
+  const cached = cache.get(emoji);
+  if (cached !== undefined) {
+    cache.delete(emoji);
+    cache.set(emoji, cached);
+    return cached;
+  }
+  const glyph = renderNative(emoji);
+  cache.set(emoji, glyph);
+  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  return glyph;
+}

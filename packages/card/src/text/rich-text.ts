@@ -1,0 +1,147 @@
+import type { CanvasRenderingContext2D } from 'canvas';
+import { emojiGlyph } from './emoji-glyphs.ts';
+import { graphemesOf, isRightToLeft, splitRuns, type TextRun } from './text-runs.ts';
+
+/** The design face first; Pango finds the script fonts registered beside it for anything Inter lacks. */
+const FONT_STACK = 'Inter, "Noto Sans", "Noto Sans CJK JP", "Noto Sans Symbols", "Noto Sans Symbols 2", "Noto Sans Math"';
+
+export interface TextStyle {
+  size: number;
+  weight: 400 | 600 | 700 | 800;
+  color: string;
+  /** Extra space between letters, in pixels (used by small caps labels). */
+  letterSpacing?: number;
+}
+
+interface MeasuredRun extends TextRun {
+  width: number;
+}
+
+/** Emoji boxes relative to the font size: a touch taller than capitals, sitting on the baseline. */
+const EMOJI_HEIGHT = 1.08;
+const EMOJI_DESCENT = 0.14;
+const EMOJI_GAP = 0.06;
+
+export function fontFor(style: Pick<TextStyle, 'size' | 'weight'>): string {
+  return `${style.weight} ${style.size}px ${FONT_STACK}`;
+}
+
+function emojiWidth(emoji: string, size: number): number | undefined {
+  const glyph = emojiGlyph(emoji);
+  if (!glyph) return undefined;
+  return (glyph.width / glyph.height) * size * EMOJI_HEIGHT + size * EMOJI_GAP * 2;
+}
+
+function measureRuns(context: CanvasRenderingContext2D, text: string, style: TextStyle): MeasuredRun[] {
+  context.font = fontFor(style);
+  const direction = context.direction;
+  context.direction = isRightToLeft(text) ? 'rtl' : 'ltr';
+  const runs: MeasuredRun[] = [];
+  for (const run of splitRuns(text)) {
+    const width = run.kind === 'emoji' ? emojiWidth(run.text, style.size) : undefined;
+    if (width !== undefined) {
+      runs.push({ ...run, width });
+      continue;
+    }
+    // Text, or an emoji the color font lacks: Pango draws it with the text fonts.
+    const spacing = (style.letterSpacing ?? 0) * graphemesOf(run.text).length;
+    runs.push({ kind: 'text', text: run.text, width: context.measureText(run.text).width + spacing });
+  }
+  context.direction = direction;
+  return runs;
+}
+
+export function measureText(context: CanvasRenderingContext2D, text: string, style: TextStyle): number {
+  return measureRuns(context, text, style).reduce((sum, run) => sum + run.width, 0);
+}
+
+export type Alignment = 'left' | 'right' | 'center';
+
+/** Draws text with emojis on the alphabetic baseline `y`, aligned to `x`; returns the width drawn. */
+export function drawText(
+  context: CanvasRenderingContext2D,
+  text: string,
+  x: number,
+  y: number,
+  style: TextStyle,
+  align: Alignment = 'left',
+): number {
+  context.save();
+  const runs = measureRuns(context, text, style);
+  const total = runs.reduce((sum, run) => sum + run.width, 0);
+  const rightToLeft = isRightToLeft(text);
+  const ordered = rightToLeft ? [...runs].reverse() : runs;
+  let cursor = align === 'left' ? x : align === 'right' ? x - total : x - total / 2;
+  // node-canvas passes `direction` to Pango as the paragraph direction: without it, an Arabic run
+  // is laid out in a left-to-right paragraph (its trailing space lands on the wrong side, and a
+  // date made of digits and right-to-left marks comes out scrambled). `textAlign` stays 'left'
+  // because every run is placed by its left edge here.
+  context.direction = rightToLeft ? 'rtl' : 'ltr';
+  context.textDrawingMode = 'glyph';
+  context.textBaseline = 'alphabetic';
+  context.textAlign = 'left';
+  context.font = fontFor(style);
+  context.fillStyle = style.color;
+  for (const run of ordered) {
+    if (run.kind === 'emoji') {
+      const glyph = emojiGlyph(run.text);
+      if (glyph) {
+        const height = style.size * EMOJI_HEIGHT;
+        const width = (glyph.width / glyph.height) * height;
+        const top = y + style.size * EMOJI_DESCENT - height;
+        context.drawImage(glyph, cursor + style.size * EMOJI_GAP, top, width, height);
+      }
+    } else if (style.letterSpacing) {
+      let letterX = cursor;
+      for (const grapheme of graphemesOf(run.text)) {
+        context.fillText(grapheme, letterX, y);
+        letterX += context.measureText(grapheme).width + style.letterSpacing;
+      }
+    } else {
+      context.fillText(run.text, cursor, y);
+    }
+    cursor += run.width;
+  }
+  context.restore();
+  return total;
+}
+
+export interface FittedText {
+  text: string;
+  style: TextStyle;
+  width: number;
+}
+
+/**
+ * The largest size from `style.size` down to `minSize` at which the text fits `maxWidth`; if even
+ * the smallest is too wide, the text is cut at a grapheme boundary and ends with an ellipsis.
+ */
+export function fitText(
+  context: CanvasRenderingContext2D,
+  text: string,
+  style: TextStyle,
+  maxWidth: number,
+  minSize: number,
+): FittedText {
+  const fullWidth = measureText(context, text, style);
+  if (fullWidth <= maxWidth) return { text, style, width: fullWidth };
+  // Text width grows linearly with font size, so one measurement predicts the fitting size.
+  const predicted = Math.floor((style.size * maxWidth) / fullWidth);
+  for (let size = Math.max(predicted, minSize); size >= minSize; size -= 1) {
+    const sized = { ...style, size };
+    const width = measureText(context, text, sized);
+    if (width <= maxWidth) return { text, style: sized, width };
+    if (size - 1 < minSize) break;
+  }
+  const smallest = { ...style, size: minSize };
+  const graphemes = graphemesOf(text);
+  let [low, high] = [0, graphemes.length];
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    const candidate = `${graphemes.slice(0, middle).join('').trimEnd()}…`;
+    if (measureText(context, candidate, smallest) <= maxWidth) low = middle;
+    else high = middle - 1;
+  }
+  const cut = `${graphemes.slice(0, low).join('').trimEnd()}…`;
+  return { text: cut, style: smallest, width: measureText(context, cut, smallest) };
+}

@@ -1,0 +1,166 @@
+import type { CardProfile } from '@utility-api/card';
+import { profileImageUrls } from './cdn-urls.ts';
+import { withDeadline } from './deadline.ts';
+import { UnknownUserError } from './discord-errors.ts';
+import { createDiscordUserApi } from './discord-user-api.ts';
+import { isDiscordUserId, type DiscordUser } from './discord-user.ts';
+import { createImageByteCache } from './image-byte-cache.ts';
+import { type ImageFetcher } from './image-fetcher.ts';
+import { SILENT_LOGGER, type Logger } from './logger.ts';
+import { type ProfileCache } from './profile-cache.ts';
+import { createProfileImageLoader } from './profile-image-loader.ts';
+import { createRateLimitGate } from './rate-limit-gate.ts';
+import { createSingleFlight } from './single-flight.ts';
+import { toCardProfile } from './to-card-profile.ts';
+
+export const DEFAULT_DISCORD_API_BASE_URL = 'https://discord.com/api/v10';
+export const DEFAULT_DISCORD_CDN_BASE_URL = 'https://cdn.discordapp.com';
+/** Discord asks bots to identify as `DiscordBot ($url, $versionNumber)`. */
+export const DEFAULT_USER_AGENT = 'DiscordBot (https://github.com/utility-api/utility-api, 1.0.0)';
+export const DEFAULT_IMAGE_CACHE_BYTES = 64 * 1024 * 1024;
+
+export interface DiscordProfilesOptions {
+  /** The bot token, without the `Bot ` prefix. */
+  token: string;
+  apiBaseUrl?: string;
+  cdnBaseUrl?: string;
+  userAgent?: string;
+  fetchImage: ImageFetcher;
+  cache: ProfileCache;
+  /** How long a user object is reused before Discord is asked again. */
+  profileTtlMs: number;
+  /** Deadline of each Discord API call, body included. */
+  requestTimeoutMs: number;
+  /** Deadline of each image fetch, on top of the fetcher's own limits. Default: requestTimeoutMs. */
+  imageTimeoutMs?: number;
+  /** Deadline of each profile cache call; a late answer counts as a miss. Default: requestTimeoutMs. */
+  cacheTimeoutMs?: number;
+  /** The longest rate-limit wait worth holding a request for; beyond it the answer is 503. */
+  maxRetryWaitMs: number;
+  /** Bytes of images kept in memory; 0 disables the image cache. Default 64 MiB. */
+  imageCache?: { maxBytes: number };
+  logger?: Logger;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface DiscordProfilesStats {
+  profileCacheHits: number;
+  profileCacheMisses: number;
+  /** Profile cache calls that failed or timed out, counted as misses too. */
+  profileCacheErrors: number;
+  /** Resolves that joined one already in flight for the same id instead of starting their own. */
+  sharedResolves: number;
+  /** HTTP requests sent to Discord's API, retries included. */
+  apiRequests: number;
+  imageCacheHits: number;
+  imageCacheMisses: number;
+  imageFailures: number;
+  imageCacheBytes: number;
+  imageCacheEntries: number;
+}
+
+export interface DiscordProfiles {
+  /**
+   * The card profile of a user: from the profile cache or Discord, with images from the byte cache
+   * or the CDN. Throws UnknownUserError or DiscordUnavailableError; a missing image never throws.
+   */
+  resolveProfile(userId: string): Promise<CardProfile>;
+  stats(): DiscordProfilesStats;
+}
+
+function positive(name: string, value: number): void {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
+}
+
+function validateOptions(options: DiscordProfilesOptions): void {
+  // Checked without echoing the token: a bad one must not end up in a startup error log.
+  if (!/^[\x21-\x7e]+$/.test(options.token)) throw new RangeError('the Discord bot token is empty or has characters a header cannot carry');
+  positive('profileTtlMs', options.profileTtlMs);
+  positive('requestTimeoutMs', options.requestTimeoutMs);
+  if (options.imageTimeoutMs !== undefined) positive('imageTimeoutMs', options.imageTimeoutMs);
+  if (options.cacheTimeoutMs !== undefined) positive('cacheTimeoutMs', options.cacheTimeoutMs);
+  if (!Number.isFinite(options.maxRetryWaitMs) || options.maxRetryWaitMs < 0) {
+    throw new RangeError(`maxRetryWaitMs must be zero or more, got ${options.maxRetryWaitMs}`);
+  }
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createDiscordProfiles(options: DiscordProfilesOptions): DiscordProfiles {
+  validateOptions(options);
+  const logger = options.logger ?? SILENT_LOGGER;
+  const cdnBaseUrl = options.cdnBaseUrl ?? DEFAULT_DISCORD_CDN_BASE_URL;
+  const gate = createRateLimitGate({ now: options.now ?? Date.now, sleep: options.sleep ?? defaultSleep });
+  const api = createDiscordUserApi({
+    token: options.token,
+    apiBaseUrl: options.apiBaseUrl ?? DEFAULT_DISCORD_API_BASE_URL,
+    userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+    requestTimeoutMs: options.requestTimeoutMs,
+    maxRetryWaitMs: options.maxRetryWaitMs,
+    gate,
+    logger,
+  });
+  const maxImageBytes = options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES;
+  const imageCache = maxImageBytes > 0 ? createImageByteCache(maxImageBytes) : undefined;
+  const images = createProfileImageLoader({ fetchImage: options.fetchImage, cache: imageCache, timeoutMs: options.imageTimeoutMs ?? options.requestTimeoutMs, logger });
+  const cacheTimeoutMs = options.cacheTimeoutMs ?? options.requestTimeoutMs;
+  const shared = createSingleFlight<CardProfile>();
+  const counts = { profileCacheHits: 0, profileCacheMisses: 0, profileCacheErrors: 0, sharedResolves: 0 };
+
+  /** A cache is an optimisation: when it fails or stalls, we go on as if it had missed. */
+  async function guarded<T>(operation: string, userId: string, work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await withDeadline(work(), cacheTimeoutMs, `profile cache ${operation}`);
+    } catch (error) {
+      counts.profileCacheErrors += 1;
+      const reason = error instanceof Error ? error.message : 'unknown error';
+      logger.warn({ userId, operation, reason }, 'profile cache failed; going on without it');
+      return undefined;
+    }
+  }
+
+  async function loadUser(userId: string): Promise<DiscordUser> {
+    const cached = await guarded('get', userId, () => options.cache.get(userId));
+    if (cached) {
+      counts.profileCacheHits += 1;
+      return cached;
+    }
+    counts.profileCacheMisses += 1;
+    const user = await api.fetchUser(userId);
+    await guarded('set', userId, () => options.cache.set(userId, user, options.profileTtlMs));
+    return user;
+  }
+
+  async function resolve(userId: string): Promise<CardProfile> {
+    const user = await loadUser(userId);
+    const urls = profileImageUrls(user, cdnBaseUrl);
+    const [avatar, banner, avatarDecoration] = await Promise.all([
+      urls.avatar ? images.load(urls.avatar, 'avatar', userId) : undefined,
+      urls.banner ? images.load(urls.banner, 'banner', userId) : undefined,
+      urls.avatarDecoration ? images.load(urls.avatarDecoration, 'avatarDecoration', userId) : undefined,
+    ]);
+    return toCardProfile(user, { avatar, banner, avatarDecoration });
+  }
+
+  return {
+    async resolveProfile(userId) {
+      // Checked before any URL is built: the id becomes a path segment of an authenticated call.
+      if (!isDiscordUserId(userId)) throw new UnknownUserError(userId);
+      if (shared.has(userId)) counts.sharedResolves += 1;
+      return shared.run(userId, () => resolve(userId));
+    },
+    stats() {
+      const imageStats = images.stats();
+      return {
+        ...counts,
+        apiRequests: api.requests,
+        imageCacheHits: imageStats.hits,
+        imageCacheMisses: imageStats.misses,
+        imageFailures: imageStats.failures,
+        imageCacheBytes: imageCache?.totalBytes ?? 0,
+        imageCacheEntries: imageCache?.size ?? 0,
+      };
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { DiscordUnavailableError, UnknownUserError } from './discord-errors.ts';
+import { discordUserSchema, type DiscordUser } from './discord-user.ts';
+import { type Logger } from './logger.ts';
+import { type RateLimitGate } from './rate-limit-gate.ts';
+import { exhaustedBucketWaitMs, readRateLimitAnswer } from './rate-limit-headers.ts';
+import { OversizedBodyError, parseJsonOrUndefined, readBodyText } from './response-body.ts';
+
+/** Discord's JSON error code for "Unknown User". */
+const UNKNOWN_USER_CODE = 10013;
+
+const errorBody = z.object({ code: z.number().optional() });
+
+export interface DiscordUserApiOptions {
+  token: string;
+  apiBaseUrl: string;
+  userAgent: string;
+  requestTimeoutMs: number;
+  maxRetryWaitMs: number;
+  gate: RateLimitGate;
+  logger: Logger;
+}
+
+export interface DiscordUserApi {
+  /** One user object, validated; at most two HTTP calls (the second only after a short 429). */
+  fetchUser(userId: string): Promise<DiscordUser>;
+  /** HTTP requests sent to Discord so far, retries included. */
+  readonly requests: number;
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+}
+
+/** `GET /users/{id}` with the bot token, a deadline per call, rate limits and a typed error table. */
+export function createDiscordUserApi(options: DiscordUserApiOptions): DiscordUserApi {
+  const { logger, gate } = options;
+  const base = options.apiBaseUrl.replace(/\/+$/, '');
+  const headers = {
+    authorization: `Bot ${options.token}`,
+    'user-agent': options.userAgent,
+    accept: 'application/json',
+  };
+  let requests = 0;
+
+  /** One HTTP exchange, body included, under the deadline; failures to talk at all are 503s. */
+  async function exchange(userId: string): Promise<Answer> {
+    requests += 1;
+    try {
+      const response = await fetch(`${base}/users/${userId}`, {
+        headers,
+        redirect: 'error',
+        signal: AbortSignal.timeout(options.requestTimeoutMs),
+      });
+      const text = await readBodyText(response);
+      return { status: response.status, headers: response.headers, body: parseJsonOrUndefined(text) };
+    } catch (error) {
+      if (error instanceof OversizedBodyError) {
+        logger.warn({ userId }, 'Discord sent an oversized body');
+        throw new DiscordUnavailableError(502, 'Discord sent an unreadable answer');
+      }
+      if (isTimeout(error)) {
+        logger.warn({ userId, timeoutMs: options.requestTimeoutMs }, 'Discord API call timed out');
+        throw new DiscordUnavailableError(503, 'Discord did not answer in time', { cause: error });
+      }
+      logger.warn({ userId, err: error }, 'Discord API could not be reached');
+      throw new DiscordUnavailableError(503, 'Discord could not be reached', { cause: error });
+    }
+  }
+
+  function misconfigured(status: number, userId: string, hint: string): DiscordUnavailableError {
+    // Loud: every card fails until an operator fixes the configuration.
+    logger.error({ status, userId }, `Discord refused our request: ${hint}`);
+    return new DiscordUnavailableError(502, 'the Discord integration is misconfigured');
+  }
+
+  function userFrom(answer: Answer, userId: string): DiscordUser {
+    const parsed = discordUserSchema.safeParse(answer.body);
+    if (!parsed.success || parsed.data.id !== userId) {
+      logger.warn({ userId, issues: parsed.success ? 'id mismatch' : parsed.error.issues.slice(0, 5) }, 'Discord sent a user object we cannot use');
+      throw new DiscordUnavailableError(502, 'Discord sent an unreadable answer');
+    }
+    return parsed.data;
+  }
+
+  function failure(answer: Answer, userId: string): Error {
+    const { status } = answer;
+    if (status === 404) {
+      const code = errorBody.safeParse(answer.body).data?.code;
+      // Discord's own 404 for a route that does not exist has code 0: that is our base URL.
+      if (code !== undefined && code !== UNKNOWN_USER_CODE) return misconfigured(status, userId, `not found (code ${code}); check the API base URL`);
+      return new UnknownUserError(userId);
+    }
+    if (status === 401) return misconfigured(status, userId, 'the bot token is invalid or revoked');
+    if (status === 403) return misconfigured(status, userId, 'the bot token may not read users');
+    if (status === 503) {
+      const retryAfter = Number(answer.headers.get('retry-after') ?? Number.NaN);
+      logger.warn({ status, userId }, 'Discord is unavailable');
+      return new DiscordUnavailableError(503, 'Discord is unavailable', Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: Math.ceil(retryAfter) } : {});
+    }
+    if (status >= 500) {
+      logger.warn({ status, userId }, 'Discord answered with a server error');
+      return new DiscordUnavailableError(502, 'Discord answered with an error');
+    }
+    return misconfigured(status, userId, `unexpected status ${status}`);
+  }
+
+  return {
+    async fetchUser(userId) {
+      for (let attempt = 1; ; attempt += 1) {
+        await gate.waitForTurn(options.maxRetryWaitMs);
+        const answer = await exchange(userId);
+        if (answer.status === 429) {
+          const limit = readRateLimitAnswer(answer.headers, answer.body);
+          if (limit.global) gate.pauseGlobally(limit.retryAfterMs);
+          else gate.pauseRoute(limit.retryAfterMs);
+          logger.warn({ userId, attempt, retryAfterMs: limit.retryAfterMs, global: limit.global }, 'Discord rate limited us');
+          // The gate does the waiting on the next round, together with every other caller.
+          if (attempt === 1 && limit.retryAfterMs <= options.maxRetryWaitMs) continue;
+          throw new DiscordUnavailableError(503, 'Discord is rate limiting us; try again later', {
+            retryAfterSeconds: Math.max(1, Math.ceil(limit.retryAfterMs / 1000)),
+          });
+        }
+        const bucketWaitMs = exhaustedBucketWaitMs(answer.headers);
+        if (bucketWaitMs !== undefined) gate.pauseRoute(bucketWaitMs);
+        if (answer.status >= 200 && answer.status < 300) return userFrom(answer, userId);
+        throw failure(answer, userId);
+      }
+    },
+    get requests() {
+      return requests;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Discord ids are snowflakes: unsigned 64-bit integers written in decimal. */
+const SNOWFLAKE = /^\d{1,20}$/;
+
+export function isDiscordUserId(id: string): boolean {
+  return SNOWFLAKE.test(id) && BigInt(id) < 2n ** 64n;
+}
+
+/** CDN asset hashes are hex, with an `a_` prefix when animated; anything else must not reach a URL. */
+const imageHash = z.string().regex(/^(a_)?[0-9a-f]{1,64}$/i);
+
+/**
+ * The part of Discord's user object a card uses. Unknown fields are dropped (zod's default), so a
+ * field Discord adds tomorrow neither breaks parsing nor bloats the profile cache. Identity (id,
+ * username) must be right or the answer is unusable; a malformed decorative field is dropped
+ * instead, because a card without a banner beats no card.
+ */
+export const discordUserSchema = z.object({
+  id: z.string().regex(SNOWFLAKE),
+  username: z.string().min(1).max(100),
+  global_name: z.string().min(1).max(100).nullish().catch(undefined),
+  bot: z.boolean().optional().catch(undefined),
+  avatar: imageHash.nullish().catch(undefined),
+  banner: imageHash.nullish().catch(undefined),
+  accent_color: z.number().int().min(0).max(0xffffff).nullish().catch(undefined),
+  public_flags: z.number().int().min(0).optional().catch(undefined),
+  avatar_decoration_data: z.object({ asset: imageHash }).nullish().catch(undefined),
+});
+
+/** A user object as Discord sent it, after validation: what the profile cache stores. */
+export type DiscordUser = z.infer<typeof discordUserSchema>;

@@ -1,0 +1,189 @@
+import { constants } from 'node:fs';
+import { access, mkdir, open, stat as statPath, type FileHandle } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Logger } from '@utility-api/logging';
+import { writeFileAtomically } from './atomic-write.ts';
+import { contentEtag, fileContentEtag } from './content-etag.ts';
+import { DiskEtagCache } from './disk-etag-cache.ts';
+import { sweepMediaDirectory, type SweepReport } from './disk-sweeper.ts';
+import { assertMediaKey, mediaObjectName } from './media-key.ts';
+import { MEDIA_CONTENT_TYPE, type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
+import { StorageUnavailableError } from './storage-errors.ts';
+
+export const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface DiskMediaStoreOptions {
+  directory: string;
+  /** Files whose mtime is older than this are deleted by the sweeper. */
+  ttlMs: number;
+  sweepIntervalMs?: number;
+  logger?: Logger;
+  /** Clock for the sweeper's age comparisons (tests move time instead of waiting). */
+  now?: () => number;
+}
+
+export interface DiskMediaStore extends MediaStore {
+  readonly kind: 'disk';
+  readonly directory: string;
+  /** Runs one full sweep now, after any pass already running (the timer does the same every `sweepIntervalMs`). */
+  sweep(): Promise<SweepReport>;
+}
+
+/**
+ * Media on local disk for the embedded mode: `<directory>/<key>.png`, written atomically, expired by
+ * a sweeper that runs once right after boot (so frequent restarts still sweep) and then on an
+ * unref'd interval.
+ */
+export async function createDiskMediaStore(options: DiskMediaStoreOptions): Promise<DiskMediaStore> {
+  requirePositive('ttlMs', options.ttlMs);
+  const sweepIntervalMs = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+  requirePositive('sweepIntervalMs', sweepIntervalMs);
+  const directory = resolve(options.directory);
+  const now = options.now ?? Date.now;
+  const logger = options.logger;
+  const etags = new DiskEtagCache();
+
+  try {
+    await mkdir(directory, { recursive: true });
+  } catch (error) {
+    throw new StorageUnavailableError('io_error', { cause: error });
+  }
+  await checkDirectory(directory);
+
+  let closed = false;
+  let sweeping: Promise<SweepReport> | undefined;
+
+  const ensureOpen = () => {
+    if (closed) throw new StorageUnavailableError('closed');
+  };
+
+  const runSweep = (): Promise<SweepReport> => {
+    const run = sweepMediaDirectory({ directory, ttlMs: options.ttlMs, now, logger })
+      .then((report) => {
+        if (report.expired > 0 || report.strayTempFiles > 0) logger?.info({ ...report }, 'media sweeper removed files');
+        return report;
+      })
+      .finally(() => {
+        sweeping = undefined;
+      });
+    sweeping = run;
+    return run;
+  };
+  const sweep = async (): Promise<SweepReport> => {
+    ensureOpen();
+    // An explicit sweep must see the directory as it is now, so it waits for a pass already running.
+    while (sweeping) await sweeping.catch(() => undefined);
+    ensureOpen();
+    return runSweep();
+  };
+  const sweepInBackground = () => {
+    if (closed || sweeping) return;
+    runSweep().catch((error: unknown) => logger?.warn({ err: error }, 'media sweep failed'));
+  };
+  const firstSweep = setTimeout(sweepInBackground, 0);
+  firstSweep.unref();
+  const sweepTimer = setInterval(sweepInBackground, sweepIntervalMs);
+  sweepTimer.unref();
+
+  /** Describes the file behind an open handle, so the metadata and the bytes served belong to the same inode. */
+  const describe = async (key: string, handle: FileHandle): Promise<MediaObject | undefined> => {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return undefined;
+    let etag = etags.get(key, stats);
+    if (etag === undefined) {
+      etag = await fileContentEtag(handle);
+      etags.set(key, stats, etag);
+    }
+    return { key, size: stats.size, etag, lastModified: stats.mtime, contentType: MEDIA_CONTENT_TYPE };
+  };
+
+  const openExisting = async (key: string): Promise<FileHandle | undefined> => {
+    try {
+      return await open(join(directory, mediaObjectName(key)), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  };
+
+  return {
+    kind: 'disk',
+    directory,
+    sweep,
+
+    async put(key, png) {
+      assertMediaKey(key);
+      ensureOpen();
+      try {
+        const stats = await writeFileAtomically(directory, mediaObjectName(key), key, png);
+        const etag = contentEtag(png);
+        etags.set(key, stats, etag);
+        return { key, size: stats.size, etag, lastModified: stats.mtime, contentType: MEDIA_CONTENT_TYPE };
+      } catch (error) {
+        throw new StorageUnavailableError('io_error', { cause: error });
+      }
+    },
+
+    async stat(key) {
+      assertMediaKey(key);
+      ensureOpen();
+      let handle: FileHandle | undefined;
+      try {
+        handle = await openExisting(key);
+        return handle && (await describe(key, handle));
+      } catch (error) {
+        throw new StorageUnavailableError('io_error', { cause: error });
+      } finally {
+        await handle?.close().catch(() => undefined);
+      }
+    },
+
+    async open(key): Promise<OpenedMedia | undefined> {
+      assertMediaKey(key);
+      ensureOpen();
+      let handle: FileHandle | undefined;
+      try {
+        handle = await openExisting(key);
+        if (!handle) return undefined;
+        const object = await describe(key, handle);
+        if (!object) {
+          await handle.close();
+          return undefined;
+        }
+        // The stream owns the handle from here on and closes it on end, error or destroy.
+        return { object, body: handle.createReadStream({ start: 0 }) };
+      } catch (error) {
+        await handle?.close().catch(() => undefined);
+        throw new StorageUnavailableError('io_error', { cause: error });
+      }
+    },
+
+    async ping() {
+      ensureOpen();
+      await checkDirectory(directory);
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearTimeout(firstSweep);
+      clearInterval(sweepTimer);
+      // A sweep in flight finishes its current pass; waiting lets callers remove the directory safely.
+      await sweeping?.catch(() => undefined);
+    },
+  };
+}
+
+async function checkDirectory(directory: string): Promise<void> {
+  try {
+    const stats = await statPath(directory);
+    if (!stats.isDirectory()) throw new Error('media path is not a directory');
+    await access(directory, constants.R_OK | constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw new StorageUnavailableError('io_error', { cause: error });
+  }
+}
+
+function requirePositive(name: string, value: number): void {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number of milliseconds`);
+}

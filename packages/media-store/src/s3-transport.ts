@@ -1,0 +1,46 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+
+/** What the minio client calls: `transport.request(options, onResponse)`. */
+export type S3RequestTransport = Pick<typeof http, 'request'>;
+
+/**
+ * Pooled sockets are dropped after this long idle, shorter than the usual 5 s keep-alive of Node
+ * and proxy servers, so we rarely write a request onto a socket the server is closing.
+ */
+const IDLE_SOCKET_MS = 4000;
+
+export interface S3Transport {
+  agent: http.Agent;
+  transport: S3RequestTransport;
+  destroy(): void;
+}
+
+/** Raised on a socket that stayed silent for the whole request timeout. */
+export class SocketIdleTimeoutError extends Error {
+  override readonly name = 'SocketIdleTimeoutError';
+  readonly code = 'ETIMEDOUT';
+}
+
+/**
+ * Our own agent (destroyed on close, unlike the global one) and a transport that puts an idle
+ * timeout on every socket: the minio client sets none, so a server that accepts the connection and
+ * never answers would otherwise hold the request, and a streamed body, forever.
+ */
+export function createS3Transport(useSSL: boolean, requestTimeoutMs: number): S3Transport {
+  const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: 64 };
+  const agent = useSSL ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+  const send = (options: http.RequestOptions, onResponse?: (response: http.IncomingMessage) => void): http.ClientRequest => {
+    const request = useSSL ? https.request(options, onResponse) : http.request(options, onResponse);
+    request.setTimeout(requestTimeoutMs, () => {
+      request.destroy(new SocketIdleTimeoutError(`no data for ${requestTimeoutMs} ms`));
+    });
+    return request;
+  };
+  return {
+    agent,
+    // http.request's overloads cannot be restated by a plain function; the client only uses (options, callback).
+    transport: { request: send as typeof http.request },
+    destroy: () => agent.destroy(),
+  };
+}

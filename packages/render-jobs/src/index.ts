@@ -1,0 +1,15 @@
+/** The contract between the gateway and the renderers: nothing else passes between them. */
+export { RENDER_JOB_NAME, RENDER_QUEUE_NAME } from './render-queue-name.ts';
+export { renderJobPayloadSchema, snowflakeSchema, SNOWFLAKE_PATTERN, type RenderJobPayload } from './render-job-payload.ts';
+export { renderJobResultSchema, type RenderJobResult } from './render-job-result.ts';
+export {
+  decodeRenderFailure,
+  encodeRenderFailure,
+  RENDER_FAILURE_CODES,
+  RenderFailureError,
+  type RenderFailure,
+  type RenderFailureCode,
+} from './render-failure.ts';
+export { CARD_DESIGN_VERSION, mediaKeyForPng, renderJobId, uuidFromDigest } from './render-key.ts';
+export { RENDER_JOB_OPTIONS, RENDER_RETENTION } from './render-job-options.ts';
+export { createRedisConnection, waitUntilRedisReady, type RedisRole } from './redis-connection.ts';

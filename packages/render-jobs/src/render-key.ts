@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import type { RenderJobPayload } from './render-job-payload.ts';
+
+/**
+ * Bumped whenever the card's look changes, so requests made after a deploy are not answered with a
+ * card drawn by the old design.
+ */
+export const CARD_DESIGN_VERSION = 1;
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` name the same render. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Formats 16 bytes of a hash as an RFC 9562 version 8 (custom) UUID. */
+export function uuidFromDigest(digest: Buffer): string {
+  const bytes = Buffer.from(digest.subarray(0, 16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x80;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * The job id for a render request: the same user and options give the same id, so identical
+ * requests in flight (or finished recently) share one render. Never all digits: BullMQ reserves
+ * numeric ids for its own counter.
+ */
+export function renderJobId(payload: Pick<RenderJobPayload, 'userId' | 'options'>): string {
+  const digest = createHash('sha256')
+    .update(canonicalJson({ design: CARD_DESIGN_VERSION, userId: payload.userId, options: payload.options }))
+    .digest();
+  return `card-${uuidFromDigest(digest)}`;
+}
+
+/**
+ * The media key of a PNG: derived from its bytes, so a URL always names the same image and may be
+ * cached forever, and re-rendering an unchanged card stores nothing new.
+ */
+export function mediaKeyForPng(png: Buffer): string {
+  return uuidFromDigest(createHash('sha256').update(png).digest());
+}

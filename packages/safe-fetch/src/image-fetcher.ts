@@ -1,0 +1,77 @@
+import { type ImageFormat } from '@utility-api/card/image-inspection';
+import { Deadline } from './deadline.ts';
+import { resolveDestination } from './destination.ts';
+import { fetchHop } from './fetch-hop.ts';
+import { checkFetchTarget, resolveRedirect } from './fetch-target.ts';
+import { ImageFetchError } from './image-fetch-error.ts';
+import { PrivateAllowList } from './private-allow-list.ts';
+import { requirePositiveInteger, resolveSettings, type SafeFetchSettings } from './settings.ts';
+
+export interface FetchedImage {
+  bytes: Buffer;
+  /** From the magic bytes, never from Content-Type. */
+  format: ImageFormat;
+  /** From the header: the size the decoder will allocate (see the card's `readImageHeader`). */
+  width: number;
+  height: number;
+  /** The URL the image finally came from, after redirects. */
+  url: string;
+}
+
+export interface FetchImageOptions {
+  /** The only hostname allowed, on the first hop and after every redirect (the Discord CDN, say). */
+  onlyHost?: string;
+  /** A tighter byte cap for this input; it cannot raise the fetcher's `maxBytes`. */
+  maxBytes?: number;
+}
+
+export interface ImageFetcher {
+  /**
+   * Fetches one untrusted image URL. Rejects with `ImageFetchError` for anything about the URL,
+   * the network or the transfer, and with the card's `CardImageError` for bytes that are not an
+   * acceptable image (`unsupported_format`, `corrupt` header, `too_large` in pixels). Both carry
+   * `field` and `reason`, and messages that are safe to show to the API user.
+   */
+  fetchImage(url: string, field: string, options?: FetchImageOptions): Promise<FetchedImage>;
+}
+
+/**
+ * The one way remote images are fetched. Each hop is checked before it connects (fetch-target.ts,
+ * destination.ts), connected to exactly the checked address (fetch-hop.ts), and its body judged
+ * while it streams (image-stream-inspector.ts); one deadline covers everything. Settings are
+ * checked here, so a misconfiguration fails at startup.
+ */
+export function createImageFetcher(overrides: Partial<SafeFetchSettings> = {}): ImageFetcher {
+  const settings = resolveSettings(overrides);
+  const allowList = PrivateAllowList.parse(settings.allowPrivateHosts);
+  return {
+    async fetchImage(url, field, options = {}) {
+      if (options.maxBytes !== undefined) requirePositiveInteger('maxBytes', options.maxBytes);
+      const maxBytes = Math.min(settings.maxBytes, options.maxBytes ?? settings.maxBytes);
+      const deadline = new Deadline(
+        settings.deadlineMs,
+        () => new ImageFetchError('timeout', field, `the image did not arrive within ${settings.deadlineMs} ms`),
+      );
+      const destinationRules = { field, allowList, allowedPorts: settings.allowedPorts };
+      const hopOptions = { field, maxBytes, userAgent: settings.userAgent, deadline, trustedCertificates: settings.trustedCertificates };
+      try {
+        let target = checkFetchTarget(url, { field, onlyHost: options.onlyHost });
+        for (let redirects = 0; ; redirects += 1) {
+          const destination = await resolveDestination(target, destinationRules, settings.lookup, deadline);
+          const outcome = await fetchHop(target, destination, hopOptions);
+          if (outcome.kind === 'image') {
+            const { bytes, header } = outcome.image;
+            return { bytes, format: header.format, width: header.width, height: header.height, url: target.url.href };
+          }
+          if (redirects >= settings.maxRedirects) {
+            throw new ImageFetchError('too_many_redirects', field, `the image server redirected more than ${settings.maxRedirects} times`);
+          }
+          const next = resolveRedirect(outcome.location, target.url, field);
+          target = checkFetchTarget(next, { field, onlyHost: options.onlyHost, redirectedFrom: target.url });
+        }
+      } finally {
+        deadline.clear();
+      }
+    },
+  };
+}

@@ -1,0 +1,213 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { Canvas, createCanvas, loadImage } from 'canvas';
+import { cardCacheStats, clearCardCaches, PNG_ENCODING, prepareCardFonts, renderCard, type CardInput, type RenderedCard } from '@utility-api/card';
+import { SAMPLE_CARDS } from '../packages/card/samples/sample-cards.ts';
+
+/**
+ * `pnpm card:bench [--quick]`: times renderCard on three option sets and prints markdown tables.
+ * - cold: the first render in this process (font registration, emoji glyphs, JIT);
+ * - cached background: 200+ distinct cards per set (name and XP change every render, so no two
+ *   PNGs are alike) after a warm-up, with the decoded-image and background caches doing their job;
+ * - fresh background: caches emptied before every render, so each one decodes and softens its
+ *   images, as the first card with a new banner or custom background does;
+ * - PNG settings: the encode time and size of every zlib level and filter on these cards' pixels.
+ * Results also go to bench-results/card.json. Takes about a minute on the 2-core machine.
+ */
+const quick = process.argv.includes('--quick');
+const RENDERS = quick ? 40 : 220;
+const WARMUP = quick ? 5 : 20;
+const FRESH_RENDERS = quick ? 10 : 40;
+const PNG_ROUNDS = quick ? 3 : 12;
+const OUTPUT = resolve('bench-results/card.json');
+
+function sample(name: string): CardInput {
+  const found = SAMPLE_CARDS.find((card) => card.name === name);
+  if (!found) throw new Error(`no sample card named ${name}`);
+  return found.input;
+}
+
+const SETS: { name: string; description: string; input: CardInput }[] = [
+  { name: 'minimal', description: 'no images, no options: generated background, default avatar', input: sample('newcomer-defaults') },
+  {
+    name: 'photo + rank',
+    description: 'custom background photo (JPEG 1600x640), avatar, rank block, online',
+    input: {
+      ...sample('banner-rank-badges'),
+      options: { ...sample('banner-rank-badges').options, customBackground: 'https://example.com/landscape.jpg' },
+      images: { background: sample('banner-rank-badges').profile.banner },
+    },
+  },
+  {
+    name: 'everything',
+    description: 'custom background, 2 custom badges after 5 profile badges, decoration, subtitle, rank, emoji name',
+    input: {
+      ...sample('custom-everything'),
+      profile: { ...sample('custom-everything').profile, avatarDecoration: sample('decoration-offline').profile.avatarDecoration },
+      options: {
+        ...sample('custom-everything').options,
+        overwriteBadges: true,
+        badgesFrame: true,
+        rankData: { currentXp: 1240, requiredXp: 5000, level: 12, rank: 3, barColor: '#7c5cff', levelColor: '#ffd166', autoColorRank: true },
+      },
+    },
+  },
+];
+
+/** The same card with a different name and XP each time, so every PNG is a new picture. */
+function distinct(input: CardInput, index: number): CardInput {
+  const rankData = input.options.rankData ? { ...input.options.rankData, currentXp: 1000 + index * 7 } : undefined;
+  return { ...input, options: { ...input.options, customUsername: `Member ${index} ✨`, ...(rankData ? { rankData } : {}) } };
+}
+
+interface Summary {
+  median: number;
+  p95: number;
+}
+
+function summarize(values: number[]): Summary {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (quantile: number) => sorted[Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] ?? Number.NaN;
+  return { median: at(0.5), p95: at(0.95) };
+}
+
+interface Run {
+  set: string;
+  mode: 'cached background' | 'fresh background';
+  renders: number;
+  prepare: Summary;
+  draw: Summary;
+  encode: Summary;
+  total: Summary;
+  pngKb: number;
+}
+
+async function timeRenders(set: (typeof SETS)[number], mode: Run['mode'], count: number, offset: number): Promise<{ run: Run; last: RenderedCard }> {
+  const prepare: number[] = [];
+  const draw: number[] = [];
+  const encode: number[] = [];
+  const total: number[] = [];
+  let bytes = 0;
+  let last: RenderedCard | undefined;
+  for (let index = 0; index < count; index += 1) {
+    if (mode === 'fresh background') clearCardCaches();
+    const started = performance.now();
+    last = await renderCard(distinct(set.input, offset + index));
+    total.push(performance.now() - started);
+    prepare.push(last.timings.prepare);
+    draw.push(last.timings.draw);
+    encode.push(last.timings.encode);
+    bytes += last.png.length;
+  }
+  if (!last) throw new Error('no renders');
+  const run: Run = {
+    set: set.name,
+    mode,
+    renders: count,
+    prepare: summarize(prepare),
+    draw: summarize(draw),
+    encode: summarize(encode),
+    total: summarize(total),
+    pngKb: bytes / count / 1024,
+  };
+  return { run, last };
+}
+
+const ms = (value: number) => value.toFixed(1);
+const pair = (summary: Summary) => `${ms(summary.median)} / ${ms(summary.p95)}`;
+
+// Cold: the very first card of the process, fonts included.
+const coldStarted = performance.now();
+prepareCardFonts();
+const fontsMs = performance.now() - coldStarted;
+const firstCard = await renderCard(distinct(SETS[2]!.input, 0));
+const cold = { fontsMs, firstRenderMs: performance.now() - coldStarted - fontsMs, timings: firstCard.timings };
+
+const runs: Run[] = [];
+const lastCards = new Map<string, RenderedCard>();
+for (const set of SETS) {
+  for (let index = 0; index < WARMUP; index += 1) await renderCard(distinct(set.input, -index - 1));
+  const cached = await timeRenders(set, 'cached background', RENDERS, 0);
+  runs.push(cached.run);
+  lastCards.set(set.name, cached.last);
+  if (set.name !== 'minimal') runs.push((await timeRenders(set, 'fresh background', FRESH_RENDERS, RENDERS)).run);
+}
+const cacheStats = cardCacheStats();
+
+// PNG settings, measured on the same pixels: each card is decoded back onto a canvas.
+const FILTERS = [
+  ['none', Canvas.PNG_FILTER_NONE],
+  ['sub', Canvas.PNG_FILTER_SUB],
+  ['up', Canvas.PNG_FILTER_UP],
+  ['paeth', Canvas.PNG_FILTER_PAETH],
+  ['all (adaptive)', Canvas.PNG_ALL_FILTERS],
+] as const;
+const LEVELS = [1, 2, 3, 4, 5, 6, 9] as const;
+const canvases: Canvas[] = [];
+for (const card of lastCards.values()) {
+  const image = await loadImage(card.png);
+  const canvas = createCanvas(image.width, image.height);
+  canvas.getContext('2d').drawImage(image, 0, 0);
+  canvases.push(canvas);
+}
+const pngTable: { level: number; filter: string; ms: number; kb: number }[] = [];
+for (const level of LEVELS) {
+  for (const [filter, value] of FILTERS) {
+    // Level 9 takes half a second a card: one round of the two filters worth knowing is enough.
+    if (level === 9 && value !== Canvas.PNG_FILTER_SUB && value !== Canvas.PNG_ALL_FILTERS) continue;
+    const rounds = level === 9 ? 1 : PNG_ROUNDS;
+    const times: number[] = [];
+    let bytes = 0;
+    for (let round = 0; round < rounds; round += 1) {
+      for (const canvas of canvases) {
+        const started = performance.now();
+        bytes += canvas.toBuffer('image/png', { compressionLevel: level, filters: value }).length;
+        times.push(performance.now() - started);
+      }
+    }
+    pngTable.push({ level, filter, ms: summarize(times).median, kb: bytes / times.length / 1024 });
+  }
+}
+
+const lines = [
+  `## Card render benchmark (${quick ? 'quick' : 'full'})`,
+  '',
+  `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}; PNG zlib level ${PNG_ENCODING.compressionLevel}, filter ${PNG_ENCODING.filters}.`,
+  '',
+  `Cold: font registration ${ms(cold.fontsMs)} ms, first render ${ms(cold.firstRenderMs)} ms (prepare ${ms(cold.timings.prepare)}, draw ${ms(cold.timings.draw)}, encode ${ms(cold.timings.encode)}).`,
+  '',
+  '| set | mode | renders | prepare ms med | draw ms med / p95 | encode ms med / p95 | total ms med / p95 | PNG KB |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...runs.map(
+    (run) =>
+      `| ${run.set} | ${run.mode} | ${run.renders} | ${ms(run.prepare.median)} | ${pair(run.draw)} | ${pair(run.encode)} | ${pair(run.total)} | ${run.pngKb.toFixed(0)} |`,
+  ),
+  '',
+  `Caches after the run: decoded images ${cacheStats.decodedImages.entries} entries / ${(cacheStats.decodedImages.bytes / 1048576).toFixed(1)} MiB, backgrounds ${cacheStats.backgrounds.entries} / ${(cacheStats.backgrounds.bytes / 1048576).toFixed(1)} MiB.`,
+  '',
+  '| zlib level | filter | encode ms (median over the 3 cards) | KB (mean) |',
+  '| ---: | --- | ---: | ---: |',
+  ...pngTable.map((row) => `| ${row.level} | ${row.filter} | ${ms(row.ms)} | ${row.kb.toFixed(0)} |`),
+];
+console.log(lines.join('\n'));
+
+mkdirSync(dirname(OUTPUT), { recursive: true });
+writeFileSync(
+  OUTPUT,
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadAverage: loadavg() },
+      png: PNG_ENCODING,
+      sets: SETS.map((set) => ({ name: set.name, description: set.description })),
+      cold,
+      runs,
+      cacheStats,
+      pngTable,
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`\nwritten to ${OUTPUT}`);

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RunningRedis {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** SIGKILL: Redis vanishes as in a crash. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A throwaway `redis-server` from PATH on loopback: no persistence, `noeviction` (BullMQ loses
+ * jobs under any evicting policy). Used by `pnpm stack` and the tests.
+ */
+export async function startRedisServer(options: { port: number; timeoutMs?: number }): Promise<RunningRedis> {
+  const directory = mkdtempSync(join(tmpdir(), 'utility-api-redis-'));
+  const child = spawn(
+    'redis-server',
+    ['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory, '--maxmemory-policy', 'noeviction'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = once(child, 'exit');
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), options.timeoutMs ?? 10_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`could not run redis-server (is it installed? apt-get install redis-server): ${error.message}`));
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited:\n${output}`));
+    });
+  });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  const finish = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+    rmSync(directory, { recursive: true, force: true });
+  };
+  return {
+    url: `redis://127.0.0.1:${options.port}`,
+    port: options.port,
+    child,
+    kill: () => finish('SIGKILL'),
+    stop: () => finish('SIGTERM'),
+  };
+}

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ServiceProcess {
+  name: string;
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the first output line matching; rejects if the process exits first or on timeout. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Runs a service entry point with tsx, as production runs it, collecting (and optionally echoing) its output. */
+export function startServiceProcess(options: {
+  name: string;
+  entry: string;
+  env: Record<string, string>;
+  echo?: (line: string) => void;
+}): ServiceProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  let partial = '';
+  const listeners = new Set<() => void>();
+  const append = (chunk: Buffer) => {
+    const piece = chunk.toString('utf8');
+    text += piece;
+    if (options.echo) {
+      partial += piece;
+      const lines = partial.split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) options.echo(line);
+    }
+    for (const listener of listeners) listener();
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  return {
+    name: options.name,
+    child,
+    output: () => text,
+    exited,
+    waitFor(pattern, timeoutMs = 30_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const line = text.split('\n').find((candidate) => pattern.test(candidate));
+          if (line !== undefined) {
+            cleanup();
+            resolve(line);
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`${options.name}: timed out waiting for ${pattern}; output:\n${text}`));
+        }, timeoutMs);
+        void exited.then(() => {
+          check();
+          cleanup();
+          reject(new Error(`${options.name} exited before ${pattern}; output:\n${text}`));
+        });
+        const cleanup = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}

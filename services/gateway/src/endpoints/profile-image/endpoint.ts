@@ -1,0 +1,128 @@
+import { CARD_LIMITS, cardOptionsSchema, DEFAULT_BACKGROUND_BRIGHTNESS, type CardOptions } from '@utility-api/card-options';
+import { RENDER_RETENTION, snowflakeSchema } from '@utility-api/render-jobs';
+import { z } from 'zod';
+import { ApiError } from '../../errors/api-error.ts';
+import { RenderFailedError, RenderQueueUnavailableError, RenderTimeoutError, type RenderQueue } from '../../rendering/render-queue.ts';
+import { defineEndpoint, Reply, type ResponseDoc } from '../endpoint.ts';
+
+export interface ProfileImageDependencies {
+  queue: RenderQueue;
+  publicBaseUrl: string;
+  renderTimeoutMs: number;
+  mediaTtlDays: number;
+  /** Told of every successful answer, for metrics. */
+  onRendered?: (reused: boolean) => void;
+}
+
+const resultSchema = z.object({
+  success: z.literal(true),
+  message: z.literal('Image Created'),
+  options: z.record(z.string(), z.unknown()).meta({ description: 'The body options as received (validated), `rankData` included.' }),
+  url: z.string().meta({ description: 'Public URL of the PNG: `{PUBLIC_BASE_URL}/media/<uuid>.png`, fetchable without a key.' }),
+});
+
+export type ProfileImageResult = z.infer<typeof resultSchema>;
+
+const userIdField = snowflakeSchema.meta({ description: 'Discord user id (17 to 20 digits).', examples: ['302050872383242240'] });
+
+/** The answer for a finished render: the spec's shape, plus a header saying whether it was reused. */
+export function profileImageReply(options: CardOptions, mediaKey: string, publicBaseUrl: string, reused: boolean): Reply<ProfileImageResult> {
+  return new Reply(
+    200,
+    { success: true, message: 'Image Created', options, url: `${publicBaseUrl}/media/${mediaKey}.png` },
+    { 'X-Card-Render': reused ? 'reused' : 'new' },
+  );
+}
+
+/** Maps queue outcomes to the documented errors; everything else stays a 500. */
+export function renderErrorToApiError(error: unknown, renderTimeoutMs: number): unknown {
+  if (error instanceof RenderTimeoutError) {
+    return new ApiError(504, 'render_timeout', `The card was not ready within ${renderTimeoutMs} ms. Retry the same request: it reuses the render in progress.`, {
+      headers: { 'Retry-After': '2' },
+    });
+  }
+  if (error instanceof RenderQueueUnavailableError) {
+    return new ApiError(503, 'queue_unavailable', 'The render queue is unavailable. Please retry shortly.', { headers: { 'Retry-After': '1' } });
+  }
+  if (error instanceof RenderFailedError) {
+    const { failure } = error;
+    const headers: Record<string, string> = failure.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.ceil(failure.retryAfterSeconds)) };
+    const details = failure.field ? [{ in: failure.field === 'userId' ? ('path' as const) : ('body' as const), field: failure.field, message: failure.message }] : undefined;
+    return new ApiError(failure.status, failure.code, failure.message, { headers, ...(details ? { details } : {}) });
+  }
+  return error;
+}
+
+const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
+  [
+    'Draws a 900x300 PNG profile/welcome card and answers with its public URL. The user id travels in the query',
+    '(`?userId=`) or as the last path segment (`/v1/profile-image/{userId}`); both are the same operation.',
+    'Every body field is optional and unknown fields are a 400 naming them. Booleans default to `false`;',
+    `\`backgroundBrightness\` defaults to ${DEFAULT_BACKGROUND_BRIGHTNESS}; at most ${CARD_LIMITS.maxCustomBadges} \`customBadges\`;`,
+    'image URLs must be http or https, are fetched by the renderer with a 5 s deadline and an 8 MB cap, must be PNG, JPEG, GIF',
+    '(first frame) or WebP of at most 16 megapixels, and may not point at private or loopback addresses.',
+    `The answer waits for the render, at most ${dependencies.renderTimeoutMs} ms (then 504). Identical requests (same user id and body)`,
+    `in progress or finished in the last ${RENDER_RETENTION.completedAgeSeconds / 60} minutes share one render and get the same URL;`,
+    'the `X-Card-Render` header says `new` or `reused`. The URL names the PNG by its content, so it never changes meaning and may be',
+    `cached forever; the image is kept for ${dependencies.mediaTtlDays} days (\`MEDIA_TTL_DAYS\`).`,
+  ].join(' ');
+
+const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, ResponseDoc> => ({
+  200: {
+    description: 'The card was drawn (or reused) and stored.',
+    schema: resultSchema,
+    example: {
+      success: true,
+      message: 'Image Created',
+      options: { customTag: 'Welcome!', presenceStatus: 'online' },
+      url: `${dependencies.publicBaseUrl}/media/8d0f6c3e-2b1a-8c4d-9e7f-0a1b2c3d4e5f.png`,
+    },
+  },
+  400: { description: 'A bad user id or body field; `details` names each one.' },
+  404: { description: '`unknown_user`: Discord has no user with this id (only with a bot token configured).' },
+  413: { description: 'The body is over 1 MB.' },
+  415: { description: 'The body is not JSON.' },
+  422: { description: '`image_unusable`: an image URL was refused, unreachable, too large, not an image or corrupt; `details` names the field.' },
+  502: { description: "`discord_unavailable`: Discord's API failed." },
+  503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed` or a Discord rate limit; carries `Retry-After`.' },
+  504: { description: '`render_timeout`: no renderer finished in time; retrying reuses the render in progress.' },
+});
+
+/** Two routes, one operation: `?userId=` as the original service documents, or a path segment. */
+export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
+  const handleFor = async (userId: string, options: CardOptions, requestId: string) => {
+    try {
+      const outcome = await dependencies.queue.render({ userId, options, requestId }, dependencies.renderTimeoutMs);
+      dependencies.onRendered?.(outcome.reused);
+      return profileImageReply(options, outcome.result.mediaKey, dependencies.publicBaseUrl, outcome.reused);
+    } catch (error) {
+      throw renderErrorToApiError(error, dependencies.renderTimeoutMs);
+    }
+  };
+  const common = {
+    methods: ['POST'] as const,
+    summary: 'Create a profile card image',
+    description: DESCRIPTION(dependencies),
+    tags: ['Profile image'],
+    authenticated: true,
+    body: cardOptionsSchema,
+    bodyExample: { customTag: 'Welcome!', presenceStatus: 'online', rankData: { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true } },
+    responses: RESPONSES(dependencies),
+  };
+  return [
+    defineEndpoint({
+      ...common,
+      operationId: 'createProfileImage',
+      path: '/v1/profile-image',
+      query: z.object({ userId: userIdField }),
+      handle: ({ query, body, request }) => handleFor(query.userId, body, request.requestId),
+    }),
+    defineEndpoint({
+      ...common,
+      operationId: 'createProfileImageForUser',
+      path: '/v1/profile-image/{userId}',
+      params: z.object({ userId: userIdField }),
+      handle: ({ params, body, request }) => handleFor(params.userId, body, request.requestId),
+    }),
+  ];
+}

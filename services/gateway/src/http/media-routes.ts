@@ -1,0 +1,57 @@
+import type { Router } from '@koa/router';
+import { isMediaKey, StorageUnavailableError, type MediaStore } from '@utility-api/media-store';
+import { ApiError } from '../errors/api-error.ts';
+import type { GatewayState } from './gateway-state.ts';
+
+/** `<uuid>.png`, lowercase: anything else (other extensions, `..`, encoded slashes) is simply unknown. */
+const MEDIA_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.png$/;
+
+/** Media names are content hashes: the bytes behind a URL never change, so caches may keep them. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+function notFound(): ApiError {
+  return new ApiError(404, 'not_found', 'No such image. Card images expire; request the card again for a new URL.');
+}
+
+/**
+ * `GET`/`HEAD /media/<uuid>.png`, public: chat clients fetch it without a key. Streams from the
+ * media store with a strong ETag and answers `If-None-Match` with 304.
+ */
+export function mountMediaRoutes(router: Router<GatewayState>, store: MediaStore): void {
+  router.get('/media/:file', async (ctx) => {
+    const match = MEDIA_FILE.exec(ctx.params.file ?? '');
+    const key = match?.[1];
+    if (key === undefined || !isMediaKey(key)) throw notFound();
+    try {
+      if (ctx.method === 'HEAD' || ctx.get('If-None-Match') !== '') {
+        const object = await store.stat(key);
+        if (!object) throw notFound();
+        ctx.set({ ETag: object.etag, 'Cache-Control': IMMUTABLE, 'Last-Modified': object.lastModified.toUTCString() });
+        ctx.type = 'image/png';
+        ctx.length = object.size;
+        // Koa only compares validators for a 2xx response.
+        ctx.status = 200;
+        if (ctx.fresh) {
+          ctx.status = 304;
+          return;
+        }
+        if (ctx.method === 'HEAD') {
+          ctx.status = 200;
+          return;
+        }
+      }
+      const opened = await store.open(key);
+      if (!opened) throw notFound();
+      const { object, body } = opened;
+      ctx.set({ ETag: object.etag, 'Cache-Control': IMMUTABLE, 'Last-Modified': object.lastModified.toUTCString() });
+      ctx.type = 'image/png';
+      ctx.length = object.size;
+      ctx.body = body;
+    } catch (error) {
+      if (error instanceof StorageUnavailableError) {
+        throw new ApiError(503, 'storage_unavailable', 'Image storage is unavailable. Please retry shortly.', { headers: { 'Retry-After': '2' } });
+      }
+      throw error;
+    }
+  });
+}

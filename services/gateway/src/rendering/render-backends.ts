@@ -1,0 +1,73 @@
+import type { Lifecycle } from '@utility-api/lifecycle';
+import type { Logger } from '@utility-api/logging';
+import type { MediaStore } from '@utility-api/media-store';
+import { createRedisConnection, waitUntilRedisReady } from '@utility-api/render-jobs';
+import { createRenderingCore, openMediaStore } from '@utility-api/renderer';
+import type { Redis } from 'ioredis';
+import { Gauge, type Registry } from 'prom-client';
+import type { GatewayConfig } from '../config.ts';
+import type { BackingStore } from '../health/backing-store.ts';
+import { inMemoryBackingStore } from '../health/backing-store.ts';
+import { createBullmqRenderQueue } from './bullmq-render-queue.ts';
+import { createEmbeddedRenderQueue } from './embedded-render-queue.ts';
+import type { RenderQueue } from './render-queue.ts';
+
+export interface RenderBackends {
+  mode: 'embedded' | 'distributed';
+  queue: RenderQueue;
+  media: MediaStore;
+  /** Redis in distributed mode, process memory in embedded mode. */
+  backingStore: BackingStore;
+  redis: Redis | undefined;
+  /** Starts render threads ahead of the first card (embedded mode; a no-op when distributed). */
+  warmUp(): void;
+}
+
+const REDIS_BOOT_TIMEOUT_MS = 10_000;
+
+/**
+ * The two run modes behind the same two interfaces: with `REDIS_URL`, BullMQ and remote renderers;
+ * without, an in-process render pool and the disk store. Created before the HTTP server, so on
+ * shutdown they close after it has drained its requests.
+ */
+export async function startRenderBackends(config: GatewayConfig, logger: Logger, lifecycle: Lifecycle, registry: Registry): Promise<RenderBackends> {
+  const media = await openMediaStore(config.rendering.media, logger, lifecycle);
+  if (config.redisUrl === undefined) {
+    const core = createRenderingCore(config.rendering, { store: media, logger, lifecycle, registry });
+    logger.info({ threads: core.pool.size, mediaDir: config.rendering.media.directory }, 'embedded mode: rendering in this process');
+    return {
+      mode: 'embedded',
+      queue: createEmbeddedRenderQueue({ processor: core.processor, logger }),
+      media,
+      backingStore: inMemoryBackingStore,
+      redis: undefined,
+      warmUp: () => core.pool.warmUp(),
+    };
+  }
+  const producer = lifecycle.add('redis (producer)', createRedisConnection(config.redisUrl, 'producer', 'gateway'), (redis) => void redis.disconnect());
+  producer.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
+  const events = lifecycle.add('redis (events)', createRedisConnection(config.redisUrl, 'blocking', 'gateway-events'), (redis) => void redis.disconnect());
+  events.on('error', (error) => logger.debug({ err: error }, 'redis events connection error'));
+  await waitUntilRedisReady(producer, REDIS_BOOT_TIMEOUT_MS);
+  const queue = lifecycle.add('render queue', await createBullmqRenderQueue({ producer, events, logger }), (opened) => opened.close());
+  new Gauge({
+    name: 'card_render_queue_jobs',
+    help: 'Render jobs in the shared queue by state, read from Redis at scrape time.',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      const counts = await queue.counts().catch(() => undefined);
+      if (counts) for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
+    },
+  });
+  if (media.kind === 'disk') logger.warn('distributed mode with a disk media store: renderers must share MEDIA_DIR with this gateway');
+  logger.info({ store: media.kind }, 'distributed mode: rendering through BullMQ');
+  return {
+    mode: 'distributed',
+    queue,
+    media,
+    backingStore: { kind: 'redis', ping: async () => void (await producer.ping()) },
+    redis: producer,
+    warmUp: () => {},
+  };
+}

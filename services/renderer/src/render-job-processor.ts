@@ -1,0 +1,81 @@
+import type { CardProfile } from '@utility-api/card';
+import type { Logger } from '@utility-api/logging';
+import type { MediaStore } from '@utility-api/media-store';
+import { mediaKeyForPng, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
+import type { CardRenderPool } from './card-pool/card-render-pool.ts';
+import { asRenderFailure } from './render-failures.ts';
+import type { RenderMetrics } from './render-metrics.ts';
+
+/** Where a card's profile comes from: Discord with a bot token, else the user id alone. */
+export interface ProfileSource {
+  resolveProfile(userId: string): Promise<CardProfile>;
+}
+
+/** Fetches one remote image named in the request; the safe-fetch module stands behind it. */
+export type RequestImageFetcher = (url: string, field: string) => Promise<Buffer>;
+
+export interface RenderJobProcessorParts {
+  profiles: ProfileSource;
+  fetchImage: RequestImageFetcher;
+  pool: CardRenderPool;
+  store: MediaStore;
+  logger: Logger;
+  metrics: RenderMetrics;
+}
+
+/**
+ * One render job from payload to stored PNG. Both run modes call this: the renderer service from
+ * its BullMQ worker, the embedded gateway from its in-process queue. Every failure leaves as a
+ * RenderFailureError (permanent or retryable) or an unexpected error, which callers retry.
+ */
+export interface RenderJobProcessor {
+  process(payload: RenderJobPayload, context?: { jobId?: string; attempt?: number }): Promise<RenderJobResult>;
+}
+
+export function createRenderJobProcessor(parts: RenderJobProcessorParts): RenderJobProcessor {
+  return {
+    async process(payload, context = {}) {
+      const log = parts.logger.child({ jobId: context.jobId, requestId: payload.requestId, userId: payload.userId });
+      const timings: Record<string, number> = {};
+      const timed = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
+        const started = performance.now();
+        try {
+          return await work();
+        } finally {
+          timings[phase] = performance.now() - started;
+        }
+      };
+      try {
+        const { options } = payload;
+        const [profile, background, customBadges] = await Promise.all([
+          timed('profile', () => parts.profiles.resolveProfile(payload.userId)),
+          timed('background', async () =>
+            options.customBackground === undefined ? undefined : parts.fetchImage(options.customBackground, 'customBackground'),
+          ),
+          timed('badges', async () =>
+            options.customBadges === undefined || options.removeBadges === true
+              ? undefined
+              : Promise.all(options.customBadges.map((url, index) => parts.fetchImage(url, `customBadges.${index}`))),
+          ),
+        ]);
+        const card = await timed('render', () => parts.pool.render({ profile, options, images: { background, customBadges } }));
+        timings.draw = card.timings.draw;
+        timings.encode = card.timings.encode;
+        const mediaKey = mediaKeyForPng(card.png);
+        await timed('store', () => parts.store.put(mediaKey, card.png));
+        parts.metrics.phases(timings);
+        log.info({ mediaKey, bytes: card.png.length, timings, warnings: card.warnings }, 'card rendered');
+        return { mediaKey, width: card.width, height: card.height, bytes: card.png.length, timings, warnings: card.warnings };
+      } catch (error) {
+        parts.metrics.imageFailed(error);
+        const failure = asRenderFailure(error);
+        if (failure) {
+          log.warn({ code: failure.failure.code, permanent: failure.permanent, err: error }, 'card render failed');
+          throw failure;
+        }
+        log.error({ err: error, attempt: context.attempt }, 'card render failed unexpectedly');
+        throw error;
+      }
+    },
+  };
+}

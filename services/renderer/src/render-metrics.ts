@@ -1,0 +1,56 @@
+import { CardImageError } from '@utility-api/card';
+import { ImageFetchError } from '@utility-api/safe-fetch';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { CardRenderPool } from './card-pool/card-render-pool.ts';
+
+const SECONDS_BUCKETS = [0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5, 10, 20];
+
+/** What a render reports as it goes; both run modes register the same metrics. */
+export interface RenderMetrics {
+  phases(timings: Readonly<Record<string, number>>): void;
+  /** An image could not be fetched or used: counted by reason (forbidden_address, timeout, corrupt...). */
+  imageFailed(error: unknown): void;
+  jobFinished(outcome: 'completed' | 'failed' | 'retried'): void;
+  queueWait(ms: number): void;
+}
+
+export function createRenderMetrics(registry: Registry, pool: CardRenderPool): RenderMetrics {
+  const phases = new Histogram({
+    name: 'card_render_phase_seconds',
+    help: 'Time per phase of a card render: profile, background, badges (fetches), render (thread), draw, encode, store.',
+    labelNames: ['phase'],
+    buckets: SECONDS_BUCKETS,
+    registers: [registry],
+  });
+  const jobs = new Counter({ name: 'card_render_jobs_total', help: 'Render jobs finished, by outcome.', labelNames: ['outcome'], registers: [registry] });
+  const imageFailures = new Counter({
+    name: 'card_image_failures_total',
+    help: 'Request and profile images refused or unusable, by reason.',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  const waited = new Histogram({
+    name: 'card_render_queue_wait_seconds',
+    help: 'Time a job waited in the queue before a renderer started it.',
+    buckets: SECONDS_BUCKETS,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'card_render_pool_load',
+    help: 'Cards being drawn or waiting for a render thread in this process.',
+    registers: [registry],
+    collect() {
+      this.set(pool.load);
+    },
+  });
+  return {
+    phases(timings) {
+      for (const [phase, ms] of Object.entries(timings)) phases.observe({ phase }, ms / 1000);
+    },
+    imageFailed(error) {
+      if (error instanceof ImageFetchError || error instanceof CardImageError) imageFailures.inc({ reason: error.reason });
+    },
+    jobFinished: (outcome) => jobs.inc({ outcome }),
+    queueWait: (ms) => waited.observe(Math.max(0, ms) / 1000),
+  };
+}

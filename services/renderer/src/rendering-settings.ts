@@ -1,0 +1,82 @@
+import { availableParallelism } from 'node:os';
+import { envCommaList, envInteger, envUrl } from '@utility-api/config';
+import { z } from 'zod';
+
+/**
+ * Environment variables of the rendering half, read by the renderer service and, in embedded mode,
+ * by the gateway, each inside its own one-place config. Defaults are documented in the README.
+ */
+export const renderingEnvironmentShape = {
+  RENDER_THREADS: envInteger({ min: 1, max: 64, default: Math.max(1, availableParallelism()) }),
+  DISCORD_BOT_TOKEN: z.string().min(1).optional(),
+  DISCORD_API_BASE_URL: envUrl(['http', 'https']).default('https://discord.com/api/v10'),
+  DISCORD_CDN_BASE_URL: envUrl(['http', 'https']).default('https://cdn.discordapp.com'),
+  PROFILE_CACHE_TTL_SECONDS: envInteger({ min: 0, max: 86_400, default: 300 }),
+  FETCH_ALLOW_PRIVATE_HOSTS: envCommaList(),
+  FETCH_MAX_BYTES: envInteger({ min: 1024, max: 64 * 1024 * 1024, default: 8 * 1024 * 1024 }),
+  FETCH_TIMEOUT_MS: envInteger({ min: 100, max: 60_000, default: 5000 }),
+  MEDIA_TTL_DAYS: envInteger({ min: 1, max: 3650, default: 30 }),
+  MEDIA_DIR: z.string().min(1).default('.data/media'),
+  S3_ENDPOINT: envUrl(['http', 'https']).optional(),
+  S3_ACCESS_KEY: z.string().min(1).optional(),
+  S3_SECRET_KEY: z.string().min(1).optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be a valid S3 bucket name' })
+    .default('cards'),
+  S3_REGION: z.string().default('us-east-1'),
+};
+
+type RenderingEnvironment = z.output<z.ZodObject<typeof renderingEnvironmentShape>>;
+
+export interface S3Settings {
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region: string;
+}
+
+export interface RenderingSettings {
+  renderThreads: number;
+  discord: { token: string; apiBaseUrl: string; cdnBaseUrl: string } | undefined;
+  profileCacheTtlMs: number;
+  fetch: { allowPrivateHosts: readonly string[]; maxBytes: number; deadlineMs: number };
+  media: { ttlDays: number; directory: string; s3: S3Settings | undefined };
+}
+
+/** S3 settings come as a set: naming some but not all is a configuration mistake worth stopping for. */
+export function refineRenderingEnvironment(env: RenderingEnvironment, context: z.RefinementCtx): void {
+  const s3 = [env.S3_ENDPOINT, env.S3_ACCESS_KEY, env.S3_SECRET_KEY];
+  if (s3.some((value) => value !== undefined) && s3.some((value) => value === undefined)) {
+    for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
+      if (env[name] === undefined) {
+        context.addIssue({ code: 'custom', path: [name], message: 'is required when any S3_* variable is set' });
+      }
+    }
+  }
+}
+
+export function toRenderingSettings(env: RenderingEnvironment): RenderingSettings {
+  return {
+    renderThreads: env.RENDER_THREADS,
+    discord:
+      env.DISCORD_BOT_TOKEN === undefined
+        ? undefined
+        : {
+            token: env.DISCORD_BOT_TOKEN,
+            apiBaseUrl: env.DISCORD_API_BASE_URL.replace(/\/+$/, ''),
+            cdnBaseUrl: env.DISCORD_CDN_BASE_URL.replace(/\/+$/, ''),
+          },
+    profileCacheTtlMs: env.PROFILE_CACHE_TTL_SECONDS * 1000,
+    fetch: { allowPrivateHosts: env.FETCH_ALLOW_PRIVATE_HOSTS, maxBytes: env.FETCH_MAX_BYTES, deadlineMs: env.FETCH_TIMEOUT_MS },
+    media: {
+      ttlDays: env.MEDIA_TTL_DAYS,
+      directory: env.MEDIA_DIR,
+      s3:
+        env.S3_ENDPOINT && env.S3_ACCESS_KEY && env.S3_SECRET_KEY
+          ? { endpoint: env.S3_ENDPOINT, accessKey: env.S3_ACCESS_KEY, secretKey: env.S3_SECRET_KEY, bucket: env.S3_BUCKET, region: env.S3_REGION }
+          : undefined,
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { cardOptionsSchema, isSupportedDateLocale, normalizeHexColor } from '@utility-api/card-options';
+import test from 'ava';
+
+const problems = (input: unknown) => {
+  const result = cardOptionsSchema.safeParse(input);
+  return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+};
+
+test('an empty body is a valid card request', (t) => {
+  t.deepEqual(cardOptionsSchema.parse({}), {});
+});
+
+test('every option of the spec is accepted and colors are normalized', (t) => {
+  const options = cardOptionsSchema.parse({
+    customUsername: 'Ada',
+    customTag: 'tag',
+    customSubtitle: 'subtitle',
+    customBadges: ['https://example.com/a.png', 'http://example.com/b.gif'],
+    customBackground: 'https://example.com/bg.jpg',
+    badgesFrame: true,
+    overwriteBadges: false,
+    removeBadges: false,
+    removeBorder: true,
+    usernameColor: 'F53',
+    tagColor: '#AABBCC',
+    borderColor: '#123456',
+    squareAvatar: true,
+    backgroundBrightness: 42.5,
+    removeAvatarFrame: true,
+    customDate: 'today',
+    rankData: { currentXp: 10, requiredXp: 100, level: 2, rank: 3, barColor: '#fff', levelColor: '#000', autoColorRank: true },
+    presenceStatus: 'dnd',
+    moreBackgroundBlur: true,
+    localDateType: 'pt-BR',
+    disableProfileTheme: true,
+  });
+  t.is(options.usernameColor, '#ff5533');
+  t.is(options.tagColor, '#aabbcc');
+  t.is(options.rankData?.barColor, '#ffffff');
+});
+
+test('bad values name their field', (t) => {
+  t.deepEqual(problems({ usernameColor: 'red' }), ['usernameColor: must be a color such as #FF5733 or #F53']);
+  t.deepEqual(problems({ backgroundBrightness: 0 }), ['backgroundBrightness: must be a number from 1 to 100']);
+  t.deepEqual(problems({ backgroundBrightness: 101 }), ['backgroundBrightness: must be a number from 1 to 100']);
+  t.deepEqual(problems({ presenceStatus: 'away' }), ['presenceStatus: must be one of offline, online, idle, dnd']);
+  t.deepEqual(problems({ customBackground: 'file:///etc/passwd' }), ['customBackground: must be an http or https URL']);
+  t.deepEqual(problems({ customBackground: 'javascript:alert(1)' }), ['customBackground: must be an http or https URL']);
+  t.deepEqual(problems({ customBadges: Array(9).fill('https://example.com/a.png') }), ['customBadges: must have at most 8 badges']);
+  t.deepEqual(problems({ customBadges: ['ftp://example.com/a.png'] }), ['customBadges.0: must be an http or https URL']);
+  t.deepEqual(problems({ localDateType: 'xx' }), ['localDateType: must be a locale code such as en, es or pt-BR']);
+  t.deepEqual(problems({ removeBorder: 'yes' }), ['removeBorder: must be true or false']);
+  t.deepEqual(problems({ customUsername: '   ' }), ['customUsername: must not be blank']);
+});
+
+test('an incomplete rankData names every missing field', (t) => {
+  const missing = problems({ rankData: { currentXp: 1, requiredXp: 2 } });
+  t.is(missing.length, 5);
+  for (const field of ['level', 'rank', 'barColor', 'levelColor', 'autoColorRank']) {
+    t.true(missing.some((problem) => problem.startsWith(`rankData.${field}:`)), field);
+  }
+  t.deepEqual(problems({ rankData: { currentXp: 1, requiredXp: 0, level: 1, rank: 1, barColor: '#fff', levelColor: '#fff', autoColorRank: false } }), [
+    'rankData.requiredXp: must be more than 0',
+  ]);
+  t.deepEqual(problems({ rankData: { currentXp: -1, requiredXp: 5, level: 1.5, rank: 0, barColor: '#fff', levelColor: '#fff', autoColorRank: false } }).length, 3);
+});
+
+test('unknown fields are refused so typos do not pass silently', (t) => {
+  const found = problems({ usernamecolor: '#fff' });
+  t.is(found.length, 1);
+  t.regex(found[0]!, /usernamecolor/);
+  const nested = cardOptionsSchema.safeParse({ rankData: { currentXp: 1, requiredXp: 2, level: 1, rank: 1, barColor: '#fff', levelColor: '#fff', autoColorRank: true, extra: 1 } });
+  t.false(nested.success);
+});
+
+test('hex colors: #RGB and #RRGGBB, # optional, any case', (t) => {
+  t.is(normalizeHexColor('#ABC'), '#aabbcc');
+  t.is(normalizeHexColor('abcdef'), '#abcdef');
+  t.is(normalizeHexColor('#abcd'), undefined);
+  t.is(normalizeHexColor('#ggg'), undefined);
+});
+
+test('locales: well-formed codes the runtime knows', (t) => {
+  for (const code of ['en', 'es', 'pt-BR', 'zh-Hant-TW', 'ja', 'ar']) t.true(isSupportedDateLocale(code), code);
+  for (const code of ['xx', 'en-', 'english', '', 'en_US', '../etc']) t.false(isSupportedDateLocale(code), code);
+});

@@ -1,0 +1,144 @@
+/**
+ * Golden-image tests: every sample card (packages/card/samples/sample-cards.ts) at 1x is drawn and
+ * compared with its committed reference in tests/card/goldens/<name>.png (tolerance and what it
+ * catches: tests/card/golden-images.ts). On a mismatch the actual render and a diff picture are
+ * written to a new temp folder, named in the failure.
+ *
+ * After an intended design change, regenerate the references and review them before committing:
+ *     pnpm card:goldens
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cardOptionsSchema } from '@utility-api/card-options';
+import test from 'ava';
+import { createCanvas, loadImage } from 'canvas';
+import type { PNG } from 'pngjs';
+import { clearCardCaches, renderCard, type CardInput } from '../../packages/card/src/index.ts';
+import { SAMPLE_CARDS } from '../../packages/card/samples/sample-cards.ts';
+import {
+  compareImages,
+  decodePng,
+  GOLDEN_CARDS,
+  GOLDEN_FOLDER,
+  goldenPath,
+  HIDPI_TOLERANCE,
+  saveMismatch,
+  type Comparison,
+} from './golden-images.ts';
+
+const REGENERATE = 'if the change is intended, run `pnpm card:goldens` and review the new PNGs';
+
+function sampleInput(name: string): CardInput {
+  const sample = SAMPLE_CARDS.find((card) => card.name === name);
+  if (!sample) throw new Error(`no sample card ${name}`);
+  return sample.input;
+}
+
+const golden = (name: string): PNG => decodePng(readFileSync(goldenPath(name)));
+
+async function againstGolden(name: string, input: CardInput): Promise<{ comparison: Comparison; png: Buffer }> {
+  const rendered = await renderCard(input);
+  return { comparison: compareImages(decodePng(rendered.png), golden(name)), png: rendered.png };
+}
+
+const percent = (share: number) => `${(share * 100).toFixed(3)}%`;
+
+for (const card of GOLDEN_CARDS) {
+  test(`${card.name} matches its golden`, async (t) => {
+    t.true(existsSync(goldenPath(card.name)), `no golden for ${card.name}: ${REGENERATE}`);
+    const { comparison, png } = await againstGolden(card.name, card.input);
+    if (comparison.matches) {
+      t.pass();
+      return;
+    }
+    const folder = saveMismatch(card.name, png, comparison);
+    t.fail(`${card.name}: ${comparison.differentPixels} pixels differ (${percent(comparison.share)}); actual and diff in ${folder}; ${REGENERATE}`);
+  });
+}
+
+test('the golden folder holds exactly one reference per golden card', (t) => {
+  const files = readdirSync(GOLDEN_FOLDER).filter((file) => file.endsWith('.png')).sort();
+  t.deepEqual(files, GOLDEN_CARDS.map((card) => `${card.name}.png`).sort());
+});
+
+test('the golden matrix covers every option and the edge cases', (t) => {
+  const inputs = GOLDEN_CARDS.map((card) => card.input);
+  const used = new Set(inputs.flatMap((input) => Object.keys(input.options)));
+  for (const option of Object.keys(cardOptionsSchema.shape)) t.true(used.has(option), `no golden card uses ${option}`);
+
+  const ranks = inputs.map((input) => input.options.rankData).filter((rank) => rank !== undefined);
+  for (const place of [1, 2, 3]) t.true(ranks.some((rank) => rank.rank === place && rank.autoColorRank), `no golden card at rank ${place}`);
+  t.true(ranks.some((rank) => rank.currentXp === 0), 'no golden card with 0 XP');
+  t.true(ranks.some((rank) => rank.currentXp >= rank.requiredXp), 'no golden card with a full bar');
+  t.true(inputs.some((input) => input.options.squareAvatar === true));
+  t.true(inputs.some((input) => input.options.removeBorder === true));
+  t.true(inputs.some((input) => !input.profile.banner && !input.images?.background && input.profile.avatar), 'no card with an avatar but no banner');
+  t.true(inputs.some((input) => !input.profile.avatar), 'no card with the default avatar');
+  t.true(inputs.some((input) => (input.images?.customBadges?.length ?? 0) > 0));
+  const names = inputs.map((input) => input.options.customUsername ?? '');
+  t.true(names.some((name) => /\p{Extended_Pictographic}/u.test(name)), 'no emoji name');
+  t.true(names.some((name) => /\p{Script=Han}/u.test(name)), 'no CJK name');
+  t.true(names.some((name) => /\p{Script=Arabic}/u.test(name)), 'no right-to-left name');
+  t.true(names.some((name) => /\p{M}/u.test(name.normalize('NFD'))), 'no name with combining marks');
+});
+
+test('a render with removeBadges does not pass for the badge card', async (t) => {
+  const input = sampleInput('every-badge');
+  const { comparison } = await againstGolden('every-badge', { ...input, options: { ...input.options, removeBadges: true } });
+  t.false(comparison.matches, `only ${comparison.differentPixels} pixels differ`);
+});
+
+test('one missing badge out of one fails', async (t) => {
+  const input = sampleInput('verified-bot');
+  const { comparison } = await againstGolden('verified-bot', { ...input, options: { removeBadges: true } });
+  t.false(comparison.matches, `only ${comparison.differentPixels} pixels differ`);
+});
+
+test('one changed letter in the tag fails', async (t) => {
+  const input = sampleInput('newcomer-defaults');
+  const { comparison } = await againstGolden('newcomer-defaults', { ...input, options: { customTag: '@newcamer' } });
+  t.false(comparison.matches, `only ${comparison.differentPixels} pixels differ`);
+});
+
+test('a line of text moved down by 2 px fails', async (t) => {
+  const rendered = decodePng((await renderCard(sampleInput('newcomer-defaults'))).png);
+  // The tag line "@newcomer" sits in this band; copy it 2 px lower, bottom row first.
+  const [left, right, top, bottom] = [272, 420, 150, 178];
+  for (let y = bottom; y >= top; y -= 1) {
+    const from = (y - 2) * rendered.width * 4;
+    const to = y * rendered.width * 4;
+    rendered.data.copyWithin(to + left * 4, from + left * 4, from + right * 4);
+  }
+  const comparison = compareImages(rendered, golden('newcomer-defaults'));
+  t.false(comparison.matches, `only ${comparison.differentPixels} pixels differ`);
+});
+
+test('caches do not change a single pixel: a cold and a warm render are byte-identical', async (t) => {
+  const input = sampleInput('custom-everything');
+  clearCardCaches();
+  const cold = await renderCard(input);
+  const warm = await renderCard(input);
+  t.true(cold.png.equals(warm.png));
+});
+
+async function downscaled(png: Buffer): Promise<PNG> {
+  const image = await loadImage(png);
+  const canvas = createCanvas(image.width / 2, image.height / 2);
+  const context = canvas.getContext('2d');
+  context.patternQuality = 'best';
+  context.drawImage(image, 0, 0, canvas.width, canvas.height);
+  return decodePng(canvas.toBuffer('image/png'));
+}
+
+test('scale 2 draws the 1x layout at twice the size, and the check would see a missing badge', async (t) => {
+  const input = sampleInput('hidpi');
+  t.is(input.scale, 2);
+  const hidpi = await renderCard(input);
+  t.deepEqual([hidpi.width, hidpi.height], [1800, 600]);
+  const oneX = decodePng((await renderCard({ ...input, scale: 1 })).png);
+  const same = compareImages(await downscaled(hidpi.png), oneX, HIDPI_TOLERANCE);
+  t.true(same.matches, `${same.differentPixels} pixels differ`);
+
+  const fewerBadges = await renderCard({ ...input, profile: { ...input.profile, badges: input.profile.badges?.slice(1) } });
+  const different = compareImages(await downscaled(fewerBadges.png), oneX, HIDPI_TOLERANCE);
+  t.false(different.matches, `only ${different.differentPixels} pixels differ`);
+});

@@ -1,0 +1,134 @@
+import test from 'ava';
+import {
+  assertWithinImageLimits,
+  CardImageError,
+  decodeImage,
+  MAX_IMAGE_PIXELS,
+  MAX_IMAGE_SIDE,
+  MAX_JPEG_SCANS,
+} from '../../../packages/card/src/images/index.ts';
+import { rejectsWithCardImageError, throwsCardImageError } from './card-image-assertions.ts';
+import {
+  buildGif,
+  encodeJpeg,
+  encodePng,
+  findJpegMarker,
+  grayscaleBombPng,
+  ihdrChunk,
+  peakMemoryGrowthMb,
+  PNG_SIGNATURE,
+  pngChunk,
+  RED,
+  riffChunk,
+  riffFile,
+  solidCanvas,
+  solidGifFrame,
+  vp8xChunk,
+  withJpegFrameSize,
+} from './fixtures.ts';
+
+function countOccurrences(haystack: Buffer, needle: Buffer): number {
+  let count = 0;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) count += 1;
+  return count;
+}
+
+// Serial: these tests measure the process's peak memory, which concurrent decodes would blur.
+
+/** A structurally complete PNG whose IHDR (with a valid CRC) claims `width` x `height`; its data is one tiny row. */
+function pngClaiming(width: number, height: number): Buffer {
+  const idat = pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]));
+  return Buffer.concat([PNG_SIGNATURE, ihdrChunk(width, height), idat, pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/** No more than this growth of peak memory is allowed while refusing a bomb (a decode of one would take 1.6 GB). */
+const REFUSAL_MEMORY_BUDGET_MB = 100;
+
+test.serial('a PNG header declaring 30000x30000 (valid CRC) is too_large, refused before decoding', async (t) => {
+  const png = pngClaiming(30000, 30000);
+  const growth = await peakMemoryGrowthMb(async () => {
+    const error = await rejectsWithCardImageError(t, decodeImage(png, { field: 'customBackground' }), 'too_large', 'customBackground');
+    t.is(error?.message, 'customBackground: the image is 30000x30000 pixels; the limit is 16 megapixels');
+  });
+  t.true(growth < REFUSAL_MEMORY_BUDGET_MB, `peak memory grew ${growth.toFixed(0)} MB`);
+});
+
+test.serial('a real 50 KB PNG bomb that decodes to 1.6 GB is refused without the memory growing', async (t) => {
+  const bomb = grayscaleBombPng(20000);
+  t.true(bomb.length < 100_000, `${bomb.length} bytes`);
+  const growth = await peakMemoryGrowthMb(() => rejectsWithCardImageError(t, decodeImage(bomb, { field: 'customBadges.2' }), 'too_large', 'customBadges.2'));
+  t.true(growth < REFUSAL_MEMORY_BUDGET_MB, `peak memory grew ${growth.toFixed(0)} MB`);
+});
+
+test.serial('a JPEG whose SOF declares 40000x40000 is too_large', async (t) => {
+  const jpeg = withJpegFrameSize(encodeJpeg(solidCanvas(16, 16, RED)), 40000, 40000);
+  const growth = await peakMemoryGrowthMb(() => rejectsWithCardImageError(t, decodeImage(jpeg, { field: 'avatar' }), 'too_large', 'avatar'));
+  t.true(growth < REFUSAL_MEMORY_BUDGET_MB, `peak memory grew ${growth.toFixed(0)} MB`);
+});
+
+test.serial('a GIF with a 65535x65535 logical screen is too_large', async (t) => {
+  const gif = buildGif({ width: 65535, height: 65535, palette: [[255, 0, 0]], frames: [solidGifFrame(1, 1, 0)] });
+  const growth = await peakMemoryGrowthMb(async () => {
+    const error = await rejectsWithCardImageError(t, decodeImage(gif, { field: 'banner' }), 'too_large', 'banner');
+    t.regex(error?.message ?? '', /65535x65535/);
+  });
+  t.true(growth < REFUSAL_MEMORY_BUDGET_MB, `peak memory grew ${growth.toFixed(0)} MB`);
+});
+
+test.serial('a GIF whose first frame is far larger than its screen is judged by the frame', async (t) => {
+  const gif = buildGif({ width: 1, height: 1, palette: [[255, 0, 0]], frames: [{ indices: new Uint8Array(1), width: 60000, height: 60000 }] });
+  await rejectsWithCardImageError(t, decodeImage(gif, { field: 'banner' }), 'too_large', 'banner');
+});
+
+test.serial('a WebP whose VP8X canvas is 20000x20000 is too_large', async (t) => {
+  const webp = riffFile([vp8xChunk(0, 20000, 20000), riffChunk('VP8L', Buffer.alloc(5))]);
+  await rejectsWithCardImageError(t, decodeImage(webp, { field: 'avatarDecoration' }), 'too_large', 'avatarDecoration');
+});
+
+test.serial('a side longer than 8192 px is too_large even when the pixel count is small', async (t) => {
+  const error = await rejectsWithCardImageError(t, decodeImage(pngClaiming(9000, 10), { field: 'customBadges.0' }), 'too_large', 'customBadges.0');
+  t.is(error?.message, `customBadges.0: the image is 9000x10 pixels; each side may be at most ${MAX_IMAGE_SIDE} pixels`);
+});
+
+test.serial('the limits are inclusive: exactly 16 megapixels and exactly 8192 px pass', (t) => {
+  t.is(MAX_IMAGE_PIXELS, 16_000_000);
+  t.notThrows(() => assertWithinImageLimits({ width: 4000, height: 4000 }, 'avatar'));
+  t.notThrows(() => assertWithinImageLimits({ width: MAX_IMAGE_SIDE, height: 1953 }, 'avatar'));
+  throwsCardImageError(t, () => assertWithinImageLimits({ width: 4001, height: 4000 }, 'avatar'), 'too_large', 'avatar');
+  throwsCardImageError(t, () => assertWithinImageLimits({ width: MAX_IMAGE_SIDE + 1, height: 1 }, 'avatar'), 'too_large', 'avatar');
+});
+
+test.serial('maxPixels tightens the limit for one input, and its message states it', async (t) => {
+  const png = encodePng(solidCanvas(100, 100, RED));
+  t.is((await decodeImage(png, { field: 'customBadges.1', maxPixels: 10_000 })).width, 100);
+  const error = await rejectsWithCardImageError(t, decodeImage(png, { field: 'customBadges.1', maxPixels: 5_000 }), 'too_large', 'customBadges.1');
+  t.is(error?.message, 'customBadges.1: the image is 100x100 pixels; the limit is 5,000 pixels');
+  const megapixel = await rejectsWithCardImageError(t, decodeImage(pngClaiming(2000, 1000), { field: 'avatar', maxPixels: 1_000_000 }), 'too_large', 'avatar');
+  t.regex(megapixel?.message ?? '', /the limit is 1 megapixel$/);
+});
+
+test.serial('maxPixels cannot raise the limit above MAX_IMAGE_PIXELS', async (t) => {
+  await rejectsWithCardImageError(t, decodeImage(pngClaiming(5000, 4000), { field: 'avatar', maxPixels: 1e9 }), 'too_large', 'avatar');
+});
+
+test.serial('a nonsensical maxPixels is a programming error, not a CardImageError', async (t) => {
+  for (const bytes of [encodePng(solidCanvas(2, 2, RED)), Buffer.from('<html></html>')]) {
+    for (const maxPixels of [0, -5, 1.5, Number.NaN]) {
+      const error = await t.throwsAsync(decodeImage(bytes, { field: 'avatar', maxPixels }), { instanceOf: RangeError });
+      t.false(error instanceof CardImageError);
+    }
+  }
+});
+
+test.serial(`a JPEG with more than ${MAX_JPEG_SCANS} scans is too_large (progressive-scan CPU bomb)`, async (t) => {
+  const jpeg = encodeJpeg(solidCanvas(8, 8, RED));
+  const sos = findJpegMarker(jpeg, 0xda);
+  const eoi = jpeg.length - 2;
+  const scan = jpeg.subarray(sos, eoi);
+  const manyScans = Buffer.concat([jpeg.subarray(0, sos), ...Array.from({ length: MAX_JPEG_SCANS + 1 }, () => scan), jpeg.subarray(eoi)]);
+  const error = await rejectsWithCardImageError(t, decodeImage(manyScans, { field: 'customBackground' }), 'too_large', 'customBackground');
+  t.regex(error?.message ?? '', /scans/);
+  const progressive = solidCanvas(8, 8, RED).toBuffer('image/jpeg', { progressive: true });
+  t.true(countOccurrences(progressive, Buffer.from([0xff, 0xda])) > 1, 'the control JPEG is progressive');
+  t.is((await decodeImage(progressive, { field: 'customBackground' })).width, 8);
+});

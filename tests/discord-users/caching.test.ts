@@ -1,0 +1,185 @@
+import {
+  createMemoryProfileCache,
+  createRedisProfileCache,
+  type DiscordUser,
+  type ProfileCache,
+} from '@utility-api/discord-users';
+import test from 'ava';
+import { Redis } from 'ioredis';
+import { createImageByteCache } from '../../packages/discord-users/src/image-byte-cache.ts';
+import { sendJson, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
+import { addPlainUser, addUser, newUserId, PINO_WARN, profilesFor } from './fixtures.ts';
+import { startRedisServer, type TestRedisServer } from './redis-server.ts';
+
+let fake: FakeDiscord;
+let redisServer: TestRedisServer;
+let redis: Redis;
+test.before(async () => {
+  [fake, redisServer] = await Promise.all([startFakeDiscord(), startRedisServer()]);
+  redis = new Redis(redisServer.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+});
+test.after.always(async () => {
+  redis?.disconnect();
+  await Promise.all([fake?.close(), redisServer?.stop()]);
+});
+
+function manualClock(start = 1_000_000) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+}
+
+test('a second resolve is served from the memory cache, and after the TTL Discord is asked again', async (t) => {
+  const id = addPlainUser(fake);
+  const clock = manualClock();
+  const { profiles } = profilesFor(fake, { cache: createMemoryProfileCache({ maxEntries: 10, now: clock.now }), profileTtlMs: 60_000 });
+  const first = await profiles.resolveProfile(id);
+  const second = await profiles.resolveProfile(id);
+  t.deepEqual(second, first);
+  t.is(fake.apiRequestsFor(id).length, 1);
+  clock.advance(59_999);
+  await profiles.resolveProfile(id);
+  t.is(fake.apiRequestsFor(id).length, 1);
+  clock.advance(1);
+  await profiles.resolveProfile(id);
+  t.is(fake.apiRequestsFor(id).length, 2);
+  t.like(profiles.stats(), { profileCacheHits: 2, profileCacheMisses: 2, apiRequests: 2 });
+});
+
+test('the memory cache evicts the least recently used user beyond maxEntries', async (t) => {
+  const cache = createMemoryProfileCache({ maxEntries: 2 });
+  const user = (id: string): DiscordUser => ({ id, username: `u${id}` });
+  await cache.set('1', user('1'), 60_000);
+  await cache.set('2', user('2'), 60_000);
+  t.truthy(await cache.get('1'));
+  await cache.set('3', user('3'), 60_000);
+  t.truthy(await cache.get('1'));
+  t.is(await cache.get('2'), undefined);
+  t.truthy(await cache.get('3'));
+  t.throws(() => createMemoryProfileCache({ maxEntries: 0 }), { instanceOf: RangeError });
+});
+
+test('with the Redis cache a second resolve makes no API call, and the entry expires by PX', async (t) => {
+  const id = addPlainUser(fake, { accent_color: 0x123456 });
+  const cache = createRedisProfileCache(redis, { keyPrefix: 'test-profiles:' });
+  const { profiles } = profilesFor(fake, { cache, profileTtlMs: 3000 });
+  const first = await profiles.resolveProfile(id);
+  const ttl = await redis.pttl(`test-profiles:${id}`);
+  t.true(ttl > 0 && ttl <= 3000, `PTTL ${ttl}`);
+  const stored = JSON.parse((await redis.get(`test-profiles:${id}`)) ?? '{}');
+  t.is(stored.username, first.username);
+  t.is(stored.some_future_field, undefined, 'fields we do not use are not cached');
+
+  t.deepEqual(await profiles.resolveProfile(id), first);
+  t.is(fake.apiRequestsFor(id).length, 1);
+
+  // Redis expires the key itself; wait until it has, then Discord is asked again.
+  while ((await redis.exists(`test-profiles:${id}`)) === 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  await profiles.resolveProfile(id);
+  t.is(fake.apiRequestsFor(id).length, 2);
+});
+
+test('a Redis cache shared by two instances (two replicas) asks Discord once', async (t) => {
+  const id = addPlainUser(fake);
+  const replicaA = profilesFor(fake, { cache: createRedisProfileCache(redis, { keyPrefix: 'shared:' }) }).profiles;
+  const replicaB = profilesFor(fake, { cache: createRedisProfileCache(redis, { keyPrefix: 'shared:' }) }).profiles;
+  await replicaA.resolveProfile(id);
+  const fromB = await replicaB.resolveProfile(id);
+  t.is(fromB.userId, id);
+  t.is(fake.apiRequestsFor(id).length, 1);
+  t.is(replicaB.stats().profileCacheHits, 1);
+});
+
+test('a corrupt or foreign Redis entry is a miss, not an error', async (t) => {
+  const cache = createRedisProfileCache(redis, { keyPrefix: 'corrupt:' });
+  await redis.set('corrupt:1', 'not json');
+  await redis.set('corrupt:2', JSON.stringify({ id: '2' }));
+  await redis.set('corrupt:3', JSON.stringify({ id: '4', username: 'someone else' }));
+  t.is(await cache.get('1'), undefined);
+  t.is(await cache.get('2'), undefined);
+  t.is(await cache.get('3'), undefined);
+  t.is(await cache.get('never-set'), undefined);
+});
+
+test('a failing profile cache is logged and bypassed: the card still resolves', async (t) => {
+  const id = addPlainUser(fake);
+  const broken: ProfileCache = {
+    get: () => Promise.reject(new Error('connection refused')),
+    set: () => Promise.reject(new Error('connection refused')),
+  };
+  const { profiles, logs } = profilesFor(fake, { cache: broken });
+  t.is((await profiles.resolveProfile(id)).userId, id);
+  t.is(profiles.stats().profileCacheErrors, 2);
+  t.is(logs.lines.filter((line) => line.level === PINO_WARN && line.msg.startsWith('profile cache failed')).length, 2);
+});
+
+test('a stalled profile cache costs at most the deadline', async (t) => {
+  const id = addPlainUser(fake);
+  const stalled: ProfileCache = { get: () => new Promise(() => {}), set: () => new Promise(() => {}) };
+  const { profiles } = profilesFor(fake, { cache: stalled, cacheTimeoutMs: 200 });
+  const started = performance.now();
+  t.is((await profiles.resolveProfile(id)).userId, id);
+  t.true(performance.now() - started < 3000);
+});
+
+test('ten concurrent resolves of one id share a single API call', async (t) => {
+  const id = newUserId();
+  // A slow answer keeps the first call in flight while the other nine arrive.
+  fake.script(id, (response) => setTimeout(() => sendJson(response, 200, { id, username: 'popular' }), 150));
+  const { profiles } = profilesFor(fake);
+  const results = await Promise.all(Array.from({ length: 10 }, () => profiles.resolveProfile(id)));
+  t.true(results.every((profile) => profile.username === 'popular'));
+  t.is(fake.apiRequestsFor(id).length, 1);
+  t.is(profiles.stats().sharedResolves, 9);
+});
+
+test('concurrent resolves of an unknown id share one call and all fail', async (t) => {
+  const id = newUserId();
+  fake.script(id, (response) => setTimeout(() => sendJson(response, 404, { message: 'Unknown User', code: 10013 }), 100));
+  const { profiles } = profilesFor(fake);
+  const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => profiles.resolveProfile(id)));
+  t.true(outcomes.every((outcome) => outcome.status === 'rejected'));
+  t.is(fake.apiRequestsFor(id).length, 1);
+});
+
+test('image bytes are cached by URL: a shared decoration is fetched once for two users', async (t) => {
+  const asset = 'a_5e1b8c8ee9d57e1d5a4b0e7d24cb0b1f';
+  const first = newUserId();
+  const second = newUserId();
+  addUser(fake, { id: first, username: 'one', avatar_decoration_data: { asset } });
+  addUser(fake, { id: second, username: 'two', avatar_decoration_data: { asset } });
+  const { profiles } = profilesFor(fake);
+  const [a, b] = [await profiles.resolveProfile(first), await profiles.resolveProfile(second)];
+  t.truthy(a.avatarDecoration);
+  t.deepEqual(a.avatarDecoration, b.avatarDecoration);
+  t.is(fake.cdnRequests().filter((request) => request.path.includes(asset)).length, 1);
+  t.like(profiles.stats(), { imageCacheHits: 1, imageCacheMisses: 1, imageCacheEntries: 1 });
+  t.is(profiles.stats().imageCacheBytes, a.avatarDecoration?.length ?? -1);
+});
+
+test('with the image cache disabled every resolve fetches the image again', async (t) => {
+  const id = addPlainUser(fake);
+  const clock = manualClock();
+  const { profiles } = profilesFor(fake, { imageCache: { maxBytes: 0 }, cache: createMemoryProfileCache({ maxEntries: 10, now: clock.now }) });
+  await profiles.resolveProfile(id);
+  await profiles.resolveProfile(id);
+  t.is(fake.cdnRequests().filter((request) => request.path.startsWith(`/avatars/${id}/`)).length, 2);
+  t.is(profiles.stats().imageCacheBytes, 0);
+});
+
+test('the image cache stays within its byte budget, evicting the least recently used', (t) => {
+  const cache = createImageByteCache(100);
+  cache.set('a', Buffer.alloc(40));
+  cache.set('b', Buffer.alloc(40));
+  t.truthy(cache.get('a'));
+  cache.set('c', Buffer.alloc(40));
+  t.is(cache.totalBytes, 80);
+  t.truthy(cache.get('a'));
+  t.is(cache.get('b'), undefined);
+  t.truthy(cache.get('c'));
+  cache.set('huge', Buffer.alloc(101));
+  t.is(cache.get('huge'), undefined);
+  t.is(cache.totalBytes, 80);
+  cache.set('a', Buffer.alloc(10));
+  t.is(cache.totalBytes, 50);
+});

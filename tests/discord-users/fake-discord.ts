@@ -1,0 +1,112 @@
+/**
+ * A fake Discord on loopback: the REST API's `GET /api/v10/users/{id}` and the CDN, on two servers
+ * (two origins, as in production). Users come from fixtures; a test can script the answers for one
+ * user id (429s, 500s, a hang) and reads back every request each server received.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** `performance.now()` when the request arrived. */
+  at: number;
+}
+
+/** Answers one API request; `call` counts this user's requests from 1. */
+export type ScriptedAnswer = (response: ServerResponse, call: number) => void;
+
+export interface FakeDiscord {
+  apiBaseUrl: string;
+  cdnBaseUrl: string;
+  users: Map<string, Record<string, unknown>>;
+  /** CDN path (e.g. `/avatars/1/abc.png`) → bytes; anything else is a CDN 404. */
+  images: Map<string, Buffer>;
+  script(userId: string, answer: ScriptedAnswer): void;
+  apiRequestsFor(userId: string): RecordedRequest[];
+  cdnRequests(): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.end(text);
+}
+
+async function listen(server: Server): Promise<string> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function record(request: IncomingMessage): RecordedRequest {
+  return { method: request.method ?? '', path: request.url ?? '', headers: request.headers, at: performance.now() };
+}
+
+export async function startFakeDiscord(): Promise<FakeDiscord> {
+  const users = new Map<string, Record<string, unknown>>();
+  const images = new Map<string, Buffer>();
+  const scripts = new Map<string, ScriptedAnswer>();
+  const apiRequests: RecordedRequest[] = [];
+  const cdnRequests: RecordedRequest[] = [];
+  const hanging = new Set<ServerResponse>();
+
+  const api = createServer((request, response) => {
+    const recorded = record(request);
+    apiRequests.push(recorded);
+    const match = /^\/api\/v10\/users\/([^/?]+)$/.exec(recorded.path);
+    if (request.method !== 'GET' || !match) {
+      sendJson(response, 404, { message: '404: Not Found', code: 0 });
+      return;
+    }
+    const userId = decodeURIComponent(match[1] ?? '');
+    const script = scripts.get(userId);
+    if (script) {
+      hanging.add(response);
+      response.on('close', () => hanging.delete(response));
+      script(response, apiRequests.filter((candidate) => candidate.path === recorded.path).length);
+      return;
+    }
+    const user = users.get(userId);
+    if (!user) {
+      sendJson(response, 404, { message: 'Unknown User', code: 10013 });
+      return;
+    }
+    // Fields we do not read must be ignored, as Discord adds new ones all the time.
+    sendJson(response, 200, { ...user, discriminator: '0', clyde: false, some_future_field: { nested: [1, 2] } });
+  });
+
+  const cdn = createServer((request, response) => {
+    const recorded = record(request);
+    cdnRequests.push(recorded);
+    const path = new URL(recorded.path, 'http://cdn.invalid').pathname;
+    const bytes = images.get(path);
+    if (!bytes) {
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('404: Not Found');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'image/png', 'content-length': bytes.length });
+    response.end(bytes);
+  });
+
+  const [apiOrigin, cdnOrigin] = await Promise.all([listen(api), listen(cdn)]);
+  return {
+    apiBaseUrl: `${apiOrigin}/api/v10`,
+    cdnBaseUrl: cdnOrigin,
+    users,
+    images,
+    script: (userId, answer) => void scripts.set(userId, answer),
+    apiRequestsFor: (userId) => apiRequests.filter((request) => request.path === `/api/v10/users/${userId}`),
+    cdnRequests: () => [...cdnRequests],
+    async close() {
+      for (const response of hanging) response.destroy();
+      api.closeAllConnections();
+      cdn.closeAllConnections();
+      await Promise.all([new Promise((resolve) => api.close(resolve)), new Promise((resolve) => cdn.close(resolve))]);
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import test from 'ava';
+import { freeLoopbackPort, startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
+import type { ImageServer } from './image-server.ts';
+import { registerProfileImageTests, startPipelineImageServer, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
+
+const API_KEY = 'pipeline-key-0123456789abcdef';
+let stack: LocalStack;
+let images: ImageServer;
+
+test.before(async () => {
+  images = await startPipelineImageServer();
+  // Redis, an S3 server, the gateway and two renderer processes, as `pnpm stack` starts them.
+  stack = await startLocalStack({
+    gatewayPort: await freeLoopbackPort(),
+    renderers: 2,
+    apiKeys: API_KEY,
+    env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_THREADS: '1' },
+  });
+});
+
+test.after.always(async () => {
+  await stack?.stop();
+  await images?.close();
+});
+
+const renderLines = () =>
+  stack.renderers.flatMap((renderer) => renderer.output().split('\n').filter((line) => line.includes('"card rendered"')));
+
+const target = (): PipelineTarget => ({
+  url: stack.gatewayUrl,
+  apiKey: API_KEY,
+  images,
+  rendersOf: (mediaKey) => renderLines().filter((line) => line.includes(mediaKey)).length,
+});
+
+registerProfileImageTests(test, target, 'distributed');
+
+test('distributed: two renderer processes share the load', async (t) => {
+  const replies = await Promise.all(
+    Array.from({ length: 16 }, (_, index) =>
+      fetch(`${stack.gatewayUrl}/v1/profile-image?userId=${USER_ID}`, {
+        method: 'POST',
+        headers: { authorization: API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ customTag: `share ${index} ${Date.now()}` }),
+      }),
+    ),
+  );
+  for (const reply of replies) t.is(reply.status, 200);
+  const jobsPerRenderer = stack.renderers.map((renderer) => renderer.output().split('\n').filter((line) => line.includes('"card rendered"')).length);
+  t.true(jobsPerRenderer.every((count) => count > 0), `each renderer drew cards: ${jobsPerRenderer.join(', ')}`);
+});
+
+test('distributed: the gateway reports Redis as its backing store', async (t) => {
+  const response = await fetch(`${stack.gatewayUrl}/v1/status`, { headers: { authorization: API_KEY } });
+  const body = (await response.json()) as any;
+  t.is(body.database.status, 'online');
+});

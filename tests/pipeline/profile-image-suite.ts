@@ -1,0 +1,184 @@
+import { get } from 'node:http';
+import type { TestFn } from 'ava';
+import { loadContract } from '../helpers/openapi-contract.ts';
+import { decodePng, isBluish, isReddish } from './png-pixels.ts';
+import { png, solidPng, startImageServer, type ImageServer } from './image-server.ts';
+
+/** What the shared HTTP tests need from a running topology (embedded or distributed). */
+export interface PipelineTarget {
+  url: string;
+  apiKey: string;
+  images: ImageServer;
+  /** How many times the card stored under this media key was drawn, from the renderers' own logs. */
+  rendersOf(mediaKey: string): number;
+}
+
+export const USER_ID = '302050872383242240';
+
+export function imageRoutes() {
+  return {
+    '/red.png': png(solidPng(1200, 400, '#ff0000')),
+    '/blue.png': png(solidPng(64, 64, '#0000ff')),
+    '/page.png': (_request: unknown, respond: (status: number, type: string, body: Buffer) => void) =>
+      respond(200, 'image/png', Buffer.from('<!doctype html><html><body>not an image</body></html>')),
+  };
+}
+
+export async function startPipelineImageServer(): Promise<ImageServer> {
+  return startImageServer(imageRoutes());
+}
+
+async function post(target: PipelineTarget, path: string, body: unknown) {
+  const response = await fetch(`${target.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: target.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+}
+
+async function fetchMedia(target: PipelineTarget, url: string) {
+  const response = await fetch(url);
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+/**
+ * The HTTP behaviour of `POST /v1/profile-image` and `/media`, identical in both run modes: each
+ * test file calls this with its own topology.
+ */
+export function registerProfileImageTests(test: TestFn, target: () => PipelineTarget, mode: string): void {
+  test(`${mode}: 200 returns a URL whose PNG bytes come back from /media`, async (t) => {
+    const current = target();
+    const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, { customTag: `${mode} welcome`, presenceStatus: 'online' });
+    t.is(reply.status, 200, JSON.stringify(reply.body));
+    t.is(reply.body.success, true);
+    t.is(reply.body.message, 'Image Created');
+    t.deepEqual(reply.body.options, { customTag: `${mode} welcome`, presenceStatus: 'online' });
+    t.regex(reply.body.url, new RegExp(`^${current.url}/media/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.png$`));
+    const media = await fetchMedia(current, reply.body.url);
+    t.is(media.status, 200);
+    t.is(media.headers.get('content-type'), 'image/png');
+    t.is(media.headers.get('x-content-type-options'), 'nosniff');
+    t.regex(media.headers.get('cache-control') ?? '', /immutable/);
+    t.truthy(media.headers.get('etag'));
+    const pixels = decodePng(media.bytes);
+    t.is(pixels.width, 900);
+    t.is(pixels.height, 300);
+  });
+
+  test(`${mode}: 200, 400, 404 and 422 answers match the OpenAPI document`, async (t) => {
+    const current = target();
+    const contract = await loadContract(current.url);
+    const cases: [string, string, unknown, number][] = [
+      ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { customTag: 'contract' }, 200],
+      ['/v1/profile-image/{userId}', `/v1/profile-image/${USER_ID}`, { customTag: 'contract' }, 200],
+      ['/v1/profile-image', `/v1/profile-image?userId=1`, {}, 400],
+      ['/v1/profile-image/{userId}', `/v1/profile-image/${USER_ID}`, { backgroundBrightness: 500 }, 400],
+      ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { customBackground: `${current.images.url}/missing.png` }, 422],
+    ];
+    for (const [template, path, body, status] of cases) {
+      const reply = await post(current, path, body);
+      t.is(reply.status, status, `${path}: ${JSON.stringify(reply.body)}`);
+      t.deepEqual(contract.check(template, 'POST', status, reply.body), [], `${path} ${status}`);
+    }
+  });
+
+  test(`${mode}: the user id may be a path segment`, async (t) => {
+    const reply = await post(target(), `/v1/profile-image/${USER_ID}`, { customSubtitle: 'path form' });
+    t.is(reply.status, 200, JSON.stringify(reply.body));
+    t.regex(reply.body.url, /\/media\/[0-9a-f-]{36}\.png$/);
+  });
+
+  test(`${mode}: /media answers HEAD, 304 for a matching ETag, and 404 JSON for unknown or malformed names`, async (t) => {
+    const current = target();
+    const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, { customTag: 'media headers' });
+    const head = await fetch(reply.body.url, { method: 'HEAD' });
+    t.is(head.status, 200);
+    t.is(head.headers.get('content-type'), 'image/png');
+    t.true(Number(head.headers.get('content-length')) > 1000);
+    const etag = head.headers.get('etag')!;
+    // fetch() adds `Cache-Control: no-cache` to conditional requests, so a plain client asks here.
+    const cachedStatus = await new Promise<number | undefined>((resolve, reject) => {
+      get(reply.body.url, { headers: { 'if-none-match': etag } }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      }).on('error', reject);
+    });
+    t.is(cachedStatus, 304);
+    for (const name of ['00000000-0000-4000-8000-000000000000.png', 'nope.png', '..%2F..%2Fetc%2Fpasswd', 'ABCDEF00-0000-4000-8000-000000000000.png', `${reply.body.url.split('/').pop()}.exe`]) {
+      const response = await fetch(`${current.url}/media/${name}`);
+      t.is(response.status, 404, name);
+      t.is((await response.json() as any).error.code, 'not_found');
+    }
+  });
+
+  test(`${mode}: bad input is a 400 naming the field`, async (t) => {
+    const current = target();
+    const cases: [string, unknown, string][] = [
+      [`/v1/profile-image?userId=123`, {}, 'userId'],
+      [`/v1/profile-image`, {}, 'userId'],
+      [`/v1/profile-image/abc`, {}, 'userId'],
+      [`/v1/profile-image?userId=${USER_ID}`, { usernameColor: 'red' }, 'usernameColor'],
+      [`/v1/profile-image?userId=${USER_ID}`, { backgroundBrightness: 0 }, 'backgroundBrightness'],
+      [`/v1/profile-image?userId=${USER_ID}`, { backgroundBrightness: 101 }, 'backgroundBrightness'],
+      [`/v1/profile-image?userId=${USER_ID}`, { presenceStatus: 'busy' }, 'presenceStatus'],
+      [`/v1/profile-image?userId=${USER_ID}`, { rankData: { currentXp: 1 } }, 'rankData.requiredXp'],
+      [`/v1/profile-image?userId=${USER_ID}`, { customBackground: 'file:///etc/passwd' }, 'customBackground'],
+      [`/v1/profile-image?userId=${USER_ID}`, { customBadges: Array.from({ length: 9 }, () => 'https://example.com/a.png') }, 'customBadges'],
+      [`/v1/profile-image?userId=${USER_ID}`, { localDateType: 'xx-NOPE' }, 'localDateType'],
+      [`/v1/profile-image?userId=${USER_ID}`, { usernamecolor: '#fff' }, 'usernamecolor'],
+    ];
+    for (const [path, body, field] of cases) {
+      const reply = await post(current, path, body);
+      t.is(reply.status, 400, `${path} ${JSON.stringify(body)}`);
+      t.is(reply.body.error.code, 'invalid_request');
+      t.true(
+        reply.body.error.details.some((detail: { field: string }) => detail.field === field),
+        `${field} in ${JSON.stringify(reply.body.error.details)}`,
+      );
+    }
+  });
+
+  test(`${mode}: custom background and badge images from a loopback server appear on the card`, async (t) => {
+    const current = target();
+    const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, {
+      customBackground: `${current.images.url}/red.png`,
+      customBadges: [`${current.images.url}/blue.png`],
+      backgroundBrightness: 100,
+      customTag: 'images',
+    });
+    t.is(reply.status, 200, JSON.stringify(reply.body));
+    const pixels = decodePng((await fetchMedia(current, reply.body.url)).bytes);
+    // The background shows along the card's edges; the badge sits in the top right corner.
+    t.true(pixels.share(20, 140, 10, 20, isReddish) > 0.9, 'red background at the left edge');
+    t.true(pixels.share(600, 0, 300, 110, isBluish) > 0.005, 'blue badge pixels top right');
+    t.true(current.images.requests.includes('/red.png'));
+    t.true(current.images.requests.includes('/blue.png'));
+  });
+
+  test(`${mode}: an unusable image is a 422 naming the field`, async (t) => {
+    const current = target();
+    const html = await post(current, `/v1/profile-image?userId=${USER_ID}`, { customBackground: `${current.images.url}/page.png` });
+    t.is(html.status, 422, JSON.stringify(html.body));
+    t.is(html.body.error.code, 'image_unusable');
+    t.regex(html.body.error.message, /^customBackground: /);
+    const missing = await post(current, `/v1/profile-image?userId=${USER_ID}`, { customBadges: [`${current.images.url}/blue.png`, `${current.images.url}/missing.png`] });
+    t.is(missing.status, 422, JSON.stringify(missing.body));
+    t.regex(missing.body.error.message, /^customBadges\.1: /);
+  });
+
+  test(`${mode}: identical concurrent requests share one render`, async (t) => {
+    const current = target();
+    const body = { customTag: `dedupe ${mode} ${Date.now()}`, backgroundBrightness: 42 };
+    const replies = await Promise.all(Array.from({ length: 6 }, () => post(current, `/v1/profile-image?userId=${USER_ID}`, body)));
+    for (const reply of replies) t.is(reply.status, 200, JSON.stringify(reply.body));
+    t.is(new Set(replies.map((reply) => reply.body.url)).size, 1);
+    t.is(replies.filter((reply) => reply.headers.get('x-card-render') === 'new').length, 1);
+    // A later identical request is answered without drawing.
+    const again = await post(current, `/v1/profile-image/${USER_ID}`, body);
+    t.is(again.headers.get('x-card-render'), 'reused');
+    t.is(again.body.url, replies[0]!.body.url);
+    const mediaKey = replies[0]!.body.url.split('/').pop().replace('.png', '');
+    t.is(current.rendersOf(mediaKey), 1);
+  });
+}
