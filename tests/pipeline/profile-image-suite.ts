@@ -83,6 +83,21 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     }
   });
 
+  test(`${mode}: /healthz, /readyz and /metrics answer without a key`, async (t) => {
+    const current = target();
+    const alive = await fetch(`${current.url}/healthz`);
+    t.is(alive.status, 200);
+    const ready = await fetch(`${current.url}/readyz`);
+    const readiness = (await ready.json()) as any;
+    t.is(ready.status, 200, JSON.stringify(readiness));
+    t.is(readiness.status, 'ready');
+    t.is(readiness.checks.storage, 'ok');
+    await post(current, `/v1/profile-image?userId=${USER_ID}`, { customTag: 'metrics' });
+    const metrics = await (await fetch(`${current.url}/metrics`)).text();
+    t.regex(metrics, /http_request_duration_seconds_bucket\{[^}]*route="\/v1\/profile-image"[^}]*status="200"/);
+    t.regex(metrics, /card_requests_total\{render="(new|reused)"\}/);
+  });
+
   test(`${mode}: the user id may be a path segment`, async (t) => {
     const reply = await post(target(), `/v1/profile-image/${USER_ID}`, { customSubtitle: 'path form' });
     t.is(reply.status, 200, JSON.stringify(reply.body));

@@ -47,7 +47,9 @@ export function renderErrorToApiError(error: unknown, renderTimeoutMs: number): 
   if (error instanceof RenderFailedError) {
     const { failure } = error;
     const headers: Record<string, string> = failure.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.ceil(failure.retryAfterSeconds)) };
-    const details = failure.field ? [{ in: failure.field === 'userId' ? ('path' as const) : ('body' as const), field: failure.field, message: failure.message }] : undefined;
+    const field = failure.field;
+    const detailMessage = field !== undefined && failure.message.startsWith(`${field}: `) ? failure.message.slice(field.length + 2) : failure.message;
+    const details = field ? [{ in: field === 'userId' ? ('path' as const) : ('body' as const), field, message: detailMessage }] : undefined;
     return new ApiError(failure.status, failure.code, failure.message, { headers, ...(details ? { details } : {}) });
   }
   return error;

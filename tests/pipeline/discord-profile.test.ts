@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { freeLoopbackPort, GATEWAY_ENTRY } from '../../scripts/local-stack/local-stack.ts';
+import { startServiceProcess, type ServiceProcess } from '../../scripts/local-stack/service-process.ts';
+import { sendJson, startFakeDiscord, type FakeDiscord } from '../discord-users/fake-discord.ts';
+import { addUser } from '../discord-users/fixtures.ts';
+import { decodePng, isReddish } from './png-pixels.ts';
+
+const API_KEY = 'pipeline-key-0123456789abcdef';
+const TOKEN = 'fake-bot-token.pipeline';
+const USER = '802050872383242241';
+const MISSING = '802050872383242242';
+const BROKEN = '802050872383242243';
+let gateway: ServiceProcess;
+let discord: FakeDiscord;
+let mediaDir: string;
+let url: string;
+
+test.before(async () => {
+  discord = await startFakeDiscord();
+  addUser(discord, {
+    id: USER,
+    username: 'realuser',
+    global_name: 'Real User',
+    avatar: 'a_0123456789abcdef0123456789abcdef',
+    banner: 'fedcba9876543210fedcba9876543210',
+    accent_color: 0x336699,
+    public_flags: (1 << 22) | (1 << 9),
+  });
+  discord.script(BROKEN, (response) => sendJson(response, 500, { message: 'oops' }));
+  mediaDir = mkdtempSync(join(tmpdir(), 'discord-media-'));
+  const port = await freeLoopbackPort();
+  url = `http://127.0.0.1:${port}`;
+  gateway = startServiceProcess({
+    name: 'gateway',
+    entry: GATEWAY_ENTRY,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      API_KEYS: API_KEY,
+      MEDIA_DIR: mediaDir,
+      LOG_LEVEL: 'info',
+      RENDER_THREADS: '1',
+      DISCORD_BOT_TOKEN: TOKEN,
+      DISCORD_API_BASE_URL: discord.apiBaseUrl,
+      DISCORD_CDN_BASE_URL: discord.cdnBaseUrl,
+      // The fake CDN lives on loopback; production CDNs are public and need no allow-list.
+      FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+    },
+  });
+  await gateway.waitFor(/gateway listening/, 60_000);
+});
+
+test.after.always(async () => {
+  await gateway?.stop();
+  await discord?.close();
+  if (mediaDir) rmSync(mediaDir, { recursive: true, force: true });
+});
+
+const card = (userId: string, body: unknown = {}) =>
+  fetch(`${url}/v1/profile-image?userId=${userId}`, {
+    method: 'POST',
+    headers: { authorization: API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+test.serial('with a bot token the card shows the real avatar and banner from Discord', async (t) => {
+  const response = await card(USER, { backgroundBrightness: 100 });
+  const body = (await response.json()) as any;
+  t.is(response.status, 200, JSON.stringify(body));
+  const [apiCall] = discord.apiRequestsFor(USER);
+  t.is(apiCall?.headers.authorization, `Bot ${TOKEN}`);
+  const cdnPaths = discord.cdnRequests().map((request) => request.path);
+  // The animated avatar is asked for as a static PNG (its first frame).
+  t.true(cdnPaths.some((path) => path.startsWith(`/avatars/${USER}/a_0123456789abcdef0123456789abcdef.png?size=`)), cdnPaths.join(' '));
+  t.true(cdnPaths.some((path) => path.startsWith(`/banners/${USER}/fedcba9876543210fedcba9876543210.png?size=`)));
+  const pixels = decodePng(Buffer.from(await (await fetch(body.url)).arrayBuffer()));
+  // The fixtures serve a red avatar and a green banner.
+  t.true(pixels.share(110, 125, 40, 40, isReddish) > 0.9, 'red avatar in the avatar circle');
+  // The card's panel darkens the banner a little, so green means clearly more green than anything else.
+  t.true(pixels.share(20, 140, 10, 20, (pixel) => pixel.g > 90 && pixel.g > pixel.r * 2 && pixel.g > pixel.b * 2) > 0.9, 'green banner as background');
+});
+
+test.serial('an unknown Discord user is a 404 JSON error', async (t) => {
+  const response = await card(MISSING);
+  const body = (await response.json()) as any;
+  t.is(response.status, 404);
+  t.is(body.error.code, 'unknown_user');
+});
+
+test.serial('Discord failing is a 502 JSON error, never a hang', async (t) => {
+  const response = await card(BROKEN);
+  const body = (await response.json()) as any;
+  t.is(response.status, 502, JSON.stringify(body));
+  t.is(body.error.code, 'discord_unavailable');
+});
+
+test.serial('a second card for the same user reuses the cached profile', async (t) => {
+  const before = discord.apiRequestsFor(USER).length;
+  const response = await card(USER, { customTag: 'cached profile' });
+  t.is(response.status, 200);
+  t.is(discord.apiRequestsFor(USER).length, before);
+});
