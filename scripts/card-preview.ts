@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { renderCard } from '@utility-api/card';
 import { SAMPLE_CARDS } from '../packages/card/samples/sample-cards.ts';
 
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 /** Writes every sample card and an index.html gallery: `pnpm card:preview [folder]` (default preview/cards). */
 const folder = resolve(process.argv[2] ?? 'preview/cards');
 mkdirSync(folder, { recursive: true });
@@ -12,8 +14,9 @@ for (const sample of SAMPLE_CARDS) {
   const file = `${sample.name}.png`;
   writeFileSync(join(folder, file), card.png);
   const ms = card.timings.draw + card.timings.encode;
-  console.log(`${file.padEnd(32)} ${card.width}x${card.height}  ${(card.png.length / 1024).toFixed(0).padStart(4)} KB  ${ms.toFixed(1)} ms`);
-  rows.push(`<figure><img src="${file}" width="900" alt="${sample.name}"><figcaption><b>${sample.name}</b>: ${sample.description}</figcaption></figure>`);
+  const warnings = card.warnings.length > 0 ? `  warnings: ${card.warnings.join('; ')}` : '';
+  console.log(`${file.padEnd(32)} ${card.width}x${card.height}  ${(card.png.length / 1024).toFixed(0).padStart(4)} KB  ${ms.toFixed(1)} ms${warnings}`);
+  rows.push(`<figure><img src="${file}" width="900" alt="${sample.name}"><figcaption><b>${sample.name}</b>: ${escapeHtml(sample.description)}</figcaption></figure>`);
 }
 writeFileSync(
   join(folder, 'index.html'),

@@ -167,6 +167,14 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     },
   },
   {
+    name: 'huge-numbers',
+    description: 'The largest level, rank and XP the options allow: level and rank are abbreviated so the row never collides with the XP.',
+    input: {
+      profile: NEWCOMER,
+      options: { rankData: rank({ level: 1e9, rank: 1e12, currentXp: 999_999_999_999_999, requiredXp: 1e15, autoColorRank: false, levelColor: '#38bdf8' }) },
+    },
+  },
+  {
     name: 'crowded-with-badges',
     description: 'Name, tag, subtitle and rank together push the name up to the badge row: it shortens to keep clear of the badges.',
     input: {

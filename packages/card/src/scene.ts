@@ -1,8 +1,8 @@
 import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, type PresenceStatus, type RankData } from '@utility-api/card-options';
-import type { CardInput, CardScale } from './card-input.ts';
-import { lighten, rgba } from './color/color.ts';
 import type { Canvas } from 'canvas';
 import { decodeImageCached } from './cache/cached-decode.ts';
+import type { CardInput, CardScale } from './card-input.ts';
+import { lighten, rgba } from './color/color.ts';
 import { CardImageError, type DecodedImage } from './images/index.ts';
 import { BADGES, CARD } from './layout/card-layout.ts';
 import { generatedCardBackground, photoBackground } from './paint/card-backgrounds.ts';
@@ -104,7 +104,10 @@ export async function buildScene(input: CardInput): Promise<Scene> {
     customBadgeImages.push(await decodeImageCached(bytes, `customBadges.${index}`));
   }
   const avatar = await optionalProfileImage(profile.avatar, warnings, (bytes) => decodeImageCached(bytes, 'avatar'));
-  const decoration = await optionalProfileImage(profile.avatarDecoration, warnings, (bytes) => decodeImageCached(bytes, 'avatarDecoration'));
+  // removeAvatarFrame hides the decoration: it is not even decoded, so a broken one cannot warn.
+  const decoration = options.removeAvatarFrame
+    ? undefined
+    : await optionalProfileImage(profile.avatarDecoration, warnings, (bytes) => decodeImageCached(bytes, 'avatarDecoration'));
 
   const badges = resolveBadges(input, customBadgeImages.map((image) => image.source));
   const badgesWidth =
@@ -120,7 +123,7 @@ export async function buildScene(input: CardInput): Promise<Scene> {
       image: avatar?.source,
       square: options.squareAvatar ?? false,
       ring: !(options.removeAvatarFrame ?? false),
-      decoration: options.removeAvatarFrame ? undefined : decoration?.source,
+      decoration: decoration?.source,
     },
     presence: options.presenceStatus,
     name: options.customUsername ?? profile.displayName ?? profile.username,

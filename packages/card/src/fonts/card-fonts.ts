@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
@@ -21,6 +21,10 @@ const ISOLATED_CONFIG_MARKER = 'utility-api-card-fonts';
  * It must run before fontconfig first initializes, and in the main thread: a worker thread's
  * `process.env` is a private copy that the C library never sees, so workers rely on the
  * variable their parent set before starting them.
+ *
+ * The configuration lives in one folder per user under the OS temp dir, shared by every process
+ * (a folder per process would be left behind by each one), and is replaced atomically only when
+ * its text differs; fontconfig's cache there then also survives restarts.
  */
 function isolateFontconfig(): void {
   const current = process.env.FONTCONFIG_FILE ?? '';
@@ -28,13 +32,15 @@ function isolateFontconfig(): void {
   if (!isMainThread) {
     throw new Error('prepareCardFonts() must run in the main thread before render worker threads start');
   }
-  const directory = join(tmpdir(), `${ISOLATED_CONFIG_MARKER}-${process.pid}`);
-  mkdirSync(directory, { recursive: true });
+  const directory = join(tmpdir(), `${ISOLATED_CONFIG_MARKER}-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
   const file = join(directory, 'fonts.conf');
-  writeFileSync(
-    file,
-    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><cachedir>${directory}</cachedir></fontconfig>\n`,
-  );
+  const config = `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><cachedir>${directory}</cachedir></fontconfig>\n`;
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== config) {
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, config);
+    renameSync(temporary, file);
+  }
   process.env.FONTCONFIG_FILE = file;
 }
 

@@ -1,8 +1,10 @@
+import { type RankData } from '@utility-api/card-options';
 import { compactNumber } from '@utility-api/compact-number';
+import type { CanvasRenderingContext2D } from 'canvas';
 import { lighten, parseHex, rgba } from '../color/color.ts';
 import { RANK, TEXT_COLUMN } from '../layout/card-layout.ts';
 import { roundedRectPath } from '../paint/shapes.ts';
-import { drawText } from '../text/rich-text.ts';
+import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-step.ts';
 
 /** Podium colors for `autoColorRank`. */
@@ -15,6 +17,35 @@ export function xpFraction(currentXp: number, requiredXp: number): number {
   return Math.min(1, Math.max(0, currentXp / requiredXp));
 }
 
+/** Least space between the LEVEL/RANK group and the XP text on the right. */
+const ROW_GAP = 20;
+const VALUE_MIN_SIZE = 16;
+
+interface RankRow {
+  level: string;
+  place: string;
+  valueSize: number;
+}
+
+const valueStyle = (size: number, color: string): TextStyle => ({ size, weight: 800, color });
+
+function rowWidth(context: CanvasRenderingContext2D, row: RankRow): number {
+  const style = valueStyle(row.valueSize, '#fff');
+  return measureText(context, 'LEVEL', LABEL) + 6 + measureText(context, row.level, style) + 22 + measureText(context, 'RANK', LABEL) + 6 + measureText(context, row.place, style);
+}
+
+/**
+ * Level and rank in full while they fit beside the XP text; then abbreviated like the XP ("1B",
+ * "#1T"); then smaller, so the two sides of the row never run into each other.
+ */
+function fitRankRow(context: CanvasRenderingContext2D, rank: RankData, room: number): RankRow {
+  const full: RankRow = { level: String(rank.level), place: `#${rank.rank}`, valueSize: RANK.valueSize };
+  if (rowWidth(context, full) <= room) return full;
+  const compact: RankRow = { level: compactNumber(rank.level), place: `#${compactNumber(rank.rank)}`, valueSize: RANK.valueSize };
+  while (compact.valueSize > VALUE_MIN_SIZE && rowWidth(context, compact) > room) compact.valueSize -= 1;
+  return compact;
+}
+
 export const rankBarStep: RenderStep = {
   name: 'rank bar',
   draw(context, scene) {
@@ -24,15 +55,16 @@ export const rankBarStep: RenderStep = {
     const width = TEXT_COLUMN.right - left;
     const baseline = RANK.rowBaseline;
 
+    const xp = `${compactNumber(rank.currentXp)} / ${compactNumber(rank.requiredXp)} XP`;
+    const xpWidth = drawText(context, xp, TEXT_COLUMN.right, baseline, { size: RANK.xpSize, weight: 600, color: 'rgba(255, 255, 255, 0.86)' }, 'right');
+
+    const row = fitRankRow(context, rank, width - xpWidth - ROW_GAP);
     let cursor = left;
     cursor += drawText(context, 'LEVEL', cursor, baseline, LABEL) + 6;
-    cursor += drawText(context, String(rank.level), cursor, baseline, { size: RANK.valueSize, weight: 800, color: rank.levelColor }) + 22;
+    cursor += drawText(context, row.level, cursor, baseline, valueStyle(row.valueSize, rank.levelColor)) + 22;
     cursor += drawText(context, 'RANK', cursor, baseline, LABEL) + 6;
     const rankColor = rank.autoColorRank ? (PODIUM_COLORS[rank.rank] ?? '#ffffff') : '#ffffff';
-    drawText(context, `#${rank.rank}`, cursor, baseline, { size: RANK.valueSize, weight: 800, color: rankColor });
-
-    const xp = `${compactNumber(rank.currentXp)} / ${compactNumber(rank.requiredXp)} XP`;
-    drawText(context, xp, TEXT_COLUMN.right, baseline, { size: RANK.xpSize, weight: 600, color: 'rgba(255, 255, 255, 0.86)' }, 'right');
+    drawText(context, row.place, cursor, baseline, valueStyle(row.valueSize, rankColor));
 
     const radius = RANK.barHeight / 2;
     roundedRectPath(context, left, RANK.barTop, width, RANK.barHeight, radius);

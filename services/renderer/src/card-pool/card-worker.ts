@@ -1,11 +1,13 @@
 import { parentPort } from 'node:worker_threads';
-import { CardImageError, prepareCardFonts, renderCard, type CardInput } from '@utility-api/card';
+import { CardImageError, prepareCardFonts, renderCard, warmUpCardRenderer, type CardInput } from '@utility-api/card';
 import type { RenderTask, RenderTaskOutcome } from './pool-messages.ts';
 
 /** A render thread: fonts once, then one card per message, the PNG's memory moved back, not copied. */
 if (!parentPort) throw new Error('card-worker.ts must run as a worker thread');
 const port = parentPort;
 prepareCardFonts();
+// The first card of a thread would otherwise pay for font loading and static assets.
+await warmUpCardRenderer();
 
 function asBuffer(bytes: Uint8Array | undefined): Buffer | undefined {
   return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
