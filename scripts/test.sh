@@ -15,6 +15,7 @@ check() {
 check lint pnpm --silent lint
 check typecheck pnpm --silent typecheck
 check import-cycles pnpm --silent cycles
+check deploy-files bash scripts/check-deploy.sh
 
 # Every ava test runs twice: on this machine's Node and on Node 24 LTS, which the images run.
 run_ava() {
