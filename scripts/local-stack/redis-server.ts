@@ -13,15 +13,22 @@ export interface RunningRedis {
   stop(): Promise<void>;
 }
 
+export interface RedisServerOptions {
+  port: number;
+  timeoutMs?: number;
+  /** More `redis-server` arguments; later ones win, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
+  extraArgs?: readonly string[];
+}
+
 /**
  * A throwaway `redis-server` from PATH on loopback: no persistence, `noeviction` (BullMQ loses
  * jobs under any evicting policy). Used by `pnpm stack` and the tests.
  */
-export async function startRedisServer(options: { port: number; timeoutMs?: number }): Promise<RunningRedis> {
+export async function startRedisServer(options: RedisServerOptions): Promise<RunningRedis> {
   const directory = mkdtempSync(join(tmpdir(), 'utility-api-redis-'));
   const child = spawn(
     'redis-server',
-    ['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory, '--maxmemory-policy', 'noeviction'],
+    ['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory, '--maxmemory-policy', 'noeviction', ...(options.extraArgs ?? [])],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = once(child, 'exit');

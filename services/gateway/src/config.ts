@@ -2,6 +2,8 @@ import { envBoolean, envCommaList, envInteger, envUrl, parseEnvironment } from '
 import { LOG_LEVELS } from '@utility-api/logging';
 import { refineRenderingEnvironment, renderingEnvironmentShape, toRenderingSettings } from '@utility-api/renderer';
 import { z } from 'zod';
+import { keysFileField } from './auth/keys-environment.ts';
+import { envRateSpec } from './rate-limits/rate-spec.ts';
 
 /** Keys are secrets: long enough not to be guessed, and free of the separators the list uses. */
 const apiKey = z
@@ -27,6 +29,16 @@ const environmentSchema = z
     REDIS_URL: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
     RENDER_TIMEOUT_MS: envInteger({ min: 1000, max: 120_000, default: 20_000 }),
     METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+    /** A client must finish sending headers within this (slowloris); at most the 30 s request timeout. */
+    HEADERS_TIMEOUT_MS: envInteger({ min: 500, max: 30_000, default: 10_000 }),
+    /** BullMQ silently loses jobs under an evicting `maxmemory-policy`; boot refuses one unless this is true. */
+    ALLOW_REDIS_EVICTION: envBoolean(false),
+    /** Managed keys in embedded mode (`pnpm keys` writes it); with REDIS_URL they live in Redis. */
+    KEYS_FILE: keysFileField,
+    RATE_LIMITS: envBoolean(true),
+    RATE_LIMIT_DEFAULT: envRateSpec('600/60s'),
+    RATE_LIMIT_PROFILE_IMAGE: envRateSpec('60/60s'),
+    RATE_LIMIT_AUTH_FAILURES: envRateSpec('20/60s'),
     ...renderingEnvironmentShape,
   })
   .superRefine(refineRenderingEnvironment)
@@ -43,6 +55,14 @@ const environmentSchema = z
     redisUrl: env.REDIS_URL,
     renderTimeoutMs: env.RENDER_TIMEOUT_MS,
     metricsToken: env.METRICS_TOKEN,
+    headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+    allowRedisEviction: env.ALLOW_REDIS_EVICTION,
+    keysFile: env.KEYS_FILE,
+    rateLimits: {
+      enabled: env.RATE_LIMITS,
+      budgets: { default: env.RATE_LIMIT_DEFAULT, profileImage: env.RATE_LIMIT_PROFILE_IMAGE },
+      authFailures: env.RATE_LIMIT_AUTH_FAILURES,
+    },
     rendering: toRenderingSettings(env),
   }));
 

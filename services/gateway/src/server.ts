@@ -1,14 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import type { Lifecycle } from '@utility-api/lifecycle';
 import type { Logger } from '@utility-api/logging';
 import { createGatewayApp } from './app.ts';
-import { StaticApiKeyStore } from './auth/static-api-key-store.ts';
+import { apiKeyRecordsFor, openApiKeys } from './auth/open-api-keys.ts';
 import { defaultPublicBaseUrl, type GatewayConfig } from './config.ts';
 import { inlineEndpoints } from './endpoints/inline-endpoints.ts';
 import { profileImageEndpoints } from './endpoints/profile-image/endpoint.ts';
 import { createGatewayMetrics } from './metrics/gateway-metrics.ts';
+import { createRateLimits } from './rate-limits/rate-limits.ts';
 import { startRenderBackends, type RenderBackends } from './rendering/render-backends.ts';
 import type { Clock } from './runtime/clock.ts';
 import type { RandomSource } from './runtime/random-source.ts';
@@ -24,8 +24,12 @@ export interface RunningGateway {
   backends: RenderBackends;
 }
 
-/** Slow or silent clients are dropped instead of holding sockets (slowloris). */
-const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 } as const;
+/**
+ * Slow or silent clients are dropped instead of holding sockets (slowloris): headers must arrive
+ * within HEADERS_TIMEOUT_MS. Node only enforces the header and request timeouts when it sweeps its
+ * connections, every 30 s by default; sweeping each second keeps the bound close to the setting.
+ */
+const SERVER_TIMEOUTS = { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, connectionsCheckingIntervalMs: 1000 } as const;
 
 /**
  * Builds and starts the gateway from a parsed config; every resource it opens registers its
@@ -37,19 +41,19 @@ export async function startGateway(
   logger: Logger,
   lifecycle: Lifecycle,
 ): Promise<RunningGateway> {
-  let apiKeys = config.apiKeys;
-  if (apiKeys.length === 0) {
-    // A fresh machine still gets a working API; the key is only valid for this process.
-    const generated = `dev_${randomBytes(24).toString('base64url')}`;
-    apiKeys = [generated];
-    logger.warn(`API_KEYS is not set: generated a key for this run only: ${generated}`);
-  }
-  const keys = new StaticApiKeyStore(apiKeys);
   const metrics = createGatewayMetrics();
   const backends = await startRenderBackends(config, logger, lifecycle, metrics.registry);
+  // Managed keys and limit counters live in Redis when there is one (the producer connection, which fails fast).
+  const keys = await openApiKeys({
+    bootstrapKeys: config.apiKeys,
+    records: apiKeyRecordsFor({ redis: backends.redis, redisUrl: config.redisUrl, keysFile: config.keysFile }),
+    logger,
+    lifecycle,
+  });
+  const rateLimits = createRateLimits(config.rateLimits, backends.redis, logger);
 
-  const server = createServer();
-  server.headersTimeout = SERVER_TIMEOUTS.headersTimeoutMs;
+  const server = createServer({ connectionsCheckingInterval: SERVER_TIMEOUTS.connectionsCheckingIntervalMs });
+  server.headersTimeout = config.headersTimeoutMs;
   server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
 
@@ -66,9 +70,11 @@ export async function startGateway(
   const publicBaseUrl = config.publicBaseUrl ?? defaultPublicBaseUrl(config.host, port);
   const app = createGatewayApp({
     logger,
-    keys,
+    keys: keys.store,
     publicBaseUrl,
     trustProxy: config.trustProxy,
+    rateLimits,
+    rateLimitSettings: config.rateLimits,
     media: backends.media,
     metricsMiddleware: metrics.middleware,
     health: {
@@ -96,14 +102,37 @@ export async function startGateway(
   server.on('request', (request, response) => void handle(request, response));
 
   const url = defaultPublicBaseUrl(config.host, port);
-  logger.info({ url, publicBaseUrl, keys: keys.size, mode: backends.mode }, 'gateway listening');
+  logger.info(
+    {
+      url,
+      publicBaseUrl,
+      keys: keys.bootstrapKeys,
+      managedKeys: keys.managedKeys,
+      keyStore: keys.backend,
+      rateLimits: rateLimits ? (rateLimits.shared ? 'redis' : 'memory') : 'off',
+      mode: backends.mode,
+    },
+    'gateway listening',
+  );
   return { server, url, backends };
 }
 
-/** Stops accepting, lets in-flight requests finish, and closes idle keep-alive sockets at once. */
+/** How often a draining server closes the keep-alive sockets whose last response went out. */
+const DRAIN_SWEEP_MS = 100;
+
+/**
+ * Stops accepting, lets in-flight requests finish, and closes idle keep-alive sockets at once and
+ * then as each in-flight response completes: left open, they would hold shutdown until the client
+ * or the keep-alive timeout closed them.
+ */
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
+    const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
+    server.close((error) => {
+      clearInterval(sweep);
+      if (error) reject(error);
+      else resolve();
+    });
     server.closeIdleConnections();
   });
 }

@@ -6,19 +6,26 @@ import type { RenderJobProcessor } from './render-job-processor.ts';
 
 /**
  * Locks are short so a renderer that dies mid-job (SIGKILL, OOM) hands its job to another within
- * about `LOCK_DURATION_MS + STALLED_INTERVAL_MS`, well inside the gateway's deadline. Short locks
+ * about `lockDurationMs + stalledIntervalMs`, well inside the gateway's deadline. Short locks
  * are safe because drawing happens on threads: the event loop renewing them never stalls.
+ * `LOCK_DURATION_MS` and `STALLED_INTERVAL_MS` override them (tests shorten them further).
  */
-export const LOCK_DURATION_MS = 8000;
-export const STALLED_INTERVAL_MS = 4000;
+export const DEFAULT_JOB_LOCKS = { lockDurationMs: 8000, stalledIntervalMs: 4000 } as const;
+
+export interface JobLocks {
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+}
 
 export function createRenderWorker(parts: {
   connection: Redis;
   processor: RenderJobProcessor;
   concurrency: number;
+  locks?: JobLocks;
   logger: Logger;
 }): Worker<unknown, RenderJobResult> {
   const { logger } = parts;
+  const locks = parts.locks ?? DEFAULT_JOB_LOCKS;
   const worker = new Worker<unknown, RenderJobResult>(
     RENDER_QUEUE_NAME,
     async (job: Job<unknown, RenderJobResult>) => {
@@ -37,8 +44,9 @@ export function createRenderWorker(parts: {
     {
       connection: parts.connection,
       concurrency: parts.concurrency,
-      lockDuration: LOCK_DURATION_MS,
-      stalledInterval: STALLED_INTERVAL_MS,
+      lockDuration: locks.lockDurationMs,
+      stalledInterval: locks.stalledIntervalMs,
+      // A job that stalls twice (two renderers died on it) fails instead of killing a third.
       maxStalledCount: 1,
       autorun: false,
     },

@@ -1,6 +1,7 @@
-import { envInteger, parseEnvironment } from '@utility-api/config';
+import { envBoolean, envInteger, parseEnvironment } from '@utility-api/config';
 import { LOG_LEVELS } from '@utility-api/logging';
 import { z } from 'zod';
+import { DEFAULT_JOB_LOCKS } from './bullmq-render-worker.ts';
 import { refineRenderingEnvironment, renderingEnvironmentShape, toRenderingSettings } from './rendering-settings.ts';
 
 const environmentSchema = z
@@ -11,6 +12,11 @@ const environmentSchema = z
     HEALTH_HOST: z.string().default('127.0.0.1'),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     SHUTDOWN_TIMEOUT_MS: envInteger({ min: 1000, max: 600_000, default: 25_000 }),
+    /** How long a job stays locked without renewal, and how often stalled jobs are looked for. */
+    LOCK_DURATION_MS: envInteger({ min: 1000, max: 600_000, default: DEFAULT_JOB_LOCKS.lockDurationMs }),
+    STALLED_INTERVAL_MS: envInteger({ min: 500, max: 600_000, default: DEFAULT_JOB_LOCKS.stalledIntervalMs }),
+    /** BullMQ silently loses jobs under an evicting `maxmemory-policy`; boot refuses one unless this is true. */
+    ALLOW_REDIS_EVICTION: envBoolean(false),
     ...renderingEnvironmentShape,
   })
   .superRefine(refineRenderingEnvironment)
@@ -21,6 +27,8 @@ const environmentSchema = z
     health: { port: env.HEALTH_PORT, host: env.HEALTH_HOST },
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    locks: { lockDurationMs: env.LOCK_DURATION_MS, stalledIntervalMs: env.STALLED_INTERVAL_MS },
+    allowRedisEviction: env.ALLOW_REDIS_EVICTION,
     rendering: toRenderingSettings(env),
   }));
 

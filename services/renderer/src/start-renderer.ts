@@ -6,6 +6,7 @@ import { createRenderWorker } from './bullmq-render-worker.ts';
 import type { RendererConfig } from './config.ts';
 import { startHealthServer } from './health-server.ts';
 import { openMediaStore } from './open-media-store.ts';
+import { checkRedisEvictionPolicy } from './redis-eviction-policy.ts';
 import { createRenderingCore } from './rendering-core.ts';
 
 const REDIS_BOOT_TIMEOUT_MS = 10_000;
@@ -14,13 +15,14 @@ const REDIS_BOOT_TIMEOUT_MS = 10_000;
 export async function startRenderer(config: RendererConfig, logger: Logger, lifecycle: Lifecycle) {
   const redis = lifecycle.add('redis', createRedisConnection(config.redisUrl, 'blocking', 'renderer'), (connection) => void connection.disconnect());
   await waitUntilRedisReady(redis, REDIS_BOOT_TIMEOUT_MS);
+  await checkRedisEvictionPolicy(redis, { allowEviction: config.allowRedisEviction, logger });
   const store = await openMediaStore(config.rendering.media, logger, lifecycle);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const core = createRenderingCore(config.rendering, { store, redis, logger, lifecycle, registry });
   core.pool.warmUp();
 
-  const worker = createRenderWorker({ connection: redis, processor: core.processor, concurrency: config.concurrency, logger });
+  const worker = createRenderWorker({ connection: redis, processor: core.processor, concurrency: config.concurrency, locks: config.locks, logger });
   worker.on('active', (job) => core.metrics.queueWait((job.processedOn ?? Date.now()) - job.timestamp));
   worker.on('completed', () => core.metrics.jobFinished('completed'));
   worker.on('failed', (job) => core.metrics.jobFinished(job?.finishedOn === undefined ? 'retried' : 'failed'));

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { ApiError } from '../errors/api-error.ts';
 import { errorBody } from '../errors/error-body.ts';
 import type { GatewayState } from './gateway-state.ts';
+import { resetToApiResponseHeaders } from './response-headers.ts';
 
 const STATUS_CODES: Readonly<Record<number, string>> = {
   400: 'bad_request',
@@ -32,7 +33,8 @@ function asClientError(error: unknown): ApiError | undefined {
 
 /**
  * The single place errors become responses. ApiErrors carry their public text; any other failure
- * is logged with its stack and answered with a bare 500 that only names the request id.
+ * is logged with its stack and answered with a bare 500 that only names the request id. Headers a
+ * route set for the answer it did not finish (an image's caching, its ETag) are dropped.
  */
 export function errorHandler(): Middleware<GatewayState> {
   return async (ctx, next) => {
@@ -41,6 +43,7 @@ export function errorHandler(): Middleware<GatewayState> {
     } catch (error) {
       const apiError = error instanceof ApiError ? error : asClientError(error);
       const requestId = ctx.state.requestId;
+      resetToApiResponseHeaders(ctx);
       if (apiError) {
         if (apiError.status >= 500) ctx.state.log.error({ err: error }, apiError.message);
         else ctx.state.log.debug({ code: apiError.code }, apiError.message);

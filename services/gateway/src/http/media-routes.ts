@@ -6,8 +6,14 @@ import type { GatewayState } from './gateway-state.ts';
 /** `<uuid>.png`, lowercase: anything else (other extensions, `..`, encoded slashes) is simply unknown. */
 const MEDIA_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.png$/;
 
-/** Media names are content hashes: the bytes behind a URL never change, so caches may keep them. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+/**
+ * Media names are content hashes: the bytes behind a URL never change, so caches may keep them.
+ * Chat clients show the cards on other origins, so the image may be embedded cross-origin.
+ */
+const PUBLIC_IMAGE_HEADERS = {
+  'Cache-Control': 'public, max-age=31536000, immutable',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+} as const;
 
 function notFound(): ApiError {
   return new ApiError(404, 'not_found', 'No such image. Card images expire; request the card again for a new URL.');
@@ -26,7 +32,7 @@ export function mountMediaRoutes(router: Router<GatewayState>, store: MediaStore
       if (ctx.method === 'HEAD' || ctx.get('If-None-Match') !== '') {
         const object = await store.stat(key);
         if (!object) throw notFound();
-        ctx.set({ ETag: object.etag, 'Cache-Control': IMMUTABLE, 'Last-Modified': object.lastModified.toUTCString() });
+        ctx.set({ ...PUBLIC_IMAGE_HEADERS, ETag: object.etag, 'Last-Modified': object.lastModified.toUTCString() });
         ctx.type = 'image/png';
         ctx.length = object.size;
         // Koa only compares validators for a 2xx response.
@@ -43,7 +49,7 @@ export function mountMediaRoutes(router: Router<GatewayState>, store: MediaStore
       const opened = await store.open(key);
       if (!opened) throw notFound();
       const { object, body } = opened;
-      ctx.set({ ETag: object.etag, 'Cache-Control': IMMUTABLE, 'Last-Modified': object.lastModified.toUTCString() });
+      ctx.set({ ...PUBLIC_IMAGE_HEADERS, ETag: object.etag, 'Last-Modified': object.lastModified.toUTCString() });
       ctx.type = 'image/png';
       ctx.length = object.size;
       ctx.body = body;

@@ -1,7 +1,10 @@
 import { Router } from '@koa/router';
 import type { ApiKeyStore } from '../auth/api-key-store.ts';
-import { routerPath, type EndpointDefinition, type HttpMethod } from '../endpoints/endpoint.ts';
+import { routerPath, type EndpointDefinition } from '../endpoints/endpoint.ts';
 import { authenticate } from './authenticate.ts';
+import { budgetFor } from '../rate-limits/rate-budget.ts';
+import { limitRequests } from '../rate-limits/limit-requests.ts';
+import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import type { MediaStore } from '@utility-api/media-store';
 import { mountDocsRoutes, type PublishedDocs } from './docs-routes.ts';
 import { endpointRoute } from './endpoint-route.ts';
@@ -15,18 +18,25 @@ export interface RouterParts {
   docs: PublishedDocs;
   media: MediaStore;
   health: HealthRouteParts;
+  /** Undefined when `RATE_LIMITS=off`. */
+  rateLimits: RateLimits | undefined;
 }
 
 /** A thin table: each endpoint definition becomes one route, behind the key check when it needs one. */
 export function buildRouter(parts: RouterParts): Router<GatewayState> {
   const router = new Router<GatewayState>();
-  const requireKey = authenticate(parts.keys);
+  const { rateLimits } = parts;
+  const requireKey = authenticate(parts.keys, rateLimits?.authFailures);
   for (const endpoint of parts.endpoints) {
     const route = endpointRoute(endpoint);
-    const middleware = endpoint.authenticated ? [requireKey, route] : [route];
     // GET routes answer HEAD too, as the router does for every GET.
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
-    router.register(routerPath(endpoint.path), methods.map((method: HttpMethod) => method.toLowerCase()), middleware);
+    for (const method of methods) {
+      // Key first, then its budget, then the endpoint: a refused request costs no parsing.
+      const limit = rateLimits && endpoint.authenticated ? [limitRequests(rateLimits.requests, budgetFor(method, endpoint.path))] : [];
+      const middleware = endpoint.authenticated ? [requireKey, ...limit, route] : [route];
+      router.register(routerPath(endpoint.path), [method.toLowerCase()], middleware);
+    }
   }
   mountDocsRoutes(router, parts.docs);
   mountMediaRoutes(router, parts.media);

@@ -1,13 +1,16 @@
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../http/body-parser.ts';
+import type { RateLimitSettings } from '../rate-limits/rate-limits.ts';
+import type { RateSpec } from '../rate-limits/rate-spec.ts';
 
-/** The document-level text: what holds for every endpoint. */
-export const API_DESCRIPTION = [
+/** What holds for every endpoint, whatever the configuration. */
+const API_DESCRIPTION_HEAD = [
   'Small, fast utility endpoints for chat bots. Every `/v1/` endpoint needs an API key; `/docs`, `/v1/openapi.json` and',
   'generated media are public.',
   '',
   '## Authentication',
   'Send your key as the whole `Authorization` header value: `Authorization: <key>`. `Authorization: Bearer <key>` is accepted too.',
-  'Keys in the query string are ignored. A missing, malformed or unknown key is a `401` with a `WWW-Authenticate: Bearer` header.',
+  'Keys in the query string are ignored. A missing, malformed, unknown or revoked key is a `401` with a `WWW-Authenticate: Bearer` header.',
+  'Keys look like `uk_live_<id>_<secret>`; `uk_live_<id>` names a key in lists and logs. A revoked key stops working within a second.',
   '',
   '## Errors',
   'Every error is JSON with the shared body `{"error": {"status", "code", "message", "details"?}, "requestId"}`; validation',
@@ -22,4 +25,26 @@ export const API_DESCRIPTION = [
   'parameters it does not read are ignored. Unknown paths are a 404 and a wrong method a 405 with an `Allow` header, both JSON.',
   'API responses are sent with `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. There is no CORS: keys belong on',
   'servers, not in browsers.',
-].join('\n');
+];
+
+const perWindow = (spec: RateSpec) =>
+  spec.durationSeconds === 60 ? `${spec.points} per minute` : `${spec.points} per ${spec.durationSeconds} seconds`;
+
+function rateLimitSection(settings: RateLimitSettings): string[] {
+  if (!settings.enabled) return ['## Rate limits', 'This deployment runs without rate limits.'];
+  return [
+    '## Rate limits',
+    `Each key has two budgets: ${perWindow(settings.budgets.profileImage)} for \`POST /v1/profile-image\` (card renders) and`,
+    `${perWindow(settings.budgets.default)} for every other endpoint; a key may have its own budgets instead. Windows are fixed. Every`,
+    'response of an authenticated endpoint carries `RateLimit-Limit` (the budget), `RateLimit-Remaining`, `RateLimit-Reset` (seconds until',
+    'the window resets) and `RateLimit-Policy` (`<limit>;w=<window seconds>`). An exhausted budget is a `429` with code `rate_limited`',
+    'and a `Retry-After` header (seconds). Failed authentications are limited per client address: after',
+    `${perWindow(settings.authFailures)} wrong or malformed keys, that address gets \`429 rate_limited\` with \`Retry-After\` on every`,
+    'authenticated endpoint, before its key is checked, until the window ends.',
+  ];
+}
+
+/** The document-level text: what holds for every endpoint. */
+export function apiDescription(rateLimits: RateLimitSettings): string {
+  return [...API_DESCRIPTION_HEAD, '', ...rateLimitSection(rateLimits)].join('\n');
+}

@@ -2,12 +2,15 @@ import type { z } from 'zod';
 import type { EndpointDefinition, HttpMethod } from '../endpoints/endpoint.ts';
 import { errorBodySchema } from '../errors/error-body.ts';
 import { isOptional, jsonSchemaOf, type JsonSchema } from './json-schema.ts';
+import { RATE_LIMIT_HEADER_COMPONENTS, RATE_LIMIT_HEADERS, RATE_LIMITED_DESCRIPTION, RATE_LIMITED_HEADERS } from './rate-limit-responses.ts';
 
 export interface DocumentInfo {
   title: string;
   version: string;
   description: string;
   serverUrl: string;
+  /** Whether the deployment limits requests (the 429 and the `RateLimit-*` headers). */
+  rateLimited: boolean;
 }
 
 const BODYLESS: readonly HttpMethod[] = ['GET', 'HEAD', 'OPTIONS'];
@@ -50,8 +53,8 @@ function requestBody(endpoint: EndpointDefinition) {
   return { required: false, content };
 }
 
-function responses(endpoint: EndpointDefinition) {
-  const documented: Record<string, unknown> = {};
+function responses(endpoint: EndpointDefinition, rateLimited: boolean) {
+  const documented: Record<string, Record<string, unknown>> = {};
   for (const [status, response] of Object.entries(endpoint.responses)) {
     if (!response.schema) {
       documented[status] = errorResponse(response.description);
@@ -63,6 +66,12 @@ function responses(endpoint: EndpointDefinition) {
   }
   if (endpoint.authenticated) {
     documented['401'] ??= errorResponse('Missing or invalid API key. Carries a `WWW-Authenticate` header.');
+  }
+  if (endpoint.authenticated && rateLimited) {
+    for (const [status, response] of Object.entries(documented)) {
+      if (status !== '401') response.headers = { ...RATE_LIMIT_HEADERS, ...(response.headers as object | undefined) };
+    }
+    documented['429'] ??= { ...errorResponse(RATE_LIMITED_DESCRIPTION), headers: RATE_LIMITED_HEADERS };
   }
   documented['500'] ??= errorResponse('An unexpected failure on our side; the body names only the request id.');
   return documented;
@@ -89,7 +98,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
         ...(endpoint.authenticated ? {} : { security: [] }),
         ...(operationParameters.length > 0 ? { parameters: operationParameters } : {}),
         ...(body ? { requestBody: body } : {}),
-        responses: responses(endpoint),
+        responses: responses(endpoint, info.rateLimited),
       };
     }
   }
@@ -109,6 +118,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
         },
       },
       schemas: { Error: jsonSchemaOf(errorBodySchema, 'output') },
+      ...(info.rateLimited ? { headers: RATE_LIMIT_HEADER_COMPONENTS } : {}),
     },
   };
 }

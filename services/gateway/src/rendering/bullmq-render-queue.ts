@@ -69,6 +69,16 @@ export async function createBullmqRenderQueue(parts: {
   queueEvents.on('failed', ({ jobId, failedReason }) => {
     settle(jobId, { error: new RenderFailedError(decodeRenderFailure(failedReason)) });
   });
+  // A request waiting on a job when Redis goes away gets a prompt 503 rather than the deadline: a
+  // restarted Redis may have forgotten the job, and if it kept it, the client's retry reuses the render.
+  const failAllWaiters = (reason: string) => {
+    for (const jobId of [...waiters.keys()]) settle(jobId, { error: new RenderQueueUnavailableError(new Error(reason)) });
+  };
+  const onConnectionLost = () => {
+    if (waiters.size > 0) parts.logger.warn({ waiting: waiters.size }, 'lost the Redis connection: failing requests waiting on renders');
+    failAllWaiters('lost the Redis connection');
+  };
+  parts.producer.on('close', onConnectionLost);
 
   /** What the job's stored state says, if it is finished. */
   const finishedState = async (jobId: string): Promise<{ result: RenderJobResult } | { error: unknown } | 'pending' | 'absent'> => {
@@ -153,7 +163,8 @@ export async function createBullmqRenderQueue(parts: {
     },
     counts: () => queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'),
     async close() {
-      for (const jobId of [...waiters.keys()]) settle(jobId, { error: new RenderQueueUnavailableError(new Error('gateway shutting down')) });
+      parts.producer.off('close', onConnectionLost);
+      failAllWaiters('gateway shutting down');
       await queueEvents.close();
       await queue.close();
     },

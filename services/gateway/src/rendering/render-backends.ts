@@ -2,7 +2,7 @@ import type { Lifecycle } from '@utility-api/lifecycle';
 import type { Logger } from '@utility-api/logging';
 import type { MediaStore } from '@utility-api/media-store';
 import { createRedisConnection, waitUntilRedisReady } from '@utility-api/render-jobs';
-import { createRenderingCore, openMediaStore } from '@utility-api/renderer';
+import { checkRedisEvictionPolicy, createRenderingCore, openMediaStore } from '@utility-api/renderer';
 import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.ts';
@@ -49,6 +49,7 @@ export async function startRenderBackends(config: GatewayConfig, logger: Logger,
   const events = lifecycle.add('redis (events)', createRedisConnection(config.redisUrl, 'blocking', 'gateway-events'), (redis) => void redis.disconnect());
   events.on('error', (error) => logger.debug({ err: error }, 'redis events connection error'));
   await waitUntilRedisReady(producer, REDIS_BOOT_TIMEOUT_MS);
+  await checkRedisEvictionPolicy(producer, { allowEviction: config.allowRedisEviction, logger });
   const queue = lifecycle.add('render queue', await createBullmqRenderQueue({ producer, events, logger }), (opened) => opened.close());
   new Gauge({
     name: 'card_render_queue_jobs',

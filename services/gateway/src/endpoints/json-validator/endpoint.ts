@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorBodySchema } from '../../errors/error-body.ts';
 import { defineEndpoint, Reply } from '../endpoint.ts';
 
 const MESSAGES = {
@@ -67,8 +68,8 @@ export function jsonValidatorEndpoint() {
       'A request body that is not valid JSON at all is answered like a malformed `json` (400, `invalid`, `jsonType` `N/A`),',
       'and a missing `json` field (or a body that is not an object) asks for a JSON. Those 400s use this endpoint\'s own',
       'body, not the shared error body; only the authentication (401), nesting-depth (400 `body_too_deep`: a `json` value',
-      'nested deeper than 32 levels), size (413) and content-type (415) errors use the shared one. JSON text inside a string',
-      'is parsed without that depth limit (the 1 MB body limit bounds it).',
+      'nested deeper than 32 levels), truncated-body (400 `incomplete_body`), size (413) and content-type (415) errors use the',
+      'shared one. JSON text inside a string is parsed without that depth limit (the 1 MB body limit bounds it).',
     ].join(' '),
     authenticated: true,
     body: bodySchema,
@@ -80,8 +81,10 @@ export function jsonValidatorEndpoint() {
       200: { description: 'The JSON is valid (possibly empty).', schema: resultSchema },
       400: {
         description:
-          'No `json`, or `json` incorrectly formatted: `status` `invalid`, `jsonType` `N/A`. (A body nested deeper than 32 levels gets the shared error body, code `body_too_deep`.)',
-        schema: resultSchema,
+          'No `json`, or `json` incorrectly formatted: `status` `invalid`, `jsonType` `N/A`. A body nested deeper than 32 levels ' +
+          '(`body_too_deep`) or cut short before its declared length (`incomplete_body`) gets the shared error body instead.',
+        // Both bodies are real 400s of this operation, so the document lists both shapes.
+        schema: z.union([resultSchema, errorBodySchema]),
       },
       413: { description: 'Body larger than the request size limit.' },
       415: { description: 'Body sent with a content type other than JSON.' },

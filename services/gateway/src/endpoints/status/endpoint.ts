@@ -98,6 +98,7 @@ export function statusEndpoint(dependencies: { store: BackingStore; environment:
     responses: {
       200: { description: 'Health and the echoed request.', schema: resultSchema },
       400: { description: 'A JSON body that is not an object, or malformed JSON.' },
+      413: { description: 'Body larger than the request size limit (1 MB).' },
       415: { description: 'A body with a content type other than JSON or form.' },
     },
     handle: async ({ request, body }) => {

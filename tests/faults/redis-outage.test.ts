@@ -1,0 +1,120 @@
+import test from 'ava';
+import type { ServiceProcess } from '../../scripts/local-stack/service-process.ts';
+import type { ImageServer } from '../pipeline/image-server.ts';
+import {
+  API_KEY,
+  eventually,
+  postCard,
+  startBacking,
+  startGatewayProcess,
+  startRendererProcess,
+  timedFetch,
+  uniqueTag,
+  type Backing,
+  type RunningGatewayProcess,
+} from './fault-topology.ts';
+import { SLOW_PATH, startSlowImageServer } from './slow-image-server.ts';
+
+/** "Within a second" is the point; the bound leaves room for a loaded machine only above that. */
+const PROMPT_MS = 1000;
+
+let backing: Backing;
+let images: ImageServer;
+let gateway: RunningGatewayProcess;
+let renderer: ServiceProcess;
+let cachedTag: string;
+
+test.before(async () => {
+  images = await startSlowImageServer(3000);
+  backing = await startBacking();
+  renderer = await startRendererProcess(backing.env);
+  gateway = await startGatewayProcess(backing.env);
+});
+
+test.after.always(async () => {
+  await Promise.all([gateway?.process.stop('SIGTERM'), renderer?.stop('SIGTERM')]);
+  await backing?.stop();
+  await images?.close();
+});
+
+const rendererHealthUrl = () => /"health":"(http:[^"]+)"/.exec(renderer.output())?.[1];
+
+test.serial('before the outage: cards render', async (t) => {
+  cachedTag = uniqueTag('rendered before the outage');
+  const response = await postCard(gateway.url, { customTag: cachedTag });
+  t.is(response.status, 200, JSON.stringify(response.body));
+  t.is((await timedFetch(`${gateway.url}/readyz`)).status, 200);
+  // noeviction passes the boot check silently.
+  t.false(gateway.process.output().includes('maxmemory-policy'));
+  t.false(renderer.output().includes('maxmemory-policy'));
+});
+
+test.serial('Redis killed: a request waiting on a render gets a prompt 503 instead of waiting for the deadline', async (t) => {
+  const fetching = images.nextRequest(SLOW_PATH);
+  const pending = postCard(gateway.url, { customBackground: `${images.url}${SLOW_PATH}`, customTag: uniqueTag('in flight') });
+  await fetching;
+  const killedAt = performance.now();
+  await backing.redis.kill();
+  const response = await pending;
+  const afterKill = performance.now() - killedAt;
+  t.log(`in-flight request answered ${Math.round(afterKill)} ms after SIGKILL of Redis`);
+  t.is(response.status, 503, JSON.stringify(response.body));
+  t.is(response.body.error.code, 'queue_unavailable');
+  t.truthy(response.headers.get('retry-after'));
+  t.true(afterKill < 2 * PROMPT_MS, `answered within ${2 * PROMPT_MS} ms of the kill`);
+});
+
+test.serial('Redis down: new cards and /readyz answer 503 with Retry-After within a second', async (t) => {
+  const latencies: number[] = [];
+  for (let index = 0; index < 5; index += 1) {
+    const response = await postCard(gateway.url, { customTag: uniqueTag('during the outage') });
+    latencies.push(response.ms);
+    t.is(response.status, 503, JSON.stringify(response.body));
+    t.is(response.body.error.code, 'queue_unavailable');
+    t.is(response.headers.get('retry-after'), '1');
+  }
+  const ready = await timedFetch(`${gateway.url}/readyz`);
+  t.log(`POST /v1/profile-image 503 in ${latencies.map(Math.round).join(', ')} ms; /readyz 503 in ${Math.round(ready.ms)} ms`);
+  t.true(Math.max(...latencies) < PROMPT_MS, `every 503 within ${PROMPT_MS} ms`);
+  t.is(ready.status, 503);
+  t.is(ready.headers.get('retry-after'), '1');
+  t.is(ready.body.checks.redis, 'unavailable');
+  t.is(ready.body.checks.storage, 'ok');
+  t.true(ready.ms < PROMPT_MS + 500, 'the readiness probe is bounded by its check timeout');
+});
+
+test.serial('Redis down: a card rendered minutes ago is still answered from the recent-render memory', async (t) => {
+  const response = await postCard(gateway.url, { customTag: cachedTag });
+  t.is(response.status, 200, JSON.stringify(response.body));
+  t.is(response.headers.get('x-card-render'), 'reused');
+  t.true(response.ms < PROMPT_MS);
+});
+
+test.serial('Redis down: the light endpoints keep answering 200', async (t) => {
+  for (const path of ['/v1/time', '/v1/coin-flip', '/healthz']) {
+    const response = await timedFetch(`${gateway.url}${path}`, { headers: { authorization: API_KEY } });
+    t.is(response.status, 200, `${path}: ${JSON.stringify(response.body)}`);
+    t.true(response.ms < PROMPT_MS, `${path} answered in ${Math.round(response.ms)} ms`);
+  }
+  const status = await timedFetch(`${gateway.url}/v1/status`, { headers: { authorization: API_KEY } });
+  t.is(status.status, 200, JSON.stringify(status.body));
+  t.not(status.body.database.status, 'online');
+});
+
+test.serial('Redis restarted on the same port: gateway and renderer recover by themselves', async (t) => {
+  const restartedAt = performance.now();
+  await backing.restartRedis();
+  const recovered = await eventually(async () => {
+    const response = await postCard(gateway.url, { customTag: uniqueTag('after the restart') });
+    return response.status === 200 ? response : undefined;
+  }, 20_000, 250);
+  const recoveryMs = performance.now() - restartedAt;
+  t.log(`first 200 card ${Math.round(recoveryMs)} ms after redis-server was ready again`);
+  t.is(recovered.headers.get('x-card-render'), 'new');
+  t.is((await timedFetch(`${gateway.url}/readyz`)).status, 200);
+  const health = rendererHealthUrl();
+  t.truthy(health);
+  t.is((await timedFetch(`${health}/readyz`)).status, 200);
+  t.is(renderer.child.exitCode, null, 'the renderer was never restarted');
+  t.is(gateway.process.child.exitCode, null, 'the gateway was never restarted');
+});

@@ -1,0 +1,28 @@
+import { solidPng, startImageServer, type ImageServer } from '../pipeline/image-server.ts';
+
+export const SLOW_PATH = '/slow.png';
+
+/**
+ * A loopback image server whose `/slow.png` is a real PNG dripped in ten pieces over `dripMs`, so
+ * a render that fetches it is reliably in progress for that long.
+ */
+export async function startSlowImageServer(dripMs = 2000): Promise<ImageServer> {
+  const background = solidPng(900, 300, '#3355cc');
+  return startImageServer({
+    [SLOW_PATH]: (_request, _respond, response) => {
+      response.writeHead(200, { 'content-type': 'image/png', 'content-length': background.length });
+      const pieces = 10;
+      const size = Math.ceil(background.length / pieces);
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (response.destroyed) return clearInterval(timer);
+        response.write(background.subarray(sent * size, (sent + 1) * size));
+        sent += 1;
+        if (sent === pieces) {
+          clearInterval(timer);
+          response.end();
+        }
+      }, dripMs / pieces);
+    },
+  });
+}
