@@ -41,7 +41,8 @@ export class ManagedApiKeyStore implements ApiKeyStore {
   readonly #logger: Logger;
   #keys = new Map<string, KnownKey>();
   #version: string | undefined;
-  #refreshing: { startedAt: number; done: Promise<void> } | undefined;
+  #refreshing: Promise<void> | undefined;
+  #nextRefresh: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #failing = false;
 
@@ -54,7 +55,10 @@ export class ManagedApiKeyStore implements ApiKeyStore {
   static async open(records: ApiKeyRecords, logger: Logger, pollIntervalMs = KEY_POLL_INTERVAL_MS): Promise<ManagedApiKeyStore> {
     const store = new ManagedApiKeyStore(records, logger);
     store.#apply(await records.snapshot());
-    store.#timer = setInterval(() => void store.refresh(), pollIntervalMs);
+    // A poll that finds a reload still running (a slow store) skips its turn instead of queueing.
+    store.#timer = setInterval(() => {
+      if (!store.#refreshing) void store.refresh();
+    }, pollIntervalMs);
     store.#timer.unref();
     return store;
   }
@@ -85,23 +89,25 @@ export class ManagedApiKeyStore implements ApiKeyStore {
   }
 
   /**
-   * Reloads when the store's version moved. Callers share a refresh that started after they
-   * asked; one that started earlier might have missed their change, so they wait for a new one.
+   * Reloads when the store's version moved. A reload already running may have read the store
+   * before the caller's change, so callers then wait for the next one, which all of them share: at
+   * most one reload runs and one waits, however many requests ask while Redis is slow.
    */
   refresh(): Promise<void> {
-    const askedAt = performance.now();
-    const current = this.#refreshing;
-    const start = (): Promise<void> => {
-      const running = this.#refreshing;
-      if (running && running.startedAt >= askedAt) return running.done;
-      const refreshing = { startedAt: performance.now(), done: this.#reload() };
-      this.#refreshing = refreshing;
-      void refreshing.done.finally(() => {
-        if (this.#refreshing === refreshing) this.#refreshing = undefined;
-      });
-      return refreshing.done;
-    };
-    return current ? current.done.then(start) : start();
+    if (!this.#refreshing) return this.#startReload();
+    this.#nextRefresh ??= this.#refreshing.then(() => {
+      this.#nextRefresh = undefined;
+      return this.#startReload();
+    });
+    return this.#nextRefresh;
+  }
+
+  #startReload(): Promise<void> {
+    const running: Promise<void> = this.#reload().finally(() => {
+      if (this.#refreshing === running) this.#refreshing = undefined;
+    });
+    this.#refreshing = running;
+    return running;
   }
 
   async #refreshWithin(timeoutMs: number): Promise<void> {

@@ -1,0 +1,195 @@
+import { parseArgs } from 'node:util';
+import { ConfigurationError } from '@utility-api/config';
+import { KEY_NAME, KeyStoreDataError, type ApiKeyRecord } from '../../services/gateway/src/auth/api-key-record.ts';
+import { createApiKey, keyIdFromReference, listApiKeys } from '../../services/gateway/src/auth/managed-api-keys.ts';
+import type { KeyRateLimits } from '../../services/gateway/src/rate-limits/rate-budget.ts';
+import { formatRateSpec, parseRateSpec, RATE_SPEC_FORMAT } from '../../services/gateway/src/rate-limits/rate-spec.ts';
+import { openKeyStore, StoreUnavailableError } from './key-store-access.ts';
+
+/** sysexits(3) codes, so scripts can tell a typo from an outage. */
+export const EXIT = { ok: 0, usage: 64, dataError: 65, noSuchKey: 66, unavailable: 69, software: 70, config: 78 } as const;
+
+export interface CliOutput {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+class UsageError extends Error {}
+
+export const HELP = `Manage API keys: pnpm keys <command> [options]
+
+Commands:
+  create --name <name> [--rate <n>/<window>] [--image-rate <n>/<window>] [--json]
+        Creates a key and prints it ONCE, with its id and prefix. Only its SHA-256 is stored.
+        --rate        this key's budget for the light endpoints (default: RATE_LIMIT_DEFAULT)
+        --image-rate  this key's budget for POST /v1/profile-image (default: RATE_LIMIT_PROFILE_IMAGE)
+        Budgets are ${RATE_SPEC_FORMAT}.
+  list [--json]
+        Every managed key: id, name, prefix, created, revoked, limits. Never a key or a hash.
+  revoke <id|prefix>
+        Revokes a key (such as abcd1234 or uk_live_abcd1234); every gateway refuses it within a second.
+  help  This text.
+
+Where keys live (as the gateway decides): REDIS_URL set: that Redis; otherwise the file KEYS_FILE
+(default .data/api-keys.json, relative to the current folder).
+
+Keys in API_KEYS are bootstrap keys: they work alongside managed keys but are not managed here;
+remove one from API_KEYS and restart the gateway to retire it.
+
+Exit codes: 0 done, 64 bad usage, 65 unreadable key data, 66 no such key, 69 store unreachable,
+78 bad environment variable.`;
+
+function rateOption(value: string | undefined, option: string) {
+  if (value === undefined) return undefined;
+  const spec = parseRateSpec(value);
+  if (!spec) throw new UsageError(`${option} must be ${RATE_SPEC_FORMAT} (a window of 1 s to 1 day), not "${value}"`);
+  return spec;
+}
+
+function limitsText(limits: KeyRateLimits | undefined): string {
+  const parts = [
+    limits?.default ? `rate ${formatRateSpec(limits.default)}` : undefined,
+    limits?.profileImage ? `image-rate ${formatRateSpec(limits.profileImage)}` : undefined,
+  ].filter((part) => part !== undefined);
+  return parts.length > 0 ? parts.join(', ') : 'defaults';
+}
+
+/** What `list --json` shows of a record: everything but the hash. */
+function publicView(record: ApiKeyRecord) {
+  return {
+    id: record.id,
+    name: record.name,
+    prefix: record.prefix,
+    createdAt: record.createdAt,
+    revokedAt: record.revokedAt,
+    limits: record.limits ?? {},
+  };
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+}
+
+/** `pnpm keys ...`; returns the exit code. */
+export async function runKeysCli(argv: readonly string[], environment: Record<string, string | undefined>, output: CliOutput): Promise<number> {
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
+  const command = args[0];
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h' || args.includes('--help') || args.includes('-h')) {
+    (command === undefined ? output.err : output.out)(HELP);
+    return command === undefined ? EXIT.usage : EXIT.ok;
+  }
+  try {
+    const run = COMMANDS[command];
+    if (!run) throw new UsageError(`unknown command "${command}"`);
+    return await run(args.slice(1), environment, output);
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof TypeError && (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS'))) {
+      output.err(`pnpm keys: ${error.message}\nRun "pnpm keys --help" for usage.`);
+      return EXIT.usage;
+    }
+    if (error instanceof ConfigurationError) {
+      output.err(`pnpm keys: ${error.message}`);
+      return EXIT.config;
+    }
+    if (error instanceof StoreUnavailableError) {
+      output.err(`pnpm keys: ${error.message}`);
+      return EXIT.unavailable;
+    }
+    if (error instanceof KeyStoreDataError) {
+      output.err(`pnpm keys: ${error.message}`);
+      return EXIT.dataError;
+    }
+    output.err(`pnpm keys: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.software;
+  }
+}
+
+type Command = (args: string[], environment: Record<string, string | undefined>, output: CliOutput) => Promise<number>;
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  async create(args, environment, output) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { name: { type: 'string' }, rate: { type: 'string' }, 'image-rate': { type: 'string' }, json: { type: 'boolean' } },
+      allowPositionals: true,
+    });
+    if (positionals.length > 0) throw new UsageError(`create takes no positional arguments (got "${positionals.join(' ')}"); use --name`);
+    const name = values.name?.trim();
+    if (!name) throw new UsageError('create needs --name <name>, such as --name my-bot');
+    if (!KEY_NAME.test(name)) throw new UsageError('--name must be 1-64 letters, digits, spaces or . _ : @ / -');
+    const rate = rateOption(values.rate, '--rate');
+    const imageRate = rateOption(values['image-rate'], '--image-rate');
+    const limits: KeyRateLimits = { ...(rate ? { default: rate } : {}), ...(imageRate ? { profileImage: imageRate } : {}) };
+
+    const store = await openKeyStore(environment);
+    try {
+      const { key, record } = await createApiKey(store.records, { name, limits, now: new Date() });
+      if (values.json) {
+        output.out(JSON.stringify({ key, ...publicView(record) }));
+      } else {
+        output.out(`Created key ${record.id} (${record.prefix}) named "${record.name}" in ${store.records.location}`);
+        output.out(`Limits: ${limitsText(record.limits)}`);
+        output.out('The key, shown this once (only its hash is stored; it cannot be shown again):');
+        output.out('');
+        output.out(`  ${key}`);
+        output.out('');
+      }
+      return EXIT.ok;
+    } finally {
+      store.close();
+    }
+  },
+
+  async list(args, environment, output) {
+    const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true });
+    if (positionals.length > 0) throw new UsageError('list takes no arguments');
+    const store = await openKeyStore(environment);
+    try {
+      const records = await listApiKeys(store.records);
+      if (values.json) {
+        output.out(JSON.stringify(records.map(publicView)));
+        return EXIT.ok;
+      }
+      if (records.length === 0) {
+        output.out(`No managed keys in ${store.records.location}. Create one with: pnpm keys create --name <name>`);
+        return EXIT.ok;
+      }
+      const rows = records.map((record) => [record.id, record.prefix, record.name, record.createdAt, record.revokedAt ?? '-', limitsText(record.limits)]);
+      for (const line of table([['ID', 'PREFIX', 'NAME', 'CREATED', 'REVOKED', 'LIMITS'], ...rows])) output.out(line);
+      return EXIT.ok;
+    } finally {
+      store.close();
+    }
+  },
+
+  async revoke(args, environment, output) {
+    const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+    if (positionals.length !== 1) throw new UsageError('revoke takes one key id or prefix, such as abcd1234 or uk_live_abcd1234');
+    const reference = positionals[0]!;
+    const id = keyIdFromReference(reference);
+    if (id === undefined) {
+      throw new UsageError(
+        `"${reference}" is not a managed key id or prefix (8 lowercase letters and digits, or uk_live_ followed by them). ` +
+          'Keys in API_KEYS are bootstrap keys: remove them from API_KEYS and restart the gateway.',
+      );
+    }
+    const store = await openKeyStore(environment);
+    try {
+      const before = (await store.records.snapshot()).records.find((record) => record.id === id);
+      const record = before?.revokedAt ? before : await store.records.revoke(id, new Date());
+      if (!record) {
+        output.err(`pnpm keys: no managed key ${id} in ${store.records.location} ("pnpm keys list" shows them)`);
+        return EXIT.noSuchKey;
+      }
+      if (before?.revokedAt) {
+        output.out(`Key ${record.id} (${record.prefix}) "${record.name}" was already revoked at ${record.revokedAt}.`);
+      } else {
+        output.out(`Revoked key ${record.id} (${record.prefix}) "${record.name}" at ${record.revokedAt}; every gateway refuses it within a second.`);
+      }
+      return EXIT.ok;
+    } finally {
+      store.close();
+    }
+  },
+};

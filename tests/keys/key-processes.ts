@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, REPO_ROOT, startNodeProcess, type ManagedProcess } from '../helpers/processes.ts';
+
+export const GATEWAY_ENTRY = 'services/gateway/src/main.ts';
+export const BOOTSTRAP_KEY = 'bootstrap-key-0123456789abcdef';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `pnpm keys <args>` as a real process (node --import tsx scripts/keys.ts), with only the given environment. */
+export function runKeysCli(args: readonly string[], env: Record<string, string>): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/keys.ts', ...args],
+      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : undefined) : 0;
+        if (code === undefined) reject(error ?? new Error('no exit code'));
+        else resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Creates a key with the CLI and returns it with its public fields (from `create --json`). */
+export async function createKey(env: Record<string, string>, args: readonly string[] = []): Promise<{ key: string; id: string; prefix: string; name: string }> {
+  const run = await runKeysCli(['create', '--name', 'test-bot', '--json', ...args], env);
+  if (run.code !== 0) throw new Error(`keys create failed (${run.code}): ${run.stderr}`);
+  return JSON.parse(run.stdout) as { key: string; id: string; prefix: string; name: string };
+}
+
+export interface GatewayProcess {
+  url: string;
+  process: ManagedProcess;
+  stop(): Promise<void>;
+}
+
+/** A gateway started as production starts it (`node --import tsx services/gateway/src/main.ts`). */
+export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+  const port = await freePort();
+  const mediaDir = mkdtempSync(join(tmpdir(), 'keys-gateway-media-'));
+  const gateway = startNodeProcess(GATEWAY_ENTRY, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    API_KEYS: BOOTSTRAP_KEY,
+    MEDIA_DIR: mediaDir,
+    RENDER_THREADS: '1',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  try {
+    await gateway.waitFor(/gateway listening/, 60_000);
+  } catch (error) {
+    await gateway.stop('SIGKILL');
+    rmSync(mediaDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    process: gateway,
+    async stop() {
+      await gateway.stop('SIGTERM');
+      rmSync(mediaDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `probe` until it returns true; resolves with the time taken, or rejects at the deadline. */
+export async function timeUntil(probe: () => Promise<boolean>, deadlineMs: number, intervalMs = 25): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    if (await probe()) return performance.now() - started;
+    if (performance.now() - started > deadlineMs) throw new Error(`not true within ${deadlineMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export async function statusWith(url: string, key: string, path = '/v1/hex-to-rgb?hex=fff'): Promise<number> {
+  const response = await fetch(`${url}${path}`, { headers: { authorization: key } });
+  await response.arrayBuffer();
+  return response.status;
+}

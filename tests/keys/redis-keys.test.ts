@@ -1,0 +1,99 @@
+import test from 'ava';
+import { Redis } from 'ioredis';
+import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
+import { freePort } from '../helpers/processes.ts';
+import { BOOTSTRAP_KEY, createKey, runKeysCli, startGatewayProcess, statusWith, timeUntil, type GatewayProcess } from './key-processes.ts';
+
+/** Distributed mode: a real redis-server, two gateway processes on it, and the CLI as a process. */
+let redis: RunningRedis;
+let gateways: GatewayProcess[] = [];
+let env: Record<string, string>;
+
+test.before(async () => {
+  redis = await startRedisServer({ port: await freePort() });
+  env = { REDIS_URL: redis.url };
+  gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
+});
+
+test.after.always(async () => {
+  await Promise.all(gateways.map((gateway) => gateway.stop()));
+  await redis?.stop();
+});
+
+test.serial('create: the key works on both gateways at once', async (t) => {
+  const created = await createKey(env);
+  for (const gateway of gateways) t.is(await statusWith(gateway.url, created.key), 200, gateway.url);
+  t.regex(gateways[0]!.process.output(), /"keyStore":"redis"/);
+});
+
+test.serial('revoke via the CLI: both gateways refuse the key within a second', async (t) => {
+  const doomed = await createKey(env);
+  const kept = await createKey(env);
+  for (const gateway of gateways) t.is(await statusWith(gateway.url, doomed.key), 200);
+  const revoke = await runKeysCli(['revoke', doomed.prefix], env);
+  t.is(revoke.code, 0, revoke.stderr);
+  // Designed for ≤ 250 ms (each gateway polls a version counter four times a second); 2 s is the bound for a loaded machine.
+  const took = await Promise.all(gateways.map((gateway) => timeUntil(async () => (await statusWith(gateway.url, doomed.key)) === 401, 2000)));
+  t.log(`refused after ${took.map((ms) => `${ms.toFixed(0)} ms`).join(' and ')}`);
+  for (const gateway of gateways) {
+    t.is(await statusWith(gateway.url, kept.key), 200);
+    t.is(await statusWith(gateway.url, BOOTSTRAP_KEY), 200, 'API_KEYS still work alongside');
+  }
+});
+
+test.serial('Redis holds hashes, never keys; the logs name keys by prefix only', async (t) => {
+  const created = await createKey(env);
+  t.is(await statusWith(gateways[1]!.url, created.key), 200);
+  const client = new Redis(redis.url);
+  try {
+    const stored = await client.hgetall('utility-api:api-keys');
+    t.truthy(stored[created.id]);
+    const record = JSON.parse(stored[created.id]!);
+    t.is(record.prefix, created.prefix);
+    t.regex(record.hash, /^[0-9a-f]{64}$/);
+    for (const key of await client.keys('*')) {
+      const type = await client.type(key);
+      const values = type === 'hash' ? Object.values(await client.hgetall(key)) : type === 'string' ? [await client.get(key)] : [];
+      for (const value of values) t.false(value?.includes(created.key) ?? false, key);
+    }
+  } finally {
+    client.disconnect();
+  }
+  const output = gateways.map((gateway) => gateway.process.output()).join('\n');
+  t.false(output.includes(created.key));
+  t.regex(output, new RegExp(`"keyId":"${created.prefix}"`));
+});
+
+test.serial('a gateway started later loads the existing keys, revoked ones stay refused', async (t) => {
+  const live = await createKey(env);
+  const revoked = await createKey(env);
+  t.is((await runKeysCli(['revoke', revoked.id], env)).code, 0);
+  const late = await startGatewayProcess({ ...env, API_KEYS: '' });
+  try {
+    t.regex(late.process.output(), /"managedKeys":[1-9]/);
+    t.notRegex(late.process.output(), /generated a key/, 'managed keys exist, so no throwaway key is generated');
+    t.is(await statusWith(late.url, live.key), 200);
+    t.is(await statusWith(late.url, revoked.key), 401);
+  } finally {
+    await late.stop();
+  }
+});
+
+test.serial('list over Redis shows every key created here', async (t) => {
+  const run = await runKeysCli(['list', '--json'], env);
+  t.is(run.code, 0, run.stderr);
+  const listed = JSON.parse(run.stdout);
+  t.is(listed.length, 6);
+  t.true(listed.some((record: any) => record.revokedAt !== null));
+  t.false(run.stdout.includes('"hash"'));
+});
+
+test.serial('when Redis goes away, known keys keep working and the gateway does not hang', async (t) => {
+  const created = await createKey(env);
+  t.is(await statusWith(gateways[0]!.url, created.key), 200);
+  await redis.kill();
+  const started = performance.now();
+  t.is(await statusWith(gateways[0]!.url, created.key), 200);
+  t.is(await statusWith(gateways[0]!.url, 'uk_live_zzzzzzzz_' + 'a'.repeat(32)), 401);
+  t.true(performance.now() - started < 5000);
+});
