@@ -13,12 +13,12 @@ export interface CliRun {
   stderr: string;
 }
 
-/** `pnpm keys <args>` as a real process (node --import tsx scripts/keys.ts), with only the given environment. */
+/** `pnpm keys <args>` as a real process (node --import tsx services/gateway/src/keys-main.ts), with only the given environment. */
 export function runKeysCli(args: readonly string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'scripts/keys.ts', ...args],
+      ['--import', 'tsx', 'services/gateway/src/keys-main.ts', ...args],
       { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 30_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : undefined) : 0;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@utility-api/logging';
+import { deferredBindings, deferredChild, type Logger } from '@utility-api/logging';
 import type { Middleware } from 'koa';
 import type { GatewayState } from './gateway-state.ts';
 
@@ -9,6 +9,10 @@ const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /**
  * Gives each request an id (echoed in `X-Request-Id` and in error bodies) and a child logger
  * bound to it, and writes one access-log line when the response is done.
+ *
+ * The child logger is deferred: most requests never log through it, and pino's child costs a
+ * few microseconds, so it is only made when something does. The access line is written by the
+ * root logger with the child's bindings, which is the same line without making the child.
  */
 export function requestContext(logger: Logger): Middleware<GatewayState> {
   return async (ctx, next) => {
@@ -17,17 +21,19 @@ export function requestContext(logger: Logger): Middleware<GatewayState> {
     const requestId = CALLER_REQUEST_ID.test(offered) ? offered : randomUUID();
     ctx.state.requestId = requestId;
     ctx.state.receivedAt = receivedAt;
-    ctx.state.log = logger.child({ requestId });
-    ctx.set('X-Request-Id', requestId);
+    ctx.state.log = deferredChild(logger, { requestId });
+    ctx.res.setHeader('X-Request-Id', requestId);
     try {
       await next();
     } finally {
-      // The route template, not the raw path, so logs group by endpoint and never carry query text.
-      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      ctx.state.log.info(
-        { method: ctx.method, route, status: ctx.status, ms: Number((performance.now() - receivedAt).toFixed(2)) },
-        'request',
-      );
+      if (logger.isLevelEnabled('info')) {
+        // The route template, not the raw path, so logs group by endpoint and never carry query text.
+        const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+        const fields = { method: ctx.method, route, status: ctx.status, ms: Number((performance.now() - receivedAt).toFixed(2)) };
+        const deferred = deferredBindings(ctx.state.log);
+        if (deferred?.root === logger) logger.info({ ...deferred.bindings, ...fields }, 'request');
+        else ctx.state.log.info(fields, 'request');
+      }
     }
   };
 }

@@ -28,13 +28,17 @@ const API_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
 /** Headers that describe a representation a route had started to send; they must not outlive it. */
 const REPRESENTATION_HEADERS = ['ETag', 'Last-Modified', 'Content-Disposition'] as const;
 
+const API_RESPONSE_HEADER_ENTRIES = Object.entries(API_RESPONSE_HEADERS);
+
 /** The part of a Koa context these helpers touch. */
-type HeaderTarget = Pick<Context, 'set' | 'remove' | 'secure'>;
+type HeaderTarget = Pick<Context, 'remove' | 'secure' | 'res' | 'headerSent'>;
 
 /** Sets the defaults every API response carries (HSTS only when the request came over https). */
 export function setApiResponseHeaders(ctx: HeaderTarget): void {
-  ctx.set(API_RESPONSE_HEADERS);
-  if (ctx.secure) ctx.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+  if (ctx.headerSent) return;
+  // Straight to node: Koa 3's `set` builds entry arrays on every call, for values that are already strings.
+  for (const [name, value] of API_RESPONSE_HEADER_ENTRIES) ctx.res.setHeader(name, value);
+  if (ctx.secure) ctx.res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
 }
 
 /**
@@ -50,8 +54,8 @@ export function resetToApiResponseHeaders(ctx: HeaderTarget): void {
 
 /** Defaults for every response; routes that serve cacheable bytes (media, docs) override some. */
 export function responseHeaders(): Middleware<GatewayState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     setApiResponseHeaders(ctx);
-    await next();
+    return next();
   };
 }

@@ -1,9 +1,9 @@
 import { parseEnvironment } from '@utility-api/config';
 import { createRedisConnection } from '@utility-api/render-jobs';
 import type { Redis } from 'ioredis';
-import type { ApiKeyRecords } from '../../services/gateway/src/auth/api-key-records.ts';
-import { keysEnvironmentSchema } from '../../services/gateway/src/auth/keys-environment.ts';
-import { apiKeyRecordsFor } from '../../services/gateway/src/auth/open-api-keys.ts';
+import type { ApiKeyRecords } from '../auth/api-key-records.ts';
+import { keysEnvironmentSchema } from '../auth/keys-environment.ts';
+import { apiKeyRecordsFor } from '../auth/open-api-keys.ts';
 
 const REDIS_CONNECT_TIMEOUT_MS = 5000;
 

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ConfigurationError } from '@utility-api/config';
-import { KEY_NAME, KeyStoreDataError, type ApiKeyRecord } from '../../services/gateway/src/auth/api-key-record.ts';
-import { createApiKey, keyIdFromReference, listApiKeys } from '../../services/gateway/src/auth/managed-api-keys.ts';
-import type { KeyRateLimits } from '../../services/gateway/src/rate-limits/rate-budget.ts';
-import { formatRateSpec, parseRateSpec, RATE_SPEC_FORMAT } from '../../services/gateway/src/rate-limits/rate-spec.ts';
+import { KEY_NAME, KeyStoreDataError, type ApiKeyRecord } from '../auth/api-key-record.ts';
+import { createApiKey, keyIdFromReference, listApiKeys } from '../auth/managed-api-keys.ts';
+import type { KeyRateLimits } from '../rate-limits/rate-budget.ts';
+import { formatRateSpec, parseRateSpec, RATE_SPEC_FORMAT } from '../rate-limits/rate-spec.ts';
 import { openKeyStore, StoreUnavailableError } from './key-store-access.ts';
 
 /** sysexits(3) codes, so scripts can tell a typo from an outage. */
