@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Lifecycle } from '@utility-api/lifecycle';
 import type { Logger } from '@utility-api/logging';
 import { createGatewayApp } from './app.ts';
+import { answerClientError } from './http/client-error-response.ts';
 import { apiKeyRecordsFor, openApiKeys } from './auth/open-api-keys.ts';
 import { defaultPublicBaseUrl, type GatewayConfig } from './config.ts';
 import { inlineEndpoints } from './endpoints/inline-endpoints.ts';
@@ -56,6 +57,7 @@ export async function startGateway(
   server.headersTimeout = config.headersTimeoutMs;
   server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
+  server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -148,3 +148,17 @@ test('a POST with no body at all is validated as an empty object, not refused as
   t.is(validator.body.status, 'invalid');
   t.regex(validator.body.message, /provide a JSON/);
 });
+
+test('404, not 405, for a method no route knows on a path no route serves', async (t) => {
+  // Regression: the router answers unknown methods with 501 before matching the path, which became
+  // a 405 with an empty Allow ("use .").
+  for (const method of ['PROPFIND', 'LOCK', 'MKCOL']) {
+    const unknown = await rawRequest('/v1/nothing-here', { method });
+    t.is(unknown.status, 404, method);
+    t.is(JSON.parse(unknown.body).error.code, 'not_found', method);
+    t.is(unknown.headers.allow, undefined, method);
+    const known = await rawRequest('/v1/time', { method });
+    t.is(known.status, 405, method);
+    t.regex(String(known.headers.allow), /GET/, method);
+  }
+});

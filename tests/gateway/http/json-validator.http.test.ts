@@ -1,4 +1,5 @@
 import test from 'ava';
+import { loadContract } from '../../helpers/openapi-contract.ts';
 import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
@@ -153,4 +154,15 @@ test('401 with a wrong API key', async (t) => {
   const { status, body } = await validate({ json: { a: 1 } }, { headers: { authorization: 'wrong-key-0123456789abcdef' } });
   t.is(status, 401);
   t.is(body.error.code, 'unauthorized');
+});
+
+test('the shared-error 400s (body_too_deep) match the documented 400 too', async (t) => {
+  // Regression: the document listed only the validator's own 400 body, so these answers broke the contract.
+  const contract = await loadContract(gateway.url);
+  const deep = await validate(`{"json": ${'['.repeat(40)}${']'.repeat(40)}}`);
+  t.is(deep.body.error.code, 'body_too_deep');
+  t.deepEqual(contract.check('/v1/json-validator', 'POST', 400, deep.body), []);
+  const own = await validate({});
+  t.deepEqual(contract.check('/v1/json-validator', 'POST', 400, own.body), []);
+  t.notDeepEqual(contract.check('/v1/json-validator', 'POST', 400, { status: 'invalid' }), []);
 });

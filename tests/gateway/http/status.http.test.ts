@@ -1,4 +1,5 @@
 import test from 'ava';
+import { loadContract } from '../../helpers/openapi-contract.ts';
 import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
@@ -177,4 +178,14 @@ test('401 without an API key, for any method', async (t) => {
   }
   const head = await gateway.request('/v1/status', { method: 'HEAD', headers: { authorization: '' } });
   t.is(head.status, 401);
+});
+
+test('413 for a body over 1 MB, as the document says', async (t) => {
+  // Regression: the status operation did not document its 413.
+  const contract = await loadContract(gateway.url);
+  for (const method of METHODS_WITH_BODY) {
+    const { status, body } = await gateway.json('/v1/status', postJson({ x: 'x'.repeat(1024 * 1024) }, { method }));
+    t.is(status, 413, method);
+    t.deepEqual(contract.check('/v1/status', method, 413, body), [], method);
+  }
 });

@@ -87,7 +87,7 @@ export function jsonValidatorEndpoint() {
         schema: z.union([resultSchema, errorBodySchema]),
       },
       413: { description: 'Body larger than the request size limit.' },
-      415: { description: 'Body sent with a content type other than JSON.' },
+      415: { description: 'Body sent with a content type other than JSON, or a Content-Encoding other than gzip, deflate or br.' },
     },
     handle: ({ body }) => validateJson(body),
   });

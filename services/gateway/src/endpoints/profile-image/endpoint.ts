@@ -83,7 +83,7 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
   400: { description: 'A bad user id or body field; `details` names each one.' },
   404: { description: '`unknown_user`: Discord has no user with this id (only with a bot token configured).' },
   413: { description: 'The body is over 1 MB.' },
-  415: { description: 'The body is not JSON.' },
+  415: { description: 'The body is not JSON, or has a Content-Encoding other than gzip, deflate or br.' },
   422: { description: '`image_unusable`: an image URL was refused, unreachable, too large, not an image or corrupt; `details` names the field.' },
   502: { description: "`discord_unavailable`: Discord's API failed." },
   503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed` or a Discord rate limit; carries `Retry-After`.' },
