@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { REPO_ROOT } from '../local-stack/service-process.ts';
+import { HAS_TASKSET } from './bench-process.ts';
+import { benchCardRender } from './card-render.ts';
+import { benchLightEndpoints } from './light-endpoints.ts';
+import { benchProfileImage, STACK_RENDER_THREADS } from './profile-image.ts';
+import { checkTargets, markdownReport, type BenchResults } from './report.ts';
+
+/**
+ * `pnpm bench [--quick] [--only=light,card,profile] [--baseline-gateway=<checkout>]`: the whole
+ * product measured in one run on loopback, about 6 minutes on the 2-core machine (--quick: about 2).
+ * `--baseline-gateway` also runs the gateway of another checkout (e.g. `git worktree add` of the
+ * last commit, with its dependencies installed) in the light-endpoint runs, for before/after numbers.
+ * 1. light endpoints through the full gateway vs a plain Koa app and a bare node:http server (wrk);
+ * 2. card draw and encode time and PNG size for three option sets;
+ * 3. POST /v1/profile-image end to end, embedded and in the `pnpm stack` topology with 1 and 2
+ *    renderers, new and repeated cards at concurrency 1 and 16;
+ * 4. peak RSS of every gateway and renderer process.
+ * Prints markdown tables and each target as PASS/MISS; writes bench-results/bench.json.
+ */
+const quick = process.argv.includes('--quick');
+const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
+const baselineArgument = process.argv.find((argument) => argument.startsWith('--baseline-gateway='));
+const baselineCheckout = baselineArgument === undefined ? undefined : resolve(baselineArgument.slice('--baseline-gateway='.length));
+const phases = new Set((onlyArgument?.slice('--only='.length) ?? 'light,card,profile').split(','));
+const OUTPUT = resolve(REPO_ROOT, 'bench-results/bench.json');
+
+const startedAt = Date.now();
+const progress = (line: string) => {
+  const elapsed = Math.round((Date.now() - startedAt) / 1000);
+  console.log(`[${String(Math.floor(elapsed / 60)).padStart(2, '0')}:${String(elapsed % 60).padStart(2, '0')}] ${line}`);
+};
+
+const workDir = mkdtempSync(join(tmpdir(), 'utility-api-bench-'));
+const results: BenchResults = {};
+const problems: string[] = [];
+const loadBefore = loadavg();
+
+try {
+  if (phases.has('light')) {
+    const install = spawnSync('bash', [join(REPO_ROOT, 'scripts/bench/install-wrk.sh')], { stdio: 'inherit' });
+    if (install.status !== 0) {
+      problems.push('light endpoints not measured: wrk is missing and could not be installed');
+    } else {
+      const runs = quick ? 1 : 3;
+      const seconds = quick ? 3 : 5;
+      progress(`light endpoints: gateway, plain Koa and bare node:http, ${runs} × ${seconds} s each, 50 connections${HAS_TASKSET ? ', servers on core 0 and wrk on core 1' : ' (no taskset: unpinned)'}`);
+      results.light = await benchLightEndpoints({ workDir, runs, seconds, connections: 50, progress, ...(baselineCheckout === undefined ? {} : { baselineCheckout }) });
+    }
+  }
+  if (phases.has('card')) {
+    const renders = quick ? 60 : 220;
+    progress(`card render: 3 option sets, ${renders} distinct cards each`);
+    results.card = await benchCardRender({ renders, warmup: quick ? 5 : 20, progress });
+  }
+  if (phases.has('profile')) {
+    progress(`profile-image: embedded, then the stack with 1 and 2 renderers (${STACK_RENDER_THREADS} render thread each)`);
+    results.profileImage = await benchProfileImage({
+      workDir,
+      seconds: quick ? { newC1: 3, newC16: 3, repeat: 2 } : { newC1: 6, newC16: 8, repeat: 3 },
+      progress,
+    });
+  }
+} catch (error) {
+  problems.push(`bench stopped early: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+const checks = checkTargets(results);
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average before ${loadBefore.map((value) => value.toFixed(2)).join(' ')}, after ${loadavg()
+  .map((value) => value.toFixed(2))
+  .join(' ')}`;
+const heading = [
+  `## pnpm bench${quick ? ' --quick' : ''}: ${new Date().toISOString()}, ${Math.round((Date.now() - startedAt) / 1000)} s`,
+  '',
+  `${machine}. Gateway: LOG_LEVEL=info to a file, RATE_LIMITS=off, embedded mode unless said.`,
+].join('\n');
+console.log(`\n${markdownReport(results, checks, heading)}`);
+for (const problem of problems) console.log(`\n**${problem}**`);
+
+mkdirSync(dirname(OUTPUT), { recursive: true });
+writeFileSync(
+  OUTPUT,
+  `${JSON.stringify({ date: new Date().toISOString(), quick, machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadBefore, loadAfter: loadavg() }, results, targets: checks, problems }, null, 2)}\n`,
+);
+console.log(`\nwritten to ${OUTPUT}`);
+process.exitCode = problems.length > 0 ? 1 : 0;

@@ -1,0 +1,148 @@
+import { join } from 'node:path';
+import { freeLoopbackPort, GATEWAY_ENTRY, startLocalStack } from '../local-stack/local-stack.ts';
+import { startBenchProcess } from './bench-process.ts';
+import { BENCH_API_KEY } from './light-endpoints.ts';
+import { cpuSeconds, peakRssMiB } from './proc-stats.ts';
+import { runRequestLoad, type LoadResult } from './request-load.ts';
+
+const USER_ID = '302050872383242240';
+const RANK = { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true };
+/** Renderer threads per renderer process in the stack, so "renderers" counts cores of rendering. */
+export const STACK_RENDER_THREADS = 1;
+
+export type CardRequestKind = 'new' | 'repeat';
+
+export interface ProfileImageMeasurement {
+  topology: string;
+  kind: CardRequestKind;
+  load: LoadResult;
+  /**
+   * CPU milliseconds per answered request, by process: where the machine's two cores went. "bench
+   * process" is this one: the load loop, and in the stack also the S3 server (s3rver runs here).
+   */
+  cpuMsPerRequest: Record<string, number>;
+}
+
+export interface ProcessMemory {
+  process: string;
+  peakRssMiB: number | undefined;
+}
+
+interface Topology {
+  name: string;
+  url: string;
+  /** Render threads in all, to size the warm-up. */
+  renderThreads: number;
+  processes(): { name: string; pid: number | undefined }[];
+  stop(): Promise<void>;
+}
+
+const SHARED_ENV = { LOG_LEVEL: 'info', RATE_LIMITS: 'off' };
+
+async function startEmbedded(workDir: string): Promise<Topology> {
+  const port = await freeLoopbackPort();
+  const gateway = startBenchProcess({
+    name: 'gateway (embedded)',
+    entry: GATEWAY_ENTRY,
+    logFile: join(workDir, 'gateway-embedded.log'),
+    env: { ...SHARED_ENV, PORT: String(port), HOST: '127.0.0.1', API_KEYS: BENCH_API_KEY, MEDIA_DIR: join(workDir, 'media-embedded') },
+  });
+  try {
+    const line = await gateway.waitFor(/embedded mode/);
+    await gateway.waitFor(/gateway listening/);
+    const threads = Number((JSON.parse(line) as { threads?: number }).threads ?? 1);
+    return {
+      name: 'embedded',
+      url: `http://127.0.0.1:${port}`,
+      renderThreads: threads,
+      processes: () => [{ name: 'gateway', pid: gateway.pid }],
+      stop: () => gateway.stop(),
+    };
+  } catch (error) {
+    await gateway.stop();
+    throw error;
+  }
+}
+
+async function startStack(renderers: number): Promise<Topology> {
+  const stack = await startLocalStack({
+    gatewayPort: await freeLoopbackPort(),
+    renderers,
+    apiKeys: BENCH_API_KEY,
+    env: { ...SHARED_ENV, RENDER_THREADS: String(STACK_RENDER_THREADS) },
+  });
+  return {
+    name: `stack, ${renderers} renderer${renderers === 1 ? '' : 's'}`,
+    url: stack.gatewayUrl,
+    renderThreads: renderers * STACK_RENDER_THREADS,
+    processes: () => [
+      { name: 'gateway', pid: stack.gateway.child.pid },
+      { name: 'redis', pid: stack.redis.child.pid },
+      // Named by position: renderers started together can share a name in the stack's own output.
+      ...stack.renderers.map((renderer, index) => ({ name: `renderer ${index + 1}`, pid: renderer.child.pid })),
+    ],
+    stop: () => stack.stop(),
+  };
+}
+
+/**
+ * POST /v1/profile-image end to end through a real gateway: new cards (every body distinct, so
+ * every request renders) and repeats (one body, answered from the dedupe record without
+ * rendering), at concurrency 1 and 16, in embedded mode and in the `pnpm stack` topology with 1
+ * and 2 renderers.
+ */
+export async function benchProfileImage(options: {
+  workDir: string;
+  seconds: { newC1: number; newC16: number; repeat: number };
+  progress: (line: string) => void;
+}): Promise<{ measurements: ProfileImageMeasurement[]; memory: ProcessMemory[]; renderThreads: Record<string, number> }> {
+  const measurements: ProfileImageMeasurement[] = [];
+  const memory: ProcessMemory[] = [];
+  const renderThreads: Record<string, number> = {};
+  const starters: (() => Promise<Topology>)[] = [() => startEmbedded(options.workDir), () => startStack(1), () => startStack(2)];
+  let cardNumber = 0;
+  for (const start of starters) {
+    const topology = await start();
+    renderThreads[topology.name] = topology.renderThreads;
+    try {
+      const headers = { Authorization: BENCH_API_KEY, 'Content-Type': 'application/json' };
+      const url = `${topology.url}/v1/profile-image?userId=${USER_ID}`;
+      const newCard = () => {
+        cardNumber += 1;
+        return JSON.stringify({ customTag: `Benchmark card #${cardNumber}`, presenceStatus: 'online', rankData: RANK });
+      };
+      const measure = async (kind: CardRequestKind, concurrency: number, seconds: number, body: () => string) => {
+        const processes = topology.processes();
+        const cpuBefore = processes.map((entry) => cpuSeconds(entry.pid));
+        const ownBefore = process.cpuUsage();
+        const load = await runRequestLoad({ url, headers, body, concurrency, seconds });
+        const own = process.cpuUsage(ownBefore);
+        const cpuMsPerRequest: Record<string, number> = { 'bench process': (own.user + own.system) / 1000 / load.requests };
+        for (const [index, { name, pid }] of processes.entries()) {
+          const before = cpuBefore[index];
+          const after = cpuSeconds(pid);
+          if (before !== undefined && after !== undefined) cpuMsPerRequest[name] = ((after - before) * 1000) / load.requests;
+        }
+        const failures = load.requests - (load.statuses['200'] ?? 0);
+        if (failures > 0) throw new Error(`${topology.name} ${kind} c${concurrency}: ${failures} failed requests: ${JSON.stringify(load.statuses)}`);
+        measurements.push({ topology: topology.name, kind, load, cpuMsPerRequest });
+        options.progress(
+          `profile-image: ${topology.name}, ${kind} cards, concurrency ${concurrency}: p50 ${load.p50Ms.toFixed(1)} ms, p99 ${load.p99Ms.toFixed(1)} ms, ${load.perSecond.toFixed(1)} cards/s (${load.requests} requests)`,
+        );
+      };
+
+      // Every render thread draws a few cards first: fonts, glyph caches and JIT are then warm.
+      await runRequestLoad({ url, headers, body: newCard, concurrency: topology.renderThreads, seconds: 60, maxRequests: 4 * topology.renderThreads });
+      await measure('new', 1, options.seconds.newC1, newCard);
+      await measure('new', 16, options.seconds.newC16, newCard);
+      const repeated = newCard();
+      await runRequestLoad({ url, headers, body: () => repeated, concurrency: 1, seconds: 30, maxRequests: 1 });
+      await measure('repeat', 1, options.seconds.repeat, () => repeated);
+      await measure('repeat', 16, options.seconds.repeat, () => repeated);
+      for (const entry of topology.processes().filter(({ name }) => name !== 'redis')) memory.push({ process: `${topology.name}: ${entry.name}`, peakRssMiB: peakRssMiB(entry.pid) });
+    } finally {
+      await topology.stop();
+    }
+  }
+  return { measurements, memory, renderThreads };
+}

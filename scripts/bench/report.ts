@@ -1,0 +1,195 @@
+import type { CardRenderMeasurement } from './card-render.ts';
+import { BARE_HTTP, BASELINE_GATEWAY, GATEWAY, PLAIN_KOA, type LightEndpointsResult, type LightMeasurement } from './light-endpoints.ts';
+import type { ProcessMemory, ProfileImageMeasurement } from './profile-image.ts';
+
+export interface BenchResults {
+  light?: LightEndpointsResult;
+  card?: CardRenderMeasurement[];
+  profileImage?: { measurements: ProfileImageMeasurement[]; memory: ProcessMemory[]; renderThreads: Record<string, number> };
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  pass: boolean | undefined;
+}
+
+/** The targets of issue 7. */
+export const TARGETS = {
+  lightRatioToKoa: 0.85,
+  lightP99Ms: 10,
+  cardDrawEncodeMedianMs: 20,
+  profileNewP50Ms: 40,
+  rendererScaling: 1.8,
+  repeatP50Ms: 5,
+} as const;
+
+const fixed = (value: number | undefined, digits = 1) => (value === undefined || Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
+
+function lightLookup(light: LightEndpointsResult, endpoint: string, server: string): LightMeasurement | undefined {
+  return light.measurements.find((measurement) => measurement.endpoint === endpoint && measurement.server === server);
+}
+
+/** Per endpoint: the gateway (and the baseline checkout's, when run) against plain Koa and bare node:http. */
+function lightRatios(light: LightEndpointsResult) {
+  const endpoints = [...new Set(light.measurements.map((measurement) => measurement.endpoint))];
+  const gateways = [GATEWAY, ...(light.servers.includes(BASELINE_GATEWAY) ? [BASELINE_GATEWAY] : [])];
+  return endpoints.flatMap((endpoint) => {
+    const koa = lightLookup(light, endpoint, PLAIN_KOA);
+    const bare = lightLookup(light, endpoint, BARE_HTTP);
+    return gateways.map((server) => {
+      const gateway = lightLookup(light, endpoint, server);
+      const cpuRatio = (other: LightMeasurement | undefined) =>
+        gateway?.median.cpuMicrosPerRequest !== undefined && other?.median.cpuMicrosPerRequest !== undefined
+          ? other.median.cpuMicrosPerRequest / gateway.median.cpuMicrosPerRequest
+          : Number.NaN;
+      return {
+        endpoint,
+        server,
+        gateway,
+        toKoa: gateway && koa ? gateway.median.requestsPerSecond / koa.median.requestsPerSecond : Number.NaN,
+        toBare: gateway && bare ? gateway.median.requestsPerSecond / bare.median.requestsPerSecond : Number.NaN,
+        cpuToKoa: cpuRatio(koa),
+        cpuToBare: cpuRatio(bare),
+      };
+    });
+  });
+}
+
+function profileLookup(measurements: readonly ProfileImageMeasurement[], topology: string, kind: string, concurrency: number) {
+  return measurements.find((measurement) => measurement.topology === topology && measurement.kind === kind && measurement.load.concurrency === concurrency);
+}
+
+export function checkTargets(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  if (results.light) {
+    for (const ratio of lightRatios(results.light).filter((entry) => entry.server === GATEWAY)) {
+      checks.push({
+        target: `${ratio.endpoint}: gateway ≥ ${TARGETS.lightRatioToKoa} × plain Koa req/s`,
+        measured: `${fixed(ratio.toKoa, 2)} ×`,
+        pass: ratio.toKoa >= TARGETS.lightRatioToKoa,
+      });
+      checks.push({
+        target: `${ratio.endpoint}: gateway p99 < ${TARGETS.lightP99Ms} ms at ${results.light.connections} connections`,
+        measured: `${fixed(ratio.gateway?.median.p99Ms, 2)} ms`,
+        pass: ratio.gateway !== undefined && ratio.gateway.median.p99Ms < TARGETS.lightP99Ms,
+      });
+    }
+  }
+  for (const card of results.card ?? []) {
+    checks.push({
+      target: `card "${card.set}": draw+encode median ≤ ${TARGETS.cardDrawEncodeMedianMs} ms`,
+      measured: `${fixed(card.drawEncodeMs.median)} ms`,
+      pass: card.drawEncodeMs.median <= TARGETS.cardDrawEncodeMedianMs,
+    });
+  }
+  if (results.profileImage) {
+    const { measurements } = results.profileImage;
+    const topologies = [...new Set(measurements.map((measurement) => measurement.topology))];
+    for (const topology of topologies) {
+      const fresh = profileLookup(measurements, topology, 'new', 1);
+      checks.push({
+        target: `profile-image ${topology}: new card p50 ≤ ${TARGETS.profileNewP50Ms} ms at concurrency 1`,
+        measured: `${fixed(fresh?.load.p50Ms)} ms`,
+        pass: fresh !== undefined && fresh.load.p50Ms <= TARGETS.profileNewP50Ms,
+      });
+    }
+    for (const topology of topologies) {
+      const repeat = profileLookup(measurements, topology, 'repeat', 1);
+      const allReused = repeat !== undefined && (repeat.load.renders.reused ?? 0) === repeat.load.requests;
+      checks.push({
+        target: `profile-image ${topology}: repeated request p50 ≤ ${TARGETS.repeatP50Ms} ms without rendering`,
+        measured: `${fixed(repeat?.load.p50Ms, 2)} ms, ${allReused ? 'all reused' : 'NOT all reused'}`,
+        pass: repeat !== undefined && allReused && repeat.load.p50Ms <= TARGETS.repeatP50Ms,
+      });
+    }
+    const one = profileLookup(measurements, 'stack, 1 renderer', 'new', 16);
+    const two = profileLookup(measurements, 'stack, 2 renderers', 'new', 16);
+    const scaling = one && two ? two.load.perSecond / one.load.perSecond : Number.NaN;
+    checks.push({
+      target: `stack: 2 renderers ≥ ${TARGETS.rendererScaling} × the cards/s of 1 (new cards, concurrency 16)`,
+      measured: `${fixed(scaling, 2)} × (${fixed(two?.load.perSecond)} / ${fixed(one?.load.perSecond)} cards/s)`,
+      pass: Number.isNaN(scaling) ? undefined : scaling >= TARGETS.rendererScaling,
+    });
+  }
+  return checks;
+}
+
+export function markdownReport(results: BenchResults, checks: readonly TargetCheck[], heading: string): string {
+  const lines: string[] = [heading, ''];
+  const { light, card, profileImage } = results;
+  if (light) {
+    const runs = light.measurements[0]?.runs.length ?? 0;
+    lines.push(
+      `### Light endpoints: ${light.connections} connections, median of ${runs} × ${light.secondsPerRun} s runs (wrk)`,
+      '',
+      '| endpoint | server | req/s | p50 ms | p99 ms | CPU µs/request | req/s per run |',
+      '| --- | --- | ---: | ---: | ---: | ---: | --- |',
+      ...light.measurements.map(
+        (measurement) =>
+          `| ${measurement.endpoint} | ${measurement.server} | ${measurement.median.requestsPerSecond.toFixed(0)} | ${fixed(measurement.median.p50Ms, 2)} | ${fixed(measurement.median.p99Ms, 2)} | ${fixed(measurement.median.cpuMicrosPerRequest, 0)} | ${measurement.runs.map((run) => run.requestsPerSecond.toFixed(0)).join(', ')} |`,
+      ),
+      '',
+      `Ratios of req/s, and of CPU time per request (the other server's CPU µs over the gateway's; steadier when the machine is shared).`,
+      '',
+      '| endpoint | server | req/s vs plain Koa | req/s vs bare | CPU vs plain Koa | CPU vs bare | response bytes |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+      ...lightRatios(light).map(
+        (ratio) =>
+          `| ${ratio.endpoint} | ${ratio.server} | ${fixed(ratio.toKoa, 2)} | ${fixed(ratio.toBare, 2)} | ${fixed(ratio.cpuToKoa, 2)} | ${fixed(ratio.cpuToBare, 2)} | ${light.responseBytes[ratio.endpoint] ?? 'n/a'} |`,
+      ),
+      '',
+      `Gateway log: ${(light.gatewayLogBytes / 1048576).toFixed(1)} MiB written at LOG_LEVEL=info.`,
+      '',
+    );
+  }
+  if (card) {
+    lines.push(
+      `### Card render: distinct cards, ${card[0]?.renders ?? 0} renders per set, in this process`,
+      '',
+      '| set | draw ms med / p95 | encode ms med / p95 | draw+encode ms med / p95 | prepare ms med | PNG KB |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      ...card.map(
+        (set) =>
+          `| ${set.set} | ${fixed(set.drawMs.median)} / ${fixed(set.drawMs.p95)} | ${fixed(set.encodeMs.median)} / ${fixed(set.encodeMs.p95)} | ${fixed(set.drawEncodeMs.median)} / ${fixed(set.drawEncodeMs.p95)} | ${fixed(set.prepareMs.median)} | ${(set.pngBytes / 1024).toFixed(0)} |`,
+      ),
+      '',
+    );
+  }
+  if (profileImage) {
+    lines.push(
+      '### POST /v1/profile-image end to end',
+      '',
+      '| topology | render threads | cards | concurrency | p50 ms | p99 ms | cards/s | requests | X-Card-Render | CPU ms per request by process |',
+      '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+      ...profileImage.measurements.map(
+        (measurement) =>
+          `| ${measurement.topology} | ${profileImage.renderThreads[measurement.topology] ?? 'n/a'} | ${measurement.kind} | ${measurement.load.concurrency} | ${fixed(measurement.load.p50Ms)} | ${fixed(measurement.load.p99Ms)} | ${fixed(measurement.load.perSecond)} | ${measurement.load.requests} | ${Object.entries(
+            measurement.load.renders,
+          )
+            .map(([render, count]) => `${render} ${count}`)
+            .join(', ')} | ${Object.entries(measurement.cpuMsPerRequest)
+            .map(([process, ms]) => `${process} ${ms.toFixed(1)}`)
+            .join(', ')} |`,
+      ),
+      '',
+      '"bench process" is the load loop, and in the stack also the S3 server (s3rver runs in it).',
+      '',
+    );
+  }
+  const memory: ProcessMemory[] = [
+    ...(light ? [{ process: 'light endpoints: gateway (embedded)', peakRssMiB: light.gatewayPeakRssMiB }] : []),
+    ...(profileImage?.memory ?? []),
+  ];
+  if (memory.length > 0) {
+    lines.push('### Peak RSS (VmHWM at the end of each phase)', '', '| process | MiB |', '| --- | ---: |', ...memory.map((entry) => `| ${entry.process} | ${fixed(entry.peakRssMiB, 0)} |`), '');
+  }
+  lines.push(
+    '### Targets',
+    '',
+    '| target | measured | result |',
+    '| --- | --- | --- |',
+    ...checks.map((check) => `| ${check.target} | ${check.measured} | ${check.pass === undefined ? 'n/a' : check.pass ? 'PASS' : 'MISS'} |`),
+  );
+  return lines.join('\n');
+}
