@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { Canvas, createCanvas, loadImage } from 'canvas';
-import { cardCacheStats, clearCardCaches, PNG_ENCODING, prepareCardFonts, renderCard, type CardInput, type RenderedCard } from '@utility-api/card';
-import { SAMPLE_CARDS } from '../packages/card/samples/sample-cards.ts';
+import { cardCacheStats, clearCardCaches, PNG_ENCODING, prepareCardFonts, renderCard, type RenderedCard } from '@utility-api/card';
+import { benchCardSets, distinctBenchCard } from '../packages/card/samples/bench-cards.ts';
 
 /**
  * `pnpm card:bench [--quick]`: times renderCard on three option sets and prints markdown tables.
@@ -23,44 +23,8 @@ const FRESH_RENDERS = quick ? 10 : 40;
 const PNG_ROUNDS = quick ? 3 : 12;
 const OUTPUT = resolve('bench-results/card.json');
 
-function sample(name: string): CardInput {
-  const found = SAMPLE_CARDS.find((card) => card.name === name);
-  if (!found) throw new Error(`no sample card named ${name}`);
-  return found.input;
-}
-
-const SETS: { name: string; description: string; input: CardInput }[] = [
-  { name: 'minimal', description: 'no images, no options: generated background, default avatar', input: sample('newcomer-defaults') },
-  {
-    name: 'photo + rank',
-    description: 'custom background photo (JPEG 1600x640), avatar, rank block, online',
-    input: {
-      ...sample('banner-rank-badges'),
-      options: { ...sample('banner-rank-badges').options, customBackground: 'https://example.com/landscape.jpg' },
-      images: { background: sample('banner-rank-badges').profile.banner },
-    },
-  },
-  {
-    name: 'everything',
-    description: 'custom background, 2 custom badges after 5 profile badges, decoration, subtitle, rank, emoji name',
-    input: {
-      ...sample('custom-everything'),
-      profile: { ...sample('custom-everything').profile, avatarDecoration: sample('decoration-offline').profile.avatarDecoration },
-      options: {
-        ...sample('custom-everything').options,
-        overwriteBadges: true,
-        badgesFrame: true,
-        rankData: { currentXp: 1240, requiredXp: 5000, level: 12, rank: 3, barColor: '#7c5cff', levelColor: '#ffd166', autoColorRank: true },
-      },
-    },
-  },
-];
-
-/** The same card with a different name and XP each time, so every PNG is a new picture. */
-function distinct(input: CardInput, index: number): CardInput {
-  const rankData = input.options.rankData ? { ...input.options.rankData, currentXp: 1000 + index * 7 } : undefined;
-  return { ...input, options: { ...input.options, customUsername: `Member ${index} ✨`, ...(rankData ? { rankData } : {}) } };
-}
+const SETS = benchCardSets();
+const distinct = distinctBenchCard;
 
 interface Summary {
   median: number;

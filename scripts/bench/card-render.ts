@@ -1,50 +1,9 @@
-import { prepareCardFonts, renderCard, type CardInput } from '@utility-api/card';
-import { SAMPLE_CARDS } from '../../packages/card/samples/sample-cards.ts';
+import { prepareCardFonts, renderCard } from '@utility-api/card';
+import { benchCardSets, distinctBenchCard } from '../../packages/card/samples/bench-cards.ts';
 import { percentile } from './stats.ts';
 
-/**
- * The three option sets of `pnpm card:bench` (scripts/card-bench.ts, which exports nothing to
- * import), timed the same way: distinct cards (name and XP change every render, so no two PNGs
- * are alike) after a warm-up, with the caches a renderer has doing their job.
- */
-function sample(name: string): CardInput {
-  const found = SAMPLE_CARDS.find((card) => card.name === name);
-  if (!found) throw new Error(`no sample card named ${name}`);
-  return found.input;
-}
-
-function optionSets(): { name: string; description: string; input: CardInput }[] {
-  const banner = sample('banner-rank-badges');
-  const everything = sample('custom-everything');
-  return [
-    { name: 'minimal', description: 'no images, no options: generated background, default avatar', input: sample('newcomer-defaults') },
-    {
-      name: 'photo + rank',
-      description: 'custom background photo, avatar, rank block, badges',
-      input: { ...banner, options: { ...banner.options, customBackground: 'https://example.com/landscape.jpg' }, images: { background: banner.profile.banner } },
-    },
-    {
-      name: 'everything',
-      description: 'custom background, custom badges after profile badges, decoration, subtitle, rank, emoji name',
-      input: {
-        ...everything,
-        profile: { ...everything.profile, avatarDecoration: sample('decoration-offline').profile.avatarDecoration },
-        options: {
-          ...everything.options,
-          overwriteBadges: true,
-          badgesFrame: true,
-          rankData: { currentXp: 1240, requiredXp: 5000, level: 12, rank: 3, barColor: '#7c5cff', levelColor: '#ffd166', autoColorRank: true },
-        },
-      },
-    },
-  ];
-}
-
-/** The same card with a different name and XP each time, so every PNG is a new picture. */
-function distinct(input: CardInput, index: number): CardInput {
-  const rankData = input.options.rankData ? { ...input.options.rankData, currentXp: 1000 + index * 7 } : undefined;
-  return { ...input, options: { ...input.options, customUsername: `Member ${index} ✨`, ...(rankData ? { rankData } : {}) } };
-}
+const optionSets = benchCardSets;
+const distinct = distinctBenchCard;
 
 export interface Spread {
   median: number;
