@@ -18,8 +18,9 @@ fi
 
 tree="$root/.tools/node24-tree"
 mkdir -p "$tree"
-# Mirror the working tree (tracked and untracked, minus ignored files), keeping node_modules.
-find "$tree" -mindepth 1 -maxdepth 1 ! -name node_modules -exec rm -rf {} +
+# Mirror the working tree (tracked and untracked, minus ignored files), keeping every
+# node_modules folder (the workspace packages' own links included).
+find "$tree" -mindepth 1 -name node_modules -prune -o ! -type d -print0 | xargs -0 -r rm -f
 git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do [ -e "$file" ] && printf '%s\0' "$file"; done \
   | tar --null -T - -cf - | tar -xf - -C "$tree"
 
@@ -28,7 +29,7 @@ export PATH="$node24/bin:$PATH"
 # node-gyp must compile canvas against Node 24's headers, not the system Node's.
 export npm_config_nodedir="$node24"
 stamp=node_modules/.node24-stamp
-fingerprint=$( (node -v; cat pnpm-lock.yaml package.json) | sha256sum | cut -d' ' -f1)
+fingerprint=$( (node -v; cat pnpm-lock.yaml package.json pnpm-workspace.yaml packages/*/package.json services/*/package.json) | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$fingerprint" ]; then
   echo "node24: installing dependencies for $(node -v)" >&2
   pnpm install --frozen-lockfile >&2

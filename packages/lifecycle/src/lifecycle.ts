@@ -44,9 +44,12 @@ export class Lifecycle {
   async #closeAll(deadlineMs: number): Promise<ShutdownReport> {
     const report: ShutdownReport = { closed: [], failed: [], timedOut: [] };
     const deadline = Date.now() + deadlineMs;
+    // Once a closer has used up the deadline, later ones are not started: a timer may fire a
+    // millisecond early by Date.now(), which must not hand them a sliver of time.
+    let expired = false;
     for (const closer of [...this.#closers].reverse()) {
       const remaining = deadline - Date.now();
-      if (remaining <= 0) {
+      if (expired || remaining <= 0) {
         report.timedOut.push(closer.name);
         continue;
       }
@@ -56,8 +59,10 @@ export class Lifecycle {
       });
       try {
         const outcome = await Promise.race([Promise.resolve().then(closer.close), timeout]);
-        if (outcome === 'timeout') report.timedOut.push(closer.name);
-        else report.closed.push(closer.name);
+        if (outcome === 'timeout') {
+          report.timedOut.push(closer.name);
+          expired = true;
+        } else report.closed.push(closer.name);
       } catch (error) {
         report.failed.push({ name: closer.name, error });
       } finally {

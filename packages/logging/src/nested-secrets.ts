@@ -10,7 +10,11 @@ function holdsSecret(value: object): boolean {
 
 /** A copy with the same prototype and own properties (an Error stays an Error), secrets censored. */
 function censoredCopy(value: object): object {
-  const copy = Object.create(Object.getPrototypeOf(value) as object | null, Object.getOwnPropertyDescriptors(value)) as object;
+  const descriptors = Object.getOwnPropertyDescriptors(value);
+  // Newer V8 (Node 22+) keeps an error's `stack` behind an accessor bound to the original object:
+  // copied as is it would read undefined, so the copy gets the text itself.
+  if (value instanceof Error) descriptors.stack = { value: value.stack, enumerable: false, writable: true, configurable: true };
+  const copy = Object.create(Object.getPrototypeOf(value) as object | null, descriptors) as object;
   for (const key of NESTED_SECRET_KEYS) {
     if (Object.hasOwn(copy, key)) Object.defineProperty(copy, key, { value: CENSOR, enumerable: true, writable: true, configurable: true });
   }
