@@ -21,7 +21,7 @@ export function startNodeProcess(entry: string, env: Record<string, string>): Ma
   const service = startServiceProcess({ name: entry, entry, env });
   return {
     child: service.child,
-    output: service.output,
+    output: () => service.output(),
     waitFor: (pattern, timeoutMs = 20_000) => service.waitFor(pattern, timeoutMs),
     exited: () => service.exited,
     stop: (signal) => service.stop(signal),
