@@ -1,6 +1,6 @@
 import { envBoolean, envCommaList, envInteger, envUrl, parseEnvironment } from '@utility-api/config';
 import { LOG_LEVELS } from '@utility-api/logging';
-import { refineRenderingEnvironment, renderingEnvironmentShape, toRenderingSettings } from '@utility-api/renderer';
+import { refineRenderingEnvironment, renderingEnvironmentShape, toRenderingSettings } from '@utility-api/renderer/shared';
 import { z } from 'zod';
 import { keysFileField } from './auth/keys-environment.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';

@@ -2,7 +2,7 @@ import type { Lifecycle } from '@utility-api/lifecycle';
 import type { Logger } from '@utility-api/logging';
 import type { MediaStore } from '@utility-api/media-store';
 import { createRedisConnection, waitUntilRedisReady } from '@utility-api/render-jobs';
-import { checkRedisEvictionPolicy, createRenderingCore, openMediaStore } from '@utility-api/renderer';
+import { checkRedisEvictionPolicy, openMediaStore } from '@utility-api/renderer/shared';
 import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.ts';
@@ -33,6 +33,8 @@ const REDIS_BOOT_TIMEOUT_MS = 10_000;
 export async function startRenderBackends(config: GatewayConfig, logger: Logger, lifecycle: Lifecycle, registry: Registry): Promise<RenderBackends> {
   const media = await openMediaStore(config.rendering.media, logger, lifecycle);
   if (config.redisUrl === undefined) {
+    // Loaded only here: node-canvas and the fonts stay out of a distributed gateway's memory.
+    const { createRenderingCore } = await import('@utility-api/renderer');
     const core = createRenderingCore(config.rendering, { store: media, logger, lifecycle, registry });
     logger.info({ threads: core.pool.size, mediaDir: config.rendering.media.directory }, 'embedded mode: rendering in this process');
     return {
