@@ -39,7 +39,8 @@ test.after.always(async () => {
 test('a job whose renderers die twice fails promptly with 503 render_failed and Retry-After, not at the deadline', async (t) => {
   const started = performance.now();
   const firstFetch = images.nextRequest(SLOW_PATH);
-  const pending = postCard(gateway.url, { customBackground: `${images.url}${SLOW_PATH}`, customTag: uniqueTag('dies twice') });
+  const poison = { customBackground: `${images.url}${SLOW_PATH}`, customTag: uniqueTag('dies twice') };
+  const pending = postCard(gateway.url, poison);
 
   // First renderer dies mid-job: the job stalls once and goes back to the queue.
   await firstFetch;
@@ -64,6 +65,12 @@ test('a job whose renderers die twice fails promptly with 503 render_failed and 
   t.true(total < RENDER_TIMEOUT_MS / 2, `answered long before the ${RENDER_TIMEOUT_MS} ms deadline`);
   t.false(third.output().includes('"card rendered"'), 'the third renderer did not draw the twice-stalled job');
   t.is(images.requests.filter((path) => path === SLOW_PATH).length, 2, 'no third attempt was made');
+
+  // The same card again is refused at once instead of killing more renderers.
+  const retried = await postCard(gateway.url, poison);
+  t.is(retried.status, 503, JSON.stringify(retried.body));
+  t.is(retried.body.error.code, 'render_failed');
+  t.is(images.requests.filter((path) => path === SLOW_PATH).length, 2, 'the retry started no new attempt');
 
   // The surviving renderer is healthy: the next card is drawn normally.
   const next = await postCard(gateway.url, { customTag: uniqueTag('after the failure') });

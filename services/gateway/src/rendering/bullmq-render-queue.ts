@@ -126,8 +126,13 @@ export async function createBullmqRenderQueue(parts: {
         reused = true;
       } else if (state === 'pending') {
         reused = true;
+      } else if (typeof state === 'object' && isPoisonFailure(state.error)) {
+        // Renderers died on this card (or gave up on it): re-adding it would kill more of them,
+        // so identical requests get the same answer until the failed job ages out of Redis.
+        settle(jobId, state);
+        reused = true;
       } else {
-        // A failed job is not a verdict forever: an identical request later gets a fresh attempt.
+        // Any other failure (storage, Discord) is not a verdict forever: a fresh attempt.
         if (typeof state === 'object') await queue.remove(jobId);
         await queue.add(RENDER_JOB_NAME, payload, { jobId, ...RENDER_JOB_OPTIONS });
       }
@@ -169,6 +174,11 @@ export async function createBullmqRenderQueue(parts: {
       await queue.close();
     },
   };
+}
+
+/** A `render_failed` job: its renderers crashed or stalled until the retries ran out. */
+function isPoisonFailure(error: unknown): boolean {
+  return error instanceof RenderFailedError && error.failure.code === 'render_failed';
 }
 
 function safeJson(text: string): unknown {
