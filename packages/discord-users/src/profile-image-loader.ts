@@ -1,5 +1,5 @@
 import { assertWithinImageLimits, readImageHeader, sniffImageFormat } from '@utility-api/card/image-inspection';
-import { withDeadline } from './deadline.ts';
+import { withDeadline } from '@utility-api/lifecycle';
 import { type ImageByteCache } from './image-byte-cache.ts';
 import { type ImageFetcher } from './image-fetcher.ts';
 import { type Logger } from './logger.ts';

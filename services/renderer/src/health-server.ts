@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkReadiness } from '@utility-api/lifecycle';
 
 export interface HealthChecks {
   /** Each resolves when its dependency answers; a rejection marks the process not ready. */
@@ -9,20 +10,6 @@ export interface HealthChecks {
 }
 
 const CHECK_TIMEOUT_MS = 1000;
-
-async function withTimeout(check: () => Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      check(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * The renderer's small HTTP face for orchestrators: `/healthz` (the process answers), `/readyz`
@@ -38,10 +25,7 @@ export async function startHealthServer(options: { host: string; port: number; c
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, JSON.stringify({ error: 'method_not_allowed' }));
     if (path === '/healthz') return send(200, JSON.stringify({ status: 'ok' }));
     if (path === '/readyz') {
-      const names = Object.keys(options.checks.readiness);
-      void Promise.allSettled(names.map((name) => withTimeout(options.checks.readiness[name]!))).then((results) => {
-        const checks = Object.fromEntries(names.map((name, index) => [name, results[index]!.status === 'fulfilled' ? 'ok' : 'unavailable']));
-        const ready = results.every((result) => result.status === 'fulfilled');
+      void checkReadiness(options.checks.readiness, CHECK_TIMEOUT_MS).then(({ ready, checks }) => {
         send(ready ? 200 : 503, JSON.stringify({ status: ready ? 'ready' : 'not_ready', checks }));
       });
       return;

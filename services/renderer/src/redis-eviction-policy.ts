@@ -1,3 +1,4 @@
+import { withDeadline } from '@utility-api/lifecycle';
 import type { Logger } from '@utility-api/logging';
 import type { Redis } from 'ioredis';
 
@@ -45,21 +46,13 @@ export async function checkRedisEvictionPolicy(redis: Redis, options: { allowEvi
 }
 
 async function readEvictionPolicy(redis: Redis): Promise<EvictionPolicyCheck> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    const reply = await Promise.race([
-      redis.config('GET', 'maxmemory-policy'),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${CONFIG_TIMEOUT_MS} ms`)), CONFIG_TIMEOUT_MS);
-      }),
-    ]);
+    const reply = await withDeadline(redis.config('GET', 'maxmemory-policy'), CONFIG_TIMEOUT_MS, 'CONFIG GET maxmemory-policy');
     // RESP2 answers a flat [name, value] list, RESP3 a map; an empty one means the server hides the setting.
     const policy: unknown = Array.isArray(reply) ? reply[1] : (reply as Record<string, unknown> | null)?.['maxmemory-policy'];
     if (typeof policy !== 'string' || policy === '') return { outcome: 'unknown', reason: 'CONFIG GET returned no value' };
     return policy === 'noeviction' ? { outcome: 'noeviction' } : { outcome: 'evicting', policy };
   } catch (error) {
     return { outcome: 'unknown', reason: error instanceof Error ? error.message : String(error) };
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,3 +1,5 @@
+import { withDeadline } from '@utility-api/lifecycle';
+
 /**
  * The store the gateway depends on for keys (and, with Redis, for queues and limits). The status
  * endpoint and readiness probes ping it; the implementation says what "reachable" means.
@@ -22,18 +24,10 @@ export interface BackingStoreHealth {
 
 export async function probeBackingStore(store: BackingStore, timeoutMs: number): Promise<BackingStoreHealth> {
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      store.ping(),
-      new Promise((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error('ping timed out')), timeoutMs);
-      }),
-    ]);
+    await withDeadline(store.ping(), timeoutMs, `${store.kind} ping`);
     return { online: true, latencyMs: performance.now() - started };
   } catch {
     return { online: false, latencyMs: performance.now() - started };
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,4 +1,5 @@
 import type { Router } from '@koa/router';
+import { checkReadiness } from '@utility-api/lifecycle';
 import type { Registry } from 'prom-client';
 import type { GatewayState } from './gateway-state.ts';
 
@@ -12,23 +13,6 @@ export interface HealthRouteParts {
 
 const CHECK_TIMEOUT_MS = 1000;
 
-async function check(probe: () => Promise<void>): Promise<'ok' | 'unavailable'> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      probe(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS);
-      }),
-    ]);
-    return 'ok';
-  } catch {
-    return 'unavailable';
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * Probes for orchestrators and Prometheus, public like the docs: `/healthz` says the process
  * answers, `/readyz` that Redis and storage do too (503 otherwise), `/metrics` the counters.
@@ -38,10 +22,7 @@ export function mountHealthRoutes(router: Router<GatewayState>, parts: HealthRou
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', async (ctx) => {
-    const names = Object.keys(parts.readiness);
-    const results = await Promise.all(names.map((name) => check(parts.readiness[name]!)));
-    const checks = Object.fromEntries(names.map((name, index) => [name, results[index]]));
-    const ready = results.every((result) => result === 'ok');
+    const { ready, checks } = await checkReadiness(parts.readiness, CHECK_TIMEOUT_MS);
     ctx.status = ready ? 200 : 503;
     if (!ready) ctx.set('Retry-After', '1');
     ctx.body = { status: ready ? 'ready' : 'not_ready', checks };

@@ -1,3 +1,4 @@
+import { withDeadline } from '@utility-api/lifecycle';
 import type { Logger } from '@utility-api/logging';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -62,7 +63,7 @@ export class RateCounter {
     const limiters = this.#limitersFor(budget, spec);
     if (limiters.store && performance.now() >= this.#storeRetryAt) {
       try {
-        const outcome = await this.#withinTimeout(settle(limiters.store, key));
+        const outcome = await withDeadline(settle(limiters.store, key), this.#storeTimeoutMs, 'rate limit store');
         this.#storeAnswered();
         return decision(spec, outcome);
       } catch (error) {
@@ -87,20 +88,6 @@ export class RateCounter {
       this.#limiters.set(id, limiters);
     }
     return limiters;
-  }
-
-  async #withinTimeout<T>(operation: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        operation,
-        new Promise<never>((_resolve, reject) => {
-          timer = setTimeout(() => reject(new Error(`rate limit store did not answer within ${this.#storeTimeoutMs} ms`)), this.#storeTimeoutMs);
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   #storeFailed(error: unknown): void {

@@ -1,19 +1,11 @@
+import { DeadlineError, withDeadline as raceDeadline } from '@utility-api/lifecycle';
 import { RenderTimeoutError } from './render-queue.ts';
 
-/** Races a promise against the deadline; the timer never outlives the race. */
-export async function withDeadline<T>(work: Promise<T>, deadlineMs: number, onTimeout?: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+/** The shared deadline race, reported as the queue's own RenderTimeoutError (a 504 at the endpoint). */
+export async function withDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {
   try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          onTimeout?.();
-          reject(new RenderTimeoutError(deadlineMs));
-        }, deadlineMs);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
+    return await raceDeadline(work, deadlineMs, 'card render');
+  } catch (error) {
+    throw error instanceof DeadlineError ? new RenderTimeoutError(deadlineMs) : error;
   }
 }
