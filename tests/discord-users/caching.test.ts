@@ -9,10 +9,13 @@ import { Redis } from 'ioredis';
 import { createImageByteCache } from '../../packages/discord-users/src/image-byte-cache.ts';
 import { sendJson, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
 import { addPlainUser, addUser, newUserId, PINO_WARN, profilesFor } from './fixtures.ts';
-import { startRedisServer, type TestRedisServer } from './redis-server.ts';
+import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
+import { startRedisServer as startRedisOnPort, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
+
+const startRedisServer = async () => startRedisOnPort({ port: await freeLoopbackPort() });
 
 let fake: FakeDiscord;
-let redisServer: TestRedisServer;
+let redisServer: RunningRedis;
 let redis: Redis;
 test.before(async () => {
   [fake, redisServer] = await Promise.all([startFakeDiscord(), startRedisServer()]);

@@ -3,8 +3,8 @@
  * embedded (encoded once with libwebp through @jsquash/webp and checked with the card's decodeImage),
  * and hostile headers (pixel bombs) written byte by byte.
  */
-import { crc32 } from 'node:zlib';
 import { createCanvas } from 'canvas';
+import { PNG_SIGNATURE, pngChunk } from '../card/images/fixtures.ts';
 
 function drawing(width: number, height: number) {
   const canvas = createCanvas(width, height);
@@ -88,17 +88,6 @@ function lzwLiterals(pixels: Uint8Array): Buffer {
   blocks.push(0);
   return Buffer.from(blocks);
 }
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const typeAndData = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(typeAndData));
-  return Buffer.concat([length, typeAndData, crc]);
-}
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**
  * The start of a PNG declaring `width`x`height`: signature, a valid IHDR, and the head of an IDAT
