@@ -1,6 +1,5 @@
 import { envBoolean, envCommaList, envInteger, envUrl, parseEnvironment } from '@utility-api/config';
-import { LOG_LEVELS } from '@utility-api/logging';
-import { refineRenderingEnvironment, renderingEnvironmentShape, toRenderingSettings } from '@utility-api/renderer/shared';
+import { redisUrlField, refineRenderingEnvironment, renderingEnvironmentShape, serviceEnvironmentShape, toRenderingSettings } from '@utility-api/renderer/shared';
 import { z } from 'zod';
 import { keysFileField } from './auth/keys-environment.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';
@@ -18,27 +17,24 @@ const environmentSchema = z
     HOST: z.string().default('127.0.0.1'),
     PUBLIC_BASE_URL: envUrl(['http', 'https']).optional(),
     API_KEYS: envCommaList().pipe(z.array(apiKey)),
-    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     DEPLOYMENT_ENVIRONMENT: z
       .string()
       .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, { error: 'must be 1-32 lowercase letters, digits or dashes' })
       .default('prod'),
     TRUST_PROXY: envBoolean(false),
-    SHUTDOWN_TIMEOUT_MS: envInteger({ min: 1000, max: 600_000, default: 25_000 }),
     /** Unset: embedded mode (renders in this process, media on disk). Set: BullMQ and renderers. */
-    REDIS_URL: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
+    REDIS_URL: redisUrlField.optional(),
     RENDER_TIMEOUT_MS: envInteger({ min: 1000, max: 120_000, default: 20_000 }),
     METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
     /** A client must finish sending headers within this (slowloris); at most the 30 s request timeout. */
     HEADERS_TIMEOUT_MS: envInteger({ min: 500, max: 30_000, default: 10_000 }),
-    /** BullMQ silently loses jobs under an evicting `maxmemory-policy`; boot refuses one unless this is true. */
-    ALLOW_REDIS_EVICTION: envBoolean(false),
     /** Managed keys in embedded mode (`pnpm keys` writes it); with REDIS_URL they live in Redis. */
     KEYS_FILE: keysFileField,
     RATE_LIMITS: envBoolean(true),
     RATE_LIMIT_DEFAULT: envRateSpec('600/60s'),
     RATE_LIMIT_PROFILE_IMAGE: envRateSpec('60/60s'),
     RATE_LIMIT_AUTH_FAILURES: envRateSpec('20/60s'),
+    ...serviceEnvironmentShape,
     ...renderingEnvironmentShape,
   })
   .superRefine(refineRenderingEnvironment)

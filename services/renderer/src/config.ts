@@ -1,22 +1,19 @@
-import { envBoolean, envInteger, parseEnvironment } from '@utility-api/config';
-import { LOG_LEVELS } from '@utility-api/logging';
+import { envInteger, parseEnvironment } from '@utility-api/config';
 import { z } from 'zod';
 import { DEFAULT_JOB_LOCKS } from './bullmq-render-worker.ts';
 import { refineRenderingEnvironment, renderingEnvironmentShape, toRenderingSettings } from './rendering-settings.ts';
+import { redisUrlField, serviceEnvironmentShape } from './service-environment.ts';
 
 const environmentSchema = z
   .object({
-    REDIS_URL: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }),
+    REDIS_URL: redisUrlField,
     RENDER_CONCURRENCY: envInteger({ min: 1, max: 256, default: 4 }),
     HEALTH_PORT: envInteger({ min: 0, max: 65535, default: 3001 }),
     HEALTH_HOST: z.string().default('127.0.0.1'),
-    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-    SHUTDOWN_TIMEOUT_MS: envInteger({ min: 1000, max: 600_000, default: 25_000 }),
     /** How long a job stays locked without renewal, and how often stalled jobs are looked for. */
     LOCK_DURATION_MS: envInteger({ min: 1000, max: 600_000, default: DEFAULT_JOB_LOCKS.lockDurationMs }),
     STALLED_INTERVAL_MS: envInteger({ min: 500, max: 600_000, default: DEFAULT_JOB_LOCKS.stalledIntervalMs }),
-    /** BullMQ silently loses jobs under an evicting `maxmemory-policy`; boot refuses one unless this is true. */
-    ALLOW_REDIS_EVICTION: envBoolean(false),
+    ...serviceEnvironmentShape,
     ...renderingEnvironmentShape,
   })
   .superRefine(refineRenderingEnvironment)

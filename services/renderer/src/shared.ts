@@ -6,3 +6,4 @@
 export { openMediaStore } from './open-media-store.ts';
 export { renderingEnvironmentShape, refineRenderingEnvironment, toRenderingSettings, type RenderingSettings } from './rendering-settings.ts';
 export { checkRedisEvictionPolicy, RedisEvictionPolicyError, type EvictionPolicyCheck } from './redis-eviction-policy.ts';
+export { redisUrlField, serviceEnvironmentShape } from './service-environment.ts';
