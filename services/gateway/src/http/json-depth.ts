@@ -6,7 +6,8 @@ export function exceedsJsonDepth(value: unknown, maxDepth: number): boolean {
     if (current.value === null || typeof current.value !== 'object') continue;
     const depth = current.depth + 1;
     if (depth > maxDepth) return true;
-    for (const child of Object.values(current.value)) stack.push({ value: child, depth });
+    // Scalars cannot deepen anything: only containers are worth a stack entry (a 10 000-number array stays cheap).
+    for (const child of Object.values(current.value)) if (child !== null && typeof child === 'object') stack.push({ value: child, depth });
   }
   return false;
 }
