@@ -1,6 +1,6 @@
-/** What the gateway reuses: the render path (embedded mode, without BullMQ) and the Redis boot check. */
+/**
+ * The render path the gateway runs in embedded mode (without BullMQ). It loads node-canvas: the
+ * canvas-free part every gateway needs is `@utility-api/renderer/shared`.
+ */
 export { createRenderingCore, type RenderingCore } from './rendering-core.ts';
-export { openMediaStore } from './open-media-store.ts';
-export { renderingEnvironmentShape, refineRenderingEnvironment, toRenderingSettings, type RenderingSettings } from './rendering-settings.ts';
 export type { RenderJobProcessor } from './render-job-processor.ts';
-export { checkRedisEvictionPolicy, RedisEvictionPolicyError, type EvictionPolicyCheck } from './redis-eviction-policy.ts';
