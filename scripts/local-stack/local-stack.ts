@@ -65,8 +65,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await s3.stop();
     await redis.stop();
   };
+  // Renderers start side by side: the count of those already pushed would name two alike.
+  let started = 0;
   const startRenderer = async () => {
-    const name = `renderer-${renderers.length + 1}`;
+    started += 1;
+    const name = `renderer-${started}`;
     const renderer = startServiceProcess({
       name,
       entry: RENDERER_ENTRY,
