@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
-import { isMediaKey, StorageUnavailableError, type MediaStore } from '@utility-api/media-store';
+import { isMediaKey, StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
 import { ApiError } from '../errors/api-error.ts';
-import type { GatewayState } from './gateway-state.ts';
+import type { GatewayContext, GatewayState } from './gateway-state.ts';
 
 /** `<uuid>.png`, lowercase: anything else (other extensions, `..`, encoded slashes) is simply unknown. */
 const MEDIA_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.png$/;
@@ -19,6 +19,12 @@ function notFound(): ApiError {
   return new ApiError(404, 'not_found', 'No such image. Card images expire; request the card again for a new URL.');
 }
 
+function describeImage(ctx: GatewayContext, object: MediaObject): void {
+  ctx.set({ ...PUBLIC_IMAGE_HEADERS, ETag: object.etag, 'Last-Modified': object.lastModified.toUTCString() });
+  ctx.type = 'image/png';
+  ctx.length = object.size;
+}
+
 /**
  * `GET`/`HEAD /media/<uuid>.png`, public: chat clients fetch it without a key. Streams from the
  * media store with a strong ETag and answers `If-None-Match` with 304.
@@ -30,29 +36,22 @@ export function mountMediaRoutes(router: Router<GatewayState>, store: MediaStore
     if (key === undefined || !isMediaKey(key)) throw notFound();
     try {
       if (ctx.method === 'HEAD' || ctx.get('If-None-Match') !== '') {
+        // Validators and HEAD need only the metadata: no stream is opened for a 304.
         const object = await store.stat(key);
         if (!object) throw notFound();
-        ctx.set({ ...PUBLIC_IMAGE_HEADERS, ETag: object.etag, 'Last-Modified': object.lastModified.toUTCString() });
-        ctx.type = 'image/png';
-        ctx.length = object.size;
+        describeImage(ctx, object);
         // Koa only compares validators for a 2xx response.
         ctx.status = 200;
         if (ctx.fresh) {
           ctx.status = 304;
           return;
         }
-        if (ctx.method === 'HEAD') {
-          ctx.status = 200;
-          return;
-        }
+        if (ctx.method === 'HEAD') return;
       }
       const opened = await store.open(key);
       if (!opened) throw notFound();
-      const { object, body } = opened;
-      ctx.set({ ...PUBLIC_IMAGE_HEADERS, ETag: object.etag, 'Last-Modified': object.lastModified.toUTCString() });
-      ctx.type = 'image/png';
-      ctx.length = object.size;
-      ctx.body = body;
+      describeImage(ctx, opened.object);
+      ctx.body = opened.body;
     } catch (error) {
       if (error instanceof StorageUnavailableError) {
         throw new ApiError(503, 'storage_unavailable', 'Image storage is unavailable. Please retry shortly.', { headers: { 'Retry-After': '2' } });
