@@ -13,7 +13,7 @@ import {
   type Backing,
   type RunningGatewayProcess,
 } from './fault-topology.ts';
-import { SLOW_PATH, startSlowImageServer } from './slow-image-server.ts';
+import { SLOW_PATH, startSlowImageServer } from '../pipeline/slow-image-server.ts';
 
 /** "Within a second" is the point; the bound leaves room for a loaded machine only above that. */
 const PROMPT_MS = 1000;

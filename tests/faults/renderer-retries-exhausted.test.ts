@@ -2,7 +2,7 @@ import test from 'ava';
 import type { ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
 import { postCard, startBacking, startGatewayProcess, startRendererProcess, uniqueTag, type Backing, type RunningGatewayProcess } from './fault-topology.ts';
-import { SLOW_PATH, startSlowImageServer } from './slow-image-server.ts';
+import { SLOW_PATH, startSlowImageServer } from '../pipeline/slow-image-server.ts';
 
 /**
  * Short locks so each stall is noticed within about three seconds instead of twelve; the

@@ -15,7 +15,7 @@ import {
   type Backing,
   type RunningGatewayProcess,
 } from './fault-topology.ts';
-import { SLOW_PATH, startSlowImageServer } from './slow-image-server.ts';
+import { SLOW_PATH, startSlowImageServer } from '../pipeline/slow-image-server.ts';
 
 let backing: Backing;
 let images: ImageServer;

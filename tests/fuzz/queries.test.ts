@@ -1,3 +1,4 @@
+import { LIGHT_PATHS } from '../helpers/light-paths.ts';
 import test from 'ava';
 import fc from 'fast-check';
 import { TEST_API_KEY } from '../helpers/test-gateway.ts';
@@ -24,19 +25,6 @@ const VALID_BODIES: Record<string, string> = {
   '/v1/status': '{"ping":1}',
 };
 
-/** Every light endpoint, ten in all (status once per method family), each its own property. */
-const LIGHT_PATHS = [
-  '/v1/json-validator',
-  '/v1/random-emoji',
-  '/v1/time',
-  '/v1/hex-to-rgb',
-  '/v1/status',
-  '/v1/age-calculator',
-  '/v1/coin-flip',
-  '/v1/sort-array',
-  '/v1/scramble',
-  '/v1/number-analyzer',
-];
 
 for (const path of LIGHT_PATHS) {
   test.serial(`arbitrary query strings on ${path}: no 5xx, documented answers, security headers`, async (t) => {

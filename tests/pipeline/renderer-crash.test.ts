@@ -1,33 +1,15 @@
 import test from 'ava';
 import { freeLoopbackPort, startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
-import { solidPng, startImageServer, type ImageServer } from './image-server.ts';
+import type { ImageServer } from './image-server.ts';
+import { SLOW_PATH, startSlowImageServer } from './slow-image-server.ts';
 import { USER_ID } from './profile-image-suite.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
 let stack: LocalStack;
 let images: ImageServer;
 
-/** A real PNG sent in small pieces over about two seconds, so a render is reliably in progress. */
-const slowBackground = solidPng(900, 300, '#00aa44');
-
 test.before(async () => {
-  images = await startImageServer({
-    '/slow.png': (_request, _respond, response) => {
-      response.writeHead(200, { 'content-type': 'image/png', 'content-length': slowBackground.length });
-      const pieces = 10;
-      const size = Math.ceil(slowBackground.length / pieces);
-      let sent = 0;
-      const timer = setInterval(() => {
-        if (response.destroyed) return clearInterval(timer);
-        response.write(slowBackground.subarray(sent * size, (sent + 1) * size));
-        sent += 1;
-        if (sent === pieces) {
-          clearInterval(timer);
-          response.end();
-        }
-      }, 200);
-    },
-  });
+  images = await startSlowImageServer();
   stack = await startLocalStack({
     gatewayPort: await freeLoopbackPort(),
     renderers: 1,
@@ -42,11 +24,11 @@ test.after.always(async () => {
 });
 
 test('a renderer killed with SIGKILL mid-job does not lose the request: another renderer finishes it', async (t) => {
-  const firstFetch = images.nextRequest('/slow.png');
+  const firstFetch = images.nextRequest(SLOW_PATH);
   const pending = fetch(`${stack.gatewayUrl}/v1/profile-image?userId=${USER_ID}`, {
     method: 'POST',
     headers: { authorization: API_KEY, 'content-type': 'application/json' },
-    body: JSON.stringify({ customBackground: `${images.url}/slow.png`, customTag: 'survives a crash' }),
+    body: JSON.stringify({ customBackground: `${images.url}${SLOW_PATH}`, customTag: 'survives a crash' }),
   });
   await firstFetch;
   const doomed = stack.renderers[0]!;
@@ -59,7 +41,7 @@ test('a renderer killed with SIGKILL mid-job does not lose the request: another 
   t.is(response.status, 200, JSON.stringify(body));
   t.false(doomed.output().includes('"card rendered"'), 'the killed renderer never finished the card');
   t.true(survivor.output().includes('"card rendered"'), 'the new renderer drew it');
-  t.true(survivor.output().includes('stalled') || images.requests.filter((path) => path === '/slow.png').length >= 2);
+  t.true(survivor.output().includes('stalled') || images.requests.filter((path) => path === SLOW_PATH).length >= 2);
   const media = await fetch(body.url);
   t.is(media.status, 200);
   t.is(media.headers.get('content-type'), 'image/png');

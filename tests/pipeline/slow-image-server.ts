@@ -1,4 +1,4 @@
-import { solidPng, startImageServer, type ImageServer } from '../pipeline/image-server.ts';
+import { solidPng, startImageServer, type ImageServer } from './image-server.ts';
 
 export const SLOW_PATH = '/slow.png';
 
