@@ -7,6 +7,7 @@ import {
   type ImageFetcher,
 } from '@utility-api/discord-users';
 import { createLogger } from '@utility-api/logging';
+import { createImageFetcher } from '@utility-api/safe-fetch';
 import { type FakeDiscord } from './fake-discord.ts';
 
 export const TOKEN = 'fake-bot-token.abc123';
@@ -27,12 +28,12 @@ export function newUserId(): string {
   return nextId.toString();
 }
 
-/** The test's ImageFetcher: a plain loopback fetch that refuses anything but a 200. */
-export const fetchLoopbackImage: ImageFetcher = async (url, field) => {
-  const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
-  if (!response.ok) throw new Error(`${field}: the CDN answered ${response.status}`);
-  return Buffer.from(await response.arrayBuffer());
-};
+/**
+ * The test's ImageFetcher: the renderer's own safe fetcher (which refuses non-images while they
+ * stream in), allowed to reach the fake CDN on loopback.
+ */
+const loopbackFetcher = createImageFetcher({ allowPrivateHosts: ['127.0.0.1'] });
+export const fetchLoopbackImage: ImageFetcher = async (url, field) => (await loopbackFetcher.fetchImage(url, field)).bytes;
 
 export interface LogLine {
   level: number;

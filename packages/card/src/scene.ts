@@ -3,8 +3,8 @@ import type { Canvas } from 'canvas';
 import { decodeImageCached } from './cache/cached-decode.ts';
 import type { CardInput, CardScale } from './card-input.ts';
 import { lighten, rgba } from './color/color.ts';
-import { CardImageError, type DecodedImage } from './images/index.ts';
-import { BADGES, CARD } from './layout/card-layout.ts';
+import { CardImageError, CardPixelBudget, type DecodedImage } from './images/index.ts';
+import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD } from './layout/card-layout.ts';
 import { generatedCardBackground, photoBackground } from './paint/card-backgrounds.ts';
 import type { Drawable, Softness } from './paint/soften.ts';
 import { resolvePalette, type Palette } from './paint/palette.ts';
@@ -65,14 +65,14 @@ async function optionalProfileImage<T>(bytes: Buffer | undefined, warnings: stri
   }
 }
 
-async function resolveBackground(input: CardInput, palette: Palette, scale: CardScale, warnings: string[]): Promise<Canvas> {
-  const [width, height] = [CARD.width * scale, CARD.height * scale];
+async function resolveBackground(input: CardInput, palette: Palette, scale: CardScale, budget: CardPixelBudget, warnings: string[]): Promise<Canvas> {
   const softness: Softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
+  const photo = { budget, softness, width: CARD.width * scale, height: CARD.height * scale };
   // A custom background replaces the banner; the caller chose it, so a bad one is their error.
   const custom = input.images?.background;
-  if (custom) return photoBackground(custom, 'customBackground', softness, width, height);
-  const banner = await optionalProfileImage(input.profile.banner, warnings, (bytes) => photoBackground(bytes, 'banner', softness, width, height));
-  return banner ?? generatedCardBackground(palette, input.profile.userId, width, height);
+  if (custom) return photoBackground(custom, { ...photo, field: 'customBackground' });
+  const banner = await optionalProfileImage(input.profile.banner, warnings, (bytes) => photoBackground(bytes, { ...photo, field: 'banner' }));
+  return banner ?? generatedCardBackground(palette, input.profile.userId, photo.width, photo.height);
 }
 
 function resolveBadges(input: CardInput, customImages: Drawable[]): SceneBadge[] {
@@ -98,16 +98,21 @@ export async function buildScene(input: CardInput): Promise<Scene> {
     disableProfileTheme: options.disableProfileTheme ?? false,
   });
 
-  const background = await resolveBackground(input, palette, scale, warnings);
+  // Images are charged in this order, so the caller's own images are the ones a full budget refuses.
+  const budget = new CardPixelBudget();
+  const background = await resolveBackground(input, palette, scale, budget, warnings);
   const customBadgeImages: DecodedImage[] = [];
   for (const [index, bytes] of (input.images?.customBadges ?? []).entries()) {
-    customBadgeImages.push(await decodeImageCached(bytes, `customBadges.${index}`));
+    customBadgeImages.push(await decodeImageCached(bytes, { field: `customBadges.${index}`, budget, side: BADGES.size * scale }));
   }
-  const avatar = await optionalProfileImage(profile.avatar, warnings, (bytes) => decodeImageCached(bytes, 'avatar'));
+  const avatarSide = AVATAR.radius * 2 * scale;
+  const avatar = await optionalProfileImage(profile.avatar, warnings, (bytes) => decodeImageCached(bytes, { field: 'avatar', budget, side: avatarSide }));
   // removeAvatarFrame hides the decoration: it is not even decoded, so a broken one cannot warn.
   const decoration = options.removeAvatarFrame
     ? undefined
-    : await optionalProfileImage(profile.avatarDecoration, warnings, (bytes) => decodeImageCached(bytes, 'avatarDecoration'));
+    : await optionalProfileImage(profile.avatarDecoration, warnings, (bytes) =>
+        decodeImageCached(bytes, { field: 'avatarDecoration', budget, side: avatarSide * AVATAR_DECORATION_SCALE }),
+      );
 
   const badges = resolveBadges(input, customBadgeImages.map((image) => image.source));
   const badgesWidth =

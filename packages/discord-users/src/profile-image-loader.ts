@@ -1,4 +1,3 @@
-import { assertWithinImageLimits, readImageHeader, sniffImageFormat } from '@utility-api/card/image-inspection';
 import { withDeadline } from '@utility-api/lifecycle';
 import { type ImageByteCache } from './image-byte-cache.ts';
 import { type ImageFetcher } from './image-fetcher.ts';
@@ -20,12 +19,6 @@ export interface ProfileImageLoader {
   stats(): { hits: number; misses: number; failures: number };
 }
 
-/** Refuses, before the card sees them, bytes that are not a PNG/JPEG/GIF/WebP within pixel limits. */
-function checkImage(bytes: Buffer, field: string): void {
-  const format = sniffImageFormat(bytes, field);
-  assertWithinImageLimits(readImageHeader(bytes, format, field), field);
-}
-
 /**
  * Profile images through the byte cache. A failure is never the card's failure: Discord's CDN
  * drops old hashes, and a card without a banner beats no card, so it is logged and left out.
@@ -39,7 +32,6 @@ export function createProfileImageLoader(options: ProfileImageLoaderOptions): Pr
   async function fetchChecked(url: string, field: ProfileImageField, userId: string): Promise<Buffer | undefined> {
     try {
       const bytes = await withDeadline(options.fetchImage(url, field), options.timeoutMs, 'image fetch');
-      checkImage(bytes, field);
       cache?.set(url, bytes);
       return bytes;
     } catch (error) {

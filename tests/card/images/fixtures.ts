@@ -2,11 +2,9 @@
  * Image fixtures built in memory: canvas draws and encodes PNG/JPEG; GIF and animated WebP/APNG
  * containers are assembled by hand here; still WebPs come from libwebp's encoder in WebAssembly.
  */
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { type Canvas, createCanvas } from 'canvas';
+import sharp from 'sharp';
 import type { DecodedImage } from '../../../packages/card/src/images/index.ts';
 
 export type Rgba = [red: number, green: number, blue: number, alpha: number];
@@ -328,34 +326,14 @@ export function countGifImages(gif: Buffer): number {
 
 // --------------------------------------------------------------------------------------- WebP
 
-interface WebpEncoderModule {
-  init(module: unknown): Promise<unknown>;
-  default(image: { data: Uint8ClampedArray; width: number; height: number }, options?: { lossless?: number; quality?: number }): Promise<ArrayBuffer>;
-}
-
-let webpEncoder: Promise<WebpEncoderModule> | undefined;
-
 /**
- * libwebp's encoder from @jsquash/webp, the card package's dependency (resolved from there). In
- * Node its glue cannot fetch its own wasm, so we compile it and pass it in; Node 20 always has
- * wasm SIMD, which is the build the glue picks.
+ * libwebp's encoder, through sharp. Encoding is the test's side: the decoder under test reads the result.
  */
-function loadWebpEncoder(): Promise<WebpEncoderModule> {
-  webpEncoder ??= (async () => {
-    const cardRequire = createRequire(new URL('../../../packages/card/package.json', import.meta.url));
-    const encoder = (await import(pathToFileURL(cardRequire.resolve('@jsquash/webp/encode.js')).href)) as WebpEncoderModule;
-    const wasm = await (globalThis as any).WebAssembly.compile(await readFile(cardRequire.resolve('@jsquash/webp/codec/enc/webp_enc_simd.wasm')));
-    await encoder.init(wasm);
-    return encoder;
-  })();
-  return webpEncoder;
-}
 
 export async function encodeWebp(canvas: Canvas, options: { lossless: boolean }): Promise<Buffer> {
-  const encoder = await loadWebpEncoder();
   const { data, width, height } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-  const encoded = await encoder.default({ data, width, height }, options.lossless ? { lossless: 1 } : { quality: 90 });
-  return Buffer.from(encoded);
+  const raw = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } });
+  return raw.webp(options.lossless ? { lossless: true } : { quality: 90 }).toBuffer();
 }
 
 interface RiffChunkBytes {

@@ -13,12 +13,12 @@ import {
   pixelAt,
   quadrantCanvas,
   RED,
+  WHITE,
   riffChunk,
   riffFile,
   solidCanvas,
   solidGifFrame,
   vp8xChunk,
-  WHITE,
   GREEN,
 } from './fixtures.ts';
 
@@ -30,9 +30,11 @@ test('a PNG cut short is corrupt (cairo alone would return the rows it got)', as
   await rejectsWithCardImageError(t, decodeImage(png.subarray(0, Math.floor(png.length * 0.6)), { field: 'avatar' }), 'corrupt', 'avatar');
 });
 
-test('a PNG missing only its IEND chunk is corrupt', async (t) => {
+test('a PNG missing only its IEND chunk still decodes whole: every row arrived', async (t) => {
   const png = encodePng(picture);
-  await rejectsWithCardImageError(t, decodeImage(png.subarray(0, png.length - 12), { field: 'avatar' }), 'corrupt', 'avatar');
+  const decoded = await decodeImage(png.subarray(0, png.length - 12), { field: 'avatar' });
+  t.deepEqual([decoded.width, decoded.height], [64, 48]);
+  t.deepEqual(pixelAt(decoded, 60, 44), WHITE);
 });
 
 test('a JPEG cut in the middle of its scan is corrupt (libjpeg alone would paint the rest grey)', async (t) => {
@@ -58,9 +60,10 @@ test('a JPEG followed by zero padding or appended data (as Motion Photos carry) 
 
 const palette: [number, number, number][] = [[255, 0, 0], [0, 0, 255]];
 
-test('a GIF without its trailer is corrupt', async (t) => {
+test('a GIF without its trailer still decodes whole: its frame arrived', async (t) => {
   const gif = buildGif({ width: 16, height: 16, palette, frames: [solidGifFrame(16, 16, 0)] });
-  await rejectsWithCardImageError(t, decodeImage(gif.subarray(0, gif.length - 1), { field: 'banner' }), 'corrupt', 'banner');
+  const decoded = await decodeImage(gif.subarray(0, gif.length - 1), { field: 'banner' });
+  t.deepEqual(pixelAt(decoded, 15, 15), RED);
 });
 
 test('a GIF cut inside its first frame is corrupt', async (t) => {
@@ -68,9 +71,10 @@ test('a GIF cut inside its first frame is corrupt', async (t) => {
   await rejectsWithCardImageError(t, decodeImage(gif.subarray(0, gif.length - 100), { field: 'banner' }), 'corrupt', 'banner');
 });
 
-test('an animated GIF cut in a later frame is corrupt, although its first frame is whole', async (t) => {
+test('an animated GIF cut in a later frame gives its whole first frame: frames a card does not draw are not read', async (t) => {
   const gif = buildGif({ width: 16, height: 16, palette, frames: [solidGifFrame(16, 16, 0), solidGifFrame(16, 16, 1)] });
-  await rejectsWithCardImageError(t, decodeImage(gif.subarray(0, gif.length - 100), { field: 'banner' }), 'corrupt', 'banner');
+  const decoded = await decodeImage(gif.subarray(0, gif.length - 100), { field: 'banner' });
+  t.deepEqual(pixelAt(decoded, 15, 15), RED);
 });
 
 test('a WebP whose RIFF size is larger than the bytes received is corrupt', async (t) => {

@@ -3,17 +3,23 @@ import type { DecodedImage } from '../images/index.ts';
 import { BoundedCache, type BoundedCacheLimits, type BoundedCacheStats } from './bounded-cache.ts';
 
 export interface CardCacheLimits {
-  /** Decoded avatars, avatar decorations and custom badges, counted at 4 bytes per pixel. */
+  /** Decoded avatars, avatar decorations and custom badges at their drawn size, counted at 4 bytes per pixel. */
   decodedImages: BoundedCacheLimits;
   /** Backgrounds ready to draw (cover-cropped and softened photos, generated art), at card pixel size. */
   backgrounds: BoundedCacheLimits;
 }
 
+/** A background ready to draw, with the size its source declared (charged to each card that uses it). */
+export interface CachedBackground {
+  canvas: Canvas;
+  declared: { width: number; height: number };
+}
+
 const MIB = 1024 * 1024;
 
 /**
- * Per thread (module state is not shared between worker threads): 64 MiB of decoded images and
- * 48 MiB of backgrounds, which holds about 44 backgrounds at 1x (1.03 MiB each) or 11 at 2x.
+ * Per render worker process: 64 MiB of decoded images and 48 MiB of backgrounds, which holds
+ * about 44 backgrounds at 1x (1.03 MiB each) or 11 at 2x.
  */
 export const DEFAULT_CARD_CACHE_LIMITS: Readonly<CardCacheLimits> = {
   decodedImages: { maxEntries: 256, maxBytes: 64 * MIB },
@@ -23,9 +29,9 @@ export const DEFAULT_CARD_CACHE_LIMITS: Readonly<CardCacheLimits> = {
 const pixelBytes = (value: { width: number; height: number }) => value.width * value.height * 4;
 
 export const decodedImageCache = new BoundedCache<DecodedImage>(DEFAULT_CARD_CACHE_LIMITS.decodedImages, pixelBytes);
-export const backgroundCache = new BoundedCache<Canvas>(DEFAULT_CARD_CACHE_LIMITS.backgrounds, pixelBytes);
+export const backgroundCache = new BoundedCache<CachedBackground>(DEFAULT_CARD_CACHE_LIMITS.backgrounds, (value) => pixelBytes(value.canvas));
 
-/** Sets the cache bounds for this thread; `{ maxEntries: 0, maxBytes: 0 }` turns a cache off. */
+/** Sets the cache bounds for this process; `{ maxEntries: 0, maxBytes: 0 }` turns a cache off. */
 export function configureCardCaches(limits: Partial<CardCacheLimits>): void {
   if (limits.decodedImages) decodedImageCache.resize(limits.decodedImages);
   if (limits.backgrounds) backgroundCache.resize(limits.backgrounds);

@@ -1,6 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import { registerFont } from 'canvas';
 import { cardFontFiles } from './font-files.ts';
@@ -13,41 +12,29 @@ export class MissingFontsError extends Error {
   }
 }
 
-const ISOLATED_CONFIG_MARKER = 'utility-api-card-fonts';
+/** The card's own fontconfig file, shipped beside this module (see the comment inside it). */
+const CARD_FONTCONFIG = fileURLToPath(new URL('./fonts.conf', import.meta.url));
 
 /**
- * Points fontconfig at an empty configuration, so the only fonts Pango can use are the ones
- * registered below: every machine then draws the same card whatever else it has installed.
- * It must run before fontconfig first initializes, and in the main thread: a worker thread's
- * `process.env` is a private copy that the C library never sees, so workers rely on the
- * variable their parent set before starting them.
- *
- * The configuration lives in one folder per user under the OS temp dir, shared by every process
- * (a folder per process would be left behind by each one), and is replaced atomically only when
- * its text differs; fontconfig's cache there then also survives restarts.
+ * Points fontconfig at the card's configuration, which names no font directories, so the only
+ * fonts Pango can use are the ones registered below. It must run before fontconfig first
+ * initializes, and in a process's main thread: a worker thread's `process.env` is a private copy
+ * that the C library never sees. The file is part of the package, never generated: an earlier
+ * version wrote it under the OS temp dir, and render workers crash-looped when a temp cleaner
+ * removed it while they started.
  */
 function isolateFontconfig(): void {
-  const current = process.env.FONTCONFIG_FILE ?? '';
-  if (current.includes(ISOLATED_CONFIG_MARKER) && existsSync(current)) return;
+  if (process.env.FONTCONFIG_FILE === CARD_FONTCONFIG) return;
   if (!isMainThread) {
-    throw new Error('prepareCardFonts() must run in the main thread before render worker threads start');
+    throw new Error('prepareCardFonts() must first run in the main thread, before fontconfig starts');
   }
-  const directory = join(tmpdir(), `${ISOLATED_CONFIG_MARKER}-${process.getuid?.() ?? 'user'}`);
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
-  const file = join(directory, 'fonts.conf');
-  const config = `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><cachedir>${directory}</cachedir></fontconfig>\n`;
-  if (!existsSync(file) || readFileSync(file, 'utf8') !== config) {
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, config);
-    renameSync(temporary, file);
-  }
-  process.env.FONTCONFIG_FILE = file;
+  process.env.FONTCONFIG_FILE = CARD_FONTCONFIG;
 }
 
 let registered = false;
 
 /**
- * Registers the card's fonts once per thread. Call it at boot: a missing font package is then a
+ * Registers the card's fonts once per process. Call it at boot: a missing font package is then a
  * start-up error naming what to install, not a card drawn in a fallback face.
  */
 export function prepareCardFonts(): void {

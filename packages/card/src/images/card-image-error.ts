@@ -17,12 +17,14 @@ export class CardImageError extends Error {
   readonly reason: CardImageErrorReason;
   /** Which request input the image came from, e.g. `customBackground`, `customBadges.2`, `avatar`. */
   readonly field: string;
+  /** The public-safe sentence about the problem, without the field (`message` is `field: detail`). */
+  readonly detail: string;
 
-  /** `detail` is a public-safe sentence about the problem; the field name is prefixed here. */
   constructor(reason: CardImageErrorReason, field: string, detail: string) {
     super(`${field}: ${detail}`);
     this.reason = reason;
     this.field = field;
+    this.detail = detail;
   }
 }
 

@@ -1,81 +1,107 @@
-import { type Canvas, createCanvas, createImageData, type Image, loadImage } from 'canvas';
-import { corruptImage } from './card-image-error.ts';
-import { extractFirstFrame } from './first-frame.ts';
-import { assertImageComplete } from './image-completeness.ts';
+import { type Canvas, createCanvas, createImageData } from 'canvas';
+import sharp, { type OutputInfo, type Sharp } from 'sharp';
+import { CardImageError, corruptImage } from './card-image-error.ts';
 import { type ImageFormat, sniffImageFormat } from './image-format.ts';
-import { type ImageHeader, readImageHeader } from './image-header.ts';
-import { assertWithinImageLimits, pixelLimit } from './image-limits.ts';
-import { type WebpStill } from './webp-first-frame.ts';
-import { decodeWebpStill, loadWebpDecoder, type RgbaPixels } from './webp-decoder.ts';
+import { assertWithinImageLimits, type CardPixelBudget, MAX_IMAGE_PIXELS } from './image-limits.ts';
+import { assertJpegScanLimit, stripPngMetadata } from './decoder-guards.ts';
+
+// libvips keeps recently used operations and their pixels for reuse; the card keeps its own
+// bounded caches of what it draws, so a second, unbounded one only holds memory.
+sharp.cache(false);
 
 /** An untrusted image made drawable: `source` goes straight to `ctx.drawImage`. */
 export interface DecodedImage {
-  source: Image | Canvas;
+  source: Canvas;
+  /** The size of `source`, after the resize the caller asked for. */
   width: number;
   height: number;
   /** The format the bytes really were (from their magic bytes). */
   format: ImageFormat;
+  /** The size the file declared (upright, first frame): what was charged to the pixel budget. */
+  declared: { width: number; height: number };
 }
 
 export interface DecodeImageOptions {
   /** The request input the bytes came from; every error names it (e.g. `customBadges.2`). */
   field: string;
-  /** A tighter pixel limit than MAX_IMAGE_PIXELS (image-limits.ts) for this input; it cannot raise it. */
-  maxPixels?: number;
+  /** The card's pixel budget, charged with this image's declared size before anything decodes. */
+  budget?: CardPixelBudget | undefined;
+  /**
+   * What to do with the first frame before it becomes pixels in this process: usually a resize to
+   * the size the card draws it at, so a 12 MP photo never exists here as 48 MB of canvas.
+   */
+  transform?: ((image: Sharp) => Sharp) | undefined;
 }
 
 const UNDECODABLE = 'the image could not be decoded; it may be damaged';
 
 /**
- * Turns untrusted bytes into something canvas can draw, refusing what could hurt the process:
- * 1. the format is read from the magic bytes (PNG, JPEG, GIF, WebP; anything else: `unsupported_format`);
- * 2. the size is read from the header and checked against the limits (`too_large`) before any decoder allocates;
- * 3. the file's structure is walked to its end, so a truncated file is `corrupt` rather than half-drawn;
- * 4. animations are cut to their first frame (see first-frame.ts);
- * 5. PNG, JPEG and GIF go to node-canvas as a Buffer, never as a string (which it would treat as a
- *    file path or URL to fetch); WebP goes to libwebp in WebAssembly and is painted onto a Canvas.
- * Any decoder failure becomes a `corrupt` CardImageError with a generic message: library messages
- * are not for API users. Only CardImageError is thrown for bad bytes; anything else is a server fault.
+ * The options every untrusted read runs with; see decodeImage for why each is there. The header
+ * is read without libvips' own pixel limit, so that an oversized image is refused by
+ * assertWithinImageLimits with a message that says so rather than as undecodable.
  */
-export async function decodeImage(bytes: Buffer, options: DecodeImageOptions): Promise<DecodedImage> {
-  const { field } = options;
-  const maxPixels = pixelLimit(options.maxPixels); // first: a bad option is the caller's bug, whatever the bytes
-  const format = sniffImageFormat(bytes, field);
-  // Start the WebP decoder before the checks, so nothing is awaited between checking the bytes and
-  // decoding them: the caller cannot change the buffer in between.
-  const webpDecoder = format === 'webp' ? await loadWebpDecoder() : undefined;
-
-  const header = readImageHeader(bytes, format, field);
-  assertWithinImageLimits(header, field, maxPixels);
-  assertImageComplete(bytes, format, field);
-  const frame = extractFirstFrame(bytes, format, field);
-
-  if (frame.decoder === 'webp') {
-    if (webpDecoder === undefined) throw new Error('the WebP decoder was not loaded');
-    return paintWebpStill(decodeWebpStill(webpDecoder, frame.still.bytes), frame.still, header, field);
-  }
-  return loadWithCanvas(frame.bytes, header, field);
+function openUntrusted(bytes: Buffer, purpose: 'header' | 'pixels'): Sharp {
+  return sharp(bytes, {
+    failOn: 'warning',
+    limitInputPixels: purpose === 'header' ? false : MAX_IMAGE_PIXELS,
+    // Only the first frame of an animation is read (libvips' default, said here on purpose).
+    pages: 1,
+    autoOrient: true,
+    // A colour profile is parsed by lcms and could be built to be slow; cards are drawn in sRGB.
+    ignoreIcc: true,
+  });
 }
 
-async function loadWithCanvas(bytes: Buffer, header: ImageHeader, field: string): Promise<DecodedImage> {
-  let image: Image;
+/**
+ * Turns untrusted bytes into something canvas can draw. libvips, through sharp, does the reading;
+ * what it does not guard against is done here first:
+ * 1. the format comes from the magic bytes (PNG, JPEG, GIF, WebP); SVG, TIFF, HEIF and the other
+ *    formats libvips reads are refused before it sees them (`unsupported_format`);
+ * 2. PNG metadata chunks are dropped and JPEG scans counted (decoder-guards.ts): libpng inflates
+ *    every compressed text chunk before the pixels (a 7.7 MB file cost 3.8 GB), and each
+ *    progressive scan is another pass over the whole image;
+ * 3. the header's size is checked against the per-image limits and charged to the card's pixel
+ *    budget before a pixel is decoded (`too_large`);
+ * 4. the first frame is decoded with `failOn: 'warning'` (a truncated or damaged file is
+ *    `corrupt`, not half drawn), turned upright by its EXIF orientation, run through the caller's
+ *    transform (resize, blur) inside libvips, and only then copied into a canvas.
+ * Decoder failures become a `corrupt` CardImageError with a generic message: library messages are
+ * not for API users. Only CardImageError is thrown for bad bytes; anything else is a server fault.
+ */
+export async function decodeImage(input: Buffer, options: DecodeImageOptions): Promise<DecodedImage> {
+  const { field } = options;
+  const format = sniffImageFormat(input, field);
+  const bytes = format === 'png' ? stripPngMetadata(input, field) : input;
+  if (format === 'jpeg') assertJpegScanLimit(bytes, field);
+
+  let width: number;
+  let height: number;
   try {
-    // node-canvas decodes synchronously inside `loadImage` (the `src` setter), so these are the bytes just checked.
-    image = await loadImage(bytes);
+    const metadata = await openUntrusted(bytes, 'header').metadata();
+    width = metadata.autoOrient.width;
+    height = metadata.autoOrient.height;
   } catch {
     throw corruptImage(field, UNDECODABLE);
   }
-  // The decoder must agree with the header the limits were checked against.
-  if (image.width !== header.width || image.height !== header.height) throw corruptImage(field, UNDECODABLE);
-  return { source: image, width: image.width, height: image.height, format: header.format };
-}
+  assertWithinImageLimits({ width, height }, field);
+  options.budget?.charge(field, width, height);
 
-function paintWebpStill(pixels: RgbaPixels | undefined, still: WebpStill, header: ImageHeader, field: string): DecodedImage {
-  if (pixels === undefined || pixels.width !== still.width || pixels.height !== still.height) {
+  const pipeline = (options.transform ?? ((image: Sharp) => image))(openUntrusted(bytes, 'pixels')).ensureAlpha().raw();
+  let pixels: { data: Buffer; info: OutputInfo };
+  try {
+    pixels = await pipeline.toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    if (error instanceof CardImageError) throw error;
     throw corruptImage(field, UNDECODABLE);
   }
-  // The canvas starts fully transparent, which is what lies under an animation's first frame.
-  const canvas = createCanvas(still.canvasWidth, still.canvasHeight);
-  canvas.getContext('2d').putImageData(createImageData(pixels.data, pixels.width, pixels.height), still.x, still.y);
-  return { source: canvas, width: canvas.width, height: canvas.height, format: header.format };
+  const { width: drawnWidth, height: drawnHeight } = pixels.info;
+  return { source: rgbaCanvas(pixels.data, drawnWidth, drawnHeight), width: drawnWidth, height: drawnHeight, format, declared: { width, height } };
+}
+
+/** Straight-alpha RGBA rows (libvips' raw output) painted onto a canvas of the same size. */
+function rgbaCanvas(data: Buffer, width: number, height: number): Canvas {
+  const canvas = createCanvas(width, height);
+  const clamped = new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength);
+  canvas.getContext('2d').putImageData(createImageData(clamped, width, height), 0, 0);
+  return canvas;
 }

@@ -1,15 +1,7 @@
-import { CardImageError, corruptImage } from './card-image-error.ts';
+import { CardImageError } from './card-image-error.ts';
 
 /** The formats a card accepts. Everything else (SVG, HTML, BMP, TIFF, AVIF, ...) is refused. */
 export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
-
-/** How each format is named in messages to API users. */
-export const IMAGE_FORMAT_NAMES: Readonly<Record<ImageFormat, string>> = {
-  png: 'PNG',
-  jpeg: 'JPEG',
-  gif: 'GIF',
-  webp: 'WebP',
-};
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const JPEG_SOI_AND_MARKER = Buffer.from([0xff, 0xd8, 0xff]);
@@ -49,9 +41,4 @@ export function sniffImageFormat(bytes: Buffer, field: string): ImageFormat {
     );
   }
   return format;
-}
-
-/** The error for bytes that stop before the structure they started is complete. */
-export function truncatedImage(field: string, format: ImageFormat): CardImageError {
-  return corruptImage(field, `the ${IMAGE_FORMAT_NAMES[format]} file is truncated or damaged`);
 }

@@ -4,7 +4,6 @@
  */
 export { CardImageError, type CardImageErrorReason } from './card-image-error.ts';
 export { decodeImage, type DecodedImage, type DecodeImageOptions } from './decode-image.ts';
+export { MAX_JPEG_SCANS } from './decoder-guards.ts';
 export { detectImageFormat, sniffImageFormat, type ImageFormat } from './image-format.ts';
-export { readImageHeader, type ImageHeader } from './image-header.ts';
-export { assertWithinImageLimits, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './image-limits.ts';
-export { MAX_JPEG_SCANS } from './jpeg-structure.ts';
+export { assertWithinImageLimits, CARD_PIXEL_BUDGET, CardPixelBudget, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './image-limits.ts';

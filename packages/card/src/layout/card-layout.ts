@@ -9,6 +9,9 @@ export const PANEL = { x: 16, y: 16, width: 868, height: 268, radius: 20 } as co
 
 export const AVATAR = { centerX: 136, centerY: 150, radius: 92, ringWidth: 6, squareRadius: 30 } as const;
 
+/** Avatar decorations are drawn 1.2 times the avatar's size, centred on it, as Discord does. */
+export const AVATAR_DECORATION_SCALE = 1.2;
+
 /** Status dot on the avatar's lower right, with a cut-out ring in the panel color around it. */
 export const PRESENCE = { radius: 19, cutout: 7, angle: Math.PI / 4 } as const;
 

@@ -1,14 +1,11 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import { lighten, rgba } from '../color/color.ts';
-import { AVATAR } from '../layout/card-layout.ts';
+import { AVATAR, AVATAR_DECORATION_SCALE } from '../layout/card-layout.ts';
 import { drawDefaultAvatar } from '../paint/default-avatar.ts';
 import { coverCrop } from '../paint/image-fit.ts';
 import { circlePath, roundedRectPath } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
 import type { RenderStep } from './render-step.ts';
-
-/** Avatar decorations are drawn 1.2 times the avatar's size, centred on it, as Discord does. */
-const DECORATION_SCALE = 1.2;
 
 export function avatarShapePath(context: CanvasRenderingContext2D, square: boolean, grow = 0): void {
   const radius = AVATAR.radius + grow;
@@ -48,7 +45,7 @@ export const avatarStep: RenderStep = {
     context.restore();
     const decoration = scene.avatar.decoration;
     if (decoration) {
-      const side = radius * 2 * DECORATION_SCALE;
+      const side = radius * 2 * AVATAR_DECORATION_SCALE;
       context.drawImage(decoration, centerX - side / 2, centerY - side / 2, side, side);
     }
   },
