@@ -210,8 +210,8 @@ export function gifImageData(indices: Uint8Array): Buffer {
 }
 
 /**
- * Real LZW compression, as GIF encoders do it (a test-side encoder, checked against giflib in
- * gif-lzw.test.ts). A solid 256x256 frame shrinks to a few hundred bytes.
+ * Real LZW compression, as GIF encoders do it (a test-side encoder; libvips decodes its output in
+ * first-frame.test.ts). A solid 256x256 frame shrinks to a few hundred bytes.
  */
 export function compressedGifImageData(indices: Uint8Array, minimumCodeSize = 2): Buffer {
   const clearCode = 1 << minimumCodeSize;
