@@ -350,7 +350,7 @@ export function gifExtensions(gif: Buffer): { label: number; dataBytes: number }
 // ----------------------------------------------------------------------------------------- cache
 
 /** Memoises an async builder: bombs are generated once per test file, on first use. */
-export function once<T>(build: () => T | Promise<T>): () => Promise<T> {
+export function memoize<T>(build: () => T | Promise<T>): () => Promise<T> {
   let built: Promise<T> | undefined;
   return () => (built ??= Promise.resolve().then(build));
 }

@@ -9,11 +9,13 @@ const API_KEY = 'hostile-images-key-0123456789';
 const ENV = { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RATE_LIMITS: 'off', LOG_LEVEL: 'info', RENDER_THREADS: '1' };
 let stack: LocalStack;
 let images: ImageServer;
+let renderTimeoutMs: number;
 
 test.before(async () => {
   images = await startHostileImageServer();
   // Redis, an S3 server, the gateway and two renderer processes, as `pnpm stack` starts them.
   stack = await startLocalStack({ gatewayPort: await freeLoopbackPort(), renderers: 2, apiKeys: API_KEY, env: ENV });
+  renderTimeoutMs = loadGatewayConfig({ ...stack.serviceEnv, API_KEYS: API_KEY }).renderTimeoutMs;
 });
 
 test.after.always(async () => {
@@ -31,7 +33,7 @@ const target = (): HostileTarget => ({
   url: stack.gatewayUrl,
   apiKey: API_KEY,
   images,
-  renderTimeoutMs: loadGatewayConfig({ ...stack.serviceEnv, API_KEYS: API_KEY }).renderTimeoutMs,
+  renderTimeoutMs,
   processes: () => [watched('gateway', stack.gateway), ...stack.renderers.map((renderer) => watched(renderer.name, renderer))],
 });
 

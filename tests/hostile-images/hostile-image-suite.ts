@@ -18,7 +18,7 @@ import {
   gifExtensionBomb,
   jpegAppBomb,
   megapixelPng,
-  once,
+  memoize,
   PNG_BOMB_KINDS,
   pngBomb,
   progressiveJpeg,
@@ -60,7 +60,7 @@ function hostileCases(): HostileCase[] {
   for (const kind of PNG_BOMB_KINDS) {
     for (const placement of CHUNK_PLACEMENTS) {
       const path = `/png/${kind}-${placement}.png`;
-      const images = { [path]: { type: PNG, build: once(() => pngBomb(kind, placement)) } };
+      const images = { [path]: { type: PNG, build: memoize(() => pngBomb(kind, placement)) } };
       cases.push({ name: `PNG ${kind} bomb ${placement} as customBackground`, images, body: (url) => ({ customBackground: `${url}${path}` }), fields: ['customBackground'] });
       // A good badge first, so the 422 must name the bomb's own index.
       cases.push({ name: `PNG ${kind} bomb ${placement} as a badge`, images, body: (url) => ({ customBadges: [`${url}/blue.png`, `${url}${path}`] }), fields: ['customBadges.1'] });
@@ -70,32 +70,32 @@ function hostileCases(): HostileCase[] {
   const worst = Array.from({ length: 9 }, (_, index) => `/png/zTXt-worst-${index}.png`);
   cases.push({
     name: 'background + 8 badges, all distinct zTXt bombs',
-    images: Object.fromEntries(worst.map((path, index) => [path, { type: PNG, build: once(() => pngBomb('zTXt', CHUNK_PLACEMENTS[index % 2]!, BOMB_SIZES, index + 1)) }])),
+    images: Object.fromEntries(worst.map((path, index) => [path, { type: PNG, build: memoize(() => pngBomb('zTXt', CHUNK_PLACEMENTS[index % 2]!, BOMB_SIZES, index + 1)) }])),
     body: (url) => ({ customBackground: `${url}${worst[0]}`, customBadges: worst.slice(1).map((path) => `${url}${path}`) }),
     fields: ['customBackground', ...BADGE_FIELDS],
   });
 
   cases.push({
     name: 'JPEG with ~7.8 MB of APP1/APP2 segments as customBackground',
-    images: { '/jpeg/app-segments.jpg': { type: 'image/jpeg', build: once(() => jpegAppBomb()) } },
+    images: { '/jpeg/app-segments.jpg': { type: 'image/jpeg', build: memoize(() => jpegAppBomb()) } },
     body: (url) => ({ customBackground: `${url}/jpeg/app-segments.jpg` }),
     fields: ['customBackground'],
   });
   cases.push({
     name: 'WebP with huge EXIF, XMP and ICCP chunks as a badge',
-    images: { '/webp/metadata.webp': { type: 'image/webp', build: once(() => webpMetadataBomb()) } },
+    images: { '/webp/metadata.webp': { type: 'image/webp', build: memoize(() => webpMetadataBomb()) } },
     body: (url) => ({ customBadges: [`${url}/webp/metadata.webp`] }),
     fields: ['customBadges.0'],
   });
   cases.push({
     name: 'GIF behind ~7 MB of comment and application extensions as a badge',
-    images: { '/gif/extensions.gif': { type: 'image/gif', build: once(() => gifExtensionBomb()) } },
+    images: { '/gif/extensions.gif': { type: 'image/gif', build: memoize(() => gifExtensionBomb()) } },
     body: (url) => ({ customBadges: [`${url}/blue.png`, `${url}/gif/extensions.gif`] }),
     fields: ['customBadges.1'],
   });
   cases.push({
     name: `${BOMB_SIZES.progressiveScans}-scan progressive JPEG of ${BOMB_SIZES.progressiveSide}x${BOMB_SIZES.progressiveSide} as customBackground`,
-    images: { '/jpeg/progressive.jpg': { type: 'image/jpeg', build: once(() => progressiveJpeg()) } },
+    images: { '/jpeg/progressive.jpg': { type: 'image/jpeg', build: memoize(() => progressiveJpeg()) } },
     body: (url) => ({ customBackground: `${url}/jpeg/progressive.jpg` }),
     fields: ['customBackground'],
   });
@@ -104,7 +104,7 @@ function hostileCases(): HostileCase[] {
   const side = BOMB_SIZES.megapixelSide;
   cases.push({
     name: `9 distinct ${side}x${side} images in one card`,
-    images: Object.fromEntries(megapixels.map((path, index) => [path, { type: PNG, build: once(() => megapixelPng(side, `hsl(${index * 40}, 70%, 50%)`)) }])),
+    images: Object.fromEntries(megapixels.map((path, index) => [path, { type: PNG, build: memoize(() => megapixelPng(side, `hsl(${index * 40}, 70%, 50%)`)) }])),
     body: (url) => ({ customBackground: `${url}${megapixels[0]}`, customBadges: megapixels.slice(1).map((path) => `${url}${path}`) }),
     fields: ['customBackground', ...BADGE_FIELDS],
   });
@@ -112,7 +112,7 @@ function hostileCases(): HostileCase[] {
   const same = '/png/same-badge.png';
   cases.push({
     name: 'the same zTXt bomb badge URL 8 times is fetched once',
-    images: { [same]: { type: PNG, build: once(() => pngBomb('zTXt', 'after-idat', BOMB_SIZES, 200)) } },
+    images: { [same]: { type: PNG, build: memoize(() => pngBomb('zTXt', 'after-idat', BOMB_SIZES, 200)) } },
     body: (url) => ({ customBadges: Array.from({ length: 8 }, () => `${url}${same}`) }),
     fields: BADGE_FIELDS,
     verify: (t, images) => t.is(images.requests.filter((path) => path === same).length, 1, `requests for ${same}`),
