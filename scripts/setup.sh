@@ -4,12 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Keep in sync with the README's "System packages" list and docker/renderer.Dockerfile.
+# Keep in sync with the README's "System packages" list and docker/renderer.Dockerfile (except the
+# last line: tools the hostile-image tests build and check their bombs with, never in an image).
 SYSTEM_PACKAGES=(
   build-essential pkg-config python3
   libcairo2-dev libpango1.0-dev libjpeg-dev libgif-dev librsvg2-dev
   redis-server openssl
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
+  webp gifsicle libjpeg-turbo-progs
 )
 
 missing=()
