@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import { inflateSync } from 'node:zlib';
 import test from 'ava';
+import sharp from 'sharp';
 import { PNG } from 'pngjs';
 import { parsePngChunks } from '../card/images/fixtures.ts';
 import {
@@ -22,7 +23,6 @@ import {
   pngBomb,
   progressiveJpeg,
   progressiveScanScript,
-  sharp,
   VP8X_FLAGS,
   webpChunks,
   webpMetadataBomb,
@@ -46,10 +46,9 @@ test('the table CRC-32 gives the standard check value', (t) => {
   t.is(tableCrc32(Buffer.from('123456789', 'latin1')), 0xcbf43926);
 });
 
-test('the full bombs are what production must survive; the HTTP suites scale only the PNG chunk count', (t) => {
+test('the HTTP suites run the full bombs, the ones production must survive', (t) => {
   t.is(FULL.compressedChunks, 1000);
-  t.true(BOMB_SIZES.compressedChunks >= 1 && BOMB_SIZES.compressedChunks <= FULL.compressedChunks);
-  t.deepEqual({ ...BOMB_SIZES, compressedChunks: FULL.compressedChunks }, FULL);
+  t.is(BOMB_SIZES, FULL);
 });
 
 for (const kind of PNG_BOMB_KINDS) {
@@ -85,10 +84,9 @@ for (const kind of PNG_BOMB_KINDS) {
         }
       }
 
+      // pngjs skips text chunks; libpng (and so sharp's metadata()) would inflate all 7.9 GB of them.
       const decoded = PNG.sync.read(png);
       t.deepEqual([decoded.width, decoded.height, decoded.data.length], [1, 1, 4]);
-      const metadata = await sharp(png).metadata();
-      t.deepEqual([metadata.format, metadata.width, metadata.height], ['png', 1, 1]);
     });
   }
 }
