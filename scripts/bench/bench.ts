@@ -6,7 +6,7 @@ import { REPO_ROOT } from '../local-stack/service-process.ts';
 import { HAS_TASKSET } from './bench-process.ts';
 import { benchCardRender } from './card-render.ts';
 import { benchLightEndpoints } from './light-endpoints.ts';
-import { benchProfileImage, STACK_RENDER_THREADS } from './profile-image.ts';
+import { benchProfileImage, STACK_RENDER_WORKERS } from './profile-image.ts';
 import { checkTargets, markdownReport, type BenchResults } from './report.ts';
 
 /**
@@ -57,7 +57,7 @@ try {
     results.card = await benchCardRender({ renders, warmup: quick ? 5 : 20, progress });
   }
   if (phases.has('profile')) {
-    progress(`profile-image: embedded, then the stack with 1 and 2 renderers (${STACK_RENDER_THREADS} render thread each)`);
+    progress(`profile-image: embedded, then the stack with 1 and 2 renderers (${STACK_RENDER_WORKERS} render worker each)`);
     results.profileImage = await benchProfileImage({
       workDir,
       seconds: quick ? { newC1: 3, newC16: 3, repeat: 2 } : { newC1: 6, newC16: 8, repeat: 3 },

@@ -138,7 +138,7 @@ export async function benchLightEndpoints(options: {
     if (options.baselineCheckout !== undefined) {
       await startGatewayServer(BASELINE_GATEWAY, join(workDir, 'gateway-baseline.log'), options.baselineCheckout);
     }
-    // Each gateway's render threads warm up (fonts, a first card) right after it starts; let them finish.
+    // Each gateway's render workers warm up (fonts, a first card) right after it starts; let them finish.
     await new Promise((resolve) => setTimeout(resolve, 3000));
 
     const responseBytes: Record<string, number> = {};

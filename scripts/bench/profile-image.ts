@@ -7,8 +7,8 @@ import { runRequestLoad, type LoadResult } from './request-load.ts';
 
 const USER_ID = '302050872383242240';
 const RANK = { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true };
-/** Renderer threads per renderer process in the stack, so "renderers" counts cores of rendering. */
-export const STACK_RENDER_THREADS = 1;
+/** Render worker processes per renderer in the stack, so "renderers" counts cores of rendering. */
+export const STACK_RENDER_WORKERS = 1;
 
 export type CardRequestKind = 'new' | 'repeat';
 
@@ -31,8 +31,8 @@ export interface ProcessMemory {
 interface Topology {
   name: string;
   url: string;
-  /** Render threads in all, to size the warm-up. */
-  renderThreads: number;
+  /** Render workers in all, to size the warm-up. */
+  renderWorkers: number;
   processes(): { name: string; pid: number | undefined }[];
   stop(): Promise<void>;
 }
@@ -50,11 +50,11 @@ async function startEmbedded(workDir: string): Promise<Topology> {
   try {
     const line = await gateway.waitFor(/embedded mode/);
     await gateway.waitFor(/gateway listening/);
-    const threads = Number((JSON.parse(line) as { threads?: number }).threads ?? 1);
+    const workers = Number((JSON.parse(line) as { workers?: number }).workers ?? 1);
     return {
       name: 'embedded',
       url: `http://127.0.0.1:${port}`,
-      renderThreads: threads,
+      renderWorkers: workers,
       processes: () => [{ name: 'gateway', pid: gateway.pid }],
       stop: () => gateway.stop(),
     };
@@ -69,12 +69,12 @@ async function startStack(renderers: number): Promise<Topology> {
     gatewayPort: await freeLoopbackPort(),
     renderers,
     apiKeys: BENCH_API_KEY,
-    env: { ...SHARED_ENV, RENDER_THREADS: String(STACK_RENDER_THREADS) },
+    env: { ...SHARED_ENV, RENDER_WORKERS: String(STACK_RENDER_WORKERS) },
   });
   return {
     name: `stack, ${renderers} renderer${renderers === 1 ? '' : 's'}`,
     url: stack.gatewayUrl,
-    renderThreads: renderers * STACK_RENDER_THREADS,
+    renderWorkers: renderers * STACK_RENDER_WORKERS,
     processes: () => [
       { name: 'gateway', pid: stack.gateway.child.pid },
       { name: 'redis', pid: stack.redis.child.pid },
@@ -95,15 +95,15 @@ export async function benchProfileImage(options: {
   workDir: string;
   seconds: { newC1: number; newC16: number; repeat: number };
   progress: (line: string) => void;
-}): Promise<{ measurements: ProfileImageMeasurement[]; memory: ProcessMemory[]; renderThreads: Record<string, number> }> {
+}): Promise<{ measurements: ProfileImageMeasurement[]; memory: ProcessMemory[]; renderWorkers: Record<string, number> }> {
   const measurements: ProfileImageMeasurement[] = [];
   const memory: ProcessMemory[] = [];
-  const renderThreads: Record<string, number> = {};
+  const renderWorkers: Record<string, number> = {};
   const starters: (() => Promise<Topology>)[] = [() => startEmbedded(options.workDir), () => startStack(1), () => startStack(2)];
   let cardNumber = 0;
   for (const start of starters) {
     const topology = await start();
-    renderThreads[topology.name] = topology.renderThreads;
+    renderWorkers[topology.name] = topology.renderWorkers;
     try {
       const headers = { Authorization: BENCH_API_KEY, 'Content-Type': 'application/json' };
       const url = `${topology.url}/v1/profile-image?userId=${USER_ID}`;
@@ -131,8 +131,8 @@ export async function benchProfileImage(options: {
         );
       };
 
-      // Every render thread draws a few cards first: fonts, glyph caches and JIT are then warm.
-      await runRequestLoad({ url, headers, body: newCard, concurrency: topology.renderThreads, seconds: 60, maxRequests: 4 * topology.renderThreads });
+      // Every render worker draws a few cards first: fonts, glyph caches and JIT are then warm.
+      await runRequestLoad({ url, headers, body: newCard, concurrency: topology.renderWorkers, seconds: 60, maxRequests: 4 * topology.renderWorkers });
       await measure('new', 1, options.seconds.newC1, newCard);
       await measure('new', 16, options.seconds.newC16, newCard);
       const repeated = newCard();
@@ -144,5 +144,5 @@ export async function benchProfileImage(options: {
       await topology.stop();
     }
   }
-  return { measurements, memory, renderThreads };
+  return { measurements, memory, renderWorkers };
 }

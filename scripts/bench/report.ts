@@ -5,7 +5,7 @@ import type { ProcessMemory, ProfileImageMeasurement } from './profile-image.ts'
 export interface BenchResults {
   light?: LightEndpointsResult;
   card?: CardRenderMeasurement[];
-  profileImage?: { measurements: ProfileImageMeasurement[]; memory: ProcessMemory[]; renderThreads: Record<string, number> };
+  profileImage?: { measurements: ProfileImageMeasurement[]; memory: ProcessMemory[]; renderWorkers: Record<string, number> };
 }
 
 export interface TargetCheck {
@@ -160,11 +160,11 @@ export function markdownReport(results: BenchResults, checks: readonly TargetChe
     lines.push(
       '### POST /v1/profile-image end to end',
       '',
-      '| topology | render threads | cards | concurrency | p50 ms | p99 ms | cards/s | requests | X-Card-Render | CPU ms per request by process |',
+      '| topology | render workers | cards | concurrency | p50 ms | p99 ms | cards/s | requests | X-Card-Render | CPU ms per request by process |',
       '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
       ...profileImage.measurements.map(
         (measurement) =>
-          `| ${measurement.topology} | ${profileImage.renderThreads[measurement.topology] ?? 'n/a'} | ${measurement.kind} | ${measurement.load.concurrency} | ${fixed(measurement.load.p50Ms)} | ${fixed(measurement.load.p99Ms)} | ${fixed(measurement.load.perSecond)} | ${measurement.load.requests} | ${Object.entries(
+          `| ${measurement.topology} | ${profileImage.renderWorkers[measurement.topology] ?? 'n/a'} | ${measurement.kind} | ${measurement.load.concurrency} | ${fixed(measurement.load.p50Ms)} | ${fixed(measurement.load.p99Ms)} | ${fixed(measurement.load.perSecond)} | ${measurement.load.requests} | ${Object.entries(
             measurement.load.renders,
           )
             .map(([render, count]) => `${render} ${count}`)

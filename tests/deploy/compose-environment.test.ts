@@ -52,7 +52,7 @@ test('a renderer boots from .env.example as compose passes it', (t) => {
   const config = loadRendererConfig(containerEnvironment('renderer', envExample));
   t.is(config.redisUrl, 'redis://redis:6379');
   t.deepEqual(config.health, { host: '0.0.0.0', port: 3001 });
-  t.is(config.rendering.renderThreads, 2);
+  t.is(config.rendering.renderPool.workers, 2);
   t.is(config.concurrency, 4);
   t.is(config.rendering.discord, undefined, 'an empty DISCORD_BOT_TOKEN means no token');
   t.is(config.rendering.media.s3?.secretKey, envExample.get('S3_SECRET_KEY'));

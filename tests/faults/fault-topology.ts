@@ -13,7 +13,7 @@ export const USER_ID = '302050872383242240';
 export const BASE_ENV: Record<string, string> = {
   FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
   LOG_LEVEL: 'info',
-  RENDER_THREADS: '1',
+  RENDER_WORKERS: '1',
 };
 
 export interface RunningGatewayProcess {

@@ -11,7 +11,7 @@ let operations: Operation[];
 /** Object.prototype as it was before any request: a polluting body would add to it. */
 let prototypeNames: string[];
 test.before(async () => {
-  target = await startFuzzTarget({ RENDER_THREADS: '1' });
+  target = await startFuzzTarget({ RENDER_WORKERS: '1' });
   operations = documentedOperations(target.contract).filter((operation) => operation.hasBody && !operation.path.startsWith('/v1/profile-image'));
   prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort();
 });

@@ -7,7 +7,7 @@ import type { RawRequest } from './support/raw-http.ts';
 
 let target: FuzzTarget;
 test.before(async () => {
-  target = await startFuzzTarget({ RENDER_THREADS: '1' });
+  target = await startFuzzTarget({ RENDER_WORKERS: '1' });
 });
 test.after.always(async () => {
   await target?.close();

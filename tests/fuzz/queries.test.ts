@@ -9,7 +9,7 @@ import { documentedOperations, type Operation } from './support/operations.ts';
 let target: FuzzTarget;
 let operations: Operation[];
 test.before(async () => {
-  target = await startFuzzTarget({ RENDER_THREADS: '1' });
+  target = await startFuzzTarget({ RENDER_WORKERS: '1' });
   operations = documentedOperations(target.contract).filter(
     (operation) => !operation.path.startsWith('/v1/profile-image') && ['GET', 'POST'].includes(operation.method),
   );

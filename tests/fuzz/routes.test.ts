@@ -11,7 +11,7 @@ let mediaPath: string;
 let mediaEtag: string;
 let mediaLength: number;
 test.before(async () => {
-  target = await startFuzzTarget({ RENDER_THREADS: '1' });
+  target = await startFuzzTarget({ RENDER_WORKERS: '1' });
   const rendered = await target.client.send({
     method: 'POST',
     path: '/v1/profile-image?userId=302050872383242240',

@@ -51,7 +51,7 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
     HOST: '127.0.0.1',
     API_KEYS: BOOTSTRAP_KEY,
     MEDIA_DIR: mediaDir,
-    RENDER_THREADS: '1',
+    RENDER_WORKERS: '1',
     LOG_LEVEL: 'info',
     ...env,
   });

@@ -87,7 +87,7 @@ test('an unreadable key file at boot stops the store from opening, and the gatew
   const file = keysFile();
   writeFileSync(file, JSON.stringify({ format: 'utility-api/api-keys@1', keys: [{ id: 'x' }] }));
   await t.throwsAsync(ManagedApiKeyStore.open(fileApiKeyRecords(file), recordingLogger().logger), { instanceOf: KeyStoreDataError });
-  const gateway = startNodeProcess(GATEWAY_ENTRY, { PORT: '0', KEYS_FILE: file, API_KEYS: 'bootstrap-key-0123456789abcdef', MEDIA_DIR: join(file, '..', 'media'), RENDER_THREADS: '1' });
+  const gateway = startNodeProcess(GATEWAY_ENTRY, { PORT: '0', KEYS_FILE: file, API_KEYS: 'bootstrap-key-0123456789abcdef', MEDIA_DIR: join(file, '..', 'media'), RENDER_WORKERS: '1' });
   const { code } = await gateway.exited();
   t.is(code, 1);
   t.regex(gateway.output(), /gateway failed to start/);

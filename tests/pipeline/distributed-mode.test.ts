@@ -14,7 +14,7 @@ test.before(async () => {
     gatewayPort: await freeLoopbackPort(),
     renderers: 2,
     apiKeys: API_KEY,
-    env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_THREADS: '1' },
+    env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_WORKERS: '1' },
   });
 });
 

@@ -14,7 +14,7 @@ test.before(async () => {
     gatewayPort: await freeLoopbackPort(),
     renderers: 1,
     apiKeys: API_KEY,
-    env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_THREADS: '1', RENDER_TIMEOUT_MS: '45000' },
+    env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_WORKERS: '1', RENDER_TIMEOUT_MS: '45000' },
   });
 });
 

@@ -8,7 +8,7 @@ let client: RawHttpClient;
 let mediaPath: string;
 let mediaEtag: string;
 test.before(async () => {
-  gateway = await startTestGateway({ env: { RATE_LIMITS: 'off', RENDER_THREADS: '1' } });
+  gateway = await startTestGateway({ env: { RATE_LIMITS: 'off', RENDER_WORKERS: '1' } });
   client = new RawHttpClient(gateway.url);
   const card = await client.send({
     method: 'POST',
@@ -94,7 +94,7 @@ test('API JSON is inert in a browser: no script, no framing, no caching, no refe
 });
 
 test('429 answers carry the security headers as well as Retry-After', async (t) => {
-  const limited = await startTestGateway({ env: { RATE_LIMIT_DEFAULT: '1/60s', RENDER_THREADS: '1' } });
+  const limited = await startTestGateway({ env: { RATE_LIMIT_DEFAULT: '1/60s', RENDER_WORKERS: '1' } });
   const limitedClient = new RawHttpClient(limited.url);
   try {
     await limitedClient.send({ method: 'GET', path: '/v1/time', headers: key });
@@ -109,7 +109,7 @@ test('429 answers carry the security headers as well as Retry-After', async (t) 
 });
 
 test('HSTS only for requests a trusted proxy says came over https', async (t) => {
-  const proxied = await startTestGateway({ env: { TRUST_PROXY: 'true', RATE_LIMITS: 'off', RENDER_THREADS: '1' } });
+  const proxied = await startTestGateway({ env: { TRUST_PROXY: 'true', RATE_LIMITS: 'off', RENDER_WORKERS: '1' } });
   const proxiedClient = new RawHttpClient(proxied.url);
   try {
     for (const request of [

@@ -14,8 +14,10 @@ export const RENDER_FAILURE_CODES = {
   discord_unavailable: 502,
   /** The media store could not take the PNG. */
   storage_unavailable: 503,
-  /** A renderer died or gave up on the job (retries exhausted). */
+  /** A renderer died or gave up on the job (retries exhausted), or its render worker crashed or ran over budget. */
   render_failed: 503,
+  /** The embedded gateway already has RENDER_QUEUE_LIMIT distinct cards waiting or drawing. */
+  overloaded: 503,
 } as const;
 
 export type RenderFailureCode = keyof typeof RENDER_FAILURE_CODES;

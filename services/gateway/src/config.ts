@@ -25,6 +25,8 @@ const environmentSchema = z
     /** Unset: embedded mode (renders in this process, media on disk). Set: BullMQ and renderers. */
     REDIS_URL: redisUrlField.optional(),
     RENDER_TIMEOUT_MS: envInteger({ min: 1000, max: 120_000, default: 20_000 }),
+    /** Embedded mode: distinct cards waiting or drawing at once; more are refused with 503 overloaded. */
+    RENDER_QUEUE_LIMIT: envInteger({ min: 1, max: 100_000, default: 64 }),
     METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
     /** A client must finish sending headers within this (slowloris); at most the 30 s request timeout. */
     HEADERS_TIMEOUT_MS: envInteger({ min: 500, max: 30_000, default: 10_000 }),
@@ -50,6 +52,7 @@ const environmentSchema = z
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     redisUrl: env.REDIS_URL,
     renderTimeoutMs: env.RENDER_TIMEOUT_MS,
+    renderQueueLimit: env.RENDER_QUEUE_LIMIT,
     metricsToken: env.METRICS_TOKEN,
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
     allowRedisEviction: env.ALLOW_REDIS_EVICTION,

@@ -7,7 +7,7 @@ import type { RenderJobProcessor } from './render-job-processor.ts';
 /**
  * Locks are short so a renderer that dies mid-job (SIGKILL, OOM) hands its job to another within
  * about `lockDurationMs + stalledIntervalMs`, well inside the gateway's deadline. Short locks
- * are safe because drawing happens on threads: the event loop renewing them never stalls.
+ * are safe because drawing happens in worker processes: the event loop renewing them never stalls.
  * `LOCK_DURATION_MS` and `STALLED_INTERVAL_MS` override them (tests shorten them further).
  */
 export const DEFAULT_JOB_LOCKS = { lockDurationMs: 8000, stalledIntervalMs: 4000 } as const;

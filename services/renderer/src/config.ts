@@ -19,7 +19,7 @@ const environmentSchema = z
   .superRefine(refineRenderingEnvironment)
   .transform((env) => ({
     redisUrl: env.REDIS_URL,
-    /** Jobs in progress at once: more than the threads, so fetching and uploading overlap drawing. */
+    /** Jobs in progress at once: more than the render workers, so fetching and uploading overlap drawing. */
     concurrency: env.RENDER_CONCURRENCY,
     health: { port: env.HEALTH_PORT, host: env.HEALTH_HOST },
     logLevel: env.LOG_LEVEL,

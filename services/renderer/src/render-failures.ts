@@ -3,10 +3,11 @@ import { DiscordUnavailableError, UnknownUserError } from '@utility-api/discord-
 import { StorageUnavailableError } from '@utility-api/media-store';
 import { RENDER_FAILURE_CODES, RenderFailureError } from '@utility-api/render-jobs';
 import { ImageFetchError } from '@utility-api/safe-fetch';
+import { RenderWorkerLostError } from './card-pool/card-render-pool.ts';
 
 /**
- * Turns what went wrong into the failure the client hears. Bad input and unknown users are
- * permanent (retrying cannot help, the job fails at once); storage and Discord trouble are worth
+ * Turns what went wrong into the failure the client hears. Bad input, unknown users and cards
+ * that lost their render worker are permanent (retrying cannot help, the job fails at once); storage and Discord trouble are worth
  * the queue's retries. Anything else is unexpected: undefined, and the caller retries it as is.
  */
 export function asRenderFailure(error: unknown): RenderFailureError | undefined {
@@ -14,6 +15,19 @@ export function asRenderFailure(error: unknown): RenderFailureError | undefined 
   if (error instanceof CardImageError || error instanceof ImageFetchError) {
     return new RenderFailureError(
       { code: 'image_unusable', status: RENDER_FAILURE_CODES.image_unusable, message: error.message, field: error.field },
+      { permanent: true, cause: error },
+    );
+  }
+  if (error instanceof RenderWorkerLostError) {
+    // Permanent: the same card would most likely crash the next worker too, on this renderer or
+    // another (BullMQ then fails the job at once; the gateway remembers the failure).
+    return new RenderFailureError(
+      {
+        code: 'render_failed',
+        status: RENDER_FAILURE_CODES.render_failed,
+        message: 'The card could not be rendered: it crashed or exceeded its memory or time budget.',
+        retryAfterSeconds: 1,
+      },
       { permanent: true, cause: error },
     );
   }

@@ -17,7 +17,7 @@ export interface RenderMetrics {
 export function createRenderMetrics(registry: Registry, pool: CardRenderPool): RenderMetrics {
   const phases = new Histogram({
     name: 'card_render_phase_seconds',
-    help: 'Time per phase of a card render: profile, background, badges (fetches), render (thread), draw, encode, store.',
+    help: 'Time per phase of a card render: profile, background, badges (fetches), render (worker process), draw, encode, store.',
     labelNames: ['phase'],
     buckets: SECONDS_BUCKETS,
     registers: [registry],
@@ -35,9 +35,10 @@ export function createRenderMetrics(registry: Registry, pool: CardRenderPool): R
     buckets: SECONDS_BUCKETS,
     registers: [registry],
   });
+  registerWorkersLost(registry, pool);
   new Gauge({
     name: 'card_render_pool_load',
-    help: 'Cards being drawn or waiting for a render thread in this process.',
+    help: 'Cards being drawn or waiting for a render worker in this process.',
     registers: [registry],
     collect() {
       this.set(pool.load);
@@ -53,4 +54,21 @@ export function createRenderMetrics(registry: Registry, pool: CardRenderPool): R
     jobFinished: (outcome) => jobs.inc({ outcome }),
     queueWait: (ms) => waited.observe(Math.max(0, ms) / 1000),
   };
+}
+
+/** Render worker processes the pool lost, by cause, read from the pool's own counts at scrape time. */
+function registerWorkersLost(registry: Registry, pool: CardRenderPool): void {
+  const reported: Record<string, number> = {};
+  new Counter({
+    name: 'card_render_workers_lost_total',
+    help: 'Render worker processes lost, by cause: crashed (signal or exit), memory (over RENDER_WORKER_MEMORY_MB), time (over RENDER_TIME_BUDGET_MS).',
+    labelNames: ['cause'],
+    registers: [registry],
+    collect() {
+      for (const [cause, count] of Object.entries(pool.workersLost)) {
+        this.inc({ cause }, count - (reported[cause] ?? 0));
+        reported[cause] = count;
+      }
+    },
+  });
 }

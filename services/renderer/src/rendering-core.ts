@@ -19,7 +19,7 @@ export interface RenderingCore {
 const USER_AGENT = 'UtilityApiCardRenderer/1.0 (+https://github.com/utility-api)';
 
 /**
- * Everything a render needs, built once per process: the thread pool, the safe fetcher and the
+ * Everything a render needs, built once per process: the worker process pool, the safe fetcher and the
  * profile source. Embedded mode passes no Redis (profiles cached in memory).
  */
 export function createRenderingCore(
@@ -27,7 +27,11 @@ export function createRenderingCore(
   parts: { store: MediaStore; redis?: Redis; logger: Logger; lifecycle: Lifecycle; registry: Registry },
 ): RenderingCore {
   const { logger, lifecycle } = parts;
-  const pool = lifecycle.add('card render pool', createCardRenderPool({ size: settings.renderThreads, logger }), (pool) => pool.close());
+  const pool = lifecycle.add(
+    'card render pool',
+    createCardRenderPool({ size: settings.renderPool.workers, memoryLimitBytes: settings.renderPool.memoryLimitBytes, timeBudgetMs: settings.renderPool.timeBudgetMs, logger }),
+    (pool) => pool.close(),
+  );
   const metrics = createRenderMetrics(parts.registry, pool);
   const fetcher = createImageFetcher({
     allowPrivateHosts: settings.fetch.allowPrivateHosts,

@@ -7,7 +7,15 @@ import { z } from 'zod';
  * by the gateway, each inside its own one-place config. Defaults are documented in the README.
  */
 export const renderingEnvironmentShape = {
-  RENDER_THREADS: envInteger({ min: 1, max: 64, default: Math.max(1, availableParallelism()) }),
+  RENDER_WORKERS: envInteger({ min: 1, max: 64, default: Math.max(1, availableParallelism()) }),
+  /**
+   * Resident memory of one render worker process above which it is killed (its card fails). An
+   * idle warm worker holds about 135 MB (Node, canvas, fonts) and a 16-megapixel background adds
+   * 64 MB decoded; below 256 a worker could die of the ceiling before its first card.
+   */
+  RENDER_WORKER_MEMORY_MB: envInteger({ min: 256, max: 65_536, default: 512 }),
+  /** How long one card may draw before its worker is killed (its card fails). */
+  RENDER_TIME_BUDGET_MS: envInteger({ min: 100, max: 120_000, default: 5000 }),
   DISCORD_BOT_TOKEN: z.string().min(1).optional(),
   DISCORD_API_BASE_URL: envUrl(['http', 'https']).default('https://discord.com/api/v10'),
   DISCORD_CDN_BASE_URL: envUrl(['http', 'https']).default('https://cdn.discordapp.com'),
@@ -37,8 +45,15 @@ export interface S3Settings {
   region: string;
 }
 
+export interface RenderPoolSettings {
+  /** Render worker processes. */
+  workers: number;
+  memoryLimitBytes: number;
+  timeBudgetMs: number;
+}
+
 export interface RenderingSettings {
-  renderThreads: number;
+  renderPool: RenderPoolSettings;
   discord: { token: string; apiBaseUrl: string; cdnBaseUrl: string } | undefined;
   profileCacheTtlMs: number;
   fetch: { allowPrivateHosts: readonly string[]; maxBytes: number; deadlineMs: number };
@@ -59,7 +74,7 @@ export function refineRenderingEnvironment(env: RenderingEnvironment, context: z
 
 export function toRenderingSettings(env: RenderingEnvironment): RenderingSettings {
   return {
-    renderThreads: env.RENDER_THREADS,
+    renderPool: { workers: env.RENDER_WORKERS, memoryLimitBytes: env.RENDER_WORKER_MEMORY_MB * 1024 * 1024, timeBudgetMs: env.RENDER_TIME_BUDGET_MS },
     discord:
       env.DISCORD_BOT_TOKEN === undefined
         ? undefined

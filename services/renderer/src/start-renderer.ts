@@ -43,6 +43,6 @@ export async function startRenderer(config: RendererConfig, logger: Logger, life
     },
   });
   lifecycle.add('health server', health.server, (server) => new Promise<void>((resolve) => server.close(() => resolve())));
-  logger.info({ concurrency: config.concurrency, threads: core.pool.size, store: store.kind, health: health.url }, 'renderer ready');
+  logger.info({ concurrency: config.concurrency, workers: core.pool.size, store: store.kind, health: health.url }, 'renderer ready');
   return { worker, store, healthUrl: health.url };
 }

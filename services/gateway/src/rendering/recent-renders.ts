@@ -3,10 +3,11 @@ import type { RenderJobResult } from '@utility-api/render-jobs';
 /**
  * Results of recent renders by job id, so a repeated identical request is answered from memory
  * without a queue round trip. Bounded by count and age; the age matches how long the queue keeps
- * completed jobs, so both modes reuse a render for the same window.
+ * completed jobs, so both modes reuse a render for the same window. The embedded queue keeps a
+ * second one of failures (`Outcome` a RenderFailure) for as long as BullMQ keeps failed jobs.
  */
-export class RecentRenders {
-  readonly #entries = new Map<string, { result: RenderJobResult; storedAt: number }>();
+export class RecentRenders<Outcome = RenderJobResult> {
+  readonly #entries = new Map<string, { result: Outcome; storedAt: number }>();
   readonly #maxEntries: number;
   readonly #maxAgeMs: number;
   readonly #now: () => number;
@@ -17,7 +18,7 @@ export class RecentRenders {
     this.#now = options.now ?? Date.now;
   }
 
-  get(jobId: string): RenderJobResult | undefined {
+  get(jobId: string): Outcome | undefined {
     const entry = this.#entries.get(jobId);
     if (!entry) return undefined;
     if (this.#now() - entry.storedAt > this.#maxAgeMs) {
@@ -27,7 +28,7 @@ export class RecentRenders {
     return entry.result;
   }
 
-  set(jobId: string, result: RenderJobResult): void {
+  set(jobId: string, result: Outcome): void {
     this.#entries.delete(jobId);
     this.#entries.set(jobId, { result, storedAt: this.#now() });
     // Maps iterate in insertion order: the first key is the oldest.

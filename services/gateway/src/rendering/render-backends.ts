@@ -19,7 +19,7 @@ export interface RenderBackends {
   /** Redis in distributed mode, process memory in embedded mode. */
   backingStore: BackingStore;
   redis: Redis | undefined;
-  /** Starts render threads ahead of the first card (embedded mode; a no-op when distributed). */
+  /** Starts render workers ahead of the first card (embedded mode; a no-op when distributed). */
   warmUp(): void;
 }
 
@@ -36,10 +36,10 @@ export async function startRenderBackends(config: GatewayConfig, logger: Logger,
     // Loaded only here: node-canvas and the fonts stay out of a distributed gateway's memory.
     const { createRenderingCore } = await import('@utility-api/renderer');
     const core = createRenderingCore(config.rendering, { store: media, logger, lifecycle, registry });
-    logger.info({ threads: core.pool.size, mediaDir: config.rendering.media.directory }, 'embedded mode: rendering in this process');
+    logger.info({ workers: core.pool.size, mediaDir: config.rendering.media.directory }, 'embedded mode: rendering in this process');
     return {
       mode: 'embedded',
-      queue: createEmbeddedRenderQueue({ processor: core.processor, logger }),
+      queue: createEmbeddedRenderQueue({ processor: core.processor, limit: config.renderQueueLimit, logger }),
       media,
       backingStore: inMemoryBackingStore,
       redis: undefined,

@@ -7,8 +7,8 @@ export interface RenderOutcome {
 }
 
 /**
- * How the gateway gets a card drawn: BullMQ and remote renderers in distributed mode, a thread
- * pool in this process in embedded mode. Both share identical requests and honour the deadline.
+ * How the gateway gets a card drawn: BullMQ and remote renderers in distributed mode, a pool of
+ * render worker processes supervised by this one in embedded mode. Both share identical requests and honour the deadline.
  */
 export interface RenderQueue {
   readonly kind: 'bullmq' | 'embedded';

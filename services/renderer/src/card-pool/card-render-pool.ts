@@ -1,17 +1,32 @@
-import { Worker } from 'node:worker_threads';
-import { CardImageError, prepareCardFonts, type CardInput, type RenderedCard } from '@utility-api/card';
+import { CardImageError, type CardInput, type RenderedCard } from '@utility-api/card';
 import type { Logger } from '@utility-api/logging';
-import type { RenderTask, RenderTaskOutcome } from './pool-messages.ts';
+import { asBuffer, type RenderTask, type RenderTaskOutcome } from './pool-messages.ts';
+import { RenderWorkerProcess, type RenderWorkerLimits, type WorkerExit, type WorkerLossCause } from './render-worker-process.ts';
 
-/** Draws cards on worker threads so the event loop (HTTP, BullMQ lock renewal) never waits on canvas. */
+/**
+ * Draws cards in supervised child processes, so the event loop (HTTP, BullMQ lock renewal) never
+ * waits on canvas, and a native crash, a runaway allocation or an endless decode costs one card
+ * and one worker process, never the service.
+ */
 export interface CardRenderPool {
   render(input: CardInput): Promise<RenderedCard>;
-  /** Tasks waiting for a free thread plus tasks being drawn. */
+  /** Tasks waiting for a free worker plus tasks being drawn. */
   readonly load: number;
+  /** Worker processes the pool keeps running. */
   readonly size: number;
-  /** Starts the threads now instead of at the first render (they load fonts and canvas, ~0.3 s). */
+  /** The live worker processes and whether each is drawing a card (diagnostics and tests). */
+  readonly workers: readonly { pid: number; busy: boolean }[];
+  /** Workers lost since the pool started, by cause (read by the metrics at scrape time). */
+  readonly workersLost: Readonly<Record<WorkerLossCause, number>>;
+  /** Starts the workers now instead of at the first render (each loads fonts and canvas, ~0.5 s). */
   warmUp(): void;
+  /** Kills every worker; cards waiting or drawing reject with RenderPoolClosedError. */
   close(): Promise<void>;
+}
+
+export interface CardRenderPoolOptions extends RenderWorkerLimits {
+  size: number;
+  logger: Logger;
 }
 
 export class RenderPoolClosedError extends Error {
@@ -21,11 +36,25 @@ export class RenderPoolClosedError extends Error {
   }
 }
 
-/** A render thread died (out of memory, native crash) while drawing; the task may be retried. */
-export class RenderThreadCrashedError extends Error {
-  constructor(cause: unknown) {
-    super('a render thread crashed', { cause });
-    this.name = 'RenderThreadCrashedError';
+/**
+ * The worker drawing this card died or was killed: a native crash or non-zero exit (`crashed`),
+ * resident memory over the ceiling (`memory`) or a card over the time budget (`time`). The card
+ * is not retried here: the same input would most likely do the same to the next worker.
+ */
+export class RenderWorkerLostError extends Error {
+  override readonly cause: WorkerLossCause;
+  readonly pid: number;
+  readonly signal: NodeJS.Signals | null;
+  readonly exitCode: number | null;
+
+  constructor(exit: WorkerExit) {
+    const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode}`;
+    super(`render worker ${exit.pid} was lost while drawing (${exit.cause}, ${how})`);
+    this.name = 'RenderWorkerLostError';
+    this.cause = exit.cause;
+    this.pid = exit.pid;
+    this.signal = exit.signal;
+    this.exitCode = exit.exitCode;
   }
 }
 
@@ -35,58 +64,90 @@ interface PendingTask {
   reject(error: unknown): void;
 }
 
-interface RenderThread {
-  worker: Worker;
+interface WorkerSlot {
+  process: RenderWorkerProcess;
   current: PendingTask | undefined;
 }
 
-const WORKER_URL = new URL('./card-worker-entry.mjs', import.meta.url);
+/** Workers that die before they can draw are restarted after a growing pause, never in a hot loop. */
+const START_RETRY_BASE_MS = 100;
+const START_RETRY_MAX_MS = 5000;
 
-export function createCardRenderPool(options: { size: number; logger: Logger }): CardRenderPool {
-  // Fontconfig reads its environment in the main thread before any worker starts (see card-fonts).
-  prepareCardFonts();
+export function createCardRenderPool(options: CardRenderPoolOptions): CardRenderPool {
+  const { logger } = options;
+  const limits: RenderWorkerLimits = { memoryLimitBytes: options.memoryLimitBytes, timeBudgetMs: options.timeBudgetMs };
   const waiting: PendingTask[] = [];
-  const threads: RenderThread[] = [];
-  let nextId = 1;
+  const slots = new Set<WorkerSlot>();
+  const workersLost: Record<WorkerLossCause, number> = { crashed: 0, memory: 0, time: 0 };
+  let nextTaskId = 1;
   let closed = false;
+  let failedStartsInARow = 0;
+  let restartTimer: NodeJS.Timeout | undefined;
 
-  const startThread = (): RenderThread => {
-    const thread: RenderThread = { worker: new Worker(WORKER_URL), current: undefined };
-    thread.worker.on('message', (outcome: RenderTaskOutcome) => {
-      const pending = thread.current;
-      thread.current = undefined;
-      if (pending && pending.task.id === outcome.id) settle(pending, outcome);
-      dispatch();
-    });
-    thread.worker.on('error', (error) => {
-      options.logger.error({ err: error }, 'render thread crashed');
-    });
-    thread.worker.on('exit', (code) => {
-      const index = threads.indexOf(thread);
-      if (index >= 0) threads.splice(index, 1);
-      thread.current?.reject(new RenderThreadCrashedError(new Error(`render thread exited with code ${code}`)));
-      thread.current = undefined;
-      if (!closed) {
-        threads.push(startThread());
-        dispatch();
-      }
-    });
-    return thread;
+  const startWorker = () => {
+    const startedAt = performance.now();
+    const slot: WorkerSlot = {
+      current: undefined,
+      process: new RenderWorkerProcess(limits, {
+        onReady: () => {
+          failedStartsInARow = 0;
+          logger.info({ pid: slot.process.pid, startMs: Math.round(performance.now() - startedAt) }, 'render worker ready');
+          dispatch();
+        },
+        onOutcome: (outcome) => {
+          const pending = slot.current;
+          slot.current = undefined;
+          if (pending?.task.id === outcome.id) settle(pending, outcome);
+          dispatch();
+        },
+        onExit: (exit) => workerExited(slot, exit),
+      }),
+    };
+    slots.add(slot);
+  };
+
+  const workerExited = (slot: WorkerSlot, exit: WorkerExit) => {
+    slots.delete(slot);
+    const pending = slot.current;
+    slot.current = undefined;
+    if (closed) {
+      pending?.reject(new RenderPoolClosedError());
+      return;
+    }
+    workersLost[exit.cause] += 1;
+    const details = { pid: exit.pid, cause: exit.cause, signal: exit.signal, exitCode: exit.exitCode, rssBytes: exit.rssBytes, hadCard: pending !== undefined };
+    if (exit.started) {
+      logger.error(details, 'render worker lost; starting a replacement');
+    } else {
+      failedStartsInARow += 1;
+      logger.error({ ...details, startError: exit.startError, failedStartsInARow }, 'render worker died while starting');
+    }
+    pending?.reject(new RenderWorkerLostError(exit));
+    scheduleRefill();
+  };
+
+  const refill = () => {
+    while (!closed && slots.size < options.size) startWorker();
+  };
+  /** Starts missing workers unless a restart is already scheduled (its backoff must hold). */
+  const refillUnlessScheduled = () => {
+    if (restartTimer === undefined) refill();
+  };
+
+  const scheduleRefill = () => {
+    if (restartTimer !== undefined) return;
+    const delayMs = failedStartsInARow === 0 ? 0 : Math.min(START_RETRY_MAX_MS, START_RETRY_BASE_MS * 2 ** (failedStartsInARow - 1));
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      refill();
+    }, delayMs);
   };
 
   const settle = (pending: PendingTask, outcome: RenderTaskOutcome) => {
     if (outcome.ok) {
-      pending.resolve({
-        png: Buffer.from(outcome.png.buffer, outcome.png.byteOffset, outcome.png.byteLength),
-        width: outcome.width,
-        height: outcome.height,
-        timings: outcome.timings,
-        warnings: outcome.warnings,
-      });
+      pending.resolve({ png: asBuffer(outcome.png), width: outcome.width, height: outcome.height, timings: outcome.timings, warnings: outcome.warnings });
     } else if (outcome.imageError) {
-      const { reason, field, message } = outcome.imageError;
-      // The thread's message already starts with the field; the constructor adds it again.
-      const detail = message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message;
+      const { reason, field, detail } = outcome.imageError;
       pending.reject(new CardImageError(reason, field, detail));
     } else {
       pending.reject(new Error(`card render failed: ${outcome.message}`));
@@ -94,38 +155,39 @@ export function createCardRenderPool(options: { size: number; logger: Logger }):
   };
 
   const dispatch = () => {
-    for (const thread of threads) {
-      if (thread.current !== undefined) continue;
+    for (const slot of slots) {
+      if (!slot.process.idle || slot.current !== undefined) continue;
       const pending = waiting.shift();
       if (!pending) return;
-      thread.current = pending;
-      thread.worker.postMessage(pending.task);
+      slot.current = pending;
+      slot.process.draw(pending.task);
     }
   };
 
-  const warmUp = () => {
-    while (!closed && threads.length < options.size) threads.push(startThread());
-  };
-
   return {
-    warmUp,
+    warmUp: refillUnlessScheduled,
     get load() {
-      return waiting.length + threads.filter((thread) => thread.current !== undefined).length;
+      return waiting.length + [...slots].filter((slot) => slot.current !== undefined).length;
     },
     size: options.size,
+    get workers() {
+      return [...slots].map((slot) => ({ pid: slot.process.pid, busy: slot.current !== undefined }));
+    },
+    workersLost,
     render(input) {
       if (closed) return Promise.reject(new RenderPoolClosedError());
       return new Promise<RenderedCard>((resolve, reject) => {
-        waiting.push({ task: { id: nextId++, input }, resolve, reject });
-        warmUp();
+        waiting.push({ task: { id: nextTaskId++, input }, resolve, reject });
+        refillUnlessScheduled();
         dispatch();
       });
     },
     async close() {
       if (closed) return;
       closed = true;
+      clearTimeout(restartTimer);
       for (const pending of waiting.splice(0)) pending.reject(new RenderPoolClosedError());
-      await Promise.all(threads.map((thread) => thread.worker.terminate()));
+      await Promise.all([...slots].map((slot) => slot.process.stop()));
     },
   };
 }

@@ -1,51 +1,61 @@
-import { parentPort } from 'node:worker_threads';
-import { CardImageError, prepareCardFonts, renderCard, warmUpCardRenderer, type CardInput } from '@utility-api/card';
-import type { RenderTask, RenderTaskOutcome } from './pool-messages.ts';
+import { CardImageError, prepareCardFonts, renderCard, warmUpCardRenderer } from '@utility-api/card';
+import { reviveCardInput, type RenderTask, type RenderTaskOutcome, type WorkerMessage } from './pool-messages.ts';
 
-/** A render thread: fonts once, then one card per message, the PNG's memory moved back, not copied. */
-if (!parentPort) throw new Error('card-worker.ts must run as a worker thread');
-const port = parentPort;
-prepareCardFonts();
-// The first card of a thread would otherwise pay for font loading and static assets.
-await warmUpCardRenderer();
+/**
+ * A render worker process, forked by the card render pool: fonts and a warm-up card once, then one
+ * card per task. A native crash or runaway allocation here kills this process only; the pool
+ * notices, fails that one card and starts a replacement.
+ */
+if (!process.send) throw new Error('card-worker.ts must be forked by the card render pool (it needs an IPC channel)');
+const send = (message: WorkerMessage, then?: () => void) => process.send!(message, undefined, {}, then);
 
-function asBuffer(bytes: Uint8Array | undefined): Buffer | undefined {
-  return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+// Without its pool this process has no purpose; a pool killed with SIGKILL must not leave it behind.
+process.on('disconnect', () => process.exit(0));
+// Ctrl-C in a terminal signals the whole process group: the pool, still draining cards on its way
+// out, decides when its workers end (it kills them when it closes).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => {});
+
+/** Fonts and a throwaway card; false when the process cannot draw (it then reports why and exits). */
+async function prepare(): Promise<boolean> {
+  try {
+    // Every worker is its own main thread, so it isolates fontconfig for itself (see card-fonts).
+    prepareCardFonts();
+    // The first card of a process would otherwise pay for font loading and static assets.
+    await warmUpCardRenderer();
+    return true;
+  } catch (error) {
+    send({ type: 'failed-to-start', message: error instanceof Error ? error.message : String(error) }, () => process.exit(1));
+    return false;
+  }
 }
 
-/** Structured clone turned every Buffer into a Uint8Array; the card package wants Buffers. */
-function revive(input: CardInput): CardInput {
-  const profile = input.profile;
-  return {
-    ...input,
-    profile: {
-      ...profile,
-      avatar: asBuffer(profile.avatar),
-      banner: asBuffer(profile.banner),
-      avatarDecoration: asBuffer(profile.avatarDecoration),
-    },
-    images: {
-      background: asBuffer(input.images?.background),
-      customBadges: input.images?.customBadges?.map((bytes) => asBuffer(bytes)!),
-    },
-  };
+/** The detail sentence alone: CardImageError prefixes its message with the field once. */
+function imageErrorDetail(error: CardImageError): string {
+  if ('detail' in error && typeof error.detail === 'string') return error.detail;
+  const prefix = `${error.field}: `;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 }
 
-port.on('message', (task: RenderTask) => {
-  renderCard(revive(task.input)).then(
-    (card) => {
-      const png = new Uint8Array(card.png.buffer, card.png.byteOffset, card.png.byteLength);
-      const outcome: RenderTaskOutcome = { id: task.id, ok: true, png, width: card.width, height: card.height, timings: card.timings, warnings: card.warnings };
-      // Only transfer a buffer the PNG owns alone; a pooled slab would take other bytes with it.
-      const transferable = png.byteOffset === 0 && png.byteLength === png.buffer.byteLength;
-      port.postMessage(outcome, transferable ? [png.buffer as ArrayBuffer] : []);
-    },
-    (error: unknown) => {
-      const outcome: RenderTaskOutcome =
-        error instanceof CardImageError
-          ? { id: task.id, ok: false, imageError: { reason: error.reason, field: error.field, message: error.message }, message: error.message }
-          : { id: task.id, ok: false, message: error instanceof Error ? error.message : String(error) };
-      port.postMessage(outcome);
-    },
-  );
-});
+/** One card per task; the pool sends the next only after this one's outcome. */
+function drawOnRequest(): void {
+  process.on('message', (task: RenderTask) => {
+    renderCard(reviveCardInput(task.input)).then(
+      (card) => {
+        const png = new Uint8Array(card.png.buffer, card.png.byteOffset, card.png.byteLength);
+        send({ type: 'outcome', outcome: { id: task.id, ok: true, png, width: card.width, height: card.height, timings: card.timings, warnings: card.warnings } });
+      },
+      (error: unknown) => {
+        const outcome: RenderTaskOutcome =
+          error instanceof CardImageError
+            ? { id: task.id, ok: false, imageError: { reason: error.reason, field: error.field, detail: imageErrorDetail(error) }, message: error.message }
+            : { id: task.id, ok: false, message: error instanceof Error ? error.message : String(error) };
+        send({ type: 'outcome', outcome });
+      },
+    );
+  });
+}
+
+if (await prepare()) {
+  drawOnRequest();
+  send({ type: 'ready' });
+}

@@ -86,7 +86,7 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
   415: { description: 'The body is not JSON, or has a Content-Encoding other than gzip, deflate or br.' },
   422: { description: '`image_unusable`: an image URL was refused, unreachable, too large, not an image or corrupt; `details` names the field.' },
   502: { description: "`discord_unavailable`: Discord's API failed." },
-  503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed` or a Discord rate limit; carries `Retry-After`.' },
+  503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed`, `overloaded` (embedded mode: `RENDER_QUEUE_LIMIT` cards already waiting or drawing) or a Discord rate limit; carries `Retry-After`.' },
   504: { description: '`render_timeout`: no renderer finished in time; retrying reuses the render in progress.' },
 });
 

@@ -1,0 +1,215 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { RenderTask, RenderTaskOutcome, WorkerMessage } from './pool-messages.ts';
+
+/** Why the pool lost a worker: it died by itself, or the pool killed it over its memory or time budget. */
+export type WorkerLossCause = 'crashed' | 'memory' | 'time';
+
+export interface WorkerExit {
+  pid: number;
+  cause: WorkerLossCause;
+  signal: NodeJS.Signals | null;
+  exitCode: number | null;
+  /** The last resident set size read, when one was. */
+  rssBytes: number | undefined;
+  /** False when the process died before it could draw (fonts missing, canvas failing to load...). */
+  started: boolean;
+  /** What the worker said when it could not start. */
+  startError: string | undefined;
+}
+
+export interface RenderWorkerLimits {
+  /** Resident memory above which the worker is killed. */
+  memoryLimitBytes: number;
+  /** How long one card may draw before the worker is killed. */
+  timeBudgetMs: number;
+}
+
+export interface RenderWorkerEvents {
+  /** Fonts loaded and the warm-up card drawn: the worker can take cards. */
+  onReady(): void;
+  onOutcome(outcome: RenderTaskOutcome): void;
+  /** Called once, however the process ended. */
+  onExit(exit: WorkerExit): void;
+}
+
+const WORKER_ENTRY = fileURLToPath(new URL('./card-worker.ts', import.meta.url));
+/**
+ * The worker runs TypeScript through the same loader as every service entry point (`--import
+ * tsx`), resolved from this package so it does not depend on the parent's working directory.
+ */
+const TYPESCRIPT_LOADER = import.meta.resolve('tsx');
+
+/** While a card draws, memory can climb fast; an idle worker only needs watching for leaks. */
+const BUSY_SAMPLE_MS = 50;
+const IDLE_SAMPLE_MS = 1000;
+
+/**
+ * V8's own heap limit, below the worker's memory ceiling: JavaScript garbage is collected before
+ * the supervisor would have to kill for it, and the rest of the ceiling is left to the native
+ * memory canvas, cairo and the image decoders allocate outside V8's heap.
+ */
+export function heapLimitMb(memoryLimitBytes: number): number {
+  return Math.max(64, Math.floor(memoryLimitBytes / (1024 * 1024) / 2));
+}
+
+/** Resident and virtual size of a process from /proc (Linux), or undefined once it is gone. */
+export async function readProcessMemory(pid: number): Promise<{ rssBytes: number; vszBytes: number } | undefined> {
+  let status: string;
+  try {
+    status = await readFile(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The kernel reports both in kB, whatever the page size (statm counts pages).
+  const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+  const rssBytes = kilobytes('VmRSS');
+  const vszBytes = kilobytes('VmSize');
+  return Number.isFinite(rssBytes) ? { rssBytes, vszBytes } : undefined;
+}
+
+/**
+ * One forked render worker under supervision: it samples the process's resident memory and kills
+ * it above the ceiling, kills it when a card outlives the time budget, and reports how it ended.
+ * The pool decides what to do with the card and whether to start a replacement.
+ */
+export class RenderWorkerProcess {
+  readonly pid: number;
+  readonly #child: ChildProcess;
+  readonly #limits: RenderWorkerLimits;
+  readonly #events: RenderWorkerEvents;
+  #ready = false;
+  #busy = false;
+  #exited = false;
+  #killedFor: WorkerLossCause | undefined;
+  #startError: string | undefined;
+  #rssBytes: number | undefined;
+  #sampleTimer: NodeJS.Timeout | undefined;
+  #budgetTimer: NodeJS.Timeout | undefined;
+  readonly #exitedPromise: Promise<void>;
+
+  constructor(limits: RenderWorkerLimits, events: RenderWorkerEvents) {
+    this.#limits = limits;
+    this.#events = events;
+    this.#child = fork(WORKER_ENTRY, [], {
+      execArgv: ['--import', TYPESCRIPT_LOADER, `--max-old-space-size=${heapLimitMb(limits.memoryLimitBytes)}`],
+      // glibc gives each thread that allocates its own arena (8 per core); cairo, pango and libvips
+      // threads then leave freed memory stranded in many arenas and resident memory creeps up.
+      // Two arenas keep a long-lived worker's RSS close to what it really uses.
+      env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    // fork throws synchronously for bad arguments; a process that cannot be spawned at all
+    // (EAGAIN, ENOMEM) still gets a pid of undefined and an 'error' event, handled below.
+    this.pid = this.#child.pid ?? -1;
+    this.#exitedPromise = new Promise((resolve) => {
+      this.#child.once('exit', (code, signal) => {
+        this.#finish(code, signal);
+        resolve();
+      });
+      // Also emitted when a signal cannot be delivered; only a process that never started ends here.
+      this.#child.on('error', () => {
+        if (this.#child.pid === undefined) {
+          this.#finish(null, null);
+          resolve();
+        }
+      });
+    });
+    this.#child.on('message', (message: WorkerMessage) => this.#receive(message));
+    this.#scheduleSample(IDLE_SAMPLE_MS);
+  }
+
+  /** Started and not drawing: the pool may hand it a card. */
+  get idle(): boolean {
+    return this.#ready && !this.#busy && !this.#exited && this.#killedFor === undefined;
+  }
+
+  get busy(): boolean {
+    return this.#busy;
+  }
+
+  /** Sends one card; the outcome arrives through `onOutcome`, or the loss through `onExit`. */
+  draw(task: RenderTask): void {
+    this.#busy = true;
+    this.#budgetTimer = setTimeout(() => this.kill('time'), this.#limits.timeBudgetMs);
+    this.#scheduleSample(BUSY_SAMPLE_MS);
+    this.#child.send(task, (error) => {
+      // The channel closed under the message: the process is exiting, and `exit` reports it.
+      if (error) this.kill('crashed');
+    });
+  }
+
+  /** SIGKILL: nothing a wedged native decoder does can delay it. The first cause given is kept. */
+  kill(cause: WorkerLossCause): void {
+    if (this.#exited) return;
+    this.#killedFor ??= cause;
+    this.#child.kill('SIGKILL');
+  }
+
+  /** Kills the worker and resolves once it has exited. */
+  async stop(): Promise<void> {
+    this.kill('crashed');
+    await this.#exitedPromise;
+  }
+
+  #receive(message: WorkerMessage): void {
+    if (message.type === 'ready') {
+      this.#ready = true;
+      this.#events.onReady();
+    } else if (message.type === 'failed-to-start') {
+      this.#startError = message.message;
+    } else {
+      void this.#finishCard(message.outcome);
+    }
+  }
+
+  /**
+   * A worker that ends a card above its ceiling is killed and the card counted lost with it: the
+   * sampler alone would catch a short peak only if a sample happened to land on it.
+   */
+  async #finishCard(outcome: RenderTaskOutcome): Promise<void> {
+    clearTimeout(this.#budgetTimer);
+    const memory = await readProcessMemory(this.pid);
+    if (memory) this.#rssBytes = memory.rssBytes;
+    if (this.#exited || this.#killedFor !== undefined) return;
+    if (memory && memory.rssBytes > this.#limits.memoryLimitBytes) return this.kill('memory');
+    this.#busy = false;
+    this.#scheduleSample(IDLE_SAMPLE_MS);
+    this.#events.onOutcome(outcome);
+  }
+
+  #scheduleSample(delayMs: number): void {
+    clearTimeout(this.#sampleTimer);
+    if (this.#exited) return;
+    this.#sampleTimer = setTimeout(() => {
+      void readProcessMemory(this.pid).then((memory) => {
+        if (this.#exited) return;
+        if (memory) {
+          this.#rssBytes = memory.rssBytes;
+          if (memory.rssBytes > this.#limits.memoryLimitBytes) return this.kill('memory');
+        }
+        this.#scheduleSample(this.#busy ? BUSY_SAMPLE_MS : IDLE_SAMPLE_MS);
+      });
+    }, delayMs);
+    // Sampling alone must not keep a process alive that is otherwise done.
+    this.#sampleTimer.unref();
+  }
+
+  #finish(exitCode: number | null, signal: NodeJS.Signals | null): void {
+    if (this.#exited) return;
+    this.#exited = true;
+    clearTimeout(this.#sampleTimer);
+    clearTimeout(this.#budgetTimer);
+    this.#events.onExit({
+      pid: this.pid,
+      cause: this.#killedFor ?? 'crashed',
+      signal,
+      exitCode,
+      rssBytes: this.#rssBytes,
+      started: this.#ready,
+      startError: this.#startError,
+    });
+  }
+}

@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import test from 'ava';
+import { CardImageError, type CardInput } from '@utility-api/card';
+import { createLogger } from '@utility-api/logging';
+import { createCardRenderPool, RenderPoolClosedError, RenderWorkerLostError, type CardRenderPool, type CardRenderPoolOptions } from '../../services/renderer/src/card-pool/card-render-pool.ts';
+import { readProcessMemory } from '../../services/renderer/src/card-pool/render-worker-process.ts';
+import { heavyProgressiveJpeg } from '../helpers/heavy-jpeg.ts';
+
+const PROFILE = { userId: '175928847299117063', username: 'pool.test' };
+const LIGHT: CardInput = { profile: PROFILE, options: { customTag: 'light' } };
+const MB = 1024 * 1024;
+const DEFAULTS = { size: 1, memoryLimitBytes: 512 * MB, timeBudgetMs: 5000 };
+
+/** A card whose background decodes to 64 MB and takes a worker hundreds of milliseconds. */
+const heavyCard = (variant: number): CardInput => ({
+  profile: PROFILE,
+  options: { customBackground: `https://images.example/${variant}.jpg` },
+  images: { background: heavyProgressiveJpeg(variant) },
+});
+
+const pools: CardRenderPool[] = [];
+function startPool(options: Partial<CardRenderPoolOptions> = {}): { pool: CardRenderPool; logs: () => Record<string, unknown>[] } {
+  const lines: string[] = [];
+  const logger = createLogger({ service: 'pool-test', level: 'info', destination: { write: (line: string) => void lines.push(line) } });
+  const pool = createCardRenderPool({ ...DEFAULTS, logger, ...options });
+  pools.push(pool);
+  return { pool, logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+test.after.always(async () => {
+  await Promise.all(pools.map((pool) => pool.close()));
+});
+
+const onlyWorker = (pool: CardRenderPool) => {
+  if (pool.workers.length !== 1) throw new Error(`expected one worker, found ${pool.workers.length}`);
+  return pool.workers[0]!;
+};
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('cards come back as PNG Buffers drawn in a separate process with the pool settings applied', async (t) => {
+  const { pool } = startPool();
+  const card = await pool.render(LIGHT);
+  t.true(Buffer.isBuffer(card.png));
+  t.deepEqual([card.width, card.height], [900, 300]);
+  t.true(card.timings.draw > 0);
+  const { pid } = onlyWorker(pool);
+  t.not(pid, process.pid);
+  const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  t.true(environment.includes('MALLOC_ARENA_MAX=2'));
+  const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  t.true(commandLine.includes('--max-old-space-size=256'), commandLine.join(' '));
+});
+
+test('an unusable image is a CardImageError naming the field once, not a lost worker', async (t) => {
+  const { pool } = startPool();
+  const error = await t.throwsAsync(
+    pool.render({ profile: PROFILE, options: { customBackground: 'https://images.example/x.png' }, images: { background: Buffer.from('not an image at all') } }),
+  );
+  t.true(error instanceof CardImageError, String(error));
+  const imageError = error as CardImageError;
+  t.is(imageError.field, 'customBackground');
+  t.regex(imageError.message, /^customBackground: /);
+  t.false(imageError.message.startsWith('customBackground: customBackground:'));
+  t.deepEqual(pool.workersLost, { crashed: 0, memory: 0, time: 0 });
+});
+
+test('a worker SIGSEGVed mid-card costs that card only: the next card is drawn by a fresh worker', async (t) => {
+  const { pool, logs } = startPool();
+  await pool.render(LIGHT);
+  const pending = pool.render(heavyCard(1));
+  const drawing = onlyWorker(pool);
+  t.true(drawing.busy, 'the heavy card went straight to the idle worker');
+  process.kill(drawing.pid, 'SIGSEGV');
+
+  const error = await t.throwsAsync(pending, { instanceOf: RenderWorkerLostError });
+  t.is(error?.cause, 'crashed');
+  t.is((error).signal, 'SIGSEGV');
+  t.is((error).pid, drawing.pid);
+
+  const next = await pool.render(LIGHT);
+  t.deepEqual([next.width, next.height], [900, 300]);
+  t.not(onlyWorker(pool).pid, drawing.pid);
+  t.false(isAlive(drawing.pid));
+  t.deepEqual(pool.workersLost, { crashed: 1, memory: 0, time: 0 });
+  const lost = logs().filter((entry) => entry.msg === 'render worker lost; starting a replacement');
+  t.is(lost.length, 1);
+  t.like(lost[0], { level: 50, pid: drawing.pid, cause: 'crashed', signal: 'SIGSEGV', hadCard: true });
+  t.is(typeof lost[0]!.rssBytes, 'number');
+});
+
+test('a worker whose card takes it over the memory ceiling is killed and the card fails with cause memory', async (t) => {
+  // Measure an idle worker first, then give the pool a ceiling 32 MB above it: the heavy card's
+  // decoded background alone is 64 MB (4000 x 4000 x 4 bytes), so it must cross the ceiling.
+  const probe = startPool();
+  await probe.pool.render(LIGHT);
+  const idle = await readProcessMemory(onlyWorker(probe.pool).pid);
+  await probe.pool.close();
+  t.truthy(idle);
+  const { pool, logs } = startPool({ memoryLimitBytes: idle!.rssBytes + 32 * MB });
+  await pool.render(LIGHT);
+  const before = onlyWorker(pool).pid;
+
+  const error = await t.throwsAsync(pool.render(heavyCard(2)), { instanceOf: RenderWorkerLostError });
+  t.is(error?.cause, 'memory');
+  t.is((error).signal, 'SIGKILL');
+  t.deepEqual(pool.workersLost, { crashed: 0, memory: 1, time: 0 });
+  const lost = logs().find((entry) => entry.msg === 'render worker lost; starting a replacement');
+  t.true(Number(lost?.rssBytes) > idle!.rssBytes + 32 * MB, JSON.stringify(lost));
+
+  await pool.render(LIGHT);
+  t.not(onlyWorker(pool).pid, before);
+});
+
+test('a card still drawing when the time budget runs out is abandoned and its worker replaced', async (t) => {
+  // 1 ms is far below what any card takes (encoding alone is several ms; this one decodes 16 MP).
+  const { pool } = startPool({ timeBudgetMs: 1 });
+  await t.throwsAsync(pool.render(LIGHT), { instanceOf: RenderWorkerLostError });
+  // Wait for the replacement, so the pid compared below belongs to a worker that was idle.
+  while (pool.workers.length === 0) await sleep(20);
+  const before = onlyWorker(pool).pid;
+  const error = await t.throwsAsync(pool.render(heavyCard(3)), { instanceOf: RenderWorkerLostError });
+  t.is(error?.cause, 'time');
+  t.is((error).pid, before);
+  t.is((error).signal, 'SIGKILL');
+  while (pool.workers.length === 0) await sleep(20);
+  t.not(onlyWorker(pool).pid, before);
+  t.is(pool.workersLost.time, 2);
+});
+
+test('an idle worker that dies is replaced without failing any card', async (t) => {
+  const { pool } = startPool();
+  await pool.render(LIGHT);
+  const idle = onlyWorker(pool).pid;
+  process.kill(idle, 'SIGKILL');
+  while (pool.workers.length !== 1 || onlyWorker(pool).pid === idle) await sleep(20);
+  const card = await pool.render(LIGHT);
+  t.is(card.width, 900);
+  t.deepEqual(pool.workersLost, { crashed: 1, memory: 0, time: 0 });
+});
+
+test('close() kills the workers and rejects cards drawing and waiting with RenderPoolClosedError', async (t) => {
+  const { pool } = startPool();
+  await pool.render(LIGHT);
+  const worker = onlyWorker(pool).pid;
+  const drawing = pool.render(heavyCard(4));
+  const waiting = pool.render(LIGHT);
+  t.is(pool.load, 2);
+  await pool.close();
+  await t.throwsAsync(drawing, { instanceOf: RenderPoolClosedError });
+  await t.throwsAsync(waiting, { instanceOf: RenderPoolClosedError });
+  await t.throwsAsync(pool.render(LIGHT), { instanceOf: RenderPoolClosedError });
+  t.deepEqual(pool.workers, []);
+  t.false(isAlive(worker));
+  t.deepEqual(pool.workersLost, { crashed: 0, memory: 0, time: 0 }, 'closing is not a loss');
+});
