@@ -55,7 +55,11 @@ test.before(async () => {
   gateway = startServiceProcess({
     name: 'gateway',
     entry: GATEWAY_ENTRY,
-    env: { PORT: String(port), HOST: '127.0.0.1', API_KEYS: API_KEY, MEDIA_DIR: mediaDir, FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_THREADS: '1' },
+    env: {
+      ...{ PORT: String(port), HOST: '127.0.0.1', API_KEYS: API_KEY, MEDIA_DIR: mediaDir, FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_THREADS: '1' },
+      // 54 MB over loopback on a busy test machine: the budget, not the 5 s deadline, must end it.
+      FETCH_TIMEOUT_MS: '30000',
+    },
   });
   await gateway.waitFor(/gateway listening/, 60_000);
 });
