@@ -6,7 +6,7 @@ import type { ImageServer } from '../pipeline/image-server.ts';
 import { registerHostileImageTests, startHostileImageServer, type HostileTarget } from './hostile-image-suite.ts';
 
 const API_KEY = 'hostile-images-key-0123456789';
-const ENV = { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RATE_LIMITS: 'off', LOG_LEVEL: 'info', RENDER_THREADS: '1' };
+const ENV = { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RATE_LIMITS: 'off', LOG_LEVEL: 'info', RENDER_WORKERS: '1' };
 let stack: LocalStack;
 let images: ImageServer;
 let renderTimeoutMs: number;

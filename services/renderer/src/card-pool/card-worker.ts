@@ -29,13 +29,6 @@ async function prepare(): Promise<boolean> {
   }
 }
 
-/** The detail sentence alone: CardImageError prefixes its message with the field once. */
-function imageErrorDetail(error: CardImageError): string {
-  if ('detail' in error && typeof error.detail === 'string') return error.detail;
-  const prefix = `${error.field}: `;
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-}
-
 /** One card per task; the pool sends the next only after this one's outcome. */
 function drawOnRequest(): void {
   process.on('message', (task: RenderTask) => {
@@ -47,7 +40,7 @@ function drawOnRequest(): void {
       (error: unknown) => {
         const outcome: RenderTaskOutcome =
           error instanceof CardImageError
-            ? { id: task.id, ok: false, imageError: { reason: error.reason, field: error.field, detail: imageErrorDetail(error) }, message: error.message }
+            ? { id: task.id, ok: false, imageError: { reason: error.reason, field: error.field, detail: error.detail }, message: error.message }
             : { id: task.id, ok: false, message: error instanceof Error ? error.message : String(error) };
         send({ type: 'outcome', outcome });
       },

@@ -1,5 +1,4 @@
-import type { CardInput } from '@utility-api/card';
-import type { CardImageErrorReason } from '@utility-api/card/image-inspection';
+import type { CardImageErrorReason, CardInput } from '@utility-api/card';
 
 /**
  * What crosses the IPC channel between the pool and its worker processes. The channel uses
