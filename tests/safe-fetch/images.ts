@@ -105,13 +105,18 @@ export function pngBombHead(width: number, height: number, idatLength: number): 
   return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), idatHead]);
 }
 
-/** A JPEG whose frame header (SOF0) declares `width`x`height`, followed by the start of a scan. */
-export function jpegBombHead(width: number, height: number): Buffer {
+/**
+ * A JPEG whose frame header (SOF0) declares `width`x`height`, followed by the start of a scan.
+ * Like every encoder's output it opens with a JFIF APP0 segment; `frameFirst` leaves that out, a
+ * crafted file whose first segment is the frame header.
+ */
+export function jpegBombHead(width: number, height: number, options: { frameFirst?: boolean } = {}): Buffer {
+  const jfif = Buffer.from([0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);
   const sof = Buffer.from([0xff, 0xc0, 0x00, 0x0b, 0x08, 0, 0, 0, 0, 0x01, 0x01, 0x11, 0x00]);
   sof.writeUInt16BE(height, 5);
   sof.writeUInt16BE(width, 7);
   const sos = Buffer.from([0xff, 0xda, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3f, 0x00]);
-  return Buffer.concat([Buffer.from([0xff, 0xd8]), sof, sos]);
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), ...(options.frameFirst === true ? [] : [jfif]), sof, sos]);
 }
 
 /** A GIF with a 1x1 screen whose first image descriptor declares `width`x`height`, then the start of its data. */
@@ -130,4 +135,29 @@ export function webpBombHead(width: number, height: number, riffLength: number):
   head.writeUIntLE(width - 1, 24, 3);
   head.writeUIntLE(height - 1, 27, 3);
   return head;
+}
+
+/**
+ * An opaque PNG of pseudo-random pixels, stored uncompressed: about 4 bytes a pixel, so a test can
+ * size a real image precisely (1224x1224 is about 6 MB). `seed` makes each one different.
+ */
+export function noisePng(width: number, height: number, seed: number): Buffer {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(width, height);
+  let state = seed >>> 0 || 1;
+  for (let at = 0; at < image.data.length; at += 4) {
+    // xorshift32: fast, deterministic, and incompressible enough for PNG's filters.
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    image.data[at] = state & 0xff;
+    image.data[at + 1] = (state >>> 8) & 0xff;
+    image.data[at + 2] = (state >>> 16) & 0xff;
+    image.data[at + 3] = 255;
+  }
+  context.putImageData(image, 0, 0);
+  return canvas.toBuffer('image/png', { compressionLevel: 0 });
 }

@@ -4,7 +4,6 @@
  * connections. Every answer the fake DNS gives is loopback or at least contains loopback; no
  * request ever leaves for another address.
  */
-import { CardImageError } from '@utility-api/card/image-inspection';
 import { createImageFetcher, ImageFetchError } from '@utility-api/safe-fetch';
 import test from 'ava';
 import { fakeDns } from './fake-dns.ts';
@@ -121,10 +120,10 @@ test.serial('a DNS failure is unreachable', async (t) => {
   t.is(error?.message, 'avatar: the host nowhere.test could not be resolved');
 });
 
-test.serial('errors about bytes are CardImageError, errors about the fetch ImageFetchError, never anything else', async (t) => {
+test.serial('errors about the bytes are ImageFetchError too, naming the field', async (t) => {
   const fetcher = createImageFetcher({ allowPrivateHosts: ['127.0.0.1'] });
   ipv4.route('/page.html', (_request, response) => void response.writeHead(200, { 'Content-Type': 'image/png' }).end('<!doctype html><html><body>hi</body></html>'));
-  const error = await t.throwsAsync(fetcher.fetchImage(`${ipv4.origin}/page.html`, 'customBackground'), { instanceOf: CardImageError });
+  const error = await t.throwsAsync(fetcher.fetchImage(`${ipv4.origin}/page.html`, 'customBackground'), { instanceOf: ImageFetchError });
   t.is(error?.reason, 'unsupported_format');
   t.is(error?.field, 'customBackground');
   ipv4.requests.length = 0;

@@ -7,7 +7,6 @@
 import { type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { CardImageError } from '@utility-api/card/image-inspection';
 import { createImageFetcher, ImageFetchError } from '@utility-api/safe-fetch';
 import test from 'ava';
 import { freePort } from '../helpers/processes.ts';
@@ -149,7 +148,7 @@ test('a small Content-Length followed by a huge body: never more than the announ
 
 test('HTML labelled image/png is refused on its first bytes, without waiting for the rest', async (t) => {
   const started = performance.now();
-  const error = await t.throwsAsync(fetcher({ deadlineMs: 20_000 }).fetchImage(url('/page.png'), 'customBackground'), { instanceOf: CardImageError });
+  const error = await t.throwsAsync(fetcher({ deadlineMs: 20_000 }).fetchImage(url('/page.png'), 'customBackground'), { instanceOf: ImageFetchError });
   t.is(error?.reason, 'unsupported_format');
   t.regex(error?.message ?? '', /^customBackground: the file is not a PNG, JPEG, GIF or WebP image/);
   t.true(performance.now() - started < 5000);
@@ -157,7 +156,7 @@ test('HTML labelled image/png is refused on its first bytes, without waiting for
 });
 
 test('SVG is refused whatever its Content-Type', async (t) => {
-  const error = await t.throwsAsync(fetcher().fetchImage(url('/svg.png'), 'customBackground'), { instanceOf: CardImageError });
+  const error = await t.throwsAsync(fetcher().fetchImage(url('/svg.png'), 'customBackground'), { instanceOf: ImageFetchError });
   t.is(error?.reason, 'unsupported_format');
 });
 
@@ -165,8 +164,8 @@ for (const [path, size] of [['/png-bomb.png', '30000x30000'], ['/jpeg-bomb.jpg',
   test(`a pixel bomb (${path}, ${size}) is refused from its header while the body is still streaming`, async (t) => {
     // The body would take minutes at 1 KiB per 50 ms; the deadline is far away, so only the header can end this early.
     const started = performance.now();
-    const error = await t.throwsAsync(fetcher({ deadlineMs: 30_000 }).fetchImage(url(path), 'customBackground'), { instanceOf: CardImageError });
-    t.is(error?.reason, 'too_large');
+    const error = await t.throwsAsync(fetcher({ deadlineMs: 30_000 }).fetchImage(url(path), 'customBackground'), { instanceOf: ImageFetchError });
+    t.is(error?.reason, 'too_many_pixels');
     t.is(error?.message, `customBackground: the image is ${size} pixels; the limit is 16 megapixels`);
     t.true(performance.now() - started < 5000);
     t.true(await closedByServer(path));
@@ -174,17 +173,17 @@ for (const [path, size] of [['/png-bomb.png', '30000x30000'], ['/jpeg-bomb.jpg',
 }
 
 test('a side over 8192 pixels is refused early even under the pixel limit', async (t) => {
-  const error = await t.throwsAsync(fetcher({ deadlineMs: 30_000 }).fetchImage(url('/wide.png'), 'customBackground'), { instanceOf: CardImageError });
-  t.is(error?.reason, 'too_large');
+  const error = await t.throwsAsync(fetcher({ deadlineMs: 30_000 }).fetchImage(url('/wide.png'), 'customBackground'), { instanceOf: ImageFetchError });
+  t.is(error?.reason, 'too_many_pixels');
   t.regex(error?.message ?? '', /9000x10 pixels; each side may be at most 8192/);
 });
 
 test('a PNG cut inside its header is corrupt; a connection cut before Content-Length is truncated', async (t) => {
-  const corrupt = await t.throwsAsync(fetcher().fetchImage(url('/cut-header.png'), 'customBackground'), { instanceOf: CardImageError });
+  const corrupt = await t.throwsAsync(fetcher().fetchImage(url('/cut-header.png'), 'customBackground'), { instanceOf: ImageFetchError });
   t.is(corrupt?.reason, 'corrupt');
   const truncated = await t.throwsAsync(fetcher().fetchImage(url('/cut-connection.png'), 'customBackground'), { instanceOf: ImageFetchError });
   t.is(truncated?.reason, 'truncated');
-  const empty = await t.throwsAsync(fetcher().fetchImage(url('/empty.png'), 'customBackground'), { instanceOf: CardImageError });
+  const empty = await t.throwsAsync(fetcher().fetchImage(url('/empty.png'), 'customBackground'), { instanceOf: ImageFetchError });
   t.is(empty?.reason, 'unsupported_format');
 });
 

@@ -4,6 +4,7 @@ import { type LookupFunction, type Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { type Deadline } from './deadline.ts';
 import { type Destination } from './destination.ts';
+import { type FetchBudget } from './fetch-budget.ts';
 import { type FetchTarget } from './fetch-target.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
 import { sameAddress } from './ip-text.ts';
@@ -14,6 +15,7 @@ export type HopOutcome = { kind: 'image'; image: InspectedImage } | { kind: 'red
 export interface HopOptions {
   field: string;
   maxBytes: number;
+  budget: FetchBudget | undefined;
   userAgent: string;
   deadline: Deadline;
   trustedCertificates: readonly string[] | undefined;
@@ -115,6 +117,8 @@ function judgeResponseHead(response: IncomingMessage, options: HopOptions): HopO
   }
   const declaredLength = Number(response.headers['content-length'] ?? 0);
   if (declaredLength > options.maxBytes) throw tooManyBytes(field, options.maxBytes);
+  // The budget only shrinks, so a body announced bigger than what is left cannot fit.
+  if (options.budget !== undefined && declaredLength > options.budget.remainingBytes) throw options.budget.exceeded(field);
   return undefined;
 }
 
@@ -122,6 +126,7 @@ function readBody(response: IncomingMessage, options: HopOptions, done: (outcome
   const inspector = new ImageStreamInspector(options.field, options.maxBytes);
   response.on('data', (chunk: Buffer) => {
     try {
+      options.budget?.charge(chunk.length, options.field);
       inspector.push(chunk);
     } catch (error) {
       done({ error });

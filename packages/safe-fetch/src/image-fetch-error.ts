@@ -1,7 +1,6 @@
 /**
- * Why a remote image was refused before (or while) its bytes arrived. Problems found in the bytes
- * themselves (not an image, a header declaring too many pixels, a malformed header) are thrown as
- * the card package's `CardImageError` instead, exactly as `decodeImage` would report them.
+ * Why a remote image was refused before (or while) its bytes arrived: the URL, the network, the
+ * transfer, or what the first bytes say about the image.
  */
 export type ImageFetchRefusal =
   /** The URL does not parse, has no host, or a redirect's Location does not resolve to a URL. */
@@ -23,6 +22,14 @@ export type ImageFetchRefusal =
   | 'timeout'
   /** More bytes than the cap, announced by Content-Length or counted while streaming. */
   | 'too_large'
+  /** The card's images together crossed the per-card byte budget (see `FetchBudget`). */
+  | 'over_card_budget'
+  /** The bytes are not PNG, JPEG, GIF or WebP (read from the magic bytes, never the Content-Type). */
+  | 'unsupported_format'
+  /** The header declares more pixels, or a longer side, than a card image may have. */
+  | 'too_many_pixels'
+  /** The body ended before its size could be read from the header, or the header is malformed. */
+  | 'corrupt'
   /** The remote answered with a status that is neither 2xx nor a followed redirect. */
   | 'http_status'
   /** DNS failure, connection refused or reset, TLS failure. */

@@ -1,9 +1,10 @@
-import { type ImageFormat } from '@utility-api/card/image-inspection';
 import { Deadline } from './deadline.ts';
 import { resolveDestination } from './destination.ts';
+import { type FetchBudget } from './fetch-budget.ts';
 import { fetchHop } from './fetch-hop.ts';
 import { checkFetchTarget, resolveRedirect } from './fetch-target.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
+import { type ImageFormat } from './image-format.ts';
 import { PrivateAllowList } from './private-allow-list.ts';
 import { requirePositiveInteger, resolveSettings, type SafeFetchSettings } from './settings.ts';
 
@@ -11,7 +12,7 @@ export interface FetchedImage {
   bytes: Buffer;
   /** From the magic bytes, never from Content-Type. */
   format: ImageFormat;
-  /** From the header: the size the decoder will allocate (see the card's `readImageHeader`). */
+  /** From the header, read by image-size (a GIF grown to hold its first frame, as decoders do). */
   width: number;
   height: number;
   /** The URL the image finally came from, after redirects. */
@@ -23,14 +24,16 @@ export interface FetchImageOptions {
   onlyHost?: string;
   /** A tighter byte cap for this input; it cannot raise the fetcher's `maxBytes`. */
   maxBytes?: number;
+  /** Bytes shared with other fetches (one card's images); this fetch's body is charged to it as it arrives. */
+  budget?: FetchBudget;
 }
 
 export interface ImageFetcher {
   /**
    * Fetches one untrusted image URL. Rejects with `ImageFetchError` for anything about the URL,
-   * the network or the transfer, and with the card's `CardImageError` for bytes that are not an
-   * acceptable image (`unsupported_format`, `corrupt` header, `too_large` in pixels). Both carry
-   * `field` and `reason`, and messages that are safe to show to the API user.
+   * the network, the transfer or bytes that are not an acceptable image (`unsupported_format`,
+   * `corrupt` header, `too_many_pixels`); it carries `field` and `reason`, and a message that is
+   * safe to show to the API user.
    */
   fetchImage(url: string, field: string, options?: FetchImageOptions): Promise<FetchedImage>;
 }
@@ -53,7 +56,7 @@ export function createImageFetcher(overrides: Partial<SafeFetchSettings> = {}): 
         () => new ImageFetchError('timeout', field, `the image did not arrive within ${settings.deadlineMs} ms`),
       );
       const destinationRules = { field, allowList, allowedPorts: settings.allowedPorts };
-      const hopOptions = { field, maxBytes, userAgent: settings.userAgent, deadline, trustedCertificates: settings.trustedCertificates };
+      const hopOptions = { field, maxBytes, budget: options.budget, userAgent: settings.userAgent, deadline, trustedCertificates: settings.trustedCertificates };
       try {
         let target = checkFetchTarget(url, { field, onlyHost: options.onlyHost });
         for (let redirects = 0; ; redirects += 1) {

@@ -1,16 +1,13 @@
-import {
-  assertWithinImageLimits,
-  CardImageError,
-  type ImageFormat,
-  type ImageHeader,
-  readImageHeader,
-  sniffImageFormat,
-} from '@utility-api/card/image-inspection';
-import { declaredSizeLowerBound } from './declared-size.ts';
+import { imageSize } from 'image-size';
+import { gifFirstFrameExtent } from './gif-frame-extent.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
+import { type ImageFormat, SNIFF_LENGTH, sniffImageFormat } from './image-format.ts';
+import { assertWithinImageLimits, type PixelSize } from './image-limits.ts';
 
-/** Enough bytes to tell every accepted format apart (WebP's `RIFF size WEBP` is the longest). */
-const SNIFF_LENGTH = 12;
+/** What the header says: the format from the magic bytes, the size from image-size. */
+export interface ImageHeader extends PixelSize {
+  format: ImageFormat;
+}
 
 export interface InspectedImage {
   bytes: Buffer;
@@ -18,15 +15,34 @@ export interface InspectedImage {
 }
 
 /**
+ * Bytes that must be in before image-size's answer is trusted. It reads fixed offsets and, for a
+ * lossless WebP, quietly reads missing bytes as zero instead of throwing; every field it reads for
+ * these formats lies within these lengths (PNG: IHDR's size at 16-24; GIF: the screen at 6-10;
+ * WebP: the first chunk's header at 20-30). A JPEG's size has no fixed place: image-size throws
+ * until the frame header is in.
+ */
+const HEADER_LENGTH: Readonly<Record<ImageFormat, number>> = { png: 24, jpeg: 4, gif: 10, webp: 30 };
+
+/** image-size's name for each accepted format; any other answer means the bytes are inconsistent. */
+const IMAGE_SIZE_TYPE: Readonly<Record<ImageFormat, string>> = { png: 'png', jpeg: 'jpg', gif: 'gif', webp: 'webp' };
+
+/**
+ * How far into a body the size is looked for. A JPEG's frame header follows its metadata segments
+ * (Exif, ICC, XMP: tens of kilobytes in practice); a body with no size in its first MiB is refused
+ * rather than rescanned, which also bounds the work image-size does on a hostile body.
+ */
+const HEADER_SEARCH_BYTES = 1024 * 1024;
+
+/**
  * Judges a response body while it streams in, so a bad one costs as few bytes as possible:
  * - the byte cap, chunk by chunk (a lying or absent Content-Length changes nothing);
  * - the format by magic bytes once 12 bytes are in: an HTML page labelled image/png goes no further;
- * - the pixel limits as soon as the size is declared (see declared-size.ts), then against the full
- *   header once `readImageHeader` can read it.
- * Image problems are thrown as the card's `CardImageError`, the byte cap as `ImageFetchError`.
+ * - the pixel limits as soon as image-size can read the size (and, for a GIF, as soon as the first
+ *   frame's extent is declared: see gif-frame-extent.ts).
+ * Every refusal is an `ImageFetchError` naming the field.
  *
  * Inspections run again only when the body has doubled since the last one, so a sender splitting
- * the body into single bytes cannot make the header parsing quadratic.
+ * the body into single bytes cannot make the header reading quadratic.
  */
 export class ImageStreamInspector {
   readonly #field: string;
@@ -49,10 +65,10 @@ export class ImageStreamInspector {
     if (this.#header === undefined && this.#length >= 2 * this.#inspectedLength) this.#inspect(this.#joined(), false);
   }
 
-  /** At the end of the body: the format and the full header must be readable, within the limits. */
+  /** At the end of the body: the format and the size must be readable, within the limits. */
   finish(): InspectedImage {
     const bytes = this.#joined();
-    this.#inspect(bytes, true);
+    if (this.#header === undefined) this.#inspect(bytes, true);
     if (this.#header === undefined) throw new Error('the image header was not read'); // #inspect throws first
     return { bytes, header: this.#header };
   }
@@ -63,16 +79,19 @@ export class ImageStreamInspector {
       if (bytes.length < SNIFF_LENGTH && !complete) return;
       this.#format = sniffImageFormat(bytes, this.#field);
     }
-    const declared = declaredSizeLowerBound(bytes, this.#format);
-    if (declared !== undefined) assertWithinImageLimits(declared, this.#field);
-    let header: ImageHeader;
-    try {
-      header = readImageHeader(bytes, this.#format, this.#field);
-    } catch (error) {
-      // Mid-stream, `corrupt` mostly means "not all there yet"; at the end it is the verdict.
-      if (!complete && error instanceof CardImageError && error.reason === 'corrupt') return;
-      throw error;
+    const format = this.#format;
+    const frame = format === 'gif' ? gifFirstFrameExtent(bytes) : undefined;
+    if (frame !== undefined) assertWithinImageLimits(frame, this.#field);
+    const size = readSize(bytes.subarray(0, HEADER_SEARCH_BYTES), format, this.#field);
+    if (size === undefined || (format === 'gif' && frame === undefined)) {
+      if (complete || bytes.length >= HEADER_SEARCH_BYTES) throw unreadableHeader(format, this.#field);
+      return;
     }
+    const header = {
+      format,
+      width: Math.max(size.width, frame?.width ?? 0),
+      height: Math.max(size.height, frame?.height ?? 0),
+    };
     assertWithinImageLimits(header, this.#field);
     this.#header = header;
   }
@@ -83,11 +102,43 @@ export class ImageStreamInspector {
   }
 }
 
+/** The size image-size reads from this prefix, or `undefined` while it cannot read one yet. */
+function readSize(prefix: Buffer, format: ImageFormat, field: string): PixelSize | undefined {
+  if (prefix.length < HEADER_LENGTH[format]) return undefined;
+  if (format === 'jpeg' && isStartOfFrame(prefix[3])) {
+    // image-size starts at a JPEG's second segment (the first is an APPn in every encoder's output),
+    // so a frame header placed first would go unread while a later one was believed.
+    throw new ImageFetchError('corrupt', field, 'the JPEG file does not start with a metadata segment; re-save it with a standard encoder');
+  }
+  let size: ReturnType<typeof imageSize>;
+  try {
+    // A copy: image-size reads through DataViews over the whole ArrayBuffer, and a Buffer from
+    // Node's shared pool would let it read its neighbours' bytes as if they were this header's.
+    size = imageSize(new Uint8Array(prefix));
+  } catch {
+    return undefined; // not all there yet (a prefix cut inside the header throws)
+  }
+  if (size.type !== IMAGE_SIZE_TYPE[format]) throw unreadableHeader(format, field);
+  return { width: size.width, height: size.height };
+}
+
+/** SOF0-SOF15 except DHT (C4), JPG (C8) and DAC (CC), which share the range. */
+function isStartOfFrame(marker: number | undefined): boolean {
+  return marker !== undefined && marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+}
+
+const FORMAT_NAMES: Readonly<Record<ImageFormat, string>> = { png: 'PNG', jpeg: 'JPEG', gif: 'GIF', webp: 'WebP' };
+
+function unreadableHeader(format: ImageFormat, field: string): ImageFetchError {
+  return new ImageFetchError('corrupt', field, `the ${FORMAT_NAMES[format]} file is truncated or its header is malformed`);
+}
+
 export function tooManyBytes(field: string, maxBytes: number): ImageFetchError {
   return new ImageFetchError('too_large', field, `the image is larger than ${describeBytes(maxBytes)}`);
 }
 
-function describeBytes(bytes: number): string {
+/** "8 MiB", or the exact count for caps that are not whole mebibytes. */
+export function describeBytes(bytes: number): string {
   const mebibytes = bytes / (1024 * 1024);
   if (Number.isInteger(mebibytes)) return `${mebibytes} MiB`;
   return `${bytes.toLocaleString('en-US')} bytes`;

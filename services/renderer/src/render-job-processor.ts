@@ -11,12 +11,20 @@ export interface ProfileSource {
   resolveProfile(userId: string): Promise<CardProfile>;
 }
 
-/** Fetches one remote image named in the request; the safe-fetch module stands behind it. */
-export type RequestImageFetcher = (url: string, field: string) => Promise<Buffer>;
+/** The remote images named in one request; the safe-fetch module stands behind it. */
+export interface RequestImages {
+  fetchImage(url: string, field: string): Promise<Buffer>;
+  /** Body bytes read so far for this card's images (redirects read none), for the logs. */
+  readonly bytesRead: number;
+}
 
 export interface RenderJobProcessorParts {
   profiles: ProfileSource;
-  fetchImage: RequestImageFetcher;
+  /**
+   * A fetcher for one card's request images, made fresh per job: a URL named by several fields is
+   * fetched once, and all of them share the card's byte budget (safe-fetch's FetchSession).
+   */
+  requestImages: () => RequestImages;
   pool: CardRenderPool;
   store: MediaStore;
   logger: Logger;
@@ -45,17 +53,18 @@ export function createRenderJobProcessor(parts: RenderJobProcessorParts): Render
           timings[phase] = performance.now() - started;
         }
       };
+      const requestImages = parts.requestImages();
       try {
         const { options } = payload;
         const [profile, background, customBadges] = await Promise.all([
           timed('profile', () => parts.profiles.resolveProfile(payload.userId)),
           timed('background', async () =>
-            options.customBackground === undefined ? undefined : parts.fetchImage(options.customBackground, 'customBackground'),
+            options.customBackground === undefined ? undefined : requestImages.fetchImage(options.customBackground, 'customBackground'),
           ),
           timed('badges', async () =>
             options.customBadges === undefined || options.removeBadges === true
               ? undefined
-              : Promise.all(options.customBadges.map((url, index) => parts.fetchImage(url, `customBadges.${index}`))),
+              : Promise.all(options.customBadges.map((url, index) => requestImages.fetchImage(url, `customBadges.${index}`))),
           ),
         ]);
         const card = await timed('render', () => parts.pool.render({ profile, options, images: { background, customBadges } }));
@@ -64,13 +73,13 @@ export function createRenderJobProcessor(parts: RenderJobProcessorParts): Render
         const mediaKey = mediaKeyForPng(card.png);
         await timed('store', () => parts.store.put(mediaKey, card.png));
         parts.metrics.phases(timings);
-        log.info({ mediaKey, bytes: card.png.length, timings, warnings: card.warnings }, 'card rendered');
+        log.info({ mediaKey, bytes: card.png.length, imageBytes: requestImages.bytesRead, timings, warnings: card.warnings }, 'card rendered');
         return { mediaKey, width: card.width, height: card.height, bytes: card.png.length, timings, warnings: card.warnings };
       } catch (error) {
         parts.metrics.imageFailed(error);
         const failure = asRenderFailure(error);
         if (failure) {
-          log.warn({ code: failure.failure.code, permanent: failure.permanent, err: error }, 'card render failed');
+          log.warn({ code: failure.failure.code, permanent: failure.permanent, imageBytes: requestImages.bytesRead, err: error }, 'card render failed');
           throw failure;
         }
         log.error({ err: error, attempt: context.attempt }, 'card render failed unexpectedly');

@@ -2,7 +2,7 @@ import type { Lifecycle } from '@utility-api/lifecycle';
 import type { Logger } from '@utility-api/logging';
 import type { MediaStore } from '@utility-api/media-store';
 import { createDiscordProfiles, createMemoryProfileCache, createRedisProfileCache, idOnlyProfile } from '@utility-api/discord-users';
-import { createImageFetcher } from '@utility-api/safe-fetch';
+import { createFetchSession, createImageFetcher } from '@utility-api/safe-fetch';
 import type { Redis } from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import { createCardRenderPool, type CardRenderPool } from './card-pool/card-render-pool.ts';
@@ -58,7 +58,17 @@ export function createRenderingCore(
   }
   const processor = createRenderJobProcessor({
     profiles,
-    fetchImage: async (url, field) => (await fetcher.fetchImage(url, field)).bytes,
+    // A session per card: each distinct URL fetched once, all of them within one byte budget.
+    // Profile images above go through the fetcher directly: their sizes are Discord's, not the caller's.
+    requestImages: () => {
+      const session = createFetchSession(fetcher, settings.fetch.cardBudgetBytes);
+      return {
+        fetchImage: async (url, field) => (await session.fetchImage(url, field)).bytes,
+        get bytesRead() {
+          return session.budget.usedBytes;
+        },
+      };
+    },
     pool,
     store: parts.store,
     logger,

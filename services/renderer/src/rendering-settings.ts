@@ -14,6 +14,8 @@ export const renderingEnvironmentShape = {
   PROFILE_CACHE_TTL_SECONDS: envInteger({ min: 0, max: 86_400, default: 300 }),
   FETCH_ALLOW_PRIVATE_HOSTS: envCommaList(),
   FETCH_MAX_BYTES: envInteger({ min: 1024, max: 64 * 1024 * 1024, default: 8 * 1024 * 1024 }),
+  /** All of one card's request images together (customBackground + customBadges), in bytes read. */
+  FETCH_CARD_BUDGET_BYTES: envInteger({ min: 1024, max: 1024 * 1024 * 1024, default: 24 * 1024 * 1024 }),
   FETCH_TIMEOUT_MS: envInteger({ min: 100, max: 60_000, default: 5000 }),
   MEDIA_TTL_DAYS: envInteger({ min: 1, max: 3650, default: 30 }),
   MEDIA_DIR: z.string().min(1).default('.data/media'),
@@ -41,7 +43,7 @@ export interface RenderingSettings {
   renderThreads: number;
   discord: { token: string; apiBaseUrl: string; cdnBaseUrl: string } | undefined;
   profileCacheTtlMs: number;
-  fetch: { allowPrivateHosts: readonly string[]; maxBytes: number; deadlineMs: number };
+  fetch: { allowPrivateHosts: readonly string[]; maxBytes: number; cardBudgetBytes: number; deadlineMs: number };
   media: { ttlDays: number; directory: string; s3: S3Settings | undefined };
 }
 
@@ -69,7 +71,12 @@ export function toRenderingSettings(env: RenderingEnvironment): RenderingSetting
             cdnBaseUrl: env.DISCORD_CDN_BASE_URL.replace(/\/+$/, ''),
           },
     profileCacheTtlMs: env.PROFILE_CACHE_TTL_SECONDS * 1000,
-    fetch: { allowPrivateHosts: env.FETCH_ALLOW_PRIVATE_HOSTS, maxBytes: env.FETCH_MAX_BYTES, deadlineMs: env.FETCH_TIMEOUT_MS },
+    fetch: {
+      allowPrivateHosts: env.FETCH_ALLOW_PRIVATE_HOSTS,
+      maxBytes: env.FETCH_MAX_BYTES,
+      cardBudgetBytes: env.FETCH_CARD_BUDGET_BYTES,
+      deadlineMs: env.FETCH_TIMEOUT_MS,
+    },
     media: {
       ttlDays: env.MEDIA_TTL_DAYS,
       directory: env.MEDIA_DIR,
