@@ -5,7 +5,7 @@ import test from 'ava';
 import { freeLoopbackPort, GATEWAY_ENTRY } from '../../scripts/local-stack/local-stack.ts';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 import type { ImageServer } from './image-server.ts';
-import { registerProfileImageTests, startPipelineImageServer, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
+import { registerProfileImageTests, startPipelineImageServer, SUITE_ENV, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
 let gateway: ServiceProcess;
@@ -22,7 +22,7 @@ test.before(async () => {
   gateway = startServiceProcess({
     name: 'gateway',
     entry: GATEWAY_ENTRY,
-    env: { PORT: String(port), HOST: '127.0.0.1', API_KEYS: API_KEY, MEDIA_DIR: mediaDir, FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_THREADS: '2' },
+    env: { PORT: String(port), HOST: '127.0.0.1', API_KEYS: API_KEY, MEDIA_DIR: mediaDir, FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_THREADS: '2', ...SUITE_ENV },
   });
   await gateway.waitFor(/gateway listening/, 60_000);
 });

@@ -15,6 +15,13 @@ export interface PipelineTarget {
 
 export const USER_ID = '302050872383242240';
 
+/**
+ * Settings every topology running the shared tests needs: the tests run side by side with one
+ * key, more cards at once than CARDS_IN_FLIGHT_PER_KEY's default of 8 allows (that limit has its
+ * own tests in tests/rate-limits/cards-in-flight.test.ts).
+ */
+export const SUITE_ENV = { CARDS_IN_FLIGHT_PER_KEY: '100' } as const;
+
 export function imageRoutes() {
   return {
     '/red.png': png(solidPng(1200, 400, '#ff0000')),

@@ -175,12 +175,21 @@ test('configuration: defaults, and every bad budget reported at once', (t) => {
     enabled: true,
     budgets: { default: { points: 600, durationSeconds: 60 }, profileImage: { points: 60, durationSeconds: 60 } },
     authFailures: { points: 20, durationSeconds: 60 },
+    cardsInFlightPerKey: 8,
   });
   t.is(defaults.keysFile, '.data/api-keys.json');
   t.false(loadGatewayConfig({ RATE_LIMITS: 'off' }).rateLimits.enabled);
   t.deepEqual(loadGatewayConfig({ RATE_LIMIT_DEFAULT: '100/1m' }).rateLimits.budgets.default, { points: 100, durationSeconds: 60 });
-  const error = t.throws(() => loadGatewayConfig({ RATE_LIMIT_DEFAULT: 'lots', RATE_LIMIT_PROFILE_IMAGE: '0/60s', RATE_LIMIT_AUTH_FAILURES: '5/9d', RATE_LIMITS: 'maybe' }), {
-    instanceOf: ConfigurationError,
-  });
-  t.deepEqual(error.problems.map((problem) => problem.variable).sort(), ['RATE_LIMITS', 'RATE_LIMIT_AUTH_FAILURES', 'RATE_LIMIT_DEFAULT', 'RATE_LIMIT_PROFILE_IMAGE']);
+  t.is(loadGatewayConfig({ CARDS_IN_FLIGHT_PER_KEY: '2' }).rateLimits.cardsInFlightPerKey, 2);
+  const error = t.throws(
+    () => loadGatewayConfig({ RATE_LIMIT_DEFAULT: 'lots', RATE_LIMIT_PROFILE_IMAGE: '0/60s', RATE_LIMIT_AUTH_FAILURES: '5/9d', RATE_LIMITS: 'maybe', CARDS_IN_FLIGHT_PER_KEY: '0' }),
+    { instanceOf: ConfigurationError },
+  );
+  t.deepEqual(error.problems.map((problem) => problem.variable).sort(), [
+    'CARDS_IN_FLIGHT_PER_KEY',
+    'RATE_LIMITS',
+    'RATE_LIMIT_AUTH_FAILURES',
+    'RATE_LIMIT_DEFAULT',
+    'RATE_LIMIT_PROFILE_IMAGE',
+  ]);
 });

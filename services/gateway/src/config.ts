@@ -34,6 +34,8 @@ const environmentSchema = z
     RATE_LIMIT_DEFAULT: envRateSpec('600/60s'),
     RATE_LIMIT_PROFILE_IMAGE: envRateSpec('60/60s'),
     RATE_LIMIT_AUTH_FAILURES: envRateSpec('20/60s'),
+    /** Profile-image requests one key may have in progress at once in this process. */
+    CARDS_IN_FLIGHT_PER_KEY: envInteger({ min: 1, max: 10_000, default: 8 }),
     ...serviceEnvironmentShape,
     ...renderingEnvironmentShape,
   })
@@ -58,6 +60,7 @@ const environmentSchema = z
       enabled: env.RATE_LIMITS,
       budgets: { default: env.RATE_LIMIT_DEFAULT, profileImage: env.RATE_LIMIT_PROFILE_IMAGE },
       authFailures: env.RATE_LIMIT_AUTH_FAILURES,
+      cardsInFlightPerKey: env.CARDS_IN_FLIGHT_PER_KEY,
     },
     rendering: toRenderingSettings(env),
   }));

@@ -90,6 +90,7 @@ export async function startGateway(
         publicBaseUrl,
         renderTimeoutMs: config.renderTimeoutMs,
         mediaTtlDays: config.rendering.media.ttlDays,
+        cardsInFlightPerKey: rateLimits?.cardsInFlight.perKey,
         onRendered: (reused) => metrics.cardRequests.inc({ render: reused ? 'reused' : 'new' }),
       }),
       ...inlineEndpoints({

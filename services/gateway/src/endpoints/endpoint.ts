@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { FieldProblem } from '../errors/api-error.ts';
+import type { RateBudget } from '../rate-limits/rate-budget.ts';
 
 /**
  * An endpoint is data plus a handler with no HTTP framework in sight: the router turns it into a
@@ -70,6 +71,12 @@ export interface EndpointDefinition<
   params?: ParamsSchema;
   /** Whether the endpoint needs an API key (the docs and media routes do not). */
   authenticated: boolean;
+  /**
+   * The per-key limits an authenticated endpoint is under: the rate budget it spends from
+   * (`default` unless named) and whether each request holds one of the key's card slots
+   * (`CARDS_IN_FLIGHT_PER_KEY`) while it runs.
+   */
+  limits?: { budget?: RateBudget; holdsCardSlot?: boolean };
   query?: QuerySchema;
   body?: BodySchema;
   /** Body encodings accepted besides none at all; JSON unless stated. */

@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { ApiKeyStore } from '../auth/api-key-store.ts';
 import { routerPath, type EndpointDefinition } from '../endpoints/endpoint.ts';
 import { authenticate } from './authenticate.ts';
-import { budgetFor } from '../rate-limits/rate-budget.ts';
+import { limitCardsInFlight } from '../rate-limits/cards-in-flight.ts';
 import { limitRequests } from '../rate-limits/limit-requests.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import type { MediaStore } from '@utility-api/media-store';
@@ -32,8 +32,14 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     // GET routes answer HEAD too, as the router does for every GET.
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
     for (const method of methods) {
-      // Key first, then its budget, then the endpoint: a refused request costs no parsing.
-      const limit = rateLimits && endpoint.authenticated ? [limitRequests(rateLimits.requests, budgetFor(method, endpoint.path))] : [];
+      // Key first, then its budget, then its card slot, then the endpoint: a refused request costs no parsing.
+      const limit =
+        rateLimits && endpoint.authenticated
+          ? [
+              limitRequests(rateLimits.requests, endpoint.limits?.budget ?? 'default'),
+              ...(endpoint.limits?.holdsCardSlot === true ? [limitCardsInFlight(rateLimits.cardsInFlight)] : []),
+            ]
+          : [];
       const middleware = endpoint.authenticated ? [requireKey, ...limit, route] : [route];
       router.register(routerPath(endpoint.path), [method.toLowerCase()], middleware);
     }

@@ -71,7 +71,10 @@ function responses(endpoint: EndpointDefinition, rateLimited: boolean) {
     for (const [status, response] of Object.entries(documented)) {
       if (status !== '401') response.headers = { ...RATE_LIMIT_HEADERS, ...(response.headers as object | undefined) };
     }
-    documented['429'] ??= { ...errorResponse(RATE_LIMITED_DESCRIPTION), headers: RATE_LIMITED_HEADERS };
+    // An endpoint that documents its own 429 (more reasons than the budget) still gets its headers.
+    const own429 = documented['429'];
+    if (own429) own429.headers = { ...RATE_LIMITED_HEADERS, ...(own429.headers as object | undefined) };
+    else documented['429'] = { ...errorResponse(RATE_LIMITED_DESCRIPTION), headers: RATE_LIMITED_HEADERS };
   }
   documented['500'] ??= errorResponse('An unexpected failure on our side; the body names only the request id.');
   return documented;

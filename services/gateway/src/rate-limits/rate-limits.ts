@@ -1,6 +1,7 @@
 import type { Logger } from '@utility-api/logging';
 import type { Redis } from 'ioredis';
 import { AuthFailureGuard } from './auth-failure-guard.ts';
+import { CardsInFlight } from './cards-in-flight.ts';
 import type { RateBudget } from './rate-budget.ts';
 import { RateCounter } from './rate-counter.ts';
 import type { RateSpec } from './rate-spec.ts';
@@ -12,11 +13,15 @@ export interface RateLimitSettings {
   budgets: Readonly<Record<RateBudget, RateSpec>>;
   /** Failed authentications allowed per client address. */
   authFailures: RateSpec;
+  /** Card requests one key may have in progress at once in one gateway process. */
+  cardsInFlightPerKey: number;
 }
 
 export interface RateLimits {
   requests: RequestLimits;
   authFailures: AuthFailureGuard;
+  /** Per key, in this process: endpoints that declare `holdsCardSlot` take one while they run. */
+  cardsInFlight: CardsInFlight;
   /** Whether the counters are shared through Redis or kept in this process. */
   shared: boolean;
 }
@@ -28,6 +33,7 @@ export function createRateLimits(settings: RateLimitSettings, redis: Redis | und
   return {
     requests: new RequestLimits(counter, settings.budgets),
     authFailures: new AuthFailureGuard(counter, settings.authFailures),
+    cardsInFlight: new CardsInFlight(settings.cardsInFlightPerKey),
     shared: counter.shared,
   };
 }

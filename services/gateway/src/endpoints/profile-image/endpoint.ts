@@ -10,6 +10,8 @@ export interface ProfileImageDependencies {
   publicBaseUrl: string;
   renderTimeoutMs: number;
   mediaTtlDays: number;
+  /** Card requests one key may have in progress at once; undefined when limits are off (`RATE_LIMITS=off`). */
+  cardsInFlightPerKey?: number | undefined;
   /** Told of every successful answer, for metrics. */
   onRendered?: (reused: boolean) => void;
 }
@@ -67,7 +69,26 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     `in progress or finished in the last ${RENDER_RETENTION.completedAgeSeconds / 60} minutes share one render and get the same URL;`,
     'the `X-Card-Render` header says `new` or `reused`. The URL names the PNG by its content, so it never changes meaning and may be',
     `cached forever; the image is kept for ${dependencies.mediaTtlDays} days (\`MEDIA_TTL_DAYS\`).`,
+    ...(dependencies.cardsInFlightPerKey === undefined
+      ? []
+      : [
+          `A key may have at most ${dependencies.cardsInFlightPerKey} cards in progress at once on one server; one more is`,
+          '`429 too_many_cards_in_flight` with `Retry-After: 1`.',
+        ]),
   ].join(' ');
+
+/** The 429 with both of its reasons, when this deployment limits keys (the document's generic 429 otherwise names only the budget). */
+function tooManyRequests(dependencies: ProfileImageDependencies): Record<number, ResponseDoc> {
+  if (dependencies.cardsInFlightPerKey === undefined) return {};
+  return {
+    429: {
+      description:
+        "`rate_limited`: the key's profile-image budget is used up, or this client address sent too many wrong keys. " +
+        `\`too_many_cards_in_flight\`: the key already has ${dependencies.cardsInFlightPerKey} cards in progress on this server ` +
+        '(`CARDS_IN_FLIGHT_PER_KEY`); a slot frees when one of them is answered. Both carry `Retry-After` (1 s for cards in flight).',
+    },
+  };
+}
 
 const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, ResponseDoc> => ({
   200: {
@@ -88,6 +109,7 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
   502: { description: "`discord_unavailable`: Discord's API failed." },
   503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed` or a Discord rate limit; carries `Retry-After`.' },
   504: { description: '`render_timeout`: no renderer finished in time; retrying reuses the render in progress.' },
+  ...tooManyRequests(dependencies),
 });
 
 /** Two routes, one operation: `?userId=` as the original service documents, or a path segment. */
@@ -107,6 +129,7 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     description: DESCRIPTION(dependencies),
     tags: ['Profile image'],
     authenticated: true,
+    limits: { budget: 'profileImage', holdsCardSlot: true } as const,
     body: cardOptionsSchema,
     bodyExample: { customTag: 'Welcome!', presenceStatus: 'online', rankData: { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true } },
     responses: RESPONSES(dependencies),
