@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { once } from 'node:events';
+import { join } from 'node:path';
 import { startRedisServer, type RunningRedis } from './redis-server.ts';
 import { startS3Server, type RunningS3 } from './s3-server.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
@@ -26,27 +27,47 @@ export interface LocalStackOptions {
   /** Extra environment for gateway and renderers (LOG_LEVEL, FETCH_ALLOW_PRIVATE_HOSTS, ...). */
   env?: Record<string, string>;
   echo?: (service: string, line: string) => void;
+  /**
+   * Where Redis (`redis/`) and the S3 server (`s3/`) keep their data, kept on stop and reused by
+   * the next stack (`pnpm stack`). Without it both are throwaways in temporary directories (tests).
+   */
+  dataDirectory?: string;
+}
+
+/** A service started again: the new process, and whether it became ready (a restart can fail too). */
+export interface Restarted {
+  service: ServiceProcess;
+  /** Rejects when it exited first or did not get ready in time (it is killed then). */
+  ready: Promise<void>;
 }
 
 export interface LocalStack {
   gatewayUrl: string;
   redis: RunningRedis;
   s3: RunningS3;
-  gateway: ServiceProcess;
+  /** The current gateway process (a restart replaces it). */
+  readonly gateway: ServiceProcess;
+  /** The current renderer processes (a restart replaces one in place). */
   renderers: ServiceProcess[];
   /** The environment every service got, for starting more renderers. */
   serviceEnv: Record<string, string>;
   startRenderer(): Promise<ServiceProcess>;
+  /** Starts an exited gateway or renderer again under the same name (the gateway on the same port). */
+  restart(service: ServiceProcess): Promise<Restarted>;
   stop(): Promise<void>;
 }
+
+const READY = { gateway: /gateway listening/, renderer: /renderer ready/ } as const;
+const READY_TIMEOUT_MS = 60_000;
 
 /**
  * The distributed topology on one machine, all on loopback: redis-server, an S3 server, the
  * gateway and N renderer processes, each started as production starts it.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
-  const redis = await startRedisServer({ port: await freeLoopbackPort() });
-  const s3 = await startS3Server({ port: await freeLoopbackPort() }).catch(async (error: unknown) => {
+  const data = options.dataDirectory;
+  const redis = await startRedisServer({ port: await freeLoopbackPort(), ...(data === undefined ? {} : { directory: join(data, 'redis') }) });
+  const s3 = await startS3Server({ port: await freeLoopbackPort(), ...(data === undefined ? {} : { directory: join(data, 's3') }) }).catch(async (error: unknown) => {
     await redis.stop();
     throw error;
   });
@@ -60,38 +81,68 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
   const renderers: ServiceProcess[] = [];
   let gateway: ServiceProcess | undefined;
+  let stopping = false;
   const stop = async () => {
+    stopping = true;
     await Promise.all([gateway, ...renderers].map(async (service) => service?.stop('SIGTERM')));
     await s3.stop();
     await redis.stop();
   };
+  const echo = (name: string) => options.echo && ((line: string) => options.echo!(name, line));
+  const spawnRenderer = async (name: string) =>
+    startServiceProcess({ name, entry: RENDERER_ENTRY, env: { ...serviceEnv, HEALTH_PORT: String(await freeLoopbackPort()) }, echo: echo(name) });
+  const spawnGateway = () =>
+    startServiceProcess({
+      name: 'gateway',
+      entry: GATEWAY_ENTRY,
+      env: { ...serviceEnv, PORT: String(options.gatewayPort), HOST: '127.0.0.1', API_KEYS: options.apiKeys },
+      echo: echo('gateway'),
+    });
   // Renderers start side by side: the count of those already pushed would name two alike.
   let started = 0;
   const startRenderer = async () => {
     started += 1;
-    const name = `renderer-${started}`;
-    const renderer = startServiceProcess({
-      name,
-      entry: RENDERER_ENTRY,
-      env: { ...serviceEnv, HEALTH_PORT: String(await freeLoopbackPort()) },
-      echo: options.echo && ((line) => options.echo!(name, line)),
-    });
+    const renderer = await spawnRenderer(`renderer-${started}`);
     renderers.push(renderer);
-    await renderer.waitFor(/renderer ready/, 60_000);
+    await renderer.waitFor(READY.renderer, READY_TIMEOUT_MS);
     return renderer;
+  };
+  const restart = async (service: ServiceProcess): Promise<Restarted> => {
+    if (stopping) throw new Error('the stack is stopping');
+    const isGateway = service === gateway;
+    const index = renderers.indexOf(service);
+    if (!isGateway && index === -1) throw new Error(`${service.name} is not a current service of this stack`);
+    const next = isGateway ? spawnGateway() : await spawnRenderer(service.name);
+    if (isGateway) gateway = next;
+    else renderers[index] = next;
+    const ready = next.waitFor(isGateway ? READY.gateway : READY.renderer, READY_TIMEOUT_MS).then(
+      () => undefined,
+      async (error: unknown) => {
+        await next.stop('SIGKILL');
+        throw error;
+      },
+    );
+    return { service: next, ready };
   };
   try {
     await Promise.all(Array.from({ length: options.renderers }, () => startRenderer()));
-    gateway = startServiceProcess({
-      name: 'gateway',
-      entry: GATEWAY_ENTRY,
-      env: { ...serviceEnv, PORT: String(options.gatewayPort), HOST: '127.0.0.1', API_KEYS: options.apiKeys },
-      echo: options.echo && ((line) => options.echo!('gateway', line)),
-    });
-    await gateway.waitFor(/gateway listening/, 60_000);
+    gateway = spawnGateway();
+    await gateway.waitFor(READY.gateway, READY_TIMEOUT_MS);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { gatewayUrl: `http://127.0.0.1:${options.gatewayPort}`, redis, s3, gateway, renderers, serviceEnv, startRenderer, stop };
+  return {
+    gatewayUrl: `http://127.0.0.1:${options.gatewayPort}`,
+    redis,
+    s3,
+    get gateway() {
+      return gateway!;
+    },
+    renderers,
+    serviceEnv,
+    startRenderer,
+    restart,
+    stop,
+  };
 }

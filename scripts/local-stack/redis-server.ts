@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -8,6 +8,10 @@ export interface RunningRedis {
   url: string;
   port: number;
   child: ChildProcess;
+  /** Where its data lives: a temporary directory, or the one it was given. */
+  directory: string;
+  /** Resolves when redis-server exits, for whatever reason. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGKILL: Redis vanishes as in a crash. */
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -18,20 +22,31 @@ export interface RedisServerOptions {
   timeoutMs?: number;
   /** More `redis-server` arguments; later ones win, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
   extraArgs?: readonly string[];
+  /**
+   * Keep the data in this directory, with the append-only file on, and leave it there on stop:
+   * `pnpm stack` keeps its queue and managed keys across runs this way. Without it the server is
+   * a throwaway (tests): no persistence, in a temporary directory removed on stop.
+   */
+  directory?: string;
 }
 
 /**
- * A throwaway `redis-server` from PATH on loopback: no persistence, `noeviction` (BullMQ loses
- * jobs under any evicting policy). Used by `pnpm stack` and the tests.
+ * A `redis-server` from PATH on loopback with `noeviction` (BullMQ loses jobs under any evicting
+ * policy): persistent in `directory` when given (`pnpm stack`), else a throwaway (the tests).
  */
 export async function startRedisServer(options: RedisServerOptions): Promise<RunningRedis> {
-  const directory = mkdtempSync(join(tmpdir(), 'utility-api-redis-'));
+  const keepDirectory = options.directory !== undefined;
+  const directory = options.directory ?? mkdtempSync(join(tmpdir(), 'utility-api-redis-'));
+  if (keepDirectory) mkdirSync(directory, { recursive: true });
   const child = spawn(
     'redis-server',
-    ['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory, '--maxmemory-policy', 'noeviction', ...(options.extraArgs ?? [])],
+    [
+      ...['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', keepDirectory ? 'yes' : 'no', '--dir', directory],
+      ...['--maxmemory-policy', 'noeviction', ...(options.extraArgs ?? [])],
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  const exited = once(child, 'exit');
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), options.timeoutMs ?? 10_000);
@@ -58,12 +73,14 @@ export async function startRedisServer(options: RedisServerOptions): Promise<Run
   const finish = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
-    rmSync(directory, { recursive: true, force: true });
+    if (!keepDirectory) rmSync(directory, { recursive: true, force: true });
   };
   return {
     url: `redis://127.0.0.1:${options.port}`,
     port: options.port,
     child,
+    directory,
+    exited,
     kill: () => finish('SIGKILL'),
     stop: () => finish('SIGTERM'),
   };

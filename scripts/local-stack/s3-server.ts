@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -16,11 +16,13 @@ export interface RunningS3 {
  * An S3 API on loopback (s3rver) standing in for MinIO, which has no binary here. It ignores
  * signatures, so any key pair works; it lacks lifecycle rules, which the store reports and skips.
  * Its objects live in a temporary directory removed on `stop()`, unless `directory` was given:
- * then that directory is used and kept, so an outage can be staged by stopping and restarting.
+ * then that directory is used and kept, so an outage can be staged by stopping and restarting,
+ * and `pnpm stack` keeps its cards across runs.
  */
 export async function startS3Server(options: { port: number; directory?: string }): Promise<RunningS3> {
   const keepDirectory = options.directory !== undefined;
   const directory = options.directory ?? mkdtempSync(join(tmpdir(), 'utility-api-s3-'));
+  if (keepDirectory) mkdirSync(directory, { recursive: true });
   const server = new S3rver({ port: options.port, address: '127.0.0.1', silent: true, directory });
   await server.run();
   return {

@@ -39,6 +39,21 @@ test('every long-running service has a healthcheck and a restart policy; one-sho
   }
 });
 
+test('every long-running service has a memory and CPU limit that both compose versions apply', (t) => {
+  // No `version` key: the Compose Specification, read by docker compose v2 and by docker-compose
+  // 1.27+, which turns deploy.resources.limits into the container's mem_limit and cpus even
+  // without --compatibility (1.29.2's Project.from_config). A v2/v3 `version` would change that.
+  t.false('version' in compose, 'docker-compose.yml must not pin a file format version');
+  for (const [name, service] of services) {
+    if (oneShotJobs.has(name)) continue;
+    t.regex(service.deploy?.resources?.limits?.memory ?? '', /^\d+[MG]$/, `${name} has no memory limit`);
+    t.truthy(service.deploy?.resources?.limits?.cpus, `${name} has no CPU limit`);
+  }
+  // A renderer that leaks or meets a decoding bomb is killed and restarted alone, not the host.
+  t.is(compose.services.renderer?.deploy?.resources?.limits?.memory, '1G');
+  t.is(compose.services.renderer?.restart, 'unless-stopped');
+});
+
 test('depends_on waits for health or completion, never for mere start', (t) => {
   for (const [name, service] of services) {
     t.false(Array.isArray(service.depends_on), `${name}: short-form depends_on only waits for the start`);
