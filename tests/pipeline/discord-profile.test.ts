@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
-import { freeLoopbackPort, GATEWAY_ENTRY } from '../../scripts/local-stack/local-stack.ts';
-import { startServiceProcess, type ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 import { sendJson, startFakeDiscord, type FakeDiscord } from '../discord-users/fake-discord.ts';
 import { addUser } from '../discord-users/fixtures.ts';
+import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
 import { decodePng, isReddish } from './png-pixels.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
@@ -13,10 +9,8 @@ const TOKEN = 'fake-bot-token.pipeline';
 const USER = '802050872383242241';
 const MISSING = '802050872383242242';
 const BROKEN = '802050872383242243';
-let gateway: ServiceProcess;
+let gateway: EmbeddedGateway;
 let discord: FakeDiscord;
-let mediaDir: string;
-let url: string;
 
 test.before(async () => {
   discord = await startFakeDiscord();
@@ -30,41 +24,21 @@ test.before(async () => {
     public_flags: (1 << 22) | (1 << 9),
   });
   discord.script(BROKEN, (response) => sendJson(response, 500, { message: 'oops' }));
-  mediaDir = mkdtempSync(join(tmpdir(), 'discord-media-'));
-  const port = await freeLoopbackPort();
-  url = `http://127.0.0.1:${port}`;
-  gateway = startServiceProcess({
-    name: 'gateway',
-    entry: GATEWAY_ENTRY,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      API_KEYS: API_KEY,
-      MEDIA_DIR: mediaDir,
-      LOG_LEVEL: 'info',
-      RENDER_THREADS: '1',
-      DISCORD_BOT_TOKEN: TOKEN,
-      DISCORD_API_BASE_URL: discord.apiBaseUrl,
-      DISCORD_CDN_BASE_URL: discord.cdnBaseUrl,
-      // The fake CDN lives on loopback; production CDNs are public and need no allow-list.
-      FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-    },
+  gateway = await startEmbeddedGateway(API_KEY, {
+    DISCORD_BOT_TOKEN: TOKEN,
+    DISCORD_API_BASE_URL: discord.apiBaseUrl,
+    DISCORD_CDN_BASE_URL: discord.cdnBaseUrl,
+    // The fake CDN lives on loopback; production CDNs are public and need no allow-list.
+    FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
   });
-  await gateway.waitFor(/gateway listening/, 60_000);
 });
 
 test.after.always(async () => {
   await gateway?.stop();
   await discord?.close();
-  if (mediaDir) rmSync(mediaDir, { recursive: true, force: true });
 });
 
-const card = (userId: string, body: unknown = {}) =>
-  fetch(`${url}/v1/profile-image?userId=${userId}`, {
-    method: 'POST',
-    headers: { authorization: API_KEY, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+const card = (userId: string, body: unknown = {}) => gateway.postCard(userId, body);
 
 test.serial('with a bot token the card shows the real avatar and banner from Discord', async (t) => {
   const response = await card(USER, { backgroundBrightness: 100 });
