@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startLocalStack } from './local-stack/local-stack.ts';
 import { REPO_ROOT } from './local-stack/service-process.ts';
@@ -28,10 +28,16 @@ const passThrough = Object.fromEntries(
 );
 const say = (line: string) => process.stdout.write(`${'stack'.padEnd(11)} | ${line}\n`);
 
-// Only the stack's own directory is ever removed, and only when asked.
-if (fresh) {
-  say(`STACK_FRESH=1: removing ${dataDirectory}`);
-  rmSync(dataDirectory, { recursive: true, force: true });
+// Only the stack's own data is ever removed, and only when asked: a STACK_DATA_DIR holding
+// anything besides what a stack writes there is refused rather than emptied.
+if (fresh && existsSync(dataDirectory)) {
+  const foreign = readdirSync(dataDirectory).filter((entry) => entry !== 'redis' && entry !== 's3');
+  if (foreign.length > 0) {
+    console.error(`STACK_FRESH=1: ${dataDirectory} holds more than a stack's data (${foreign.join(', ')}); not removing anything`);
+    process.exit(1);
+  }
+  say(`STACK_FRESH=1: removing the data in ${dataDirectory}`);
+  for (const entry of ['redis', 's3']) rmSync(resolve(dataDirectory, entry), { recursive: true, force: true });
 }
 const stack = await startLocalStack({
   gatewayPort: port,

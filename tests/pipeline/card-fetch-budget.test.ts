@@ -3,14 +3,10 @@
  * fetched once, and nine distinct ~6 MB images cannot make one card read more than
  * FETCH_CARD_BUDGET_BYTES (24 MiB by default, left at its default here).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import test from 'ava';
-import { freeLoopbackPort, GATEWAY_ENTRY } from '../../scripts/local-stack/local-stack.ts';
-import { startServiceProcess, type ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 import { noisePng } from '../safe-fetch/images.ts';
+import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
 import { png, solidPng, startImageServer, type ImageServer } from './image-server.ts';
 import { USER_ID } from './profile-image-suite.ts';
 
@@ -19,10 +15,8 @@ const MiB = 1024 * 1024;
 /** Nine different real images of about 6 MB each (1224x1224, stored uncompressed): 54 MB together. */
 const LARGE = Array.from({ length: 9 }, (_unused, index) => noisePng(1224, 1224, index + 1));
 const LARGE_BYTES = LARGE[0]!.length;
-let gateway: ServiceProcess;
+let gateway: EmbeddedGateway;
 let images: ImageServer;
-let mediaDir: string;
-let url: string;
 /** Body bytes the image server handed to its sockets, all large images together. */
 let largeBytesSent = 0;
 
@@ -49,33 +43,20 @@ test.before(async () => {
     '/badge.png': png(solidPng(64, 64, '#22aa55')),
     ...Object.fromEntries(LARGE.map((bytes, index) => [`/large-${index}.png`, streamed(bytes)])),
   });
-  mediaDir = mkdtempSync(join(tmpdir(), 'budget-media-'));
-  const port = await freeLoopbackPort();
-  url = `http://127.0.0.1:${port}`;
-  gateway = startServiceProcess({
-    name: 'gateway',
-    entry: GATEWAY_ENTRY,
-    env: {
-      ...{ PORT: String(port), HOST: '127.0.0.1', API_KEYS: API_KEY, MEDIA_DIR: mediaDir, FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_WORKERS: '1' },
-      // 54 MB over loopback on a busy test machine: the budget, not the 5 s deadline, must end it.
-      FETCH_TIMEOUT_MS: '30000',
-    },
+  gateway = await startEmbeddedGateway(API_KEY, {
+    FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+    // 54 MB over loopback on a busy test machine: the budget, not the 5 s deadline, must end it.
+    FETCH_TIMEOUT_MS: '30000',
   });
-  await gateway.waitFor(/gateway listening/, 60_000);
 });
 
 test.after.always(async () => {
   await gateway?.stop();
   await images?.close();
-  if (mediaDir) rmSync(mediaDir, { recursive: true, force: true });
 });
 
 async function postCard(body: unknown) {
-  const response = await fetch(`${url}/v1/profile-image?userId=${USER_ID}`, {
-    method: 'POST',
-    headers: { authorization: API_KEY, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const response = await gateway.postCard(USER_ID, body);
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -102,7 +83,7 @@ test.serial('nine distinct ~6 MB images: 422 naming the field that crossed the 2
   // Each URL asked for once at most; the card's fetches stopped without reading every body.
   for (let index = 0; index < LARGE.length; index += 1) t.true(images.requests.filter((path) => path === `/large-${index}.png`).length <= 1);
   // What the renderer read, from its own log line: never more than the budget.
-  const failed = gateway
+  const failed = gateway.process
     .output()
     .split('\n')
     .filter((line) => line.includes('"card render failed"') && line.includes('over_card_budget'))

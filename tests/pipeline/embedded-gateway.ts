@@ -8,6 +8,8 @@ export interface EmbeddedGateway {
   url: string;
   mediaDir: string;
   process: ServiceProcess;
+  /** `POST /v1/profile-image?userId=` with this gateway's key and a JSON body. */
+  postCard(userId: string, body?: unknown): Promise<Response>;
   /** Stops the gateway (SIGTERM) and removes its media directory. */
   stop(): Promise<void>;
 }
@@ -19,6 +21,7 @@ export interface EmbeddedGateway {
 export async function startEmbeddedGateway(apiKey: string, env: Record<string, string> = {}): Promise<EmbeddedGateway> {
   const mediaDir = mkdtempSync(join(tmpdir(), 'embedded-media-'));
   const port = await freeLoopbackPort();
+  const url = `http://127.0.0.1:${port}`;
   const gateway = startServiceProcess({
     name: 'gateway',
     entry: GATEWAY_ENTRY,
@@ -34,5 +37,16 @@ export async function startEmbeddedGateway(apiKey: string, env: Record<string, s
     await stop();
     throw error;
   }
-  return { url: `http://127.0.0.1:${port}`, mediaDir, process: gateway, stop };
+  return {
+    url,
+    mediaDir,
+    process: gateway,
+    postCard: (userId, body = {}) =>
+      fetch(`${url}/v1/profile-image?userId=${userId}`, {
+        method: 'POST',
+        headers: { authorization: apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    stop,
+  };
 }

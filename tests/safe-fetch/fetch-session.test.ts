@@ -14,6 +14,7 @@ const BADGE = pngImage(24, 24);
 const PHOTOS = [1, 2, 3, 4].map((seed) => noisePng(150, 500, seed));
 const PHOTO_BYTES = PHOTOS[0]!.length;
 let server: RecordingServer;
+let endlessClosed = false;
 
 /** Writes `bytes` in 16 KiB pieces, honouring backpressure, so that a refusal cuts a body short. */
 function stream(response: ServerResponse, bytes: Buffer, headers: Record<string, string> = {}): void {
@@ -38,6 +39,16 @@ test.before(async () => {
   // A redirect that carries a body of its own, which must not be read or charged.
   server.route('/moved.png', (_request, response) => void response.writeHead(302, { Location: '/badge.png' }).end(Buffer.alloc(200 * KiB, 0x41)));
   server.route('/missing.png', (_request, response) => void response.writeHead(404).end('gone'));
+  // A real PNG's first bytes, then one byte a second forever.
+  server.route('/endless.png', (_request, response) => {
+    response.writeHead(200, { 'Content-Type': 'image/png' });
+    response.write(BADGE.subarray(0, 64));
+    const timer = setInterval(() => response.write(Buffer.alloc(1)), 1000);
+    response.on('close', () => {
+      clearInterval(timer);
+      endlessClosed = true;
+    });
+  });
 });
 
 test.after.always(async () => {
@@ -99,6 +110,21 @@ test.serial('redirects count only by the bodies read: none of theirs', async (t)
   const image = await session.fetchImage(`${server.origin}/moved.png`, 'customBackground');
   t.true(image.bytes.equals(BADGE));
   t.is(session.budget.usedBytes, BADGE.length);
+});
+
+test.serial('cancel() stops the fetches still running, and their connections', async (t) => {
+  const session = createFetchSession(fetcher, 1024 * KiB);
+  const endless = session.fetchImage(`${server.origin}/endless.png`, 'customBackground');
+  await t.throwsAsync(session.fetchImage(`${server.origin}/missing.png`, 'customBadges.0'), { instanceOf: ImageFetchError });
+  // The card has failed; its background is no longer wanted.
+  session.cancel();
+  const error = await t.throwsAsync(endless, { instanceOf: ImageFetchError });
+  t.is(error?.reason, 'cancelled');
+  t.is(error?.message, 'customBackground: the fetch was called off');
+  for (let waited = 0; waited < 2000 && !endlessClosed; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.true(endlessClosed, 'the server saw the connection closed');
+  const late = await t.throwsAsync(session.fetchImage(`${server.origin}/badge.png`, 'customBadges.1'), { instanceOf: ImageFetchError });
+  t.is(late?.reason, 'cancelled');
 });
 
 test('the budget message names whole mebibytes as such', async (t) => {

@@ -5,7 +5,7 @@
  * dead gateway is restarted; Ctrl-C stops everything and keeps the data, which the next run serves;
  * Redis dying stops the stack with a message; STACK_FRESH=1 starts clean.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -172,9 +172,20 @@ test.serial('the next run serves the earlier card; a dead gateway is restarted; 
 test.serial('STACK_FRESH=1 starts from an empty data directory', async (t) => {
   t.timeout(180_000);
   const stack = await startStack({ STACK_FRESH: '1' });
-  t.regex(stack.process.output(), /STACK_FRESH=1: removing /);
+  t.regex(stack.process.output(), /STACK_FRESH=1: removing the data in /);
   const again = cardUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, stack.url);
   t.is((await fetch(again)).status, 404, 'the earlier card is gone');
   stack.process.child.kill('SIGINT');
   t.is((await stack.process.exited).code, 0);
+
+  // A data directory that holds anything else is not a stack's: STACK_FRESH=1 leaves it alone.
+  writeFileSync(join(dataDirectory, 'notes.txt'), 'not the stack\'s');
+  const refused = startServiceProcess({
+    name: 'pnpm-stack',
+    entry: 'scripts/stack.ts',
+    env: { PORT: String(await freeLoopbackPort()), API_KEYS: API_KEY, STACK_DATA_DIR: dataDirectory, STACK_FRESH: '1' },
+  });
+  t.is((await refused.exited).code, 1);
+  t.regex(refused.output(), /holds more than a stack's data \(notes\.txt\); not removing anything/);
+  t.true(existsSync(join(dataDirectory, 'notes.txt')) && existsSync(join(dataDirectory, 'redis')));
 });

@@ -5,7 +5,7 @@
 export class Deadline {
   readonly #timer: NodeJS.Timeout;
   readonly #listeners = new Set<(error: Error) => void>();
-  readonly #error: () => Error;
+  #error: () => Error;
   #expired = false;
 
   /** `error` builds what every pending operation fails with once the time is up. */
@@ -34,6 +34,14 @@ export class Deadline {
       const unsubscribe = this.onExpire(reject);
       promise.then(resolve, reject).finally(unsubscribe);
     });
+  }
+
+  /** Ends it now with `error` instead of the time-out: the caller called the work off. */
+  cancel(error: Error): void {
+    if (this.#expired) return;
+    clearTimeout(this.#timer);
+    this.#error = () => error;
+    this.#expire();
   }
 
   /** Stops the clock; call when the fetch has settled. */

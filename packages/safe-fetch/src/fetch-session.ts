@@ -8,6 +8,11 @@ export interface FetchSession {
    */
   fetchImage(url: string, field: string): Promise<FetchedImage>;
   readonly budget: FetchBudget;
+  /**
+   * Calls off every fetch still running (the unit of work failed and needs none of them): each
+   * fails as `cancelled` and its connection is closed. Later calls to `fetchImage` fail at once.
+   */
+  cancel(): void;
 }
 
 /**
@@ -18,13 +23,15 @@ export interface FetchSession {
 export function createFetchSession(fetcher: ImageFetcher, budgetBytes: number): FetchSession {
   const budget = new FetchBudget(budgetBytes);
   const fetches = new Map<string, Promise<FetchedImage>>();
+  const cancelled = new AbortController();
   return {
     budget,
+    cancel: () => cancelled.abort(),
     fetchImage(url, field) {
       const key = sessionKey(url);
       let fetch = fetches.get(key);
       if (fetch === undefined) {
-        fetch = fetcher.fetchImage(url, field, { budget });
+        fetch = fetcher.fetchImage(url, field, { budget, signal: cancelled.signal });
         fetches.set(key, fetch);
       }
       return fetch;

@@ -20,6 +20,8 @@ export type ImageFetchRefusal =
   | 'insecure_redirect'
   /** The whole fetch, redirects included, did not finish within the deadline. */
   | 'timeout'
+  /** The caller called it off (its card had already failed for another reason). */
+  | 'cancelled'
   /** More bytes than the cap, announced by Content-Length or counted while streaming. */
   | 'too_large'
   /** The card's images together crossed the per-card byte budget (see `FetchBudget`). */

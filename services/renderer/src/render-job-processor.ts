@@ -16,6 +16,8 @@ export interface RequestImages {
   fetchImage(url: string, field: string): Promise<Buffer>;
   /** Body bytes read so far for this card's images (redirects read none), for the logs. */
   readonly bytesRead: number;
+  /** Stops the fetches still running: the card failed and needs none of them. */
+  cancel(): void;
 }
 
 export interface RenderJobProcessorParts {
@@ -76,6 +78,8 @@ export function createRenderJobProcessor(parts: RenderJobProcessorParts): Render
         log.info({ mediaKey, bytes: card.png.length, imageBytes: requestImages.bytesRead, timings, warnings: card.warnings }, 'card rendered');
         return { mediaKey, width: card.width, height: card.height, bytes: card.png.length, timings, warnings: card.warnings };
       } catch (error) {
+        // One image refused (or the profile failing) fails the card: its other downloads stop here.
+        requestImages.cancel();
         parts.metrics.imageFailed(error);
         const failure = asRenderFailure(error);
         if (failure) {

@@ -71,6 +71,7 @@ export function createRenderingCore(
         get bytesRead() {
           return session.budget.usedBytes;
         },
+        cancel: () => session.cancel(),
       };
     },
     pool,
