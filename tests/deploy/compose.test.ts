@@ -49,8 +49,11 @@ test('every long-running service has a memory and CPU limit that both compose ve
     t.regex(service.deploy?.resources?.limits?.memory ?? '', /^\d+[MG]$/, `${name} has no memory limit`);
     t.truthy(service.deploy?.resources?.limits?.cpus, `${name} has no CPU limit`);
   }
-  // A renderer that leaks or meets a decoding bomb is killed and restarted alone, not the host.
-  t.is(compose.services.renderer?.deploy?.resources?.limits?.memory, '1G');
+  // A renderer that leaks is killed and restarted alone, not the host; the limit leaves room for its
+  // two render workers at their own ceiling (RENDER_WORKER_MEMORY_MB, 512 MiB by default) and itself,
+  // so it is the workers' ceiling, not the container's, that a decoding bomb meets first.
+  t.is(compose.services.renderer?.deploy?.resources?.limits?.memory, '1536M');
+  t.like(compose.services.renderer?.environment, { RENDER_WORKERS: '${RENDER_WORKERS:-2}', RENDER_WORKER_MEMORY_MB: '${RENDER_WORKER_MEMORY_MB:-}' });
   t.is(compose.services.renderer?.restart, 'unless-stopped');
 });
 
