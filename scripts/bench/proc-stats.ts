@@ -1,16 +1,63 @@
 /** Peak memory and CPU time of live processes, read from /proc (Linux). */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
-/** Peak resident set size of a live process in MiB (`VmHWM` in /proc), or undefined when unreadable. */
+function readProc(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined; // the process (or thread) exited between listing and reading
+  }
+}
+
+/** A `VmRSS`/`VmHWM`-style field of /proc/<pid>/status, in bytes. */
+function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  const kilobytes = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readProc(`/proc/${pid}/status`) ?? '')?.[1];
+  return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
+}
+
+export const residentBytes = (pid: number): number | undefined => statusField(pid, 'VmRSS');
+/** The most the process ever had resident (its high-water mark). */
+export const highWaterBytes = (pid: number): number | undefined => statusField(pid, 'VmHWM');
+
+/**
+ * Starts the process's high-water mark again from its current RSS (`5` to /proc/<pid>/clear_refs,
+ * allowed on our own processes), so VmHWM then tells the peak since this moment.
+ */
+export function resetHighWater(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/** The process and all its live descendants, through /proc/<pid>/task/<tid>/children. */
+export function processTree(root: number): number[] {
+  const seen = new Set<number>();
+  const pending = [root];
+  while (pending.length > 0) {
+    const pid = pending.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    let threads: string[];
+    try {
+      threads = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // exited since its parent listed it
+    }
+    for (const thread of threads) {
+      for (const child of (readProc(`/proc/${pid}/task/${thread}/children`) ?? '').split(/\s+/)) if (child !== '') pending.push(Number(child));
+    }
+  }
+  return [...seen];
+}
+
+/**
+ * Peak resident memory of a live process and its live descendants (render workers) in MiB: the
+ * sum of their `VmHWM`s, an upper bound of the tree's real peak. Undefined when unreadable.
+ */
 export function peakRssMiB(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
-    return match ? Number(match[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
+  const own = highWaterBytes(pid);
+  if (own === undefined) return undefined;
+  const descendants = processTree(pid).filter((child) => child !== pid);
+  return descendants.reduce((sum, child) => sum + (highWaterBytes(child) ?? 0), own) / (1024 * 1024);
 }
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */

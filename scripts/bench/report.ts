@@ -182,7 +182,7 @@ export function markdownReport(results: BenchResults, checks: readonly TargetChe
     ...(profileImage?.memory ?? []),
   ];
   if (memory.length > 0) {
-    lines.push('### Peak RSS (VmHWM at the end of each phase)', '', '| process | MiB |', '| --- | ---: |', ...memory.map((entry) => `| ${entry.process} | ${fixed(entry.peakRssMiB, 0)} |`), '');
+    lines.push('### Peak RSS (VmHWM at the end of each phase, each process with its render workers)', '', '| process | MiB |', '| --- | ---: |', ...memory.map((entry) => `| ${entry.process} | ${fixed(entry.peakRssMiB, 0)} |`), '');
   }
   lines.push(
     '### Targets',

@@ -2,57 +2,12 @@
  * Resident memory of process trees, read from /proc (Linux): a process and every descendant (the
  * children of each of its threads, recursively), sampled on a timer so a test can assert the peak.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { highWaterBytes, processTree, residentBytes, resetHighWater } from '../../scripts/bench/proc-stats.ts';
+
+export { highWaterBytes, processTree, residentBytes, resetHighWater } from '../../scripts/bench/proc-stats.ts';
 
 export const MIB = 1024 * 1024;
 export const GIB = 1024 * MIB;
-
-function readProc(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined; // the process (or thread) exited between listing and reading
-  }
-}
-
-/** A `VmRSS`/`VmHWM`-style field of /proc/<pid>/status, in bytes. */
-function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
-  const kilobytes = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readProc(`/proc/${pid}/status`) ?? '')?.[1];
-  return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
-}
-
-export const residentBytes = (pid: number): number | undefined => statusField(pid, 'VmRSS');
-/** The most the process ever had resident (its high-water mark). */
-export const highWaterBytes = (pid: number): number | undefined => statusField(pid, 'VmHWM');
-
-/**
- * Starts the process's high-water mark again from its current RSS (`5` to /proc/<pid>/clear_refs,
- * allowed on our own processes), so VmHWM then tells the peak since this moment.
- */
-export function resetHighWater(pid: number): void {
-  writeFileSync(`/proc/${pid}/clear_refs`, '5');
-}
-
-/** The process and all its live descendants, through /proc/<pid>/task/<tid>/children. */
-export function processTree(root: number): number[] {
-  const seen = new Set<number>();
-  const pending = [root];
-  while (pending.length > 0) {
-    const pid = pending.pop()!;
-    if (seen.has(pid)) continue;
-    seen.add(pid);
-    let threads: string[];
-    try {
-      threads = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue; // exited since its parent listed it
-    }
-    for (const thread of threads) {
-      for (const child of (readProc(`/proc/${pid}/task/${thread}/children`) ?? '').split(/\s+/)) if (child !== '') pending.push(Number(child));
-    }
-  }
-  return [...seen];
-}
 
 const residentSum = (pids: readonly number[]): number => pids.reduce((sum, pid) => sum + (residentBytes(pid) ?? 0), 0);
 
