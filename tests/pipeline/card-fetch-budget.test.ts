@@ -82,7 +82,9 @@ test.serial('nine distinct ~6 MB images: 422 naming the field that crossed the 2
   t.is(detail, "the card's images together exceed 24 MiB");
   // Each URL asked for once at most; the card's fetches stopped without reading every body.
   for (let index = 0; index < LARGE.length; index += 1) t.true(images.requests.filter((path) => path === `/large-${index}.png`).length <= 1);
-  // What the renderer read, from its own log line: never more than the budget.
+  // What the renderer read, from its own log line: never more than the budget. The line may reach
+  // this process's pipe just after the answer did.
+  await gateway.process.waitFor(/over_card_budget.*"card render failed"/, 10_000);
   const failed = gateway.process
     .output()
     .split('\n')
