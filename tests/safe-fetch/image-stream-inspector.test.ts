@@ -82,7 +82,7 @@ test('a body with no readable size in its first MiB is refused there, not read t
     for (let at = 0; at < endless.length; at += 64 * 1024) inspector.push(endless.subarray(at, at + 64 * 1024));
   }, { instanceOf: ImageFetchError });
   t.is(error?.reason, 'corrupt');
-  t.is(error?.message, 'customBackground: the JPEG file is truncated or its header is malformed');
+  t.is(error?.message, 'customBackground: the JPEG file holds more than 1 MiB before its image size (metadata before the image is limited to 1 MiB)');
 });
 
 test('non-images are refused at 12 bytes; the byte cap counts every byte', (t) => {

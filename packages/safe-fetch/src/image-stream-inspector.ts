@@ -84,7 +84,8 @@ export class ImageStreamInspector {
     if (frame !== undefined) assertWithinImageLimits(frame, this.#field);
     const size = readSize(bytes.subarray(0, HEADER_SEARCH_BYTES), format, this.#field);
     if (size === undefined || (format === 'gif' && frame === undefined)) {
-      if (complete || bytes.length >= HEADER_SEARCH_BYTES) throw unreadableHeader(format, this.#field);
+      if (bytes.length >= HEADER_SEARCH_BYTES) throw sizeNotFound(format, this.#field);
+      if (complete) throw unreadableHeader(format, this.#field);
       return;
     }
     const header = {
@@ -128,6 +129,10 @@ function isStartOfFrame(marker: number | undefined): boolean {
 }
 
 const FORMAT_NAMES: Readonly<Record<ImageFormat, string>> = { png: 'PNG', jpeg: 'JPEG', gif: 'GIF', webp: 'WebP' };
+
+function sizeNotFound(format: ImageFormat, field: string): ImageFetchError {
+  return new ImageFetchError('corrupt', field, `the ${FORMAT_NAMES[format]} file holds more than 1 MiB before its image size (metadata before the image is limited to 1 MiB)`);
+}
 
 function unreadableHeader(format: ImageFormat, field: string): ImageFetchError {
   return new ImageFetchError('corrupt', field, `the ${FORMAT_NAMES[format]} file is truncated or its header is malformed`);
