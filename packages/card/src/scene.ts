@@ -1,11 +1,11 @@
 import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, type PresenceStatus, type RankData } from '@utility-api/card-options';
 import type { Canvas } from 'canvas';
-import { decodeImageCached } from './cache/cached-decode.ts';
+import { checkImageCached } from './cache/cached-decode.ts';
 import type { CardInput, CardScale } from './card-input.ts';
 import { lighten, rgba } from './color/color.ts';
 import { CardImageError, CardPixelBudget, type DecodedImage } from './images/index.ts';
 import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD } from './layout/card-layout.ts';
-import { generatedCardBackground, photoBackground } from './paint/card-backgrounds.ts';
+import { checkPhotoBackground, generatedCardBackground } from './paint/card-backgrounds.ts';
 import type { Drawable, Softness } from './paint/soften.ts';
 import { resolvePalette, type Palette } from './paint/palette.ts';
 import type { BadgeKind } from './profile/card-profile.ts';
@@ -53,26 +53,59 @@ export function formatCreationDate(userId: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(snowflakeCreatedAt(userId));
 }
 
-/** Profile images are not the caller's to fix: a broken one falls back to the default art. */
-async function optionalProfileImage<T>(bytes: Buffer | undefined, warnings: string[], use: (bytes: Buffer) => Promise<T>): Promise<T | undefined> {
-  if (!bytes) return undefined;
-  try {
-    return await use(bytes);
-  } catch (error) {
+/** An image checked and charged to the card's budget, whose pixels are still to be decoded. */
+type PendingImage<T> = () => Promise<T>;
+
+/** What an optional profile image ended as: drawn, absent, or refused with a warning. */
+interface ProfileImageOutcome<T> {
+  value: T | undefined;
+  warning?: string;
+}
+
+/**
+ * Profile images are not the caller's to fix: one that fails its checks or its decode falls back to
+ * the default art, with a warning. The checks run now (in the card's fixed order), the decode later.
+ */
+async function optionalProfileImage<T>(
+  bytes: Buffer | undefined,
+  check: (bytes: Buffer) => Promise<PendingImage<T>>,
+): Promise<PendingImage<ProfileImageOutcome<T>>> {
+  const refused = (error: unknown): ProfileImageOutcome<T> => {
     if (!(error instanceof CardImageError)) throw error;
-    warnings.push(error.message);
-    return undefined;
+    return { value: undefined, warning: error.message };
+  };
+  if (!bytes) return () => Promise.resolve({ value: undefined });
+  try {
+    const decode = await check(bytes);
+    return () => decode().then((value) => ({ value }), refused);
+  } catch (error) {
+    const outcome = refused(error);
+    return () => Promise.resolve(outcome);
   }
 }
 
-async function resolveBackground(input: CardInput, palette: Palette, scale: CardScale, budget: CardPixelBudget, warnings: string[]): Promise<Canvas> {
+/**
+ * The background's checks now, its pixels later: a custom background replaces the banner (the
+ * caller chose it, so a bad one is their error); a banner that fails falls back to generated art.
+ */
+async function checkBackground(
+  input: CardInput,
+  palette: Palette,
+  scale: CardScale,
+  budget: CardPixelBudget,
+): Promise<PendingImage<{ value: Canvas; warning?: string }>> {
   const softness: Softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
   const photo = { budget, softness, width: CARD.width * scale, height: CARD.height * scale };
-  // A custom background replaces the banner; the caller chose it, so a bad one is their error.
   const custom = input.images?.background;
-  if (custom) return photoBackground(custom, { ...photo, field: 'customBackground' });
-  const banner = await optionalProfileImage(input.profile.banner, warnings, (bytes) => photoBackground(bytes, { ...photo, field: 'banner' }));
-  return banner ?? generatedCardBackground(palette, input.profile.userId, photo.width, photo.height);
+  if (custom) {
+    const decode = await checkPhotoBackground(custom, { ...photo, field: 'customBackground' });
+    return async () => ({ value: await decode() });
+  }
+  const banner = await optionalProfileImage(input.profile.banner, (bytes) => checkPhotoBackground(bytes, { ...photo, field: 'banner' }));
+  return async () => {
+    const outcome = await banner();
+    return { ...outcome, value: outcome.value ?? generatedCardBackground(palette, input.profile.userId, photo.width, photo.height) };
+  };
 }
 
 function resolveBadges(input: CardInput, customImages: Drawable[]): SceneBadge[] {
@@ -90,7 +123,6 @@ function resolveBadges(input: CardInput, customImages: Drawable[]): SceneBadge[]
 export async function buildScene(input: CardInput): Promise<Scene> {
   const { profile, options } = input;
   const scale = input.scale ?? 1;
-  const warnings: string[] = [];
   const palette = resolvePalette({
     userId: profile.userId,
     accentColor: profile.accentColor,
@@ -98,21 +130,30 @@ export async function buildScene(input: CardInput): Promise<Scene> {
     disableProfileTheme: options.disableProfileTheme ?? false,
   });
 
-  // Images are charged in this order, so the caller's own images are the ones a full budget refuses.
+  // Headers first, one image after the other, so the budget is charged in a fixed order and the
+  // caller's own images are the ones a full budget refuses; then every image's pixels at once.
   const budget = new CardPixelBudget();
-  const background = await resolveBackground(input, palette, scale, budget, warnings);
-  const customBadgeImages: DecodedImage[] = [];
+  const pendingBackground = await checkBackground(input, palette, scale, budget);
+  const pendingBadges: PendingImage<DecodedImage>[] = [];
   for (const [index, bytes] of (input.images?.customBadges ?? []).entries()) {
-    customBadgeImages.push(await decodeImageCached(bytes, { field: `customBadges.${index}`, budget, side: BADGES.size * scale }));
+    pendingBadges.push(await checkImageCached(bytes, { field: `customBadges.${index}`, budget, side: BADGES.size * scale }));
   }
   const avatarSide = AVATAR.radius * 2 * scale;
-  const avatar = await optionalProfileImage(profile.avatar, warnings, (bytes) => decodeImageCached(bytes, { field: 'avatar', budget, side: avatarSide }));
-  // removeAvatarFrame hides the decoration: it is not even decoded, so a broken one cannot warn.
-  const decoration = options.removeAvatarFrame
-    ? undefined
-    : await optionalProfileImage(profile.avatarDecoration, warnings, (bytes) =>
-        decodeImageCached(bytes, { field: 'avatarDecoration', budget, side: avatarSide * AVATAR_DECORATION_SCALE }),
+  const pendingAvatar = await optionalProfileImage(profile.avatar, (bytes) => checkImageCached(bytes, { field: 'avatar', budget, side: avatarSide }));
+  // removeAvatarFrame hides the decoration: it is not even checked, so a broken one cannot warn.
+  const pendingDecoration = options.removeAvatarFrame
+    ? async (): Promise<ProfileImageOutcome<DecodedImage>> => ({ value: undefined })
+    : await optionalProfileImage(profile.avatarDecoration, (bytes) =>
+        checkImageCached(bytes, { field: 'avatarDecoration', budget, side: avatarSide * AVATAR_DECORATION_SCALE }),
       );
+  const [background, customBadgeImages, avatar, decoration] = await Promise.all([
+    pendingBackground(),
+    Promise.all(pendingBadges.map((decode) => decode())),
+    pendingAvatar(),
+    pendingDecoration(),
+  ]);
+  // Warnings in the same fixed order, whichever decode finished first.
+  const warnings = [background, avatar, decoration].flatMap((outcome) => (outcome.warning === undefined ? [] : [outcome.warning]));
 
   const badges = resolveBadges(input, customBadgeImages.map((image) => image.source));
   const badgesWidth =
@@ -122,13 +163,13 @@ export async function buildScene(input: CardInput): Promise<Scene> {
     scale,
     userId: profile.userId,
     palette,
-    background,
+    background: background.value,
     veilAlpha: veilOpacity(options.backgroundBrightness ?? DEFAULT_BACKGROUND_BRIGHTNESS),
     avatar: {
-      image: avatar?.source,
+      image: avatar.value?.source,
       square: options.squareAvatar ?? false,
       ring: !(options.removeAvatarFrame ?? false),
-      decoration: decoration?.source,
+      decoration: decoration.value?.source,
     },
     presence: options.presenceStatus,
     name: options.customUsername ?? profile.displayName ?? profile.username,

@@ -1,6 +1,6 @@
 import { type Canvas, createCanvas, createImageData } from 'canvas';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
-import { CardImageError, corruptImage } from './card-image-error.ts';
+import { corruptImage } from './card-image-error.ts';
 import { type ImageFormat, sniffImageFormat } from './image-format.ts';
 import { assertWithinImageLimits, type CardPixelBudget, MAX_IMAGE_PIXELS } from './image-limits.ts';
 import { assertJpegScanLimit, stripPngMetadata } from './decoder-guards.ts';
@@ -21,16 +21,29 @@ export interface DecodedImage {
   declared: { width: number; height: number };
 }
 
-export interface DecodeImageOptions {
+export interface CheckImageOptions {
   /** The request input the bytes came from; every error names it (e.g. `customBadges.2`). */
   field: string;
   /** The card's pixel budget, charged with this image's declared size before anything decodes. */
   budget?: CardPixelBudget | undefined;
-  /**
-   * What to do with the first frame before it becomes pixels in this process: usually a resize to
-   * the size the card draws it at, so a 12 MP photo never exists here as 48 MB of canvas.
-   */
-  transform?: ((image: Sharp) => Sharp) | undefined;
+}
+
+/**
+ * What libvips does to the first frame before it becomes pixels in this process: usually a resize
+ * to the size the card draws it at, so a 12 MP photo never exists here as 48 MB of canvas.
+ */
+export type ImageTransform = (image: Sharp) => Sharp;
+
+export interface DecodeImageOptions extends CheckImageOptions {
+  transform?: ImageTransform | undefined;
+}
+
+/** An image whose bytes passed every check and whose size was charged: only its pixels are left. */
+export interface CheckedImage {
+  format: ImageFormat;
+  /** The size the file declared (upright, first frame): what was charged to the pixel budget. */
+  declared: { width: number; height: number };
+  decode(transform?: ImageTransform): Promise<DecodedImage>;
 }
 
 const UNDECODABLE = 'the image could not be decoded; it may be damaged';
@@ -69,6 +82,15 @@ function openUntrusted(bytes: Buffer, purpose: 'header' | 'pixels'): Sharp {
  * not for API users. Only CardImageError is thrown for bad bytes; anything else is a server fault.
  */
 export async function decodeImage(input: Buffer, options: DecodeImageOptions): Promise<DecodedImage> {
+  return (await checkImage(input, options)).decode(options.transform);
+}
+
+/**
+ * Steps 1 to 3 of {@link decodeImage}: cheap, header only. A card checks its images one after the
+ * other, so its budget is charged in a fixed order (the same request always names the same
+ * field), then decodes their pixels side by side.
+ */
+export async function checkImage(input: Buffer, options: CheckImageOptions): Promise<CheckedImage> {
   const { field } = options;
   const format = sniffImageFormat(input, field);
   const bytes = format === 'png' ? stripPngMetadata(input, field) : input;
@@ -85,17 +107,24 @@ export async function decodeImage(input: Buffer, options: DecodeImageOptions): P
   }
   assertWithinImageLimits({ width, height }, field);
   options.budget?.charge(field, width, height);
+  const declared = { width, height };
+  return { format, declared, decode: (transform) => decodePixels(bytes, { field, format, declared, transform }) };
+}
 
-  const pipeline = (options.transform ?? ((image: Sharp) => image))(openUntrusted(bytes, 'pixels')).ensureAlpha().raw();
+/** Step 4 of {@link decodeImage}, for bytes that passed {@link checkImage}. */
+async function decodePixels(
+  bytes: Buffer,
+  image: { field: string; format: ImageFormat; declared: DecodedImage['declared']; transform: ImageTransform | undefined },
+): Promise<DecodedImage> {
+  const pipeline = (image.transform ?? ((untouched: Sharp) => untouched))(openUntrusted(bytes, 'pixels')).ensureAlpha().raw();
   let pixels: { data: Buffer; info: OutputInfo };
   try {
     pixels = await pipeline.toBuffer({ resolveWithObject: true });
-  } catch (error) {
-    if (error instanceof CardImageError) throw error;
-    throw corruptImage(field, UNDECODABLE);
+  } catch {
+    throw corruptImage(image.field, UNDECODABLE);
   }
-  const { width: drawnWidth, height: drawnHeight } = pixels.info;
-  return { source: rgbaCanvas(pixels.data, drawnWidth, drawnHeight), width: drawnWidth, height: drawnHeight, format, declared: { width, height } };
+  const { width, height } = pixels.info;
+  return { source: rgbaCanvas(pixels.data, width, height), width, height, format: image.format, declared: image.declared };
 }
 
 /** Straight-alpha RGBA rows (libvips' raw output) painted onto a canvas of the same size. */

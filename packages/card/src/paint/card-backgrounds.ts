@@ -2,7 +2,7 @@ import type { Canvas } from 'canvas';
 import { backgroundCache } from '../cache/card-caches.ts';
 import { contentKey } from '../cache/content-key.ts';
 import { rgba } from '../color/color.ts';
-import type { CardPixelBudget } from '../images/index.ts';
+import { type CardPixelBudget, checkImage } from '../images/index.ts';
 import { generatedBackground } from './generated-background.ts';
 import type { Palette } from './palette.ts';
 import { softenedCover, type Softness } from './soften.ts';
@@ -13,22 +13,26 @@ import { softenedCover, type Softness } from './soften.ts';
  */
 
 /**
- * A photo (custom background or banner), cover-cropped and softened. Throws CardImageError for bad
- * bytes. The budget is charged on a cache hit too (see image-limits.ts), with the size kept beside it.
+ * A photo (custom background or banner), cover-cropped and softened: checked and charged to the
+ * budget now, drawn by the returned function. Throws CardImageError for bad bytes. The budget is
+ * charged on a cache hit too (see image-limits.ts), with the size kept beside the canvas.
  */
-export async function photoBackground(
+export async function checkPhotoBackground(
   bytes: Buffer,
   options: { field: string; budget: CardPixelBudget; softness: Softness; width: number; height: number },
-): Promise<Canvas> {
+): Promise<() => Promise<Canvas>> {
   const key = `photo:${contentKey(bytes)}:${options.softness}:${options.width}x${options.height}`;
   const cached = backgroundCache.get(key);
   if (cached !== undefined) {
     options.budget.charge(options.field, cached.declared.width, cached.declared.height);
-    return cached.canvas;
+    return () => Promise.resolve(cached.canvas);
   }
-  const softened = await softenedCover(bytes, options);
-  backgroundCache.set(key, softened);
-  return softened.canvas;
+  const photo = await checkImage(bytes, options);
+  return async () => {
+    const canvas = await softenedCover(photo, options);
+    backgroundCache.set(key, { canvas, declared: photo.declared });
+    return canvas;
+  };
 }
 
 /** The art generated from the profile colors and id, for cards without a photo. */

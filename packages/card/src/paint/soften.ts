@@ -1,5 +1,5 @@
 import { createCanvas, type Canvas, type Image } from 'canvas';
-import { type CardPixelBudget, decodeImage, type DecodedImage } from '../images/index.ts';
+import type { CheckedImage } from '../images/index.ts';
 
 export type Drawable = Image | Canvas;
 
@@ -19,26 +19,20 @@ const SOFTNESS = {
 export type Softness = keyof typeof SOFTNESS;
 
 /**
- * Untrusted photo bytes as a cover-cropped, softened canvas of `width` x `height` (the card's pixel
- * size). Throws CardImageError for bad bytes, naming `field`.
+ * A checked photo as a cover-cropped, softened canvas of `width` x `height` (the card's pixel size).
+ * Throws CardImageError when its pixels turn out to be damaged.
  */
-export async function softenedCover(
-  bytes: Buffer,
-  options: { field: string; budget?: CardPixelBudget | undefined; softness: Softness; width: number; height: number },
-): Promise<{ canvas: Canvas; declared: DecodedImage['declared'] }> {
+export async function softenedCover(photo: CheckedImage, options: { softness: Softness; width: number; height: number }): Promise<Canvas> {
   const { factor, sigma } = SOFTNESS[options.softness];
-  const small = await decodeImage(bytes, {
-    field: options.field,
-    budget: options.budget,
-    transform: (image) =>
-      image
-        .resize(Math.max(1, Math.round(options.width / factor)), Math.max(1, Math.round(options.height / factor)), { fit: 'cover', position: 'centre' })
-        .blur(sigma),
-  });
+  const small = await photo.decode((image) =>
+    image
+      .resize(Math.max(1, Math.round(options.width / factor)), Math.max(1, Math.round(options.height / factor)), { fit: 'cover', position: 'centre' })
+      .blur(sigma),
+  );
   const canvas = createCanvas(options.width, options.height);
   const context = canvas.getContext('2d');
   context.imageSmoothingEnabled = true;
   context.patternQuality = 'good';
   context.drawImage(small.source, 0, 0, options.width, options.height);
-  return { canvas, declared: small.declared };
+  return canvas;
 }
