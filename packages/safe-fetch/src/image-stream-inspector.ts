@@ -1,7 +1,8 @@
 import { imageSize } from 'image-size';
 import { gifFirstFrameExtent } from './gif-frame-extent.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
-import { type ImageFormat, SNIFF_LENGTH, sniffImageFormat } from './image-format.ts';
+import { IMAGE_SNIFF_LENGTH, type ImageFormat } from '@utility-api/card-options';
+import { sniffImageFormat } from './image-format.ts';
 import { assertWithinImageLimits, type PixelSize } from './image-limits.ts';
 
 /** What the header says: the format from the magic bytes, the size from image-size. */
@@ -76,7 +77,7 @@ export class ImageStreamInspector {
   #inspect(bytes: Buffer, complete: boolean): void {
     this.#inspectedLength = bytes.length;
     if (this.#format === undefined) {
-      if (bytes.length < SNIFF_LENGTH && !complete) return;
+      if (bytes.length < IMAGE_SNIFF_LENGTH && !complete) return;
       this.#format = sniffImageFormat(bytes, this.#field);
     }
     const format = this.#format;

@@ -9,7 +9,5 @@ export { FetchBudget } from './fetch-budget.ts';
 export { createFetchSession, type FetchSession } from './fetch-session.ts';
 export { ImageFetchError, type ImageFetchRefusal } from './image-fetch-error.ts';
 export { createImageFetcher, type FetchedImage, type FetchImageOptions, type ImageFetcher } from './image-fetcher.ts';
-export { type ImageFormat } from './image-format.ts';
-export { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './image-limits.ts';
 export { PrivateAllowList } from './private-allow-list.ts';
 export { DEFAULT_SAFE_FETCH_SETTINGS, type SafeFetchSettings } from './settings.ts';

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { decodeImage, detectImageFormat, sniffImageFormat } from '../../../packages/card/src/images/index.ts';
+import { detectImageFormat } from '@utility-api/card-options';
+import { decodeImage, sniffImageFormat } from '../../../packages/card/src/images/index.ts';
 import { rejectsWithCardImageError, throwsCardImageError } from './card-image-assertions.ts';
 import { buildGif, encodeJpeg, encodePng, encodeWebp, RED, solidCanvas, solidGifFrame } from './fixtures.ts';
 

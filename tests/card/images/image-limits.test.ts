@@ -1,11 +1,10 @@
 import { deflateSync } from 'node:zlib';
+import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '@utility-api/card-options';
 import test from 'ava';
 import {
   assertWithinImageLimits,
   CardImageError,
   decodeImage,
-  MAX_IMAGE_PIXELS,
-  MAX_IMAGE_SIDE,
   MAX_JPEG_SCANS,
   CARD_PIXEL_BUDGET,
   CardPixelBudget,

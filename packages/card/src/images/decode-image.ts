@@ -1,8 +1,9 @@
 import { type Canvas, createCanvas, createImageData } from 'canvas';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { corruptImage } from './card-image-error.ts';
-import { type ImageFormat, sniffImageFormat } from './image-format.ts';
-import { assertWithinImageLimits, type CardPixelBudget, MAX_IMAGE_PIXELS } from './image-limits.ts';
+import { type ImageFormat, MAX_IMAGE_PIXELS } from '@utility-api/card-options';
+import { sniffImageFormat } from './image-format.ts';
+import { assertWithinImageLimits, type CardPixelBudget } from './image-limits.ts';
 import { assertJpegScanLimit, stripPngMetadata } from './decoder-guards.ts';
 
 // libvips keeps recently used operations and their pixels for reuse; the card keeps its own

@@ -5,5 +5,5 @@
 export { CardImageError, type CardImageErrorReason } from './card-image-error.ts';
 export { checkImage, type CheckedImage, decodeImage, type DecodedImage, type DecodeImageOptions, type ImageTransform } from './decode-image.ts';
 export { MAX_JPEG_SCANS } from './decoder-guards.ts';
-export { detectImageFormat, sniffImageFormat, type ImageFormat } from './image-format.ts';
-export { assertWithinImageLimits, CARD_PIXEL_BUDGET, CardPixelBudget, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './image-limits.ts';
+export { sniffImageFormat } from './image-format.ts';
+export { assertWithinImageLimits, CARD_PIXEL_BUDGET, CardPixelBudget } from './image-limits.ts';
