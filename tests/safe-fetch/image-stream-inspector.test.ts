@@ -68,10 +68,19 @@ test('bombs are refused within the first few dozen bytes, long before their bodi
   }
 });
 
-test('a JPEG whose first segment is its frame header is refused at once: image-size would skip it', (t) => {
+test('a JPEG whose first segment is its frame header is judged by it at once (image-size would skip it)', (t) => {
   const result = feedBytewise(Buffer.concat([jpegBombHead(30000, 30000, { frameFirst: true }), Buffer.alloc(4096, 0x11)]));
   t.true('refusedAfter' in result && result.refusedAfter <= 16);
-  if ('refusedAfter' in result) t.is((result.error as ImageFetchError).reason, 'corrupt');
+  if ('refusedAfter' in result) t.is((result.error as ImageFetchError).reason, 'too_many_pixels');
+});
+
+test('a real JPEG stripped of its metadata (frame header first) is accepted with its own size', (t) => {
+  const jpeg = GOOD.jpeg!.bytes;
+  t.is(jpeg[3]! & 0xf0, 0xe0, 'the fixture starts with an APPn segment');
+  const stripped = Buffer.concat([jpeg.subarray(0, 2), jpeg.subarray(4 + jpeg.readUInt16BE(4))]);
+  const result = feedBytewise(stripped);
+  t.true('header' in result);
+  if ('header' in result) t.deepEqual([result.header.width, result.header.height], GOOD.jpeg!.size);
 });
 
 test('a body with no readable size in its first MiB is refused there, not read to the cap', (t) => {

@@ -108,9 +108,11 @@ export class ImageStreamInspector {
 function readSize(prefix: Buffer, format: ImageFormat, field: string): PixelSize | undefined {
   if (prefix.length < HEADER_LENGTH[format]) return undefined;
   if (format === 'jpeg' && isStartOfFrame(prefix[3])) {
-    // image-size starts at a JPEG's second segment (the first is an APPn in every encoder's output),
-    // so a frame header placed first would go unread while a later one was believed.
-    throw new ImageFetchError('corrupt', field, 'the JPEG file does not start with a metadata segment; re-save it with a standard encoder');
+    // image-size starts at a JPEG's second segment (the first is an APPn in most encoders' output),
+    // so a frame header placed first (a JPEG stripped of its metadata) is read here: after SOI and
+    // the marker come the segment length (2 bytes), the precision (1), the height and the width.
+    if (prefix.length < 11) return undefined;
+    return { height: prefix.readUInt16BE(7), width: prefix.readUInt16BE(9) };
   }
   let size: ReturnType<typeof imageSize>;
   try {
