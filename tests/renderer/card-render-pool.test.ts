@@ -147,6 +147,17 @@ test('an idle worker that dies is replaced without failing any card', async (t) 
   t.deepEqual(pool.workersLost, { crashed: 1, memory: 0, time: 0 });
 });
 
+test('a worker that does not become ready by its start deadline is killed and started again, with backoff', async (t) => {
+  // No worker can load fonts and draw its warm-up card in 1 ms: every start is cut short.
+  const { pool, logs } = startPool({ startDeadlineMs: 1 });
+  pool.warmUp();
+  const diedStarting = () => logs().filter((line) => line.msg === 'render worker died while starting');
+  while (diedStarting().length < 2) await sleep(20);
+  t.is(pool.workersLost.crashed, diedStarting().length);
+  t.false(logs().some((line) => line.msg === 'render worker ready'));
+  t.like(diedStarting()[1], { signal: 'SIGKILL', failedStartsInARow: 2 });
+});
+
 test('close() kills the workers and rejects cards drawing and waiting with RenderPoolClosedError', async (t) => {
   const { pool } = startPool();
   await pool.render(LIGHT);

@@ -75,7 +75,11 @@ const START_RETRY_MAX_MS = 5000;
 
 export function createCardRenderPool(options: CardRenderPoolOptions): CardRenderPool {
   const { logger } = options;
-  const limits: RenderWorkerLimits = { memoryLimitBytes: options.memoryLimitBytes, timeBudgetMs: options.timeBudgetMs };
+  const limits: RenderWorkerLimits = {
+    memoryLimitBytes: options.memoryLimitBytes,
+    timeBudgetMs: options.timeBudgetMs,
+    ...(options.startDeadlineMs === undefined ? {} : { startDeadlineMs: options.startDeadlineMs }),
+  };
   const waiting: PendingTask[] = [];
   const slots = new Set<WorkerSlot>();
   const workersLost: Record<WorkerLossCause, number> = { crashed: 0, memory: 0, time: 0 };

@@ -24,7 +24,14 @@ export interface RenderWorkerLimits {
   memoryLimitBytes: number;
   /** How long one card may draw before the worker is killed. */
   timeBudgetMs: number;
+  /**
+   * How long a worker may take to load fonts and draw its warm-up card (1.5–3 s here) before it is
+   * killed as wedged; the pool then starts another with its start-up backoff. Default 60 s.
+   */
+  startDeadlineMs?: number;
 }
+
+const DEFAULT_START_DEADLINE_MS = 60_000;
 
 export interface RenderWorkerEvents {
   /** Fonts loaded and the warm-up card drawn: the worker can take cards. */
@@ -87,6 +94,7 @@ export class RenderWorkerProcess {
   #rssBytes: number | undefined;
   #sampleTimer: NodeJS.Timeout | undefined;
   #budgetTimer: NodeJS.Timeout | undefined;
+  #startTimer: NodeJS.Timeout | undefined;
   readonly #exitedPromise: Promise<void>;
 
   constructor(limits: RenderWorkerLimits, events: RenderWorkerEvents) {
@@ -119,6 +127,10 @@ export class RenderWorkerProcess {
     });
     this.#child.on('message', (message: WorkerMessage) => this.#receive(message));
     this.#scheduleSample(IDLE_SAMPLE_MS);
+    // A worker that neither becomes ready nor dies (a wedged font scan, a hung native init) would
+    // otherwise hold its slot forever while cards wait for it.
+    this.#startTimer = setTimeout(() => this.kill('crashed'), limits.startDeadlineMs ?? DEFAULT_START_DEADLINE_MS);
+    this.#startTimer.unref();
   }
 
   /** Started and not drawing: the pool may hand it a card. */
@@ -156,6 +168,7 @@ export class RenderWorkerProcess {
 
   #receive(message: WorkerMessage): void {
     if (message.type === 'ready') {
+      clearTimeout(this.#startTimer);
       this.#ready = true;
       this.#events.onReady();
     } else if (message.type === 'failed-to-start') {
@@ -202,6 +215,7 @@ export class RenderWorkerProcess {
     this.#exited = true;
     clearTimeout(this.#sampleTimer);
     clearTimeout(this.#budgetTimer);
+    clearTimeout(this.#startTimer);
     this.#events.onExit({
       pid: this.pid,
       cause: this.#killedFor ?? 'crashed',
