@@ -1,4 +1,4 @@
-import { cardOptionsSchema, isSupportedDateLocale, normalizeHexColor } from '@utility-api/card-options';
+import { cardOptionsSchema, isSupportedDateLocale, normalizeHexColor } from '@utility-api/render-jobs';
 import test from 'ava';
 
 const problems = (input: unknown) => {

@@ -8,7 +8,7 @@
  *     pnpm card:goldens
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cardOptionsSchema } from '@utility-api/card-options';
+import { cardOptionsSchema } from '@utility-api/render-jobs';
 import test from 'ava';
 import { createCanvas, loadImage } from 'canvas';
 import type { PNG } from 'pngjs';

@@ -6,7 +6,7 @@ import {
   type DiscordProfilesOptions,
   type ImageFetcher,
 } from '@utility-api/discord-users';
-import { createLogger } from '@utility-api/logging';
+import { createLogger } from '@utility-api/infra';
 import { createImageFetcher } from '@utility-api/safe-fetch';
 import { type FakeDiscord } from './fake-discord.ts';
 

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@utility-api/config';
+import { ConfigurationError } from '@utility-api/infra';
 import test from 'ava';
 import { defaultPublicBaseUrl, loadGatewayConfig } from '../../services/gateway/src/config.ts';
 

@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Lifecycle } from '@utility-api/lifecycle';
-import { createLogger } from '@utility-api/logging';
+import { createLogger, Lifecycle } from '@utility-api/infra';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { fixedClock, type Clock } from '../../services/gateway/src/runtime/clock.ts';
 import { cryptoRandomSource, type RandomSource } from '../../services/gateway/src/runtime/random-source.ts';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import { KeyStoreDataError } from '../../services/gateway/src/auth/api-key-record.ts';
 import { fileApiKeyRecords } from '../../services/gateway/src/auth/file-api-key-records.ts';
 import { createApiKey } from '../../services/gateway/src/auth/managed-api-keys.ts';

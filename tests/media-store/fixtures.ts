@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PNG } from 'pngjs';
-import { createLogger, type Logger } from '@utility-api/logging';
+import { createLogger, type Logger } from '@utility-api/infra';
 
 /** A real PNG of noise: incompressible, so `side` 600 gives ~1.4 MB and several stream chunks. */
 export function noisePng(side: number): Buffer {

@@ -1,4 +1,4 @@
-import { Lifecycle } from '@utility-api/lifecycle';
+import { Lifecycle } from '@utility-api/infra';
 import test from 'ava';
 
 test('closes in reverse order of registration', async (t) => {

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, deferredBindings, deferredChild, type Logger } from '@utility-api/logging';
+import { createLogger, deferredBindings, deferredChild, type Logger } from '@utility-api/infra';
 import test from 'ava';
 
 /** A logger at `level` whose lines are parsed into `lines` as they are written. */

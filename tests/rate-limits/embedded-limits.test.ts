@@ -1,6 +1,6 @@
 import test from 'ava';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { ConfigurationError } from '@utility-api/config';
+import { ConfigurationError } from '@utility-api/infra';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { loadContract } from '../helpers/openapi-contract.ts';
 import { OTHER_API_KEY, postJson, readJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';

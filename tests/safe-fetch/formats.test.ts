@@ -2,7 +2,7 @@
  * Good images pass through byte for byte, with the format from their magic bytes (never the
  * Content-Type) and the size from their header.
  */
-import type { ImageFormat } from '@utility-api/card-options';
+import type { ImageFormat } from '@utility-api/render-jobs';
 import { createImageFetcher } from '@utility-api/safe-fetch';
 import test from 'ava';
 import { gifImage, jpegImage, pngImage, WEBP_LOSSLESS_5X3, WEBP_LOSSY_5X3 } from './images.ts';

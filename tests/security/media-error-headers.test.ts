@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import test from 'ava';
-import { createLogger } from '@utility-api/logging';
+import { createLogger } from '@utility-api/infra';
 import { StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
 import { createGatewayApp } from '../../services/gateway/src/app.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';

@@ -1,4 +1,4 @@
-import type { CardOptions } from '@utility-api/card-options';
+import type { CardOptions } from '@utility-api/render-jobs';
 import type { CardProfile } from './profile/card-profile.ts';
 
 export type CardScale = 1 | 2;

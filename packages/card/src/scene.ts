@@ -1,4 +1,4 @@
-import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, type PresenceStatus, type RankData } from '@utility-api/card-options';
+import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, type PresenceStatus, type RankData } from '@utility-api/render-jobs';
 import type { Canvas } from 'canvas';
 import { checkImageCached } from './cache/cached-decode.ts';
 import type { CardInput, CardScale } from './card-input.ts';

@@ -1,6 +1,6 @@
 import type { CardProfile } from '@utility-api/card';
 import { profileImageUrls } from './cdn-urls.ts';
-import { withDeadline } from '@utility-api/lifecycle';
+import { withDeadline } from '@utility-api/infra';
 import { UnknownUserError } from './discord-errors.ts';
 import { createDiscordUserApi } from './discord-user-api.ts';
 import { isDiscordUserId, type DiscordUser } from './discord-user.ts';

@@ -1,6 +1,6 @@
 /**
  * The slice of a pino logger this package writes to. Declared here rather than imported so the
- * package needs no logging dependency; a pino `Logger` (as `@utility-api/logging` creates) fits.
+ * package needs no logging dependency; a pino `Logger` (as `@utility-api/infra` creates) fits.
  */
 export interface Logger {
   error(details: object, message: string): void;

@@ -1,4 +1,4 @@
-import { withDeadline } from '@utility-api/lifecycle';
+import { withDeadline } from '@utility-api/infra';
 import { type ImageByteCache } from './image-byte-cache.ts';
 import { type ImageFetcher } from './image-fetcher.ts';
 import { type Logger } from './logger.ts';

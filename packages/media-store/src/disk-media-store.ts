@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir, open, stat as statPath, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import { writeFileAtomically } from './atomic-write.ts';
 import { contentEtag, fileContentEtag } from './content-etag.ts';
 import { DiskEtagCache } from './disk-etag-cache.ts';

@@ -1,6 +1,6 @@
 import { lstat, opendir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import { TEMP_FILE_PATTERN } from './atomic-write.ts';
 
 /** A temp file older than this was left by a crashed writer: no put takes an hour. */

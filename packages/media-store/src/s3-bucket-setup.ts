@@ -1,5 +1,5 @@
 import type { Client, LifecycleConfig } from 'minio';
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import { isAccessDenied, isNotImplemented, toStorageError } from './s3-errors.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Client, type BucketItemStat } from 'minio';
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import { assertMediaKey, mediaObjectName } from './media-key.ts';
 import { MEDIA_CONTENT_TYPE, type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
 import { applyExpiryRule, ensureBucket, type LifecycleStatus } from './s3-bucket-setup.ts';

@@ -4,7 +4,7 @@ import { type FetchBudget } from './fetch-budget.ts';
 import { fetchHop } from './fetch-hop.ts';
 import { checkFetchTarget, resolveRedirect } from './fetch-target.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
-import type { ImageFormat } from '@utility-api/card-options';
+import type { ImageFormat } from '@utility-api/render-jobs';
 import { PrivateAllowList } from './private-allow-list.ts';
 import { requirePositiveInteger, resolveSettings, type SafeFetchSettings } from './settings.ts';
 

@@ -1,4 +1,4 @@
-import { type ImageFormat, judgeImageFormat } from '@utility-api/card-options';
+import { type ImageFormat, judgeImageFormat } from '@utility-api/render-jobs';
 import { ImageFetchError } from './image-fetch-error.ts';
 
 /**

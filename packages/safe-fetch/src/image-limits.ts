@@ -1,4 +1,4 @@
-import { imageSizeProblem } from '@utility-api/card-options';
+import { imageSizeProblem } from '@utility-api/render-jobs';
 import { ImageFetchError } from './image-fetch-error.ts';
 
 export interface PixelSize {

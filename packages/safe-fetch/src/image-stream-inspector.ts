@@ -1,7 +1,7 @@
 import { imageSize } from 'image-size';
 import { gifFirstFrameExtent } from './gif-frame-extent.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
-import { IMAGE_SNIFF_LENGTH, type ImageFormat } from '@utility-api/card-options';
+import { IMAGE_SNIFF_LENGTH, type ImageFormat } from '@utility-api/render-jobs';
 import { sniffImageFormat } from './image-format.ts';
 import { assertWithinImageLimits, type PixelSize } from './image-limits.ts';
 

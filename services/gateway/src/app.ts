@@ -1,4 +1,4 @@
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import Koa, { type Middleware } from 'koa';
 import type { ApiKeyStore } from './auth/api-key-store.ts';

@@ -1,4 +1,4 @@
-import { envBoolean, envCommaList, envInteger, envUrl, parseEnvironment } from '@utility-api/config';
+import { envBoolean, envCommaList, envInteger, envUrl, parseEnvironment } from '@utility-api/infra';
 import { redisUrlField, refineRenderingEnvironment, renderingEnvironmentShape, serviceEnvironmentShape, toRenderingSettings } from '@utility-api/renderer/shared';
 import { z } from 'zod';
 import { keysFileField } from './auth/keys-environment.ts';

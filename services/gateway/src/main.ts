@@ -1,6 +1,4 @@
-import { ConfigurationError } from '@utility-api/config';
-import { Lifecycle, runUntilSignalled } from '@utility-api/lifecycle';
-import { createLogger } from '@utility-api/logging';
+import { ConfigurationError, createLogger, Lifecycle, runUntilSignalled } from '@utility-api/infra';
 import { loadGatewayConfig } from './config.ts';
 import { systemClock } from './runtime/clock.ts';
 import { cryptoRandomSource } from './runtime/random-source.ts';

@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Lifecycle } from '@utility-api/lifecycle';
-import type { Logger } from '@utility-api/logging';
+import type { Lifecycle, Logger } from '@utility-api/infra';
 import { createGatewayApp } from './app.ts';
 import { answerClientError } from './http/client-error-response.ts';
 import { apiKeyRecordsFor, openApiKeys } from './auth/open-api-keys.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import { RENDER_QUEUE_NAME, renderJobPayloadSchema, RenderFailureError, type RenderJobResult } from '@utility-api/render-jobs';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';

@@ -1,4 +1,4 @@
-import { envInteger, parseEnvironment } from '@utility-api/config';
+import { envInteger, parseEnvironment } from '@utility-api/infra';
 import { z } from 'zod';
 import { DEFAULT_JOB_LOCKS } from './bullmq-render-worker.ts';
 import { refineRenderingEnvironment, renderingEnvironmentShape, toRenderingSettings } from './rendering-settings.ts';

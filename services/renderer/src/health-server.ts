@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkReadiness } from '@utility-api/lifecycle';
+import { checkReadiness } from '@utility-api/infra';
 
 export interface HealthChecks {
   /** Each resolves when its dependency answers; a rejection marks the process not ready. */

@@ -1,5 +1,4 @@
-import type { Lifecycle } from '@utility-api/lifecycle';
-import type { Logger } from '@utility-api/logging';
+import type { Lifecycle, Logger } from '@utility-api/infra';
 import { createDiskMediaStore, createS3MediaStore, type MediaStore } from '@utility-api/media-store';
 import type { RenderingSettings } from './rendering-settings.ts';
 

@@ -1,5 +1,4 @@
-import { withDeadline } from '@utility-api/lifecycle';
-import type { Logger } from '@utility-api/logging';
+import { type Logger, withDeadline } from '@utility-api/infra';
 import type { Redis } from 'ioredis';
 
 /** How long boot waits for `CONFIG GET` before carrying on as if CONFIG were disabled. */

@@ -1,5 +1,5 @@
 import type { CardProfile } from '@utility-api/card';
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import { mediaKeyForPng, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import type { CardRenderPool } from './card-pool/card-render-pool.ts';

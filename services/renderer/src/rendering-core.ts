@@ -1,5 +1,4 @@
-import type { Lifecycle } from '@utility-api/lifecycle';
-import type { Logger } from '@utility-api/logging';
+import type { Lifecycle, Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import { createDiscordProfiles, createMemoryProfileCache, createRedisProfileCache, idOnlyProfile } from '@utility-api/discord-users';
 import { createFetchSession, createImageFetcher } from '@utility-api/safe-fetch';

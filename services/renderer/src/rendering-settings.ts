@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { envCommaList, envInteger, envUrl } from '@utility-api/config';
+import { envCommaList, envInteger, envUrl } from '@utility-api/infra';
 import { z } from 'zod';
 
 /**

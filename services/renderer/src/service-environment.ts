@@ -1,5 +1,4 @@
-import { envBoolean, envInteger } from '@utility-api/config';
-import { LOG_LEVELS } from '@utility-api/logging';
+import { envBoolean, envInteger, LOG_LEVELS } from '@utility-api/infra';
 import { z } from 'zod';
 
 /** `REDIS_URL`: required by renderers, optional for the gateway (unset means embedded mode). */

@@ -1,6 +1,4 @@
-import type { Lifecycle } from '@utility-api/lifecycle';
-import type { Logger } from '@utility-api/logging';
-import { createRedisConnection, waitUntilRedisReady } from '@utility-api/render-jobs';
+import { createRedisConnection, type Lifecycle, type Logger, waitUntilRedisReady } from '@utility-api/infra';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createRenderWorker } from './bullmq-render-worker.ts';
 import type { RendererConfig } from './config.ts';

@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '@utility-api/card-options';
+import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '@utility-api/render-jobs';
 import test from 'ava';
 import {
   assertWithinImageLimits,

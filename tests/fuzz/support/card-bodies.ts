@@ -1,4 +1,4 @@
-import { CARD_LIMITS, PRESENCE_STATUSES } from '@utility-api/card-options';
+import { CARD_LIMITS, PRESENCE_STATUSES } from '@utility-api/render-jobs';
 import fc from 'fast-check';
 
 /** Card option bodies for `POST /v1/profile-image`: valid ones, and ones broken in one known field. */

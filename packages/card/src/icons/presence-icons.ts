@@ -1,4 +1,4 @@
-import type { PresenceStatus } from '@utility-api/card-options';
+import type { PresenceStatus } from '@utility-api/render-jobs';
 import type { CanvasRenderingContext2D } from 'canvas';
 import { circlePath, roundedRectPath } from '../paint/shapes.ts';
 

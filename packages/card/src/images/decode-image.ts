@@ -1,7 +1,7 @@
 import { type Canvas, createCanvas, createImageData } from 'canvas';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { corruptImage } from './card-image-error.ts';
-import { type ImageFormat, MAX_IMAGE_PIXELS } from '@utility-api/card-options';
+import { type ImageFormat, MAX_IMAGE_PIXELS } from '@utility-api/render-jobs';
 import { sniffImageFormat } from './image-format.ts';
 import { assertWithinImageLimits, type CardPixelBudget } from './image-limits.ts';
 import { assertJpegScanLimit, stripPngMetadata } from './decoder-guards.ts';

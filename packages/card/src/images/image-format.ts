@@ -1,4 +1,4 @@
-import { type ImageFormat, judgeImageFormat } from '@utility-api/card-options';
+import { type ImageFormat, judgeImageFormat } from '@utility-api/render-jobs';
 import { CardImageError } from './card-image-error.ts';
 
 /** The accepted format the bytes are (card-options' image rules), or `unsupported_format`. */

@@ -1,4 +1,4 @@
-import { describePixelCount, imageSizeProblem } from '@utility-api/card-options';
+import { describePixelCount, imageSizeProblem } from '@utility-api/render-jobs';
 import { CardImageError } from './card-image-error.ts';
 
 /**

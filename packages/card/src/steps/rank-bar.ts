@@ -1,4 +1,4 @@
-import { type RankData } from '@utility-api/card-options';
+import { type RankData } from '@utility-api/render-jobs';
 import { compactNumber } from '@utility-api/compact-number';
 import type { CanvasRenderingContext2D } from 'canvas';
 import { lighten, parseHex, rgba } from '../color/color.ts';

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import type { ApiKeyRecord } from './api-key-record.ts';
 import type { ApiKeyRecords } from './api-key-records.ts';
 import type { ApiKeyIdentity, ApiKeyStore } from './api-key-store.ts';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Lifecycle } from '@utility-api/lifecycle';
-import type { Logger } from '@utility-api/logging';
+import type { Lifecycle, Logger } from '@utility-api/infra';
 import type { Redis } from 'ioredis';
 import type { ApiKeyRecords } from './api-key-records.ts';
 import type { ApiKeyStore } from './api-key-store.ts';

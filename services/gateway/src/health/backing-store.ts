@@ -1,4 +1,4 @@
-import { withDeadline } from '@utility-api/lifecycle';
+import { withDeadline } from '@utility-api/infra';
 
 /**
  * The store the gateway depends on for keys (and, with Redis, for queues and limits). The status

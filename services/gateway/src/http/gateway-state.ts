@@ -1,4 +1,4 @@
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import type { ParameterizedContext } from 'koa';
 import type { ApiKeyIdentity } from '../auth/api-key-store.ts';
 

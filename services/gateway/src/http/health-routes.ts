@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import { checkReadiness } from '@utility-api/lifecycle';
+import { checkReadiness } from '@utility-api/infra';
 import type { Registry } from 'prom-client';
 import type { GatewayState } from './gateway-state.ts';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { deferredBindings, deferredChild, type Logger } from '@utility-api/logging';
+import { deferredBindings, deferredChild, type Logger } from '@utility-api/infra';
 import type { Middleware } from 'koa';
 import type { GatewayState } from './gateway-state.ts';
 

@@ -1,5 +1,4 @@
-import { parseEnvironment } from '@utility-api/config';
-import { createRedisConnection } from '@utility-api/render-jobs';
+import { createRedisConnection, parseEnvironment } from '@utility-api/infra';
 import type { Redis } from 'ioredis';
 import type { ApiKeyRecords } from '../auth/api-key-records.ts';
 import { keysEnvironmentSchema } from '../auth/keys-environment.ts';

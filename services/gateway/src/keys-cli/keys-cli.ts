@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigurationError } from '@utility-api/config';
+import { ConfigurationError } from '@utility-api/infra';
 import { KEY_NAME, KeyStoreDataError, type ApiKeyRecord } from '../auth/api-key-record.ts';
 import { createApiKey, keyIdFromReference, listApiKeys } from '../auth/managed-api-keys.ts';
 import type { KeyRateLimits } from '../rate-limits/rate-budget.ts';

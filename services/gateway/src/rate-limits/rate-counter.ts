@@ -1,5 +1,4 @@
-import { withDeadline } from '@utility-api/lifecycle';
-import type { Logger } from '@utility-api/logging';
+import { type Logger, withDeadline } from '@utility-api/infra';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { LimitDecision } from './limit-decision.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import type { Redis } from 'ioredis';
 import { AuthFailureGuard } from './auth-failure-guard.ts';
 import { CardsInFlight } from './cards-in-flight.ts';

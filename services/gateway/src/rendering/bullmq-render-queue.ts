@@ -1,4 +1,4 @@
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import {
   decodeRenderFailure,
   RENDER_JOB_NAME,

@@ -1,4 +1,4 @@
-import { DeadlineError, withDeadline as raceDeadline } from '@utility-api/lifecycle';
+import { DeadlineError, withDeadline as raceDeadline } from '@utility-api/infra';
 import { RenderTimeoutError } from './render-queue.ts';
 
 /** The shared deadline race, reported as the queue's own RenderTimeoutError (a 504 at the endpoint). */

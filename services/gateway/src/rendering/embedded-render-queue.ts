@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import {
   decodeRenderFailure,
   RENDER_FAILURE_CODES,

@@ -1,7 +1,5 @@
-import type { Lifecycle } from '@utility-api/lifecycle';
-import type { Logger } from '@utility-api/logging';
+import { createRedisConnection, type Lifecycle, type Logger, waitUntilRedisReady } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
-import { createRedisConnection, waitUntilRedisReady } from '@utility-api/render-jobs';
 import { checkRedisEvictionPolicy, openMediaStore } from '@utility-api/renderer/shared';
 import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';

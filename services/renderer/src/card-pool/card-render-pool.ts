@@ -1,5 +1,5 @@
 import { CardImageError, type CardInput, type RenderedCard } from '@utility-api/card';
-import type { Logger } from '@utility-api/logging';
+import type { Logger } from '@utility-api/infra';
 import { asBuffer, type RenderTask, type RenderTaskOutcome } from './pool-messages.ts';
 import { RenderWorkerProcess, type RenderWorkerLimits, type WorkerExit, type WorkerLossCause } from './render-worker-process.ts';
 

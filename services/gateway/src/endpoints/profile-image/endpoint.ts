@@ -1,5 +1,4 @@
-import { CARD_LIMITS, cardOptionsSchema, DEFAULT_BACKGROUND_BRIGHTNESS, type CardOptions } from '@utility-api/card-options';
-import { RENDER_RETENTION, snowflakeSchema } from '@utility-api/render-jobs';
+import { CARD_LIMITS, type CardOptions, cardOptionsSchema, DEFAULT_BACKGROUND_BRIGHTNESS, RENDER_RETENTION, snowflakeSchema } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import { ApiError } from '../../errors/api-error.ts';
 import { RenderFailedError, RenderQueueUnavailableError, RenderTimeoutError, type RenderQueue } from '../../rendering/render-queue.ts';
