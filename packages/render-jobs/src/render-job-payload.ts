@@ -1,4 +1,4 @@
-import { cardOptionsSchema } from '@utility-api/render-jobs';
+import { cardOptionsSchema } from './card-options.ts';
 import { z } from 'zod';
 
 /** A Discord user id: a snowflake of 17 to 20 digits (ids issued from 2015 until far in the future). */

@@ -1,4 +1,5 @@
-import { createRedisConnection, type Lifecycle, type Logger, waitUntilRedisReady } from '@utility-api/infra';
+import type { Lifecycle, Logger } from '@utility-api/infra';
+import { createRedisConnection, waitUntilRedisReady } from '@utility-api/infra/redis';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createRenderWorker } from './bullmq-render-worker.ts';
 import type { RendererConfig } from './config.ts';

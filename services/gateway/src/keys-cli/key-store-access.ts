@@ -1,4 +1,5 @@
-import { createRedisConnection, parseEnvironment } from '@utility-api/infra';
+import { parseEnvironment } from '@utility-api/infra';
+import { createRedisConnection } from '@utility-api/infra/redis';
 import type { Redis } from 'ioredis';
 import type { ApiKeyRecords } from '../auth/api-key-records.ts';
 import { keysEnvironmentSchema } from '../auth/keys-environment.ts';

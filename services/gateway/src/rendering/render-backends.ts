@@ -1,4 +1,5 @@
-import { createRedisConnection, type Lifecycle, type Logger, waitUntilRedisReady } from '@utility-api/infra';
+import type { Lifecycle, Logger } from '@utility-api/infra';
+import { createRedisConnection, waitUntilRedisReady } from '@utility-api/infra/redis';
 import type { MediaStore } from '@utility-api/media-store';
 import { checkRedisEvictionPolicy, openMediaStore } from '@utility-api/renderer/shared';
 import type { Redis } from 'ioredis';
