@@ -2,7 +2,7 @@
 # The whole suite: static checks (lint, types, import cycles, deployment files), then every ava test.
 # Ends with one line "tests: N passed, N failed", counting each static check as one test.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 bash scripts/setup.sh || { echo "tests: 0 passed, 1 failed"; exit 1; }
 
 passed=0
