@@ -1,5 +1,5 @@
 // Build-time helper of docker/renderer.Dockerfile, run as
-//   node --import tsx /app/docker/collect-card-fonts.mjs <output directory>
+//   node /app/docker/collect-card-fonts.mjs <output directory>
 // Copies the system font files the card registers by path into <output directory>, keeping their
 // absolute paths, together with the Debian copyright file of each package they come from (the
 // fonts' licence travels with them). The runtime image then gets these ~60 MB instead of the

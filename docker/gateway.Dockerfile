@@ -76,8 +76,8 @@ COPY --from=build /app/node_modules /app/node_modules
 COPY --from=build /app/packages /app/packages
 COPY --from=build /app/services/gateway /app/services/gateway
 COPY --from=build /app/services/renderer /app/services/renderer
-# Started from the service folder: `--import tsx` resolves from here (tsx is a runtime
-# dependency of the service), as `node --import tsx services/gateway/src/main.ts` does in dev.
+# Started from the service folder, as `node services/gateway/src/main.ts` is in dev: Node 24 strips
+# the TypeScript types itself, so no loader or compiled copy ships in the image.
 WORKDIR /app/services/gateway
 # The image's own `node` user (uid 1000); the code it runs stays root-owned and read-only to it.
 USER node
@@ -90,4 +90,4 @@ STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "src/main.ts"]

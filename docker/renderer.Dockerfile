@@ -52,8 +52,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
  && rm -rf /var/lib/apt/lists/*
 COPY docker/collect-card-fonts.mjs /app/docker/collect-card-fonts.mjs
-WORKDIR /app/services/renderer
-RUN node --import tsx /app/docker/collect-card-fonts.mjs /card-fonts
+RUN node /app/docker/collect-card-fonts.mjs /card-fonts
 
 # ---- runtime: Node, the shared libraries canvas.node links against, the card fonts, the app.
 FROM ${NODE_IMAGE} AS runtime
@@ -74,8 +73,8 @@ COPY --from=build /app/node_modules /app/node_modules
 COPY --from=build /app/packages /app/packages
 COPY --from=build /app/services/renderer /app/services/renderer
 COPY --from=fonts /card-fonts/ /
-# Started from the service folder: `--import tsx` resolves from here (tsx is a runtime
-# dependency of the service), as `node --import tsx services/renderer/src/main.ts` does in dev.
+# Started from the service folder, as `node services/renderer/src/main.ts` is in dev: Node 24 strips
+# the TypeScript types itself, so no loader or compiled copy ships in the image.
 WORKDIR /app/services/renderer
 # The image's own `node` user (uid 1000); the code it runs stays root-owned and read-only to it.
 USER node
@@ -87,4 +86,4 @@ STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.HEALTH_PORT || 3001) + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "src/main.ts"]

@@ -4,6 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# package.json `engines`: Node ^24.12 (pnpm only enforces it on install). ./run brings its own Node 24.
+if ! node -e 'const [major, minor] = process.versions.node.split(".").map(Number); process.exit(major === 24 && minor >= 12 ? 0 : 1)'; then
+  echo "setup: this project runs on Node 24.12 or a later 24.x, not $(node -v); use ./run (it puts Node 24 in .tools/node24) or nvm use" >&2
+  exit 1
+fi
+
 # Keep in sync with the README's "System packages" list and docker/renderer.Dockerfile (except the
 # last line: tools the hostile-image tests build and check their bombs with, never in an image).
 SYSTEM_PACKAGES=(
@@ -29,11 +35,19 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
-# Reinstall node dependencies only when the lockfile or a manifest changed since the last install.
+# Reinstall node dependencies only when Node, the lockfile or a manifest changed since the last
+# install. The stamp's first line is the Node version the install was built for: canvas is a native
+# addon, so a node_modules built for another Node (an older checkout's Node 20) is removed and
+# linked again from pnpm's store, which rebuilds canvas for this Node's ABI.
 stamp=node_modules/.setup-stamp
-fingerprint=$(cat pnpm-lock.yaml package.json pnpm-workspace.yaml packages/*/package.json services/*/package.json 2>/dev/null | sha256sum | cut -d' ' -f1)
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$fingerprint" ]; then
+node_version=$(node -v)
+fingerprint=$( (echo "$node_version"; cat pnpm-lock.yaml package.json pnpm-workspace.yaml packages/*/package.json services/*/package.json) 2>/dev/null | sha256sum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(tail -n 1 "$stamp")" != "$fingerprint" ]; then
+  if [ -d node_modules ] && [ "$(head -n 1 "$stamp" 2>/dev/null)" != "$node_version" ]; then
+    echo "setup: node_modules was not built for Node $node_version; installing again" >&2
+    rm -rf node_modules packages/*/node_modules services/*/node_modules
+  fi
   echo "setup: installing node dependencies" >&2
   pnpm install --frozen-lockfile >&2
-  echo "$fingerprint" > "$stamp"
+  printf '%s\n%s\n' "$node_version" "$fingerprint" > "$stamp"
 fi

@@ -21,7 +21,7 @@ export interface BenchProcess {
 }
 
 /**
- * Runs a TypeScript entry with tsx (as production does), optionally pinned to cores, with stdout
+ * Runs a TypeScript entry with Node (as production does), optionally pinned to cores, with stdout
  * and stderr going to `logFile`: a server's logging cost stays what it is in production (pino
  * writing JSON lines to a file), with no pipe back to this process to read.
  */
@@ -35,7 +35,7 @@ export function startBenchProcess(options: {
   cwd?: string;
 }): BenchProcess {
   const fd = openSync(options.logFile, 'a');
-  const [command, args] = pinned(options.cpus, process.execPath, ['--import', 'tsx', options.entry]);
+  const [command, args] = pinned(options.cpus, process.execPath, [options.entry]);
   const child: ChildProcess = spawn(command, args, {
     cwd: options.cwd ?? REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },

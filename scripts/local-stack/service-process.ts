@@ -14,14 +14,14 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Runs a service entry point with tsx, as production runs it, collecting (and optionally echoing) its output. */
+/** Runs a service entry point with Node, as production runs it, collecting (and optionally echoing) its output. */
 export function startServiceProcess(options: {
   name: string;
   entry: string;
   env: Record<string, string>;
   echo?: (line: string) => void;
 }): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
+  const child = spawn(process.execPath, [options.entry], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

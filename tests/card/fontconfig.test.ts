@@ -18,7 +18,7 @@ test('fonts are configured from a file in the package, whatever happens to the t
     const card = await renderCard({ profile: { userId: '302050872383242240', username: 'fonts' }, options: { customUsername: 'Fonts 東京 ✨' } });
     console.log(JSON.stringify({ file: process.env.FONTCONFIG_FILE, bytes: card.png.length }));
   `;
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: '/nonexistent/temp-cleaned-away' },
   });

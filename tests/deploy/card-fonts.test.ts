@@ -17,7 +17,7 @@ test.after.always(() => rmSync(output, { recursive: true, force: true }));
 
 test.serial('collect-card-fonts copies every system font the card registers, at the same path', async (t) => {
   t.true(systemFonts.length > 40, `${systemFonts.length} system fonts`);
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'docker/collect-card-fonts.mjs'), output], { cwd: REPO_ROOT });
+  const { stdout } = await run(process.execPath, [join(REPO_ROOT, 'docker/collect-card-fonts.mjs'), output], { cwd: REPO_ROOT });
   t.regex(stdout, new RegExp(`${systemFonts.length} font files`));
   for (const file of systemFonts) {
     t.is(statSync(join(output, file.path)).size, statSync(file.path).size, file.path);
@@ -26,7 +26,7 @@ test.serial('collect-card-fonts copies every system font the card registers, at 
 });
 
 test.serial('collect-card-fonts refuses to run without an output folder', async (t) => {
-  const error = await t.throwsAsync(run(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'docker/collect-card-fonts.mjs')], { cwd: REPO_ROOT }));
+  const error = await t.throwsAsync(run(process.execPath, [join(REPO_ROOT, 'docker/collect-card-fonts.mjs')], { cwd: REPO_ROOT }));
   t.is((error as { code?: number }).code, 64);
 });
 

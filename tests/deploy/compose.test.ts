@@ -139,7 +139,7 @@ test('gateway and renderers get time to drain before SIGKILL', (t) => {
     const drainMs = Number(substitute(String(service.environment?.SHUTDOWN_TIMEOUT_MS), envExample));
     t.true(durationSeconds(service.stop_grace_period ?? '10s') * 1000 > drainMs, `${name}: stop_grace_period ${service.stop_grace_period} vs ${drainMs} ms`);
     t.true(service.read_only, `${name} has a read-only root filesystem`);
-    t.deepEqual(service.tmpfs, ['/tmp'], `${name} writes only to /tmp (tsx cache, fontconfig file)`);
+    t.deepEqual(service.tmpfs, ['/tmp'], `${name} writes only to /tmp (fontconfig file)`);
   }
 });
 

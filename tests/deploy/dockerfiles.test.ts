@@ -55,7 +55,12 @@ for (const image of IMAGES) {
     );
     t.is(instructionsOf(runtime, 'STOPSIGNAL').at(-1)?.text, 'SIGTERM');
     t.deepEqual(execForm(instructionsOf(runtime, 'ENTRYPOINT').at(-1)?.text ?? ''), ['/usr/bin/tini', '--']);
-    t.deepEqual(execForm(instructionsOf(runtime, 'CMD').at(-1)?.text ?? ''), ['node', '--import', 'tsx', 'src/main.ts']);
+    // Node 24 strips the types itself: the image runs the .ts sources with no loader installed.
+    t.deepEqual(execForm(instructionsOf(runtime, 'CMD').at(-1)?.text ?? ''), ['node', 'src/main.ts']);
+    for (const { folder } of workspaceClosure(image.workspacePackage)) {
+      const manifest = JSON.parse(readFileSync(join(REPO_ROOT, folder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+      t.false('tsx' in (manifest.dependencies ?? {}), `${folder} ships no TypeScript loader`);
+    }
     const workdir = instructionsOf(runtime, 'WORKDIR').at(-1)?.text;
     t.is(workdir, `/app/services/${image.service}`);
     t.true(existsSync(join(REPO_ROOT, 'services', image.service, 'src/main.ts')));

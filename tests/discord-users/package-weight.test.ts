@@ -16,6 +16,6 @@ console.log(JSON.stringify({
 test('importing the package loads neither node-canvas nor ioredis', async (t) => {
   // The gateway resolves profiles; rendering (and its native canvas) may live elsewhere, and
   // embedded mode needs no Redis client. Type-only imports must stay type-only.
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', probe], { cwd: REPO_ROOT });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', probe], { cwd: REPO_ROOT });
   t.deepEqual(JSON.parse(stdout.trim()), { canvas: false, ioredis: false });
 });

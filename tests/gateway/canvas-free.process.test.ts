@@ -9,7 +9,7 @@ const run = promisify(execFile);
 async function canvasLoadedAfter(imports: string[]): Promise<boolean> {
   const script = `${imports.map((path) => `await import(${JSON.stringify(path)});`).join('\n')}
 process.stdout.write(String((await import('node:fs')).readFileSync('/proc/self/maps', 'utf8').includes('canvas.node')));`;
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT });
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: REPO_ROOT });
   return stdout.trim() === 'true';
 }
 

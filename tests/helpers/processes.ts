@@ -16,7 +16,7 @@ export interface ManagedProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Runs a TypeScript entry point with tsx, as `pnpm start` does, collecting stdout and stderr. */
+/** Runs a TypeScript entry point with Node, as `pnpm start` does, collecting stdout and stderr. */
 export function startNodeProcess(entry: string, env: Record<string, string>): ManagedProcess {
   const service = startServiceProcess({ name: entry, entry, env });
   return {

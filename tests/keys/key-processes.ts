@@ -13,12 +13,12 @@ export interface CliRun {
   stderr: string;
 }
 
-/** `pnpm keys <args>` as a real process (node --import tsx services/gateway/src/keys-main.ts), with only the given environment. */
+/** `pnpm keys <args>` as a real process (node services/gateway/src/keys-main.ts), with only the given environment. */
 export function runKeysCli(args: readonly string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'services/gateway/src/keys-main.ts', ...args],
+      ['services/gateway/src/keys-main.ts', ...args],
       { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 30_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : undefined) : 0;
@@ -42,7 +42,7 @@ export interface GatewayProcess {
   stop(): Promise<void>;
 }
 
-/** A gateway started as production starts it (`node --import tsx services/gateway/src/main.ts`). */
+/** A gateway started as production starts it (`node services/gateway/src/main.ts`). */
 export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
   const port = await freePort();
   const mediaDir = mkdtempSync(join(tmpdir(), 'keys-gateway-media-'));

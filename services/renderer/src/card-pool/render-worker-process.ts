@@ -41,12 +41,8 @@ export interface RenderWorkerEvents {
   onExit(exit: WorkerExit): void;
 }
 
+/** A `.ts` entry: Node strips its types itself, as it does for every service entry point. */
 const WORKER_ENTRY = fileURLToPath(new URL('./card-worker.ts', import.meta.url));
-/**
- * The worker runs TypeScript through the same loader as every service entry point (`--import
- * tsx`), resolved from this package so it does not depend on the parent's working directory.
- */
-const TYPESCRIPT_LOADER = import.meta.resolve('tsx');
 
 /** While a card draws, memory can climb fast; an idle worker only needs watching for leaks. */
 const BUSY_SAMPLE_MS = 50;
@@ -101,7 +97,7 @@ export class RenderWorkerProcess {
     this.#limits = limits;
     this.#events = events;
     this.#child = fork(WORKER_ENTRY, [], {
-      execArgv: ['--import', TYPESCRIPT_LOADER, `--max-old-space-size=${heapLimitMb(limits.memoryLimitBytes)}`],
+      execArgv: [`--max-old-space-size=${heapLimitMb(limits.memoryLimitBytes)}`],
       // glibc gives each thread that allocates its own arena (8 per core); cairo, pango and libvips
       // threads then leave freed memory stranded in many arenas and resident memory creeps up.
       // Two arenas keep a long-lived worker's RSS close to what it really uses.
