@@ -1,4 +1,3 @@
-export type { BoundedCacheLimits, BoundedCacheStats } from './cache/bounded-cache.ts';
 export { cardCacheStats, clearCardCaches, configureCardCaches, DEFAULT_CARD_CACHE_LIMITS } from './cache/card-caches.ts';
 export type { CardCacheLimits } from './cache/card-caches.ts';
 export type { CardInput, CardScale } from './card-input.ts';

@@ -1,12 +1,82 @@
 import type { Canvas } from 'canvas';
+import { LRUCache } from 'lru-cache';
 import type { DecodedImage } from '../images/index.ts';
-import { BoundedCache, type BoundedCacheLimits, type BoundedCacheStats } from './bounded-cache.ts';
+
+export interface CacheLimits {
+  /** The most entries kept; the least recently used go first. */
+  maxEntries: number;
+  /** The most bytes kept, as counted by the cache's `sizeOf`; a larger value is never stored. */
+  maxBytes: number;
+}
+
+export interface CacheStats {
+  entries: number;
+  bytes: number;
+  hits: number;
+  misses: number;
+  evictions: number;
+}
+
+/**
+ * An `lru-cache` bounded by entry count and by bytes (one decoded image can be megabytes, so a
+ * count alone would not bound memory), with the counters the card bench reports. lru-cache cannot
+ * change its bounds in place, so `resize` moves the entries into a new one; a zero bound turns the
+ * cache off.
+ */
+export class CountedCache<V extends object> {
+  #lru: LRUCache<string, V> | undefined;
+  #counts = { hits: 0, misses: 0, evictions: 0 };
+  readonly #sizeOf: (value: V) => number;
+
+  constructor(limits: CacheLimits, sizeOf: (value: V) => number) {
+    this.#sizeOf = sizeOf;
+    this.resize(limits);
+  }
+
+  get(key: string): V | undefined {
+    const value = this.#lru?.get(key);
+    this.#counts[value === undefined ? 'misses' : 'hits'] += 1;
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.#lru?.set(key, value);
+  }
+
+  resize(limits: CacheLimits): void {
+    for (const [name, value] of Object.entries(limits)) {
+      if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number of 0 or more, got ${String(value)}`);
+    }
+    const entries = this.#lru?.dump() ?? [];
+    this.#lru = undefined;
+    if (limits.maxEntries === 0 || limits.maxBytes === 0) return;
+    this.#lru = new LRUCache<string, V>({
+      max: limits.maxEntries,
+      maxSize: limits.maxBytes,
+      sizeCalculation: (value) => Math.max(1, this.#sizeOf(value)),
+      dispose: (_value, _key, reason) => {
+        if (reason === 'evict') this.#counts.evictions += 1;
+      },
+    });
+    this.#lru.load(entries);
+  }
+
+  /** Empties the cache and zeroes its counters. */
+  clear(): void {
+    this.#lru?.clear();
+    this.#counts = { hits: 0, misses: 0, evictions: 0 };
+  }
+
+  stats(): CacheStats {
+    return { entries: this.#lru?.size ?? 0, bytes: this.#lru?.calculatedSize ?? 0, ...this.#counts };
+  }
+}
 
 export interface CardCacheLimits {
   /** Decoded avatars, avatar decorations and custom badges at their drawn size, counted at 4 bytes per pixel. */
-  decodedImages: BoundedCacheLimits;
+  decodedImages: CacheLimits;
   /** Backgrounds ready to draw (cover-cropped and softened photos, generated art), at card pixel size. */
-  backgrounds: BoundedCacheLimits;
+  backgrounds: CacheLimits;
 }
 
 /** A background ready to draw, with the size its source declared (charged to each card that uses it). */
@@ -28,8 +98,8 @@ export const DEFAULT_CARD_CACHE_LIMITS: Readonly<CardCacheLimits> = {
 
 const pixelBytes = (value: { width: number; height: number }) => value.width * value.height * 4;
 
-export const decodedImageCache = new BoundedCache<DecodedImage>(DEFAULT_CARD_CACHE_LIMITS.decodedImages, pixelBytes);
-export const backgroundCache = new BoundedCache<CachedBackground>(DEFAULT_CARD_CACHE_LIMITS.backgrounds, (value) => pixelBytes(value.canvas));
+export const decodedImageCache = new CountedCache<DecodedImage>(DEFAULT_CARD_CACHE_LIMITS.decodedImages, pixelBytes);
+export const backgroundCache = new CountedCache<CachedBackground>(DEFAULT_CARD_CACHE_LIMITS.backgrounds, (value) => pixelBytes(value.canvas));
 
 /** Sets the cache bounds for this process; `{ maxEntries: 0, maxBytes: 0 }` turns a cache off. */
 export function configureCardCaches(limits: Partial<CardCacheLimits>): void {
@@ -43,6 +113,6 @@ export function clearCardCaches(): void {
   backgroundCache.clear();
 }
 
-export function cardCacheStats(): { decodedImages: BoundedCacheStats; backgrounds: BoundedCacheStats } {
+export function cardCacheStats(): { decodedImages: CacheStats; backgrounds: CacheStats } {
   return { decodedImages: decodedImageCache.stats(), backgrounds: backgroundCache.stats() };
 }
