@@ -2,13 +2,13 @@ import { type DiscordUser } from './discord-user.ts';
 
 /** Image sizes Discord's CDN serves: powers of two from 16 to 4096. Others are refused with 400. */
 export const DISCORD_IMAGE_SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096] as const;
-export type DiscordImageSize = (typeof DISCORD_IMAGE_SIZES)[number];
+type DiscordImageSize = (typeof DISCORD_IMAGE_SIZES)[number];
 
 /** The card draws the avatar at well under 256 px and the banner across at most 1024 px. */
-export const AVATAR_SIZE: DiscordImageSize = 256;
-export const BANNER_SIZE: DiscordImageSize = 1024;
+const AVATAR_SIZE: DiscordImageSize = 256;
+const BANNER_SIZE: DiscordImageSize = 1024;
 
-export interface ProfileImageUrls {
+interface ProfileImageUrls {
   avatar?: string;
   banner?: string;
   avatarDecoration?: string;

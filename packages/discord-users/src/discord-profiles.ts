@@ -1,23 +1,22 @@
 import type { CardProfile } from '@utility-api/card';
+import type { Logger } from '@utility-api/infra';
+import { withDeadline } from '@utility-api/infra/deadline';
+import type { ImageFetcher } from '@utility-api/safe-fetch';
+import { LRUCache } from 'lru-cache';
+import { toCardProfile } from './card-profile.ts';
 import { profileImageUrls } from './cdn-urls.ts';
-import { withDeadline } from '@utility-api/infra';
 import { UnknownUserError } from './discord-errors.ts';
 import { createDiscordUserApi } from './discord-user-api.ts';
 import { isDiscordUserId, type DiscordUser } from './discord-user.ts';
-import { createImageByteCache } from './image-byte-cache.ts';
-import { type ImageFetcher } from './image-fetcher.ts';
-import { SILENT_LOGGER, type Logger } from './logger.ts';
 import { type ProfileCache } from './profile-cache.ts';
-import { createProfileImageLoader } from './profile-image-loader.ts';
+import { createProfileImages } from './profile-images.ts';
 import { createRateLimitGate } from './rate-limit-gate.ts';
-import { createSingleFlight } from './single-flight.ts';
-import { toCardProfile } from './to-card-profile.ts';
 
-export const DEFAULT_DISCORD_API_BASE_URL = 'https://discord.com/api/v10';
-export const DEFAULT_DISCORD_CDN_BASE_URL = 'https://cdn.discordapp.com';
+const DEFAULT_DISCORD_API_BASE_URL = 'https://discord.com/api/v10';
+const DEFAULT_DISCORD_CDN_BASE_URL = 'https://cdn.discordapp.com';
 /** Discord asks bots to identify as `DiscordBot ($url, $versionNumber)`. */
-export const DEFAULT_USER_AGENT = 'DiscordBot (https://github.com/utility-api/utility-api, 1.0.0)';
-export const DEFAULT_IMAGE_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_USER_AGENT = 'DiscordBot (https://github.com/utility-api/utility-api, 1.0.0)';
+const DEFAULT_IMAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
 export interface DiscordProfilesOptions {
   /** The bot token, without the `Bot ` prefix. */
@@ -25,7 +24,8 @@ export interface DiscordProfilesOptions {
   apiBaseUrl?: string;
   cdnBaseUrl?: string;
   userAgent?: string;
-  fetchImage: ImageFetcher;
+  /** Fetches the CDN images, pinned to the CDN's host. */
+  fetcher: ImageFetcher;
   cache: ProfileCache;
   /** How long a user object is reused before Discord is asked again. */
   profileTtlMs: number;
@@ -39,7 +39,7 @@ export interface DiscordProfilesOptions {
   maxRetryWaitMs: number;
   /** Bytes of images kept in memory; 0 disables the image cache. Default 64 MiB. */
   imageCache?: { maxBytes: number };
-  logger?: Logger;
+  logger: Logger;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -89,7 +89,7 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 export function createDiscordProfiles(options: DiscordProfilesOptions): DiscordProfiles {
   validateOptions(options);
-  const logger = options.logger ?? SILENT_LOGGER;
+  const { logger } = options;
   const cdnBaseUrl = options.cdnBaseUrl ?? DEFAULT_DISCORD_CDN_BASE_URL;
   const gate = createRateLimitGate({ now: options.now ?? Date.now, sleep: options.sleep ?? defaultSleep });
   const api = createDiscordUserApi({
@@ -101,11 +101,24 @@ export function createDiscordProfiles(options: DiscordProfilesOptions): DiscordP
     gate,
     logger,
   });
-  const maxImageBytes = options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES;
-  const imageCache = maxImageBytes > 0 ? createImageByteCache(maxImageBytes) : undefined;
-  const images = createProfileImageLoader({ fetchImage: options.fetchImage, cache: imageCache, timeoutMs: options.imageTimeoutMs ?? options.requestTimeoutMs, logger });
+  const images = createProfileImages({
+    fetcher: options.fetcher,
+    onlyHost: new URL(cdnBaseUrl).hostname,
+    maxBytes: options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES,
+    timeoutMs: options.imageTimeoutMs ?? options.requestTimeoutMs,
+    logger,
+  });
   const cacheTimeoutMs = options.cacheTimeoutMs ?? options.requestTimeoutMs;
-  const shared = createSingleFlight<CardProfile>();
+  // Concurrent resolves of one id share one run through lru-cache's `fetch`. Nothing is kept once
+  // it settles (users are cached in `options.cache`): a run in flight counts 1 against
+  // `maxEntrySize`, a settled profile 2, so lru-cache refuses to store it.
+  const inFlight = new LRUCache<string, CardProfile>({
+    max: 10_000,
+    maxEntrySize: 1,
+    sizeCalculation: () => 2,
+    ignoreFetchAbort: true,
+    fetchMethod: (userId) => resolve(userId),
+  });
   const counts = { profileCacheHits: 0, profileCacheMisses: 0, profileCacheErrors: 0, sharedResolves: 0 };
 
   /** A cache is an optimisation: when it fails or stalls, we go on as if it had missed. */
@@ -147,19 +160,21 @@ export function createDiscordProfiles(options: DiscordProfilesOptions): DiscordP
     async resolveProfile(userId) {
       // Checked before any URL is built: the id becomes a path segment of an authenticated call.
       if (!isDiscordUserId(userId)) throw new UnknownUserError(userId);
-      if (shared.has(userId)) counts.sharedResolves += 1;
-      return shared.run(userId, () => resolve(userId));
+      const status: LRUCache.Status<string, CardProfile> = {};
+      const resolving = inFlight.fetch(userId, { status });
+      if (status.fetch === 'inflight') counts.sharedResolves += 1;
+      return (await resolving) as CardProfile;
     },
     stats() {
-      const imageStats = images.stats();
+      const image = images.stats();
       return {
         ...counts,
         apiRequests: api.requests,
-        imageCacheHits: imageStats.hits,
-        imageCacheMisses: imageStats.misses,
-        imageFailures: imageStats.failures,
-        imageCacheBytes: imageCache?.totalBytes ?? 0,
-        imageCacheEntries: imageCache?.size ?? 0,
+        imageCacheHits: image.hits,
+        imageCacheMisses: image.misses,
+        imageFailures: image.failures,
+        imageCacheBytes: image.bytes,
+        imageCacheEntries: image.entries,
       };
     },
   };

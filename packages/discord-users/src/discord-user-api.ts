@@ -1,7 +1,7 @@
+import type { Logger } from '@utility-api/infra';
 import { z } from 'zod';
 import { DiscordUnavailableError, UnknownUserError } from './discord-errors.ts';
 import { discordUserSchema, type DiscordUser } from './discord-user.ts';
-import { type Logger } from './logger.ts';
 import { type RateLimitGate } from './rate-limit-gate.ts';
 import { exhaustedBucketWaitMs, readRateLimitAnswer } from './rate-limit-headers.ts';
 import { OversizedBodyError, parseJsonOrUndefined, readBodyText } from './response-body.ts';
