@@ -1,10 +1,10 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { access, mkdir, open, stat as statPath, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from '@utility-api/infra';
+import { LRUCache } from 'lru-cache';
 import { writeFileAtomically } from './atomic-write.ts';
 import { contentEtag, fileContentEtag } from './content-etag.ts';
-import { DiskEtagCache } from './disk-etag-cache.ts';
 import { sweepMediaDirectory, type SweepReport } from './disk-sweeper.ts';
 import { assertMediaKey, mediaObjectName } from './media-key.ts';
 import { MEDIA_CONTENT_TYPE, type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
@@ -41,7 +41,11 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
   const directory = resolve(options.directory);
   const now = options.now ?? Date.now;
   const logger = options.logger;
-  const etags = new DiskEtagCache();
+  // Content ETags of files this process wrote or already hashed, so `stat` and `open` do not read a
+  // whole image to answer a conditional request. Keyed by inode, size and mtime too: a `put` renames
+  // a new inode over the old one, so a changed file never matches an old entry.
+  const etags = new LRUCache<string, string>({ max: 4096 });
+  const etagKey = (key: string, stats: Stats) => `${key}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 
   try {
     await mkdir(directory, { recursive: true });
@@ -89,10 +93,10 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
   const describe = async (key: string, handle: FileHandle): Promise<MediaObject | undefined> => {
     const stats = await handle.stat();
     if (!stats.isFile()) return undefined;
-    let etag = etags.get(key, stats);
+    let etag = etags.get(etagKey(key, stats));
     if (etag === undefined) {
       etag = await fileContentEtag(handle);
-      etags.set(key, stats, etag);
+      etags.set(etagKey(key, stats), etag);
     }
     return { key, size: stats.size, etag, lastModified: stats.mtime, contentType: MEDIA_CONTENT_TYPE };
   };
@@ -117,7 +121,7 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
       try {
         const stats = await writeFileAtomically(directory, mediaObjectName(key), key, png);
         const etag = contentEtag(png);
-        etags.set(key, stats, etag);
+        etags.set(etagKey(key, stats), etag);
         return { key, size: stats.size, etag, lastModified: stats.mtime, contentType: MEDIA_CONTENT_TYPE };
       } catch (error) {
         throw new StorageUnavailableError('io_error', { cause: error });
