@@ -71,7 +71,7 @@ function nonPublic(target: FetchTarget, field: string): ImageFetchError {
 function lookupAll(lookup: LookupFunction, hostname: string, field: string, signal: AbortSignal): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const unreachable = () => new ImageFetchError('unreachable', field, `the host ${hostname} could not be resolved`);
-    const aborted = () => reject(signal.reason);
+    const aborted = () => reject(signal.reason as Error);
     if (signal.aborted) return aborted();
     signal.addEventListener('abort', aborted, { once: true });
     try {
