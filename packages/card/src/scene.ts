@@ -1,6 +1,6 @@
 import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, type PresenceStatus, type RankData } from '@utility-api/render-jobs';
 import type { Canvas } from 'canvas';
-import { checkImageCached } from './cache/cached-decode.ts';
+import { checkImageCached } from './cache/card-caches.ts';
 import type { CardInput, CardScale } from './card-input.ts';
 import { lighten, rgba } from './color/color.ts';
 import { CardImageError, CardPixelBudget, type DecodedImage } from './images/index.ts';

@@ -23,15 +23,6 @@ export function lighten(color: Rgb, amount: number): Rgb {
   return mix(color, WHITE, amount);
 }
 
-/** WCAG relative luminance, 0 (black) to 1 (white). */
-export function luminance(color: Rgb): number {
-  const linear = (channel: number) => {
-    const value = channel / 255;
-    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * linear(color.r) + 0.7152 * linear(color.g) + 0.0722 * linear(color.b);
-}
-
 interface Hsl {
   h: number;
   s: number;

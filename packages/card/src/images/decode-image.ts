@@ -1,8 +1,7 @@
 import { type Canvas, createCanvas, createImageData } from 'canvas';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
-import { corruptImage } from './card-image-error.ts';
-import { type ImageFormat, MAX_IMAGE_PIXELS } from '@utility-api/render-jobs';
-import { sniffImageFormat } from './image-format.ts';
+import { CardImageError, corruptImage } from './card-image-error.ts';
+import { type ImageFormat, judgeImageFormat, MAX_IMAGE_PIXELS } from '@utility-api/render-jobs';
 import { assertWithinImageLimits, type CardPixelBudget } from './image-limits.ts';
 import { assertJpegScanLimit, stripPngMetadata } from './decoder-guards.ts';
 
@@ -134,4 +133,11 @@ function rgbaCanvas(data: Buffer, width: number, height: number): Canvas {
   const clamped = new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength);
   canvas.getContext('2d').putImageData(createImageData(clamped, width, height), 0, 0);
   return canvas;
+}
+
+/** The accepted format the bytes are (card-options' image rules), or `unsupported_format`. */
+export function sniffImageFormat(bytes: Buffer, field: string): ImageFormat {
+  const judged = judgeImageFormat(bytes);
+  if ('problem' in judged) throw new CardImageError('unsupported_format', field, judged.problem);
+  return judged.format;
 }

@@ -5,7 +5,7 @@ import { drawDefaultAvatar } from '../paint/default-avatar.ts';
 import { coverCrop } from '../paint/image-fit.ts';
 import { circlePath, roundedRectPath } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
-import type { RenderStep } from './render-step.ts';
+import type { RenderStep } from './render-steps.ts';
 
 export function avatarShapePath(context: CanvasRenderingContext2D, square: boolean, grow = 0): void {
   const radius = AVATAR.radius + grow;

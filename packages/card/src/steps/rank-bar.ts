@@ -5,7 +5,7 @@ import { lighten, rgba } from '../color/color.ts';
 import { RANK, TEXT_COLUMN } from '../layout/card-layout.ts';
 import { roundedRectPath } from '../paint/shapes.ts';
 import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
-import type { RenderStep } from './render-step.ts';
+import type { RenderStep } from './render-steps.ts';
 
 /** Podium colors for `autoColorRank`. */
 export const PODIUM_COLORS: Readonly<Record<number, string>> = { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' };
