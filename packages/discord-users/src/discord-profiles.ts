@@ -10,7 +10,7 @@ import { createDiscordUserApi } from './discord-user-api.ts';
 import { isDiscordUserId, type DiscordUser } from './discord-user.ts';
 import { type ProfileCache } from './profile-cache.ts';
 import { createProfileImages } from './profile-images.ts';
-import { createRateLimitGate } from './rate-limit-gate.ts';
+import { createRateLimitGate } from './rate-limits.ts';
 
 const DEFAULT_DISCORD_API_BASE_URL = 'https://discord.com/api/v10';
 const DEFAULT_DISCORD_CDN_BASE_URL = 'https://cdn.discordapp.com';

@@ -2,9 +2,7 @@ import type { Logger } from '@utility-api/infra';
 import { z } from 'zod';
 import { DiscordUnavailableError, UnknownUserError } from './discord-errors.ts';
 import { discordUserSchema, type DiscordUser } from './discord-user.ts';
-import { type RateLimitGate } from './rate-limit-gate.ts';
-import { exhaustedBucketWaitMs, readRateLimitAnswer } from './rate-limit-headers.ts';
-import { OversizedBodyError, parseJsonOrUndefined, readBodyText } from './response-body.ts';
+import { exhaustedBucketWaitMs, readRateLimitAnswer, type RateLimitGate } from './rate-limits.ts';
 
 /** Discord's JSON error code for "Unknown User". */
 const UNKNOWN_USER_CODE = 10013;
@@ -137,4 +135,45 @@ export function createDiscordUserApi(options: DiscordUserApiOptions): DiscordUse
       return requests;
     },
   };
+}
+
+/** Discord's user objects and error bodies are a few hundred bytes; anything near this is not one. */
+const MAX_API_BODY_BYTES = 256 * 1024;
+
+class OversizedBodyError extends Error {
+  override readonly name = 'OversizedBodyError';
+}
+
+/** The body as text, refusing to buffer more than `maxBytes` whatever Content-Length claimed. */
+async function readBodyText(response: Response, maxBytes = MAX_API_BODY_BYTES): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw new OversizedBodyError(`body of ${declared} bytes is over ${maxBytes}`);
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  // Node types fetch bodies as streams of `any`; they carry bytes.
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > maxBytes) {
+      await reader.cancel();
+      throw new OversizedBodyError(`body is over ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, length).toString('utf8');
+}
+
+/** JSON, or `undefined` for an empty or non-JSON body (an HTML error page from a proxy, say). */
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,9 +6,8 @@ import { DeadlineError, withDeadline } from '@utility-api/infra/deadline';
 import { assertMediaKey, mediaObjectName } from './media-key.ts';
 import { MEDIA_CONTENT_TYPE, type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
 import { applyExpiryRule, ensureBucket, type LifecycleStatus } from './s3-bucket-setup.ts';
-import { parseS3Endpoint } from './s3-endpoint.ts';
 import { isObjectNotFound, isStaleConnection, toStorageError } from './s3-errors.ts';
-import { createS3Transport } from './s3-transport.ts';
+import { createS3Transport, parseS3Endpoint } from './s3-transport.ts';
 import { StorageUnavailableError } from './storage-errors.ts';
 
 export const DEFAULT_S3_REQUEST_TIMEOUT_MS = 5000;

@@ -1,4 +1,4 @@
-import { type PixelSize } from './image-limits.ts';
+import type { PixelSize } from './image-stream-inspector.ts';
 
 /** After the 6-byte signature: screen width, height (LE), packed flags, background, aspect. */
 const SCREEN_DESCRIPTOR_END = 13;

@@ -1,9 +1,32 @@
 import { imageSize } from 'image-size';
 import { gifFirstFrameExtent } from './gif-frame-extent.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
-import { IMAGE_SNIFF_LENGTH, type ImageFormat } from '@utility-api/render-jobs';
-import { sniffImageFormat } from './image-format.ts';
-import { assertWithinImageLimits, type PixelSize } from './image-limits.ts';
+import { IMAGE_SNIFF_LENGTH, imageSizeProblem, type ImageFormat, judgeImageFormat } from '@utility-api/render-jobs';
+
+export interface PixelSize {
+  width: number;
+  height: number;
+}
+
+/**
+ * Refuses, as `too_many_pixels`, a size over the per-image limits of card-options' image rules,
+ * checked on the header while the body streams, so that a bomb costs a few dozen bytes instead of
+ * its whole body. The card checks the same rules again when it decodes, whatever the fetcher said.
+ */
+function assertWithinImageLimits(size: PixelSize, field: string): void {
+  const problem = imageSizeProblem(size);
+  if (problem !== undefined) throw new ImageFetchError('too_many_pixels', field, problem);
+}
+
+/**
+ * The accepted format a body is (card-options' image rules), or `unsupported_format`. Called once
+ * at least IMAGE_SNIFF_LENGTH bytes are in (or the body ended shorter).
+ */
+function sniffImageFormat(bytes: Buffer, field: string): ImageFormat {
+  const judged = judgeImageFormat(bytes);
+  if ('problem' in judged) throw new ImageFetchError('unsupported_format', field, judged.problem);
+  return judged.format;
+}
 
 /** What the header says: the format from the magic bytes, the size from image-size. */
 export interface ImageHeader extends PixelSize {
