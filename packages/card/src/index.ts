@@ -1,12 +1,9 @@
 export { cardCacheStats, clearCardCaches, configureCardCaches, DEFAULT_CARD_CACHE_LIMITS } from './cache/card-caches.ts';
-export type { CardCacheLimits } from './cache/card-caches.ts';
-export type { CardInput, CardScale } from './card-input.ts';
-export { MissingFontsError, prepareCardFonts } from './fonts/card-fonts.ts';
+export type { CardInput } from './card-input.ts';
+export { prepareCardFonts } from './fonts/card-fonts.ts';
 export { CardImageError, type CardImageErrorReason } from './images/index.ts';
-export { CARD } from './layout/card-layout.ts';
 export { BADGE_KINDS } from './profile/card-profile.ts';
 export type { BadgeKind, CardProfile } from './profile/card-profile.ts';
-export { snowflakeCreatedAt } from './profile/snowflake.ts';
 export { PNG_ENCODING, renderCard } from './render-card.ts';
 export { warmUpCardRenderer } from './warm-up.ts';
 export type { RenderedCard } from './render-card.ts';

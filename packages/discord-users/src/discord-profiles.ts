@@ -4,12 +4,11 @@ import { withDeadline } from '@utility-api/infra/deadline';
 import type { ImageFetcher } from '@utility-api/safe-fetch';
 import { LRUCache } from 'lru-cache';
 import { toCardProfile } from './card-profile.ts';
-import { profileImageUrls } from './cdn-urls.ts';
 import { UnknownUserError } from './discord-errors.ts';
 import { createDiscordUserApi } from './discord-user-api.ts';
 import { isDiscordUserId, type DiscordUser } from './discord-user.ts';
 import { type ProfileCache } from './profile-cache.ts';
-import { createProfileImages } from './profile-images.ts';
+import { createProfileImages, profileImageUrls } from './profile-images.ts';
 import { createRateLimitGate } from './rate-limits.ts';
 
 const DEFAULT_DISCORD_API_BASE_URL = 'https://discord.com/api/v10';

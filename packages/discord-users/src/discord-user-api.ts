@@ -1,6 +1,6 @@
-import type { Logger } from '@utility-api/infra';
 import { z } from 'zod';
 import { DiscordUnavailableError, UnknownUserError } from './discord-errors.ts';
+import type { DiscordProfilesOptions } from './discord-profiles.ts';
 import { discordUserSchema, type DiscordUser } from './discord-user.ts';
 import { exhaustedBucketWaitMs, readRateLimitAnswer, type RateLimitGate } from './rate-limits.ts';
 
@@ -9,17 +9,11 @@ const UNKNOWN_USER_CODE = 10013;
 
 const errorBody = z.object({ code: z.number().optional() });
 
-export interface DiscordUserApiOptions {
-  token: string;
-  apiBaseUrl: string;
-  userAgent: string;
-  requestTimeoutMs: number;
-  maxRetryWaitMs: number;
+type DiscordUserApiOptions = Required<Pick<DiscordProfilesOptions, 'token' | 'apiBaseUrl' | 'userAgent' | 'requestTimeoutMs' | 'maxRetryWaitMs' | 'logger'>> & {
   gate: RateLimitGate;
-  logger: Logger;
-}
+};
 
-export interface DiscordUserApi {
+interface DiscordUserApi {
   /** One user object, validated; at most two HTTP calls (the second only after a short 429). */
   fetchUser(userId: string): Promise<DiscordUser>;
   /** HTTP requests sent to Discord so far, retries included. */

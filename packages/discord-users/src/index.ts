@@ -1,5 +1,5 @@
 export { DISCORD_BADGE_FLAGS, idOnlyProfile } from './card-profile.ts';
-export { DISCORD_IMAGE_SIZES, profileImageUrls } from './cdn-urls.ts';
+export { DISCORD_IMAGE_SIZES, profileImageUrls } from './profile-images.ts';
 export { DiscordUnavailableError, UnknownUserError } from './discord-errors.ts';
 export { createDiscordProfiles, type DiscordProfiles, type DiscordProfilesOptions } from './discord-profiles.ts';
 export { type DiscordUser } from './discord-user.ts';

@@ -110,6 +110,26 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
     }
   };
 
+  const openMedia = async (key: string): Promise<OpenedMedia | undefined> => {
+    assertMediaKey(key);
+    ensureOpen();
+    let handle: FileHandle | undefined;
+    try {
+      handle = await openExisting(key);
+      if (!handle) return undefined;
+      const object = await describe(key, handle);
+      if (!object) {
+        await handle.close();
+        return undefined;
+      }
+      // The stream owns the handle from here on and closes it on end, error or destroy.
+      return { object, body: handle.createReadStream({ start: 0 }) };
+    } catch (error) {
+      await handle?.close().catch(() => undefined);
+      throw new StorageUnavailableError('io_error', { cause: error });
+    }
+  };
+
   return {
     kind: 'disk',
     directory,
@@ -128,39 +148,14 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
       }
     },
 
+    // Opened the same way as to serve it, so the metadata and the bytes belong to one inode.
     async stat(key) {
-      assertMediaKey(key);
-      ensureOpen();
-      let handle: FileHandle | undefined;
-      try {
-        handle = await openExisting(key);
-        return handle && (await describe(key, handle));
-      } catch (error) {
-        throw new StorageUnavailableError('io_error', { cause: error });
-      } finally {
-        await handle?.close().catch(() => undefined);
-      }
+      const opened = await openMedia(key);
+      opened?.body.destroy();
+      return opened?.object;
     },
 
-    async open(key): Promise<OpenedMedia | undefined> {
-      assertMediaKey(key);
-      ensureOpen();
-      let handle: FileHandle | undefined;
-      try {
-        handle = await openExisting(key);
-        if (!handle) return undefined;
-        const object = await describe(key, handle);
-        if (!object) {
-          await handle.close();
-          return undefined;
-        }
-        // The stream owns the handle from here on and closes it on end, error or destroy.
-        return { object, body: handle.createReadStream({ start: 0 }) };
-      } catch (error) {
-        await handle?.close().catch(() => undefined);
-        throw new StorageUnavailableError('io_error', { cause: error });
-      }
-    },
+    open: openMedia,
 
     async ping() {
       ensureOpen();

@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { type LookupFunction, type Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { type Destination } from './destination.ts';
-import { type FetchBudget } from './fetch-budget.ts';
+import { type FetchBudget } from './fetch-session.ts';
 import { type FetchTarget } from './fetch-target.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
 import { sameAddress } from './ip-text.ts';

@@ -1,5 +1,5 @@
 import { resolveDestination } from './destination.ts';
-import { type FetchBudget } from './fetch-budget.ts';
+import { type FetchBudget } from './fetch-session.ts';
 import { fetchHop } from './fetch-hop.ts';
 import { checkFetchTarget, resolveRedirect } from './fetch-target.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
