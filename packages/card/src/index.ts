@@ -1,5 +1,5 @@
 export { cardCacheStats, clearCardCaches, configureCardCaches, DEFAULT_CARD_CACHE_LIMITS } from './cache/card-caches.ts';
-export type { CardInput } from './card-input.ts';
+export type { CardInput } from './profile/card-profile.ts';
 export { prepareCardFonts } from './fonts/card-fonts.ts';
 export { CardImageError, type CardImageErrorReason } from './images/index.ts';
 export { BADGE_KINDS } from './profile/card-profile.ts';

@@ -1,5 +1,5 @@
 import { Canvas, createCanvas } from 'canvas';
-import type { CardInput } from './card-input.ts';
+import type { CardInput } from './profile/card-profile.ts';
 import { prepareCardFonts } from './fonts/card-fonts.ts';
 import { CARD } from './layout/card-layout.ts';
 import { roundedRectPath } from './paint/shapes.ts';

@@ -1,6 +1,6 @@
 import { parseHexColor, type Rgb } from '@utility-api/render-jobs';
 import { darken, fromHsl, rotateHue, tame } from '../color/color.ts';
-import { idHash } from '../profile/snowflake.ts';
+import { idHash } from '../profile/card-profile.ts';
 
 export interface Palette {
   primary: Rgb;
