@@ -187,7 +187,7 @@ test('the image cache stays within its byte budget, evicting the least recently 
   await load('b/40');
   t.truthy(await load('a/40'));
   await load('c/40');
-  t.is(images.stats().bytes, 80);
+  t.is(images.stats().imageCacheBytes, 80);
   t.truthy(await load('a/40'));
   t.is(downloads('a/40'), 1);
   t.truthy(await load('c/40'));
@@ -197,5 +197,5 @@ test('the image cache stays within its byte budget, evicting the least recently 
   await load('huge/101');
   await load('huge/101'); // larger than the budget: never kept
   t.is(downloads('huge/101'), 2);
-  t.like(images.stats(), { bytes: 80, entries: 2 });
+  t.like(images.stats(), { imageCacheBytes: 80, imageCacheEntries: 2 });
 });

@@ -92,13 +92,10 @@ export function createDiscordProfiles(options: DiscordProfilesOptions): DiscordP
   const cdnBaseUrl = options.cdnBaseUrl ?? DEFAULT_DISCORD_CDN_BASE_URL;
   const gate = createRateLimitGate({ now: options.now ?? Date.now, sleep: options.sleep ?? defaultSleep });
   const api = createDiscordUserApi({
-    token: options.token,
+    ...options,
     apiBaseUrl: options.apiBaseUrl ?? DEFAULT_DISCORD_API_BASE_URL,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-    requestTimeoutMs: options.requestTimeoutMs,
-    maxRetryWaitMs: options.maxRetryWaitMs,
     gate,
-    logger,
   });
   const images = createProfileImages({
     fetcher: options.fetcher,
@@ -164,17 +161,6 @@ export function createDiscordProfiles(options: DiscordProfilesOptions): DiscordP
       if (status.fetch === 'inflight') counts.sharedResolves += 1;
       return (await resolving) as CardProfile;
     },
-    stats() {
-      const image = images.stats();
-      return {
-        ...counts,
-        apiRequests: api.requests,
-        imageCacheHits: image.hits,
-        imageCacheMisses: image.misses,
-        imageFailures: image.failures,
-        imageCacheBytes: image.bytes,
-        imageCacheEntries: image.entries,
-      };
-    },
+    stats: () => ({ ...counts, apiRequests: api.requests, ...images.stats() }),
   };
 }

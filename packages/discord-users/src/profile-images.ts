@@ -2,6 +2,7 @@ import type { Logger } from '@utility-api/infra';
 import { withDeadline } from '@utility-api/infra/deadline';
 import type { ImageFetcher } from '@utility-api/safe-fetch';
 import { LRUCache } from 'lru-cache';
+import type { DiscordProfilesStats } from './discord-profiles.ts';
 import { type DiscordUser } from './discord-user.ts';
 
 /** Image sizes Discord's CDN serves: powers of two from 16 to 4096. Others are refused with 400. */
@@ -56,7 +57,7 @@ export interface ProfileImagesOptions {
 export interface ProfileImages {
   /** The image's bytes, or `undefined` when it could not be fetched or is not a usable image. */
   load(url: string, field: ProfileImageField, userId: string): Promise<Buffer | undefined>;
-  stats(): { hits: number; misses: number; failures: number; bytes: number; entries: number };
+  stats(): Pick<DiscordProfilesStats, 'imageCacheHits' | 'imageCacheMisses' | 'imageFailures' | 'imageCacheBytes' | 'imageCacheEntries'>;
 }
 
 /**
@@ -71,7 +72,7 @@ export function createProfileImages(options: ProfileImagesOptions): ProfileImage
   if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) {
     throw new RangeError(`imageCache.maxBytes must be a non-negative integer, got ${options.maxBytes}`);
   }
-  const counts = { hits: 0, misses: 0, failures: 0 };
+  const counts = { imageCacheHits: 0, imageCacheMisses: 0, imageFailures: 0 };
   type Context = { field: ProfileImageField; userId: string };
   const cache = new LRUCache<string, Buffer, Context>({
     // lru-cache wants a positive bound: with the cache off it is 1 byte, which no image fits, and
@@ -85,7 +86,7 @@ export function createProfileImages(options: ProfileImagesOptions): ProfileImage
         const image = await withDeadline(options.fetcher.fetchImage(url, field, { onlyHost: options.onlyHost }), options.timeoutMs, 'image fetch');
         return image.bytes;
       } catch (error) {
-        counts.failures += 1;
+        counts.imageFailures += 1;
         const reason = error instanceof Error ? error.message : 'unknown error';
         logger.warn({ userId, field, url, reason }, 'Discord profile image left out of the card');
         return undefined;
@@ -96,9 +97,9 @@ export function createProfileImages(options: ProfileImagesOptions): ProfileImage
     async load(url, field, userId) {
       const status: LRUCache.Status<string, Buffer, Context> = {};
       const loading = cache.fetch(url, { context: { field, userId }, status });
-      counts[status.fetch === 'hit' ? 'hits' : 'misses'] += 1;
+      counts[status.fetch === 'hit' ? 'imageCacheHits' : 'imageCacheMisses'] += 1;
       return loading;
     },
-    stats: () => ({ ...counts, bytes: cache.calculatedSize, entries: cache.size }),
+    stats: () => ({ ...counts, imageCacheBytes: cache.calculatedSize, imageCacheEntries: cache.size }),
   };
 }
