@@ -1,10 +1,10 @@
+import { createHash, type Hash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { access, mkdir, open, stat as statPath, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from '@utility-api/infra';
 import { LRUCache } from 'lru-cache';
 import { writeFileAtomically } from './atomic-write.ts';
-import { contentEtag, fileContentEtag } from './content-etag.ts';
 import { sweepMediaDirectory, type SweepReport } from './disk-sweeper.ts';
 import { assertMediaKey, mediaObjectName } from './media-key.ts';
 import { MEDIA_CONTENT_TYPE, type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
@@ -185,4 +185,21 @@ async function checkDirectory(directory: string): Promise<void> {
 
 function requirePositive(name: string, value: number): void {
   if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number of milliseconds`);
+}
+
+/** 128 bits of sha-256 are plenty to tell two card images apart and keep the header short. */
+function quotedDigest(hash: Hash): string {
+  return `"${hash.digest('hex').slice(0, 32)}"`;
+}
+
+/** A strong ETag derived from the bytes, so identical content has the same tag on every node. */
+export function contentEtag(bytes: Buffer): string {
+  return quotedDigest(createHash('sha256').update(bytes));
+}
+
+/** Same tag as `contentEtag`, read from an open file from its start; the handle stays open. */
+export async function fileContentEtag(handle: FileHandle): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of handle.createReadStream({ start: 0, autoClose: false, highWaterMark: 64 * 1024 })) hash.update(chunk as Buffer);
+  return quotedDigest(hash);
 }

@@ -10,14 +10,6 @@ export interface CacheLimits {
   maxBytes: number;
 }
 
-export interface CacheStats {
-  entries: number;
-  bytes: number;
-  hits: number;
-  misses: number;
-  evictions: number;
-}
-
 /**
  * An `lru-cache` bounded by entry count and by bytes (one decoded image can be megabytes, so a
  * count alone would not bound memory), with the counters the card bench reports. lru-cache cannot
@@ -68,7 +60,7 @@ export class CountedCache<V extends object> {
     this.#counts = { hits: 0, misses: 0, evictions: 0 };
   }
 
-  stats(): CacheStats {
+  stats() {
     return { entries: this.#lru?.size ?? 0, bytes: this.#lru?.calculatedSize ?? 0, ...this.#counts };
   }
 }
@@ -114,7 +106,7 @@ export function clearCardCaches(): void {
   backgroundCache.clear();
 }
 
-export function cardCacheStats(): { decodedImages: CacheStats; backgrounds: CacheStats } {
+export function cardCacheStats() {
   return { decodedImages: decodedImageCache.stats(), backgrounds: backgroundCache.stats() };
 }
 
