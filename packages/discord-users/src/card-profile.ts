@@ -1,5 +1,5 @@
 import type { BadgeKind, CardProfile } from '@utility-api/card';
-import { UnknownUserError } from './discord-errors.ts';
+import { UnknownUserError } from './discord-user.ts';
 import { isDiscordUserId, type DiscordUser } from './discord-user.ts';
 
 /**

@@ -4,7 +4,7 @@ import { withDeadline } from '@utility-api/infra/deadline';
 import type { ImageFetcher } from '@utility-api/safe-fetch';
 import { LRUCache } from 'lru-cache';
 import { toCardProfile } from './card-profile.ts';
-import { UnknownUserError } from './discord-errors.ts';
+import { UnknownUserError } from './discord-user.ts';
 import { createDiscordUserApi } from './discord-user-api.ts';
 import { isDiscordUserId, type DiscordUser } from './discord-user.ts';
 import { type ProfileCache } from './profile-cache.ts';

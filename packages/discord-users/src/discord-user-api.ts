@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DiscordUnavailableError, UnknownUserError } from './discord-errors.ts';
+import { DiscordUnavailableError, UnknownUserError } from './discord-user.ts';
 import type { DiscordProfilesOptions } from './discord-profiles.ts';
 import { discordUserSchema, type DiscordUser } from './discord-user.ts';
 import { exhaustedBucketWaitMs, readRateLimitAnswer, type RateLimitGate } from './rate-limits.ts';

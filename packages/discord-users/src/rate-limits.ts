@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DiscordUnavailableError } from './discord-errors.ts';
+import { DiscordUnavailableError } from './discord-user.ts';
 
 /**
  * When this process may next call Discord. A global 429 stops every route; a per-route 429, or a

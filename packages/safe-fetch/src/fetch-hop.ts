@@ -6,7 +6,7 @@ import { type Destination } from './destination.ts';
 import { type FetchBudget } from './fetch-session.ts';
 import { type FetchTarget } from './fetch-target.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
-import { sameAddress } from './ip-text.ts';
+import { sameAddress } from './address-class.ts';
 import { type InspectedImage, ImageStreamInspector, tooManyBytes } from './image-stream-inspector.ts';
 
 export type HopOutcome = { kind: 'image'; image: InspectedImage } | { kind: 'redirect'; location: string };
