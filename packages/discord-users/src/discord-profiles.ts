@@ -43,31 +43,6 @@ export interface DiscordProfilesOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export interface DiscordProfilesStats {
-  profileCacheHits: number;
-  profileCacheMisses: number;
-  /** Profile cache calls that failed or timed out, counted as misses too. */
-  profileCacheErrors: number;
-  /** Resolves that joined one already in flight for the same id instead of starting their own. */
-  sharedResolves: number;
-  /** HTTP requests sent to Discord's API, retries included. */
-  apiRequests: number;
-  imageCacheHits: number;
-  imageCacheMisses: number;
-  imageFailures: number;
-  imageCacheBytes: number;
-  imageCacheEntries: number;
-}
-
-export interface DiscordProfiles {
-  /**
-   * The card profile of a user: from the profile cache or Discord, with images from the byte cache
-   * or the CDN. Throws UnknownUserError or DiscordUnavailableError; a missing image never throws.
-   */
-  resolveProfile(userId: string): Promise<CardProfile>;
-  stats(): DiscordProfilesStats;
-}
-
 function positive(name: string, value: number): void {
   if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
 }
@@ -86,7 +61,7 @@ function validateOptions(options: DiscordProfilesOptions): void {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createDiscordProfiles(options: DiscordProfilesOptions): DiscordProfiles {
+export function createDiscordProfiles(options: DiscordProfilesOptions) {
   validateOptions(options);
   const { logger } = options;
   const cdnBaseUrl = options.cdnBaseUrl ?? DEFAULT_DISCORD_CDN_BASE_URL;
@@ -115,6 +90,7 @@ export function createDiscordProfiles(options: DiscordProfilesOptions): DiscordP
     ignoreFetchAbort: true,
     fetchMethod: (userId) => resolve(userId),
   });
+  // Errors are cache calls that failed or timed out (misses too); shared resolves joined one in flight.
   const counts = { profileCacheHits: 0, profileCacheMisses: 0, profileCacheErrors: 0, sharedResolves: 0 };
 
   /** A cache is an optimisation: when it fails or stalls, we go on as if it had missed. */
@@ -153,7 +129,11 @@ export function createDiscordProfiles(options: DiscordProfilesOptions): DiscordP
   }
 
   return {
-    async resolveProfile(userId) {
+    /**
+     * The card profile of a user: from the profile cache or Discord, with images from the byte cache
+     * or the CDN. Throws UnknownUserError or DiscordUnavailableError; a missing image never throws.
+     */
+    async resolveProfile(userId: string): Promise<CardProfile> {
       // Checked before any URL is built: the id becomes a path segment of an authenticated call.
       if (!isDiscordUserId(userId)) throw new UnknownUserError(userId);
       const status: LRUCache.Status<string, CardProfile> = {};

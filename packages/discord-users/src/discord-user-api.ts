@@ -13,13 +13,6 @@ type DiscordUserApiOptions = Required<Pick<DiscordProfilesOptions, 'token' | 'ap
   gate: RateLimitGate;
 };
 
-interface DiscordUserApi {
-  /** One user object, validated; at most two HTTP calls (the second only after a short 429). */
-  fetchUser(userId: string): Promise<DiscordUser>;
-  /** HTTP requests sent to Discord so far, retries included. */
-  readonly requests: number;
-}
-
 interface Answer {
   status: number;
   headers: Headers;
@@ -31,7 +24,7 @@ function isTimeout(error: unknown): boolean {
 }
 
 /** `GET /users/{id}` with the bot token, a deadline per call, rate limits and a typed error table. */
-export function createDiscordUserApi(options: DiscordUserApiOptions): DiscordUserApi {
+export function createDiscordUserApi(options: DiscordUserApiOptions) {
   const { logger, gate } = options;
   const base = options.apiBaseUrl.replace(/\/+$/, '');
   const headers = {
@@ -104,7 +97,8 @@ export function createDiscordUserApi(options: DiscordUserApiOptions): DiscordUse
   }
 
   return {
-    async fetchUser(userId) {
+    /** One user object, validated; at most two HTTP calls (the second only after a short 429). */
+    async fetchUser(userId: string): Promise<DiscordUser> {
       for (let attempt = 1; ; attempt += 1) {
         await gate.waitForTurn(options.maxRetryWaitMs);
         const answer = await exchange(userId);
@@ -125,6 +119,7 @@ export function createDiscordUserApi(options: DiscordUserApiOptions): DiscordUse
         throw failure(answer, userId);
       }
     },
+    /** HTTP requests sent to Discord so far, retries included. */
     get requests() {
       return requests;
     },

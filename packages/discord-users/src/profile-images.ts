@@ -2,7 +2,6 @@ import type { Logger } from '@utility-api/infra';
 import { withDeadline } from '@utility-api/infra/deadline';
 import type { ImageFetcher } from '@utility-api/safe-fetch';
 import { LRUCache } from 'lru-cache';
-import type { DiscordProfilesStats } from './discord-profiles.ts';
 import { type DiscordUser } from './discord-user.ts';
 
 /** Image sizes Discord's CDN serves: powers of two from 16 to 4096. Others are refused with 400. */
@@ -54,12 +53,6 @@ export interface ProfileImagesOptions {
   logger: Logger;
 }
 
-export interface ProfileImages {
-  /** The image's bytes, or `undefined` when it could not be fetched or is not a usable image. */
-  load(url: string, field: ProfileImageField, userId: string): Promise<Buffer | undefined>;
-  stats(): Pick<DiscordProfilesStats, 'imageCacheHits' | 'imageCacheMisses' | 'imageFailures' | 'imageCacheBytes' | 'imageCacheEntries'>;
-}
-
 /**
  * Profile images by URL in an lru-cache bounded by bytes, whose `fetch` also lets concurrent loads
  * of one URL (the same decoration preset on many users) share one download. Keying by URL is safe
@@ -67,7 +60,7 @@ export interface ProfileImages {
  * never the card's failure: the CDN drops old hashes, and a card without a banner beats no card,
  * so it is logged, left out and not cached.
  */
-export function createProfileImages(options: ProfileImagesOptions): ProfileImages {
+export function createProfileImages(options: ProfileImagesOptions) {
   const { logger } = options;
   if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) {
     throw new RangeError(`imageCache.maxBytes must be a non-negative integer, got ${options.maxBytes}`);
@@ -94,7 +87,8 @@ export function createProfileImages(options: ProfileImagesOptions): ProfileImage
     },
   });
   return {
-    async load(url, field, userId) {
+    /** The image's bytes, or `undefined` when it could not be fetched or is not a usable image. */
+    async load(url: string, field: ProfileImageField, userId: string): Promise<Buffer | undefined> {
       const status: LRUCache.Status<string, Buffer, Context> = {};
       const loading = cache.fetch(url, { context: { field, userId }, status });
       counts[status.fetch === 'hit' ? 'imageCacheHits' : 'imageCacheMisses'] += 1;

@@ -7,24 +7,20 @@ import { DiscordUnavailableError } from './discord-user.ts';
  * its bucket is shared by all user ids (users are not a top-level resource), so one route timer
  * is enough.
  */
-export interface RateLimitGate {
-  /**
-   * Waits until a call is allowed, or throws 503 at once when that is further away than
-   * `maxWaitMs`: better to tell the client when to come back than to hold its request.
-   */
-  waitForTurn(maxWaitMs: number): Promise<void>;
-  pauseRoute(milliseconds: number): void;
-  pauseGlobally(milliseconds: number): void;
-}
+export type RateLimitGate = ReturnType<typeof createRateLimitGate>;
 
 const MAX_WAIT_ROUNDS = 5;
 
-export function createRateLimitGate(clock: { now: () => number; sleep: (ms: number) => Promise<void> }): RateLimitGate {
+export function createRateLimitGate(clock: { now: () => number; sleep: (ms: number) => Promise<void> }) {
   let globalUntil = 0;
   let routeUntil = 0;
   const extend = (until: number, milliseconds: number) => Math.max(until, clock.now() + Math.max(0, milliseconds));
   return {
-    async waitForTurn(maxWaitMs) {
+    /**
+     * Waits until a call is allowed, or throws 503 at once when that is further away than
+     * `maxWaitMs`: better to tell the client when to come back than to hold its request.
+     */
+    async waitForTurn(maxWaitMs: number): Promise<void> {
       // Again after each sleep, because another caller's 429 may push the pause further meanwhile;
       // bounded, so a sleep that does not advance the clock cannot spin forever.
       for (let round = 0; round < MAX_WAIT_ROUNDS; round += 1) {
@@ -39,10 +35,10 @@ export function createRateLimitGate(clock: { now: () => number; sleep: (ms: numb
       }
       throw new DiscordUnavailableError(503, 'Discord is rate limiting us; try again later', { retryAfterSeconds: 1 });
     },
-    pauseRoute(milliseconds) {
+    pauseRoute(milliseconds: number): void {
       routeUntil = extend(routeUntil, milliseconds);
     },
-    pauseGlobally(milliseconds) {
+    pauseGlobally(milliseconds: number): void {
       globalUntil = extend(globalUntil, milliseconds);
     },
   };
