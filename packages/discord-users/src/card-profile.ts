@@ -1,6 +1,7 @@
 import type { BadgeKind, CardProfile } from '@utility-api/card';
 import { UnknownUserError } from './discord-user.ts';
 import { isDiscordUserId, type DiscordUser } from './discord-user.ts';
+import type { ProfileImageField } from './profile-images.ts';
 
 /**
  * The `public_flags` bit of each badge the card can draw (Discord's documented user flags), listed
@@ -31,19 +32,13 @@ function badgesFromFlags(publicFlags: number): BadgeKind[] {
   return BADGE_BITS.filter(([, bit]) => (publicFlags & bit) !== 0).map(([kind]) => kind);
 }
 
-interface ProfileImageBytes {
-  avatar?: Buffer | undefined;
-  banner?: Buffer | undefined;
-  avatarDecoration?: Buffer | undefined;
-}
-
 /** Discord sends colors as 24-bit integers; the card wants `#rrggbb`. */
 function colorFromInteger(value: number): string {
   return `#${value.toString(16).padStart(6, '0')}`;
 }
 
 /** The card's view of a validated Discord user plus whichever image bytes could be fetched. */
-export function toCardProfile(user: DiscordUser, images: ProfileImageBytes): CardProfile {
+export function toCardProfile(user: DiscordUser, images: Partial<Record<ProfileImageField, Buffer>>): CardProfile {
   const profile: CardProfile = { userId: user.id, username: user.username };
   if (user.global_name) profile.displayName = user.global_name;
   if (user.bot) profile.bot = true;

@@ -3,33 +3,29 @@ import { type FetchedImage, type ImageFetcher } from './image-fetcher.ts';
 import { describeBytes } from './image-stream-inspector.ts';
 import { requirePositiveInteger } from './settings.ts';
 
-export interface FetchSession {
-  /**
-   * Like `ImageFetcher.fetchImage`, within the session: a URL already asked for (by any field)
-   * shares that fetch, its bytes and its outcome; an error names the field that asked first.
-   */
-  fetchImage(url: string, field: string): Promise<FetchedImage>;
-  readonly budget: FetchBudget;
-  /**
-   * Calls off every fetch still running (the unit of work failed and needs none of them): each
-   * fails as `cancelled` and its connection is closed. Later calls to `fetchImage` fail at once.
-   */
-  cancel(): void;
-}
+export type FetchSession = ReturnType<typeof createFetchSession>;
 
 /**
  * The fetches of one unit of work (one card): each distinct URL is fetched once, and all of them
  * draw on one byte budget of `budgetBytes`. A session is meant to live as long as that unit; it
  * keeps every image it fetched until it is dropped.
  */
-export function createFetchSession(fetcher: ImageFetcher, budgetBytes: number): FetchSession {
+export function createFetchSession(fetcher: ImageFetcher, budgetBytes: number) {
   const budget = new FetchBudget(budgetBytes);
   const fetches = new Map<string, Promise<FetchedImage>>();
   const cancelled = new AbortController();
   return {
     budget,
+    /**
+     * Calls off every fetch still running (the unit of work failed and needs none of them): each
+     * fails as `cancelled` and its connection is closed. Later calls to `fetchImage` fail at once.
+     */
     cancel: () => cancelled.abort(),
-    fetchImage(url, field) {
+    /**
+     * Like `ImageFetcher.fetchImage`, within the session: a URL already asked for (by any field)
+     * shares that fetch, its bytes and its outcome; an error names the field that asked first.
+     */
+    fetchImage(url: string, field: string): Promise<FetchedImage> {
       const key = sessionKey(url);
       let fetch = fetches.get(key);
       if (fetch === undefined) {
