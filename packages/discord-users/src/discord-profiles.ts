@@ -43,17 +43,13 @@ export interface DiscordProfilesOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-function positive(name: string, value: number): void {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
-}
-
 function validateOptions(options: DiscordProfilesOptions): void {
   // Checked without echoing the token: a bad one must not end up in a startup error log.
   if (!/^[\x21-\x7e]+$/.test(options.token)) throw new RangeError('the Discord bot token is empty or has characters a header cannot carry');
-  positive('profileTtlMs', options.profileTtlMs);
-  positive('requestTimeoutMs', options.requestTimeoutMs);
-  if (options.imageTimeoutMs !== undefined) positive('imageTimeoutMs', options.imageTimeoutMs);
-  if (options.cacheTimeoutMs !== undefined) positive('cacheTimeoutMs', options.cacheTimeoutMs);
+  for (const name of ['profileTtlMs', 'requestTimeoutMs', 'imageTimeoutMs', 'cacheTimeoutMs'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new RangeError(`${name} must be a positive number, got ${value}`);
+  }
   if (!Number.isFinite(options.maxRetryWaitMs) || options.maxRetryWaitMs < 0) {
     throw new RangeError(`maxRetryWaitMs must be zero or more, got ${options.maxRetryWaitMs}`);
   }

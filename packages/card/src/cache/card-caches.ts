@@ -65,13 +65,6 @@ export class CountedCache<V extends object> {
   }
 }
 
-export interface CardCacheLimits {
-  /** Decoded avatars, avatar decorations and custom badges at their drawn size, counted at 4 bytes per pixel. */
-  decodedImages: CacheLimits;
-  /** Backgrounds ready to draw (cover-cropped and softened photos, generated art), at card pixel size. */
-  backgrounds: CacheLimits;
-}
-
 /** A background ready to draw, with the size its source declared (charged to each card that uses it). */
 export interface CachedBackground {
   canvas: Canvas;
@@ -81,10 +74,11 @@ export interface CachedBackground {
 const MIB = 1024 * 1024;
 
 /**
- * Per render worker process: 64 MiB of decoded images and 48 MiB of backgrounds, which holds
- * about 44 backgrounds at 1x (1.03 MiB each) or 11 at 2x.
+ * Per render worker process: 64 MiB of decoded images (avatars, decorations and custom badges at
+ * their drawn size, 4 bytes per pixel) and 48 MiB of backgrounds ready to draw (softened photos,
+ * generated art, at card pixel size), which holds about 44 backgrounds at 1x (1.03 MiB each) or 11 at 2x.
  */
-export const DEFAULT_CARD_CACHE_LIMITS: Readonly<CardCacheLimits> = {
+export const DEFAULT_CARD_CACHE_LIMITS: Readonly<Record<'decodedImages' | 'backgrounds', CacheLimits>> = {
   decodedImages: { maxEntries: 256, maxBytes: 64 * MIB },
   backgrounds: { maxEntries: 64, maxBytes: 48 * MIB },
 };
@@ -95,7 +89,7 @@ export const decodedImageCache = new CountedCache<DecodedImage>(DEFAULT_CARD_CAC
 export const backgroundCache = new CountedCache<CachedBackground>(DEFAULT_CARD_CACHE_LIMITS.backgrounds, (value) => pixelBytes(value.canvas));
 
 /** Sets the cache bounds for this process; `{ maxEntries: 0, maxBytes: 0 }` turns a cache off. */
-export function configureCardCaches(limits: Partial<CardCacheLimits>): void {
+export function configureCardCaches(limits: Partial<typeof DEFAULT_CARD_CACHE_LIMITS>): void {
   if (limits.decodedImages) decodedImageCache.resize(limits.decodedImages);
   if (limits.backgrounds) backgroundCache.resize(limits.backgrounds);
 }
