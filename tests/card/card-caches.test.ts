@@ -1,5 +1,5 @@
 import test from 'ava';
-import { BoundedCache } from '../../packages/card/src/cache/bounded-cache.ts';
+import { CountedCache } from '../../packages/card/src/cache/card-caches.ts';
 import {
   cardCacheStats,
   clearCardCaches,
@@ -12,7 +12,7 @@ import { sampleAbstractPng, sampleAvatarPng, sampleBadgePng, sampleLandscapeJpeg
 
 // Serial: the caches are module state shared by every test in this process.
 
-const sized = (limits: { maxEntries: number; maxBytes: number }) => new BoundedCache<{ bytes: number }>(limits, (value) => value.bytes);
+const sized = (limits: { maxEntries: number; maxBytes: number }) => new CountedCache<{ bytes: number }>(limits, (value) => value.bytes);
 
 test.serial('the least recently used entry goes first when the entry count is exceeded', (t) => {
   const cache = sized({ maxEntries: 2, maxBytes: 1000 });

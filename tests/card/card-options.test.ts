@@ -1,4 +1,4 @@
-import { cardOptionsSchema, isSupportedDateLocale, normalizeHexColor } from '@utility-api/render-jobs';
+import { cardOptionsSchema, hexColorField, isSupportedDateLocale, parseHexColor } from '@utility-api/render-jobs';
 import test from 'ava';
 
 const problems = (input: unknown) => {
@@ -74,10 +74,14 @@ test('unknown fields are refused so typos do not pass silently', (t) => {
 });
 
 test('hex colors: #RGB and #RRGGBB, # optional, any case', (t) => {
-  t.is(normalizeHexColor('#ABC'), '#aabbcc');
-  t.is(normalizeHexColor('abcdef'), '#abcdef');
-  t.is(normalizeHexColor('#abcd'), undefined);
-  t.is(normalizeHexColor('#ggg'), undefined);
+  const field = hexColorField('a colour');
+  t.is(field.parse('#ABC'), '#aabbcc');
+  t.is(field.parse('abcdef'), '#abcdef');
+  t.false(field.safeParse('#abcd').success);
+  t.false(field.safeParse('#ggg').success);
+  t.deepEqual(parseHexColor('#F53'), { r: 0xff, g: 0x55, b: 0x33 });
+  t.deepEqual(parseHexColor('00a0FF'), { r: 0, g: 0xa0, b: 0xff });
+  t.throws(() => parseHexColor('#abcd'), { instanceOf: RangeError });
 });
 
 test('locales: well-formed codes the runtime knows', (t) => {

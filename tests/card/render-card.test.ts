@@ -3,7 +3,7 @@ import test from 'ava';
 import { Canvas } from 'canvas';
 import { PNG_ENCODING, renderCard, warmUpCardRenderer } from '../../packages/card/src/index.ts';
 import { RENDER_STEPS } from '../../packages/card/src/steps/render-steps.ts';
-import { isRightToLeft, splitRuns } from '../../packages/card/src/text/text-runs.ts';
+import { isRightToLeft, splitRuns } from '../../packages/card/src/text/rich-text.ts';
 import { decodePng } from './golden-images.ts';
 import { parsePngChunks } from './images/fixtures.ts';
 

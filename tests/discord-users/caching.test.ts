@@ -4,11 +4,12 @@ import {
   type DiscordUser,
   type ProfileCache,
 } from '@utility-api/discord-users';
+import type { ImageFetcher } from '@utility-api/safe-fetch';
 import test from 'ava';
 import { Redis } from 'ioredis';
-import { createImageByteCache } from '../../packages/discord-users/src/image-byte-cache.ts';
+import { createProfileImages } from '../../packages/discord-users/src/profile-images.ts';
 import { sendJson, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
-import { addPlainUser, addUser, newUserId, PINO_WARN, profilesFor } from './fixtures.ts';
+import { addPlainUser, addUser, captureLogs, newUserId, PINO_WARN, profilesFor } from './fixtures.ts';
 import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { startRedisServer as startRedisOnPort, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
 
@@ -43,7 +44,7 @@ test('a second resolve is served from the memory cache, and after the TTL Discor
   clock.advance(59_999);
   await profiles.resolveProfile(id);
   t.is(fake.apiRequestsFor(id).length, 1);
-  clock.advance(1);
+  clock.advance(2); // lru-cache keeps an entry for its whole TTL, the last millisecond included
   await profiles.resolveProfile(id);
   t.is(fake.apiRequestsFor(id).length, 2);
   t.like(profiles.stats(), { profileCacheHits: 2, profileCacheMisses: 2, apiRequests: 2 });
@@ -170,19 +171,31 @@ test('with the image cache disabled every resolve fetches the image again', asyn
   t.is(profiles.stats().imageCacheBytes, 0);
 });
 
-test('the image cache stays within its byte budget, evicting the least recently used', (t) => {
-  const cache = createImageByteCache(100);
-  cache.set('a', Buffer.alloc(40));
-  cache.set('b', Buffer.alloc(40));
-  t.truthy(cache.get('a'));
-  cache.set('c', Buffer.alloc(40));
-  t.is(cache.totalBytes, 80);
-  t.truthy(cache.get('a'));
-  t.is(cache.get('b'), undefined);
-  t.truthy(cache.get('c'));
-  cache.set('huge', Buffer.alloc(101));
-  t.is(cache.get('huge'), undefined);
-  t.is(cache.totalBytes, 80);
-  cache.set('a', Buffer.alloc(10));
-  t.is(cache.totalBytes, 50);
+test('the image cache stays within its byte budget, evicting the least recently used', async (t) => {
+  // Each URL names the size of its image; `fetched` counts downloads, so a hit is one that adds none.
+  const fetched: string[] = [];
+  const fetcher = {
+    fetchImage: async (url: string) => {
+      fetched.push(url);
+      return { bytes: Buffer.alloc(Number(url.split('/').pop())) } as Awaited<ReturnType<ImageFetcher['fetchImage']>>;
+    },
+  };
+  const images = createProfileImages({ fetcher, onlyHost: 'cdn.test', maxBytes: 100, timeoutMs: 1000, logger: captureLogs().logger });
+  const load = (url: string) => images.load(url, 'avatar', '1');
+  const downloads = (url: string) => fetched.filter((each) => each === url).length;
+  await load('a/40');
+  await load('b/40');
+  t.truthy(await load('a/40'));
+  await load('c/40');
+  t.is(images.stats().imageCacheBytes, 80);
+  t.truthy(await load('a/40'));
+  t.is(downloads('a/40'), 1);
+  t.truthy(await load('c/40'));
+  t.is(downloads('c/40'), 1);
+  await load('b/40'); // evicted: downloaded again
+  t.is(downloads('b/40'), 2);
+  await load('huge/101');
+  await load('huge/101'); // larger than the budget: never kept
+  t.is(downloads('huge/101'), 2);
+  t.like(images.stats(), { imageCacheBytes: 80, imageCacheEntries: 2 });
 });

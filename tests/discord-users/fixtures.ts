@@ -4,7 +4,6 @@ import {
   createDiscordProfiles,
   createMemoryProfileCache,
   type DiscordProfilesOptions,
-  type ImageFetcher,
 } from '@utility-api/discord-users';
 import { createLogger } from '@utility-api/infra';
 import { createImageFetcher } from '@utility-api/safe-fetch';
@@ -33,7 +32,6 @@ export function newUserId(): string {
  * stream in), allowed to reach the fake CDN on loopback.
  */
 const loopbackFetcher = createImageFetcher({ allowPrivateHosts: ['127.0.0.1'] });
-export const fetchLoopbackImage: ImageFetcher = async (url, field) => (await loopbackFetcher.fetchImage(url, field)).bytes;
 
 export interface LogLine {
   level: number;
@@ -62,7 +60,7 @@ export function profilesFor(fake: FakeDiscord, overrides: Partial<DiscordProfile
     token: TOKEN,
     apiBaseUrl: fake.apiBaseUrl,
     cdnBaseUrl: fake.cdnBaseUrl,
-    fetchImage: fetchLoopbackImage,
+    fetcher: loopbackFetcher,
     cache: createMemoryProfileCache({ maxEntries: 100 }),
     profileTtlMs: 60_000,
     requestTimeoutMs: 2000,

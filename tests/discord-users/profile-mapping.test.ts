@@ -148,7 +148,7 @@ test('a CDN that never answers costs the image, not the card, within the deadlin
   addUser(fake, { id, username: 'slowcdn', avatar: AVATAR_HASH });
   const { profiles } = profilesFor(fake, {
     imageTimeoutMs: 300,
-    fetchImage: () => new Promise<Buffer>(() => {}),
+    fetcher: { fetchImage: () => new Promise(() => {}) },
   });
   const started = performance.now();
   const profile = await profiles.resolveProfile(id);

@@ -1,4 +1,4 @@
-import type { CardInput } from '../src/card-input.ts';
+import type { CardInput } from '../src/profile/card-profile.ts';
 import { SAMPLE_CARDS } from './sample-cards.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { CardInput } from '../src/card-input.ts';
+import type { CardInput } from '../src/profile/card-profile.ts';
 import type { CardProfile } from '../src/profile/card-profile.ts';
 import {
   sampleAbstractPng,

@@ -1,14 +1,9 @@
-export type { BoundedCacheLimits, BoundedCacheStats } from './cache/bounded-cache.ts';
 export { cardCacheStats, clearCardCaches, configureCardCaches, DEFAULT_CARD_CACHE_LIMITS } from './cache/card-caches.ts';
-export type { CardCacheLimits } from './cache/card-caches.ts';
-export type { CardInput, CardScale } from './card-input.ts';
-export { MissingFontsError, prepareCardFonts } from './fonts/card-fonts.ts';
+export type { CardInput } from './profile/card-profile.ts';
+export { prepareCardFonts } from './fonts/card-fonts.ts';
 export { CardImageError, type CardImageErrorReason } from './images/index.ts';
-export { CARD } from './layout/card-layout.ts';
-export { PNG_ENCODING } from './png-encoding.ts';
 export { BADGE_KINDS } from './profile/card-profile.ts';
 export type { BadgeKind, CardProfile } from './profile/card-profile.ts';
-export { snowflakeCreatedAt } from './profile/snowflake.ts';
-export { renderCard } from './render-card.ts';
+export { PNG_ENCODING, renderCard } from './render-card.ts';
 export { warmUpCardRenderer } from './warm-up.ts';
 export type { RenderedCard } from './render-card.ts';

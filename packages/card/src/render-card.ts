@@ -1,11 +1,21 @@
-import { createCanvas } from 'canvas';
-import type { CardInput } from './card-input.ts';
+import { Canvas, createCanvas } from 'canvas';
+import type { CardInput } from './profile/card-profile.ts';
 import { prepareCardFonts } from './fonts/card-fonts.ts';
 import { CARD } from './layout/card-layout.ts';
-import { encodePng } from './png-encoding.ts';
 import { roundedRectPath } from './paint/shapes.ts';
 import { buildScene } from './scene.ts';
 import { RENDER_STEPS } from './steps/render-steps.ts';
+
+/**
+ * PNG settings, chosen by measurement on this project's cards (`pnpm card:bench` prints the full
+ * table; docs/card-design.md keeps a copy): zlib level 4 without row filtering. Encoding is the
+ * largest single cost of a render. Over the 22 golden cards, level 4 unfiltered takes ~6.5 ms for
+ * ~97 KB, where node-canvas's default (level 6, adaptive filters) takes ~25 ms for ~98 KB and
+ * level 3 with the Sub filter ~9 ms for ~115 KB: from level 4 zlib matches lazily, which finds the
+ * repeats in raw RGBA rows that a filter would have to create. The filter constants exist only on
+ * the Canvas class; read from an instance they are undefined and silently ignored.
+ */
+export const PNG_ENCODING = { compressionLevel: 4, filters: Canvas.PNG_FILTER_NONE } as const;
 
 export interface RenderedCard {
   png: Buffer;
@@ -41,7 +51,7 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
     steps[step.name] = performance.now() - stepStarted;
   }
   const drawn = performance.now();
-  const png = encodePng(canvas);
+  const png = canvas.toBuffer('image/png', PNG_ENCODING);
   const encoded = performance.now();
   return {
     png,

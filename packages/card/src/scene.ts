@@ -1,15 +1,13 @@
 import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, type PresenceStatus, type RankData } from '@utility-api/render-jobs';
 import type { Canvas } from 'canvas';
-import { checkImageCached } from './cache/cached-decode.ts';
-import type { CardInput, CardScale } from './card-input.ts';
+import { checkImageCached } from './cache/card-caches.ts';
 import { lighten, rgba } from './color/color.ts';
 import { CardImageError, CardPixelBudget, type DecodedImage } from './images/index.ts';
 import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD } from './layout/card-layout.ts';
 import { checkPhotoBackground, generatedCardBackground } from './paint/card-backgrounds.ts';
 import type { Drawable, Softness } from './paint/soften.ts';
 import { resolvePalette, type Palette } from './paint/palette.ts';
-import type { BadgeKind } from './profile/card-profile.ts';
-import { snowflakeCreatedAt } from './profile/snowflake.ts';
+import { type BadgeKind, type CardInput, type CardScale, snowflakeCreatedAt } from './profile/card-profile.ts';
 
 export type SceneBadge = { kind: 'profile'; badge: BadgeKind } | { kind: 'image'; image: Drawable };
 
@@ -41,17 +39,8 @@ export interface Scene {
   warnings: string[];
 }
 
-export const DEFAULT_NAME_COLOR = '#ffffff';
-export const DEFAULT_TAG_COLOR = '#c9cdd6';
-
-/** Opacity of the black veil: 0 at brightness 100, 0.85 at brightness 1. */
-export function veilOpacity(brightness: number): number {
-  return (0.85 * (100 - brightness)) / 99;
-}
-
-export function formatCreationDate(userId: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(snowflakeCreatedAt(userId));
-}
+const DEFAULT_NAME_COLOR = '#ffffff';
+const DEFAULT_TAG_COLOR = '#c9cdd6';
 
 /** An image checked and charged to the card's budget, whose pixels are still to be decoded. */
 type PendingImage<T> = () => Promise<T>;
@@ -159,12 +148,14 @@ export async function buildScene(input: CardInput): Promise<Scene> {
   const badgesWidth =
     badges.length === 0 ? 0 : badges.length * BADGES.size + (badges.length - 1) * BADGES.gap + (options.badgesFrame ? BADGES.framePadding * 2 : 0);
 
+  const creationDate = new Intl.DateTimeFormat(options.localDateType ?? DEFAULT_DATE_LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
   return {
     scale,
     userId: profile.userId,
     palette,
     background: background.value,
-    veilAlpha: veilOpacity(options.backgroundBrightness ?? DEFAULT_BACKGROUND_BRIGHTNESS),
+    // The black veil: 0 at brightness 100, 0.85 at brightness 1.
+    veilAlpha: (0.85 * (100 - (options.backgroundBrightness ?? DEFAULT_BACKGROUND_BRIGHTNESS))) / 99,
     avatar: {
       image: avatar.value?.source,
       square: options.squareAvatar ?? false,
@@ -186,7 +177,7 @@ export async function buildScene(input: CardInput): Promise<Scene> {
     date:
       options.customDate !== undefined
         ? { text: options.customDate, custom: true }
-        : { text: formatCreationDate(profile.userId, options.localDateType ?? DEFAULT_DATE_LOCALE), custom: false },
+        : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false },
     border: options.removeBorder ? undefined : (options.borderColor ?? rgba(lighten(palette.primary, 0.15))),
     warnings,
   };

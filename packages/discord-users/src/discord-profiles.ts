@@ -1,23 +1,20 @@
 import type { CardProfile } from '@utility-api/card';
-import { profileImageUrls } from './cdn-urls.ts';
-import { withDeadline } from '@utility-api/infra';
-import { UnknownUserError } from './discord-errors.ts';
+import { type Logger, withDeadline } from '@utility-api/infra';
+import type { ImageFetcher } from '@utility-api/safe-fetch';
+import { LRUCache } from 'lru-cache';
+import { toCardProfile } from './card-profile.ts';
+import { UnknownUserError } from './discord-user.ts';
 import { createDiscordUserApi } from './discord-user-api.ts';
 import { isDiscordUserId, type DiscordUser } from './discord-user.ts';
-import { createImageByteCache } from './image-byte-cache.ts';
-import { type ImageFetcher } from './image-fetcher.ts';
-import { SILENT_LOGGER, type Logger } from './logger.ts';
 import { type ProfileCache } from './profile-cache.ts';
-import { createProfileImageLoader } from './profile-image-loader.ts';
-import { createRateLimitGate } from './rate-limit-gate.ts';
-import { createSingleFlight } from './single-flight.ts';
-import { toCardProfile } from './to-card-profile.ts';
+import { createProfileImages, profileImageUrls } from './profile-images.ts';
+import { createRateLimitGate } from './rate-limits.ts';
 
-export const DEFAULT_DISCORD_API_BASE_URL = 'https://discord.com/api/v10';
-export const DEFAULT_DISCORD_CDN_BASE_URL = 'https://cdn.discordapp.com';
+const DEFAULT_DISCORD_API_BASE_URL = 'https://discord.com/api/v10';
+const DEFAULT_DISCORD_CDN_BASE_URL = 'https://cdn.discordapp.com';
 /** Discord asks bots to identify as `DiscordBot ($url, $versionNumber)`. */
-export const DEFAULT_USER_AGENT = 'DiscordBot (https://github.com/utility-api/utility-api, 1.0.0)';
-export const DEFAULT_IMAGE_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_USER_AGENT = 'DiscordBot (https://github.com/utility-api/utility-api, 1.0.0)';
+const DEFAULT_IMAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
 export interface DiscordProfilesOptions {
   /** The bot token, without the `Bot ` prefix. */
@@ -25,7 +22,8 @@ export interface DiscordProfilesOptions {
   apiBaseUrl?: string;
   cdnBaseUrl?: string;
   userAgent?: string;
-  fetchImage: ImageFetcher;
+  /** Fetches the CDN images, pinned to the CDN's host. */
+  fetcher: ImageFetcher;
   cache: ProfileCache;
   /** How long a user object is reused before Discord is asked again. */
   profileTtlMs: number;
@@ -39,47 +37,18 @@ export interface DiscordProfilesOptions {
   maxRetryWaitMs: number;
   /** Bytes of images kept in memory; 0 disables the image cache. Default 64 MiB. */
   imageCache?: { maxBytes: number };
-  logger?: Logger;
+  logger: Logger;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
-}
-
-export interface DiscordProfilesStats {
-  profileCacheHits: number;
-  profileCacheMisses: number;
-  /** Profile cache calls that failed or timed out, counted as misses too. */
-  profileCacheErrors: number;
-  /** Resolves that joined one already in flight for the same id instead of starting their own. */
-  sharedResolves: number;
-  /** HTTP requests sent to Discord's API, retries included. */
-  apiRequests: number;
-  imageCacheHits: number;
-  imageCacheMisses: number;
-  imageFailures: number;
-  imageCacheBytes: number;
-  imageCacheEntries: number;
-}
-
-export interface DiscordProfiles {
-  /**
-   * The card profile of a user: from the profile cache or Discord, with images from the byte cache
-   * or the CDN. Throws UnknownUserError or DiscordUnavailableError; a missing image never throws.
-   */
-  resolveProfile(userId: string): Promise<CardProfile>;
-  stats(): DiscordProfilesStats;
-}
-
-function positive(name: string, value: number): void {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
 }
 
 function validateOptions(options: DiscordProfilesOptions): void {
   // Checked without echoing the token: a bad one must not end up in a startup error log.
   if (!/^[\x21-\x7e]+$/.test(options.token)) throw new RangeError('the Discord bot token is empty or has characters a header cannot carry');
-  positive('profileTtlMs', options.profileTtlMs);
-  positive('requestTimeoutMs', options.requestTimeoutMs);
-  if (options.imageTimeoutMs !== undefined) positive('imageTimeoutMs', options.imageTimeoutMs);
-  if (options.cacheTimeoutMs !== undefined) positive('cacheTimeoutMs', options.cacheTimeoutMs);
+  for (const name of ['profileTtlMs', 'requestTimeoutMs', 'imageTimeoutMs', 'cacheTimeoutMs'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new RangeError(`${name} must be a positive number, got ${value}`);
+  }
   if (!Number.isFinite(options.maxRetryWaitMs) || options.maxRetryWaitMs < 0) {
     throw new RangeError(`maxRetryWaitMs must be zero or more, got ${options.maxRetryWaitMs}`);
   }
@@ -87,25 +56,36 @@ function validateOptions(options: DiscordProfilesOptions): void {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createDiscordProfiles(options: DiscordProfilesOptions): DiscordProfiles {
+export function createDiscordProfiles(options: DiscordProfilesOptions) {
   validateOptions(options);
-  const logger = options.logger ?? SILENT_LOGGER;
+  const { logger } = options;
   const cdnBaseUrl = options.cdnBaseUrl ?? DEFAULT_DISCORD_CDN_BASE_URL;
   const gate = createRateLimitGate({ now: options.now ?? Date.now, sleep: options.sleep ?? defaultSleep });
   const api = createDiscordUserApi({
-    token: options.token,
+    ...options,
     apiBaseUrl: options.apiBaseUrl ?? DEFAULT_DISCORD_API_BASE_URL,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-    requestTimeoutMs: options.requestTimeoutMs,
-    maxRetryWaitMs: options.maxRetryWaitMs,
     gate,
+  });
+  const images = createProfileImages({
+    fetcher: options.fetcher,
+    onlyHost: new URL(cdnBaseUrl).hostname,
+    maxBytes: options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES,
+    timeoutMs: options.imageTimeoutMs ?? options.requestTimeoutMs,
     logger,
   });
-  const maxImageBytes = options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES;
-  const imageCache = maxImageBytes > 0 ? createImageByteCache(maxImageBytes) : undefined;
-  const images = createProfileImageLoader({ fetchImage: options.fetchImage, cache: imageCache, timeoutMs: options.imageTimeoutMs ?? options.requestTimeoutMs, logger });
   const cacheTimeoutMs = options.cacheTimeoutMs ?? options.requestTimeoutMs;
-  const shared = createSingleFlight<CardProfile>();
+  // Concurrent resolves of one id share one run through lru-cache's `fetch`. Nothing is kept once
+  // it settles (users are cached in `options.cache`): a run in flight counts 1 against
+  // `maxEntrySize`, a settled profile 2, so lru-cache refuses to store it.
+  const inFlight = new LRUCache<string, CardProfile>({
+    max: 10_000,
+    maxEntrySize: 1,
+    sizeCalculation: () => 2,
+    ignoreFetchAbort: true,
+    fetchMethod: (userId) => resolve(userId),
+  });
+  // Errors are cache calls that failed or timed out (misses too); shared resolves joined one in flight.
   const counts = { profileCacheHits: 0, profileCacheMisses: 0, profileCacheErrors: 0, sharedResolves: 0 };
 
   /** A cache is an optimisation: when it fails or stalls, we go on as if it had missed. */
@@ -144,23 +124,18 @@ export function createDiscordProfiles(options: DiscordProfilesOptions): DiscordP
   }
 
   return {
-    async resolveProfile(userId) {
+    /**
+     * The card profile of a user: from the profile cache or Discord, with images from the byte cache
+     * or the CDN. Throws UnknownUserError or DiscordUnavailableError; a missing image never throws.
+     */
+    async resolveProfile(userId: string): Promise<CardProfile> {
       // Checked before any URL is built: the id becomes a path segment of an authenticated call.
       if (!isDiscordUserId(userId)) throw new UnknownUserError(userId);
-      if (shared.has(userId)) counts.sharedResolves += 1;
-      return shared.run(userId, () => resolve(userId));
+      const status: LRUCache.Status<string, CardProfile> = {};
+      const resolving = inFlight.fetch(userId, { status });
+      if (status.fetch === 'inflight') counts.sharedResolves += 1;
+      return (await resolving) as CardProfile;
     },
-    stats() {
-      const imageStats = images.stats();
-      return {
-        ...counts,
-        apiRequests: api.requests,
-        imageCacheHits: imageStats.hits,
-        imageCacheMisses: imageStats.misses,
-        imageFailures: imageStats.failures,
-        imageCacheBytes: imageCache?.totalBytes ?? 0,
-        imageCacheEntries: imageCache?.size ?? 0,
-      };
-    },
+    stats: () => ({ ...counts, apiRequests: api.requests, ...images.stats() }),
   };
 }

@@ -1,32 +1,17 @@
 import { z } from 'zod';
-import { DiscordUnavailableError, UnknownUserError } from './discord-errors.ts';
+import { DiscordUnavailableError, UnknownUserError } from './discord-user.ts';
+import type { DiscordProfilesOptions } from './discord-profiles.ts';
 import { discordUserSchema, type DiscordUser } from './discord-user.ts';
-import { type Logger } from './logger.ts';
-import { type RateLimitGate } from './rate-limit-gate.ts';
-import { exhaustedBucketWaitMs, readRateLimitAnswer } from './rate-limit-headers.ts';
-import { OversizedBodyError, parseJsonOrUndefined, readBodyText } from './response-body.ts';
+import { exhaustedBucketWaitMs, readRateLimitAnswer, type RateLimitGate } from './rate-limits.ts';
 
 /** Discord's JSON error code for "Unknown User". */
 const UNKNOWN_USER_CODE = 10013;
 
 const errorBody = z.object({ code: z.number().optional() });
 
-export interface DiscordUserApiOptions {
-  token: string;
-  apiBaseUrl: string;
-  userAgent: string;
-  requestTimeoutMs: number;
-  maxRetryWaitMs: number;
+type DiscordUserApiOptions = Required<Pick<DiscordProfilesOptions, 'token' | 'apiBaseUrl' | 'userAgent' | 'requestTimeoutMs' | 'maxRetryWaitMs' | 'logger'>> & {
   gate: RateLimitGate;
-  logger: Logger;
-}
-
-export interface DiscordUserApi {
-  /** One user object, validated; at most two HTTP calls (the second only after a short 429). */
-  fetchUser(userId: string): Promise<DiscordUser>;
-  /** HTTP requests sent to Discord so far, retries included. */
-  readonly requests: number;
-}
+};
 
 interface Answer {
   status: number;
@@ -39,7 +24,7 @@ function isTimeout(error: unknown): boolean {
 }
 
 /** `GET /users/{id}` with the bot token, a deadline per call, rate limits and a typed error table. */
-export function createDiscordUserApi(options: DiscordUserApiOptions): DiscordUserApi {
+export function createDiscordUserApi(options: DiscordUserApiOptions) {
   const { logger, gate } = options;
   const base = options.apiBaseUrl.replace(/\/+$/, '');
   const headers = {
@@ -112,7 +97,8 @@ export function createDiscordUserApi(options: DiscordUserApiOptions): DiscordUse
   }
 
   return {
-    async fetchUser(userId) {
+    /** One user object, validated; at most two HTTP calls (the second only after a short 429). */
+    async fetchUser(userId: string): Promise<DiscordUser> {
       for (let attempt = 1; ; attempt += 1) {
         await gate.waitForTurn(options.maxRetryWaitMs);
         const answer = await exchange(userId);
@@ -133,8 +119,50 @@ export function createDiscordUserApi(options: DiscordUserApiOptions): DiscordUse
         throw failure(answer, userId);
       }
     },
+    /** HTTP requests sent to Discord so far, retries included. */
     get requests() {
       return requests;
     },
   };
+}
+
+/** Discord's user objects and error bodies are a few hundred bytes; anything near this is not one. */
+const MAX_API_BODY_BYTES = 256 * 1024;
+
+class OversizedBodyError extends Error {
+  override readonly name = 'OversizedBodyError';
+}
+
+/** The body as text, refusing to buffer more than `maxBytes` whatever Content-Length claimed. */
+async function readBodyText(response: Response, maxBytes = MAX_API_BODY_BYTES): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw new OversizedBodyError(`body of ${declared} bytes is over ${maxBytes}`);
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  // Node types fetch bodies as streams of `any`; they carry bytes.
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > maxBytes) {
+      await reader.cancel();
+      throw new OversizedBodyError(`body is over ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, length).toString('utf8');
+}
+
+/** JSON, or `undefined` for an empty or non-JSON body (an HTML error page from a proxy, say). */
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -16,25 +16,20 @@ export const TEMP_FILE_PATTERN = /^\.tmp-[0-9a-f-]{36}-[0-9a-f]{12}$/;
 export async function writeFileAtomically(directory: string, name: string, tag: string, bytes: Buffer): Promise<Stats> {
   const tempPath = join(directory, `${TEMP_FILE_PREFIX}${tag}-${randomBytes(6).toString('hex')}`);
   const handle = await open(tempPath, 'wx', 0o644);
-  let stats: Stats;
   try {
     await handle.writeFile(bytes);
     await handle.sync();
-    stats = await handle.stat();
+    const stats = await handle.stat();
+    await handle.close();
+    await rename(tempPath, join(directory, name));
+    await syncDirectory(directory);
+    return stats;
   } catch (error) {
+    // Closing an already closed handle resolves; the temp file is gone once renamed.
     await handle.close().catch(() => undefined);
     await rm(tempPath, { force: true }).catch(() => undefined);
     throw error;
   }
-  await handle.close();
-  try {
-    await rename(tempPath, join(directory, name));
-  } catch (error) {
-    await rm(tempPath, { force: true }).catch(() => undefined);
-    throw error;
-  }
-  await syncDirectory(directory);
-  return stats;
 }
 
 async function syncDirectory(directory: string): Promise<void> {

@@ -1,10 +1,10 @@
-import { constants } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
 import { access, mkdir, open, stat as statPath, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from '@utility-api/infra';
+import { LRUCache } from 'lru-cache';
 import { writeFileAtomically } from './atomic-write.ts';
-import { contentEtag, fileContentEtag } from './content-etag.ts';
-import { DiskEtagCache } from './disk-etag-cache.ts';
 import { sweepMediaDirectory, type SweepReport } from './disk-sweeper.ts';
 import { assertMediaKey, mediaObjectName } from './media-key.ts';
 import { MEDIA_CONTENT_TYPE, type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
@@ -41,7 +41,11 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
   const directory = resolve(options.directory);
   const now = options.now ?? Date.now;
   const logger = options.logger;
-  const etags = new DiskEtagCache();
+  // Content ETags of files this process wrote or already hashed, so `stat` and `open` do not read a
+  // whole image to answer a conditional request. Keyed by inode, size and mtime too: a `put` renames
+  // a new inode over the old one, so a changed file never matches an old entry.
+  const etags = new LRUCache<string, string>({ max: 4096 });
+  const etagKey = (key: string, stats: Stats) => `${key}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 
   try {
     await mkdir(directory, { recursive: true });
@@ -89,10 +93,10 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
   const describe = async (key: string, handle: FileHandle): Promise<MediaObject | undefined> => {
     const stats = await handle.stat();
     if (!stats.isFile()) return undefined;
-    let etag = etags.get(key, stats);
+    let etag = etags.get(etagKey(key, stats));
     if (etag === undefined) {
       etag = await fileContentEtag(handle);
-      etags.set(key, stats, etag);
+      etags.set(etagKey(key, stats), etag);
     }
     return { key, size: stats.size, etag, lastModified: stats.mtime, contentType: MEDIA_CONTENT_TYPE };
   };
@@ -103,6 +107,26 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
+    }
+  };
+
+  const openMedia = async (key: string): Promise<OpenedMedia | undefined> => {
+    assertMediaKey(key);
+    ensureOpen();
+    let handle: FileHandle | undefined;
+    try {
+      handle = await openExisting(key);
+      if (!handle) return undefined;
+      const object = await describe(key, handle);
+      if (!object) {
+        await handle.close();
+        return undefined;
+      }
+      // The stream owns the handle from here on and closes it on end, error or destroy.
+      return { object, body: handle.createReadStream({ start: 0 }) };
+    } catch (error) {
+      await handle?.close().catch(() => undefined);
+      throw new StorageUnavailableError('io_error', { cause: error });
     }
   };
 
@@ -117,46 +141,21 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
       try {
         const stats = await writeFileAtomically(directory, mediaObjectName(key), key, png);
         const etag = contentEtag(png);
-        etags.set(key, stats, etag);
+        etags.set(etagKey(key, stats), etag);
         return { key, size: stats.size, etag, lastModified: stats.mtime, contentType: MEDIA_CONTENT_TYPE };
       } catch (error) {
         throw new StorageUnavailableError('io_error', { cause: error });
       }
     },
 
+    // Opened the same way as to serve it, so the metadata and the bytes belong to one inode.
     async stat(key) {
-      assertMediaKey(key);
-      ensureOpen();
-      let handle: FileHandle | undefined;
-      try {
-        handle = await openExisting(key);
-        return handle && (await describe(key, handle));
-      } catch (error) {
-        throw new StorageUnavailableError('io_error', { cause: error });
-      } finally {
-        await handle?.close().catch(() => undefined);
-      }
+      const opened = await openMedia(key);
+      opened?.body.destroy();
+      return opened?.object;
     },
 
-    async open(key): Promise<OpenedMedia | undefined> {
-      assertMediaKey(key);
-      ensureOpen();
-      let handle: FileHandle | undefined;
-      try {
-        handle = await openExisting(key);
-        if (!handle) return undefined;
-        const object = await describe(key, handle);
-        if (!object) {
-          await handle.close();
-          return undefined;
-        }
-        // The stream owns the handle from here on and closes it on end, error or destroy.
-        return { object, body: handle.createReadStream({ start: 0 }) };
-      } catch (error) {
-        await handle?.close().catch(() => undefined);
-        throw new StorageUnavailableError('io_error', { cause: error });
-      }
-    },
+    open: openMedia,
 
     async ping() {
       ensureOpen();
@@ -186,4 +185,21 @@ async function checkDirectory(directory: string): Promise<void> {
 
 function requirePositive(name: string, value: number): void {
   if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number of milliseconds`);
+}
+
+/** 128 bits of sha-256 are plenty to tell two card images apart and keep the header short. */
+function quotedDigest(hash: Hash): string {
+  return `"${hash.digest('hex').slice(0, 32)}"`;
+}
+
+/** A strong ETag derived from the bytes, so identical content has the same tag on every node. */
+export function contentEtag(bytes: Buffer): string {
+  return quotedDigest(createHash('sha256').update(bytes));
+}
+
+/** Same tag as `contentEtag`, read from an open file from its start; the handle stays open. */
+export async function fileContentEtag(handle: FileHandle): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of handle.createReadStream({ start: 0, autoClose: false, highWaterMark: 64 * 1024 })) hash.update(chunk as Buffer);
+  return quotedDigest(hash);
 }

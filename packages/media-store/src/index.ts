@@ -1,12 +1,6 @@
-export { DEFAULT_MEDIA_TTL_DAYS, MEDIA_CONTENT_TYPE } from './media-store.ts';
-export type { MediaObject, MediaStore, OpenedMedia } from './media-store.ts';
+export type { MediaObject, MediaStore } from './media-store.ts';
 export { isMediaKey, mediaObjectName } from './media-key.ts';
 export { InvalidMediaKeyError, StorageUnavailableError } from './storage-errors.ts';
-export type { StorageUnavailableReason } from './storage-errors.ts';
-export { createDiskMediaStore, DEFAULT_SWEEP_INTERVAL_MS } from './disk-media-store.ts';
-export type { DiskMediaStore, DiskMediaStoreOptions } from './disk-media-store.ts';
-export type { SweepReport } from './disk-sweeper.ts';
-export { createS3MediaStore, DEFAULT_S3_REQUEST_TIMEOUT_MS } from './s3-media-store.ts';
-export type { S3MediaStore, S3MediaStoreOptions } from './s3-media-store.ts';
+export { createDiskMediaStore, type DiskMediaStore } from './disk-media-store.ts';
+export { createS3MediaStore, type S3MediaStore, type S3MediaStoreOptions } from './s3-media-store.ts';
 export { EXPIRY_RULE_ID } from './s3-bucket-setup.ts';
-export type { LifecycleStatus } from './s3-bucket-setup.ts';

@@ -3,9 +3,6 @@ import type { Readable } from 'node:stream';
 /** Card images are the only media we store; the type is a literal so callers never guess. */
 export const MEDIA_CONTENT_TYPE = 'image/png';
 
-/** Documented default lifetime of a card image: keys are content-derived, so an expired card is simply rendered again. */
-export const DEFAULT_MEDIA_TTL_DAYS = 30;
-
 export interface MediaObject {
   key: string;
   size: number;

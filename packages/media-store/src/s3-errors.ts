@@ -2,18 +2,8 @@ import { InvalidXMLError, S3Error } from 'minio';
 import { StorageUnavailableError, type StorageUnavailableReason } from './storage-errors.ts';
 
 const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EADDRNOTAVAIL',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'EHOSTDOWN',
+  'ENETUNREACH', 'ENETDOWN', 'EADDRNOTAVAIL', 'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 const SERVER_ERROR_CODES = new Set(['InternalError', 'ServiceUnavailable', 'SlowDown', 'XMinioServerNotInitialized']);

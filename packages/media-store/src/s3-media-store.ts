@@ -1,14 +1,12 @@
 import { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Client, type BucketItemStat } from 'minio';
-import type { Logger } from '@utility-api/infra';
+import { DeadlineError, type Logger, withDeadline } from '@utility-api/infra';
 import { assertMediaKey, mediaObjectName } from './media-key.ts';
 import { MEDIA_CONTENT_TYPE, type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
 import { applyExpiryRule, ensureBucket, type LifecycleStatus } from './s3-bucket-setup.ts';
-import { withDeadline } from './s3-deadline.ts';
-import { parseS3Endpoint } from './s3-endpoint.ts';
-import { isObjectNotFound, toStorageError } from './s3-errors.ts';
-import { createS3Transport } from './s3-transport.ts';
+import { isObjectNotFound, isStaleConnection, toStorageError } from './s3-errors.ts';
+import { createS3Transport, parseS3Endpoint } from './s3-transport.ts';
 import { StorageUnavailableError } from './storage-errors.ts';
 
 export const DEFAULT_S3_REQUEST_TIMEOUT_MS = 5000;
@@ -61,11 +59,29 @@ export async function createS3MediaStore(options: S3MediaStoreOptions): Promise<
     pathStyle: true,
     transport: connection.transport,
     transportAgent: connection.agent,
-    // Its retry sleeps with console.warn and knows no deadline; withDeadline retries the one safe case.
+    // Its retry sleeps with console.warn and knows no deadline; `run` retries the one safe case.
     retryOptions: { disableRetry: true },
   });
-  const run = <T>(attempt: () => Promise<T>, discardLate?: (value: T) => void) =>
-    withDeadline(timeoutMs, { attempt, discardLate });
+  /**
+   * One storage call under one deadline, whatever the client does inside (region look-ups, a
+   * server that accepts and never answers). A call that fails on a stale keep-alive socket is tried
+   * once more within the same deadline: every call we make is idempotent. `discardLate` releases a
+   * result that arrives after the deadline (a response stream nobody will read).
+   */
+  const run = async <T>(attempt: () => Promise<T>, discardLate?: (value: T) => void): Promise<T> => {
+    const startedAt = Date.now();
+    const work = attempt().catch((error: unknown) => {
+      if (isStaleConnection(error) && Date.now() - startedAt < timeoutMs) return attempt();
+      throw error;
+    });
+    try {
+      return await withDeadline(work, timeoutMs, 'storage call');
+    } catch (error) {
+      if (!(error instanceof DeadlineError)) throw error;
+      void work.then(discardLate, () => undefined);
+      throw new StorageUnavailableError('timeout', { cause: error });
+    }
+  };
 
   let lifecycle: LifecycleStatus;
   try {

@@ -8,7 +8,7 @@ export {
   rankDataSchema,
 } from './card-options.ts';
 export type { CardOptions, PresenceStatus, RankData } from './card-options.ts';
-export { hexColorField, normalizeHexColor } from './hex-color.ts';
+export { HEX_COLOR, hexColorField, parseHexColor, type Rgb } from './hex-color.ts';
 export { isSupportedDateLocale } from './locale.ts';
 export {
   describePixelCount,

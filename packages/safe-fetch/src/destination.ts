@@ -1,7 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { classifyAddress } from './address-class.ts';
-import { type Deadline } from './deadline.ts';
 import { type FetchTarget } from './fetch-target.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
 import { type PrivateAllowList } from './private-allow-list.ts';
@@ -20,15 +19,15 @@ export interface DestinationRules {
 
 /**
  * Resolves the target's host (all answers) and applies the address and port rules to them. DNS
- * failures are `unreachable`; a lookup still running at the deadline loses to it.
+ * failures are `unreachable`; a lookup still running when `signal` aborts rejects with its reason.
  */
 export async function resolveDestination(
   target: FetchTarget,
   rules: DestinationRules,
   lookup: LookupFunction | undefined,
-  deadline: Deadline,
+  signal: AbortSignal,
 ): Promise<Destination> {
-  const addresses = target.literalAddress ? [target.hostname] : await deadline.race(lookupAll(lookup ?? dnsLookup, target.hostname, rules.field));
+  const addresses = target.literalAddress ? [target.hostname] : await lookupAll(lookup ?? dnsLookup, target.hostname, rules.field, signal);
   return chooseDestination(target, addresses, rules);
 }
 
@@ -69,11 +68,15 @@ function nonPublic(target: FetchTarget, field: string): ImageFetchError {
   return new ImageFetchError('forbidden_address', field, detail);
 }
 
-function lookupAll(lookup: LookupFunction, hostname: string, field: string): Promise<string[]> {
+function lookupAll(lookup: LookupFunction, hostname: string, field: string, signal: AbortSignal): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const unreachable = () => new ImageFetchError('unreachable', field, `the host ${hostname} could not be resolved`);
+    const aborted = () => reject(signal.reason as Error);
+    if (signal.aborted) return aborted();
+    signal.addEventListener('abort', aborted, { once: true });
     try {
       lookup(hostname, { all: true, verbatim: true }, (error, answer) => {
+        signal.removeEventListener('abort', aborted);
         if (error) reject(unreachable());
         else resolve(typeof answer === 'string' ? [answer] : answer.map((entry: LookupAddress) => entry.address));
       });

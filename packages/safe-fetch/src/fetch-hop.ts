@@ -2,12 +2,11 @@ import { type IncomingMessage, request as httpRequest, type RequestOptions } fro
 import { request as httpsRequest } from 'node:https';
 import { type LookupFunction, type Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { type Deadline } from './deadline.ts';
 import { type Destination } from './destination.ts';
-import { type FetchBudget } from './fetch-budget.ts';
+import { type FetchBudget } from './fetch-session.ts';
 import { type FetchTarget } from './fetch-target.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
-import { sameAddress } from './ip-text.ts';
+import { sameAddress } from './address-class.ts';
 import { type InspectedImage, ImageStreamInspector, tooManyBytes } from './image-stream-inspector.ts';
 
 export type HopOutcome = { kind: 'image'; image: InspectedImage } | { kind: 'redirect'; location: string };
@@ -17,7 +16,8 @@ export interface HopOptions {
   maxBytes: number;
   budget: FetchBudget | undefined;
   userAgent: string;
-  deadline: Deadline;
+  /** Aborts at the fetch's deadline or when it is called off; the hop then rejects with its reason. */
+  signal: AbortSignal;
   trustedCertificates: readonly string[] | undefined;
 }
 
@@ -37,18 +37,18 @@ export function fetchHop(target: FetchTarget, destination: Destination, options:
   const { field } = options;
   return new Promise<HopOutcome>((resolve, reject) => {
     let settled = false;
-    let stopDeadline = () => {};
     const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = send(requestOptions(target, destination, options));
     const finish = (outcome: { value: HopOutcome } | { error: unknown }) => {
       if (settled) return;
       settled = true;
-      stopDeadline();
+      options.signal.removeEventListener('abort', aborted);
       request.destroy();
       if ('value' in outcome) resolve(outcome.value);
       else reject(outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error)));
     };
     const fail = (error: unknown) => finish({ error });
+    const aborted = () => fail(options.signal.reason);
 
     request.on('socket', (socket: Socket) => {
       // Prepended so that it runs before the request (or the TLS handshake) is flushed onto the socket.
@@ -68,9 +68,10 @@ export function fetchHop(target: FetchTarget, destination: Destination, options:
       }
       readBody(response, options, finish);
     });
-    // Subscribed after the request exists: a deadline that has already passed destroys it at once,
+    // Checked after the request exists: a deadline that has already passed destroys it at once,
     // before its socket (created on the next tick) can connect.
-    stopDeadline = options.deadline.onExpire(fail);
+    if (options.signal.aborted) aborted();
+    else options.signal.addEventListener('abort', aborted, { once: true });
     if (!settled) request.end();
   });
 }

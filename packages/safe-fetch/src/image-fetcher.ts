@@ -1,6 +1,5 @@
-import { Deadline } from './deadline.ts';
 import { resolveDestination } from './destination.ts';
-import { type FetchBudget } from './fetch-budget.ts';
+import { type FetchBudget } from './fetch-session.ts';
 import { fetchHop } from './fetch-hop.ts';
 import { checkFetchTarget, resolveRedirect } from './fetch-target.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
@@ -53,19 +52,17 @@ export function createImageFetcher(overrides: Partial<SafeFetchSettings> = {}): 
     async fetchImage(url, field, options = {}) {
       if (options.maxBytes !== undefined) requirePositiveInteger('maxBytes', options.maxBytes);
       const maxBytes = Math.min(settings.maxBytes, options.maxBytes ?? settings.maxBytes);
-      const deadline = new Deadline(
-        settings.deadlineMs,
-        () => new ImageFetchError('timeout', field, `the image did not arrive within ${settings.deadlineMs} ms`),
-      );
-      const cancel = () => deadline.cancel(new ImageFetchError('cancelled', field, 'the fetch was called off'));
-      if (options.signal?.aborted === true) cancel();
-      options.signal?.addEventListener('abort', cancel, { once: true });
+      // One clock for the whole fetch: DNS, every redirect hop and every body byte share it, so a
+      // server that drips a byte now and then is still cut off. Each step rejects with the signal's
+      // reason when it aborts, turned into the public error below.
+      const timeout = AbortSignal.timeout(settings.deadlineMs);
+      const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
       const destinationRules = { field, allowList, allowedPorts: settings.allowedPorts };
-      const hopOptions = { field, maxBytes, budget: options.budget, userAgent: settings.userAgent, deadline, trustedCertificates: settings.trustedCertificates };
+      const hopOptions = { field, maxBytes, budget: options.budget, userAgent: settings.userAgent, signal, trustedCertificates: settings.trustedCertificates };
       try {
         let target = checkFetchTarget(url, { field, onlyHost: options.onlyHost });
         for (let redirects = 0; ; redirects += 1) {
-          const destination = await resolveDestination(target, destinationRules, settings.lookup, deadline);
+          const destination = await resolveDestination(target, destinationRules, settings.lookup, signal);
           const outcome = await fetchHop(target, destination, hopOptions);
           if (outcome.kind === 'image') {
             const { bytes, header } = outcome.image;
@@ -77,9 +74,10 @@ export function createImageFetcher(overrides: Partial<SafeFetchSettings> = {}): 
           const next = resolveRedirect(outcome.location, target.url, field);
           target = checkFetchTarget(next, { field, onlyHost: options.onlyHost, redirectedFrom: target.url });
         }
-      } finally {
-        options.signal?.removeEventListener('abort', cancel);
-        deadline.clear();
+      } catch (error) {
+        if (!signal.aborted || error !== signal.reason) throw error;
+        if (timeout.aborted) throw new ImageFetchError('timeout', field, `the image did not arrive within ${settings.deadlineMs} ms`);
+        throw new ImageFetchError('cancelled', field, 'the fetch was called off');
       }
     },
   };

@@ -1,9 +1,31 @@
 import { imageSize } from 'image-size';
-import { gifFirstFrameExtent } from './gif-frame-extent.ts';
 import { ImageFetchError } from './image-fetch-error.ts';
-import { IMAGE_SNIFF_LENGTH, type ImageFormat } from '@utility-api/render-jobs';
-import { sniffImageFormat } from './image-format.ts';
-import { assertWithinImageLimits, type PixelSize } from './image-limits.ts';
+import { IMAGE_SNIFF_LENGTH, imageSizeProblem, type ImageFormat, judgeImageFormat } from '@utility-api/render-jobs';
+
+export interface PixelSize {
+  width: number;
+  height: number;
+}
+
+/**
+ * Refuses, as `too_many_pixels`, a size over the per-image limits of card-options' image rules,
+ * checked on the header while the body streams, so that a bomb costs a few dozen bytes instead of
+ * its whole body. The card checks the same rules again when it decodes, whatever the fetcher said.
+ */
+function assertWithinImageLimits(size: PixelSize, field: string): void {
+  const problem = imageSizeProblem(size);
+  if (problem !== undefined) throw new ImageFetchError('too_many_pixels', field, problem);
+}
+
+/**
+ * The accepted format a body is (card-options' image rules), or `unsupported_format`. Called once
+ * at least IMAGE_SNIFF_LENGTH bytes are in (or the body ended shorter).
+ */
+function sniffImageFormat(bytes: Buffer, field: string): ImageFormat {
+  const judged = judgeImageFormat(bytes);
+  if ('problem' in judged) throw new ImageFetchError('unsupported_format', field, judged.problem);
+  return judged.format;
+}
 
 /** What the header says: the format from the magic bytes, the size from image-size. */
 export interface ImageHeader extends PixelSize {
@@ -150,4 +172,37 @@ export function describeBytes(bytes: number): string {
   const mebibytes = bytes / (1024 * 1024);
   if (Number.isInteger(mebibytes)) return `${mebibytes} MiB`;
   return `${bytes.toLocaleString('en-US')} bytes`;
+}
+
+/** After the 6-byte signature: screen width, height (LE), packed flags, background, aspect. */
+const SCREEN_DESCRIPTOR_END = 13;
+const EXTENSION_INTRODUCER = 0x21;
+const IMAGE_SEPARATOR = 0x2c;
+
+/**
+ * How far the first frame of a GIF reaches: its image descriptor's `left + width` and
+ * `top + height`, or `undefined` until the descriptor has arrived. image-size reports only the
+ * logical screen, but decoders grow the canvas to hold the first frame, so a 1x1 screen can carry
+ * a 20000x20000 frame; the fetcher checks both against the pixel limits.
+ */
+function gifFirstFrameExtent(bytes: Buffer): PixelSize | undefined {
+  if (bytes.length < SCREEN_DESCRIPTOR_END) return undefined;
+  const flags = bytes[10] ?? 0;
+  const globalColorTable = (flags & 0x80) === 0 ? 0 : 3 * 2 ** ((flags & 0x07) + 1);
+  let offset = SCREEN_DESCRIPTOR_END + globalColorTable;
+  // Extensions (graphic control, comments, application data) are `21 <label>` then sub-blocks
+  // of `<length> <bytes>`, ended by a zero length.
+  while (bytes[offset] === EXTENSION_INTRODUCER) {
+    offset += 2;
+    for (let length = bytes[offset]; length !== 0; length = bytes[offset]) {
+      if (length === undefined) return undefined;
+      offset += 1 + length;
+    }
+    offset += 1;
+  }
+  if (bytes[offset] !== IMAGE_SEPARATOR || offset + 9 > bytes.length) return undefined;
+  return {
+    width: bytes.readUInt16LE(offset + 1) + bytes.readUInt16LE(offset + 5),
+    height: bytes.readUInt16LE(offset + 3) + bytes.readUInt16LE(offset + 7),
+  };
 }

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { type IpAddress, parseAddress, unmapped } from './ip-text.ts';
+import { type IpAddress, parseAddress, unmapped } from './address-class.ts';
 
 type Network = [IpAddress, number];
 

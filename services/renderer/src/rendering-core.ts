@@ -40,12 +40,11 @@ export function createRenderingCore(
   });
   let profiles: ProfileSource;
   if (settings.discord) {
-    const cdnHost = new URL(settings.discord.cdnBaseUrl).hostname;
     const discord = createDiscordProfiles({
       token: settings.discord.token,
       apiBaseUrl: settings.discord.apiBaseUrl,
       cdnBaseUrl: settings.discord.cdnBaseUrl,
-      fetchImage: async (url, field) => (await fetcher.fetchImage(url, field, { onlyHost: cdnHost })).bytes,
+      fetcher,
       cache: parts.redis ? createRedisProfileCache(parts.redis) : createMemoryProfileCache({ maxEntries: 10_000 }),
       profileTtlMs: settings.profileCacheTtlMs,
       requestTimeoutMs: 4000,

@@ -1,17 +1,4 @@
-/** An sRGB color with channels 0-255. Hex input is validated upstream (card-options). */
-export interface Rgb {
-  r: number;
-  g: number;
-  b: number;
-}
-
-export function parseHex(hex: string): Rgb {
-  const digits = hex.replace(/^#/, '');
-  const full = digits.length === 3 ? [...digits].map((digit) => digit + digit).join('') : digits;
-  const value = Number.parseInt(full, 16);
-  if (!/^[0-9a-f]{6}$/i.test(full) || Number.isNaN(value)) throw new RangeError(`not a hex color: ${hex}`);
-  return { r: (value >> 16) & 255, g: (value >> 8) & 255, b: value & 255 };
-}
+import type { Rgb } from '@utility-api/render-jobs';
 
 export function rgba(color: Rgb, alpha = 1): string {
   return `rgba(${Math.round(color.r)}, ${Math.round(color.g)}, ${Math.round(color.b)}, ${alpha})`;
@@ -34,15 +21,6 @@ export function darken(color: Rgb, amount: number): Rgb {
 
 export function lighten(color: Rgb, amount: number): Rgb {
   return mix(color, WHITE, amount);
-}
-
-/** WCAG relative luminance, 0 (black) to 1 (white). */
-export function luminance(color: Rgb): number {
-  const linear = (channel: number) => {
-    const value = channel / 255;
-    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * linear(color.r) + 0.7152 * linear(color.g) + 0.0722 * linear(color.b);
 }
 
 interface Hsl {

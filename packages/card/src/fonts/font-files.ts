@@ -31,40 +31,20 @@ const NOTO_CJK = '/usr/share/fonts/opentype/noto';
 
 /**
  * Scripts that show up in chat names, from Debian's fonts-noto-core: Inter covers Latin, Greek and
- * Cyrillic; these fill in everything else so no name draws as tofu boxes.
+ * Cyrillic; these fill in everything else so no name draws as tofu boxes. A file's family is its
+ * name spaced out (`NotoSansSymbols2` is `Noto Sans Symbols 2`).
  */
 const NOTO_SCRIPTS = [
-  ['NotoSans', 'Noto Sans'],
-  ['NotoSansArabic', 'Noto Sans Arabic'],
-  ['NotoSansHebrew', 'Noto Sans Hebrew'],
-  ['NotoSansDevanagari', 'Noto Sans Devanagari'],
-  ['NotoSansBengali', 'Noto Sans Bengali'],
-  ['NotoSansTamil', 'Noto Sans Tamil'],
-  ['NotoSansTelugu', 'Noto Sans Telugu'],
-  ['NotoSansKannada', 'Noto Sans Kannada'],
-  ['NotoSansMalayalam', 'Noto Sans Malayalam'],
-  ['NotoSansGujarati', 'Noto Sans Gujarati'],
-  ['NotoSansGurmukhi', 'Noto Sans Gurmukhi'],
-  ['NotoSansSinhala', 'Noto Sans Sinhala'],
-  ['NotoSansThai', 'Noto Sans Thai'],
-  ['NotoSansLao', 'Noto Sans Lao'],
-  ['NotoSansKhmer', 'Noto Sans Khmer'],
-  ['NotoSansMyanmar', 'Noto Sans Myanmar'],
-  ['NotoSansGeorgian', 'Noto Sans Georgian'],
-  ['NotoSansArmenian', 'Noto Sans Armenian'],
-  ['NotoSansEthiopic', 'Noto Sans Ethiopic'],
-  ['NotoSansCherokee', 'Noto Sans Cherokee'],
-  ['NotoSansCanadianAboriginal', 'Noto Sans Canadian Aboriginal'],
-  ['NotoSansSymbols', 'Noto Sans Symbols'],
-] as const;
+  'NotoSans', 'NotoSansArabic', 'NotoSansHebrew', 'NotoSansDevanagari', 'NotoSansBengali', 'NotoSansTamil', 'NotoSansTelugu',
+  'NotoSansKannada', 'NotoSansMalayalam', 'NotoSansGujarati', 'NotoSansGurmukhi', 'NotoSansSinhala', 'NotoSansThai', 'NotoSansLao',
+  'NotoSansKhmer', 'NotoSansMyanmar', 'NotoSansGeorgian', 'NotoSansArmenian', 'NotoSansEthiopic', 'NotoSansCherokee',
+  'NotoSansCanadianAboriginal', 'NotoSansSymbols',
+];
 
 /** Faces that exist only in a regular weight (Pango synthesizes bold for them). */
-const REGULAR_ONLY = [
-  ['NotoSansMath', 'Noto Sans Math'],
-  ['NotoSansSymbols2', 'Noto Sans Symbols 2'],
-  ['NotoSansMongolian', 'Noto Sans Mongolian'],
-  ['NotoSansRunic', 'Noto Sans Runic'],
-] as const;
+const REGULAR_ONLY = ['NotoSansMath', 'NotoSansSymbols2', 'NotoSansMongolian', 'NotoSansRunic'];
+
+const familyOf = (file: string) => file.replace(/([a-z])([A-Z0-9])/g, '$1 $2');
 
 export const EMOJI_FAMILY = 'Noto Color Emoji';
 
@@ -72,11 +52,11 @@ export function cardFontFiles(): FontFile[] {
   const core = 'Debian package fonts-noto-core';
   return [
     ...interFiles(),
-    ...NOTO_SCRIPTS.flatMap(([file, family]) => [
-      { path: join(NOTO_CORE, `${file}-Regular.ttf`), family, weight: '400' as const, source: core },
-      { path: join(NOTO_CORE, `${file}-Bold.ttf`), family, weight: '700' as const, source: core },
+    ...NOTO_SCRIPTS.flatMap((file) => [
+      { path: join(NOTO_CORE, `${file}-Regular.ttf`), family: familyOf(file), weight: '400' as const, source: core },
+      { path: join(NOTO_CORE, `${file}-Bold.ttf`), family: familyOf(file), weight: '700' as const, source: core },
     ]),
-    ...REGULAR_ONLY.map(([file, family]) => ({ path: join(NOTO_CORE, `${file}-Regular.ttf`), family, source: core })),
+    ...REGULAR_ONLY.map((file) => ({ path: join(NOTO_CORE, `${file}-Regular.ttf`), family: familyOf(file), source: core })),
     { path: join(NOTO_CJK, 'NotoSansCJK-Regular.ttc'), family: 'Noto Sans CJK JP', weight: '400', source: 'Debian package fonts-noto-cjk' },
     { path: join(NOTO_CJK, 'NotoSansCJK-Bold.ttc'), family: 'Noto Sans CJK JP', weight: '700', source: 'Debian package fonts-noto-cjk' },
     { path: join(NOTO_CORE, 'NotoColorEmoji.ttf'), family: EMOJI_FAMILY, source: 'Debian package fonts-noto-color-emoji' },

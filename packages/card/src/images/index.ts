@@ -1,9 +1,5 @@
-/**
- * Untrusted image bytes in, something `ctx.drawImage` accepts out: the only way card code may turn
- * request or profile images into drawables. See decode-image.ts for the order of the checks.
- */
+/** The only way card code turns untrusted image bytes into drawables (decode-image.ts says how). */
 export { CardImageError, type CardImageErrorReason } from './card-image-error.ts';
-export { checkImage, type CheckedImage, decodeImage, type DecodedImage, type DecodeImageOptions, type ImageTransform } from './decode-image.ts';
+export { assertWithinImageLimits, CARD_PIXEL_BUDGET, CardPixelBudget, checkImage, type CheckedImage, decodeImage } from './decode-image.ts';
+export { sniffImageFormat, type DecodedImage, type DecodeImageOptions, type ImageTransform } from './decode-image.ts';
 export { MAX_JPEG_SCANS } from './decoder-guards.ts';
-export { sniffImageFormat } from './image-format.ts';
-export { assertWithinImageLimits, CARD_PIXEL_BUDGET, CardPixelBudget } from './image-limits.ts';

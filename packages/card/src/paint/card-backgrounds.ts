@@ -1,6 +1,5 @@
 import type { Canvas } from 'canvas';
-import { backgroundCache } from '../cache/card-caches.ts';
-import { contentKey } from '../cache/content-key.ts';
+import { backgroundCache, contentKey } from '../cache/card-caches.ts';
 import { rgba } from '../color/color.ts';
 import { type CardPixelBudget, checkImage } from '../images/index.ts';
 import { generatedBackground } from './generated-background.ts';

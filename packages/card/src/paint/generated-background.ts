@@ -1,6 +1,6 @@
 import { createCanvas, type Canvas } from 'canvas';
 import { darken, lighten, rgba } from '../color/color.ts';
-import { idHash } from '../profile/snowflake.ts';
+import { idHash } from '../profile/card-profile.ts';
 import { backgroundTones, type Palette } from './palette.ts';
 
 /**

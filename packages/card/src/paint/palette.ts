@@ -1,5 +1,6 @@
-import { darken, fromHsl, parseHex, rotateHue, tame, type Rgb } from '../color/color.ts';
-import { idHash } from '../profile/snowflake.ts';
+import { parseHexColor, type Rgb } from '@utility-api/render-jobs';
+import { darken, fromHsl, rotateHue, tame } from '../color/color.ts';
+import { idHash } from '../profile/card-profile.ts';
 
 export interface Palette {
   primary: Rgb;
@@ -18,10 +19,10 @@ export function resolvePalette(options: {
   disableProfileTheme: boolean;
 }): Palette {
   if (options.themeColors && !options.disableProfileTheme) {
-    return { primary: parseHex(options.themeColors[0]), secondary: parseHex(options.themeColors[1]) };
+    return { primary: parseHexColor(options.themeColors[0]), secondary: parseHexColor(options.themeColors[1]) };
   }
   if (options.accentColor) {
-    const accent = parseHex(options.accentColor);
+    const accent = parseHexColor(options.accentColor);
     return { primary: accent, secondary: darken(rotateHue(accent, 38), 0.2) };
   }
   const hue = idHash(options.userId) % 360;

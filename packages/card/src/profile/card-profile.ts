@@ -1,3 +1,5 @@
+import type { CardOptions } from '@utility-api/render-jobs';
+
 /** Profile badges the card can draw, with our own icons. Names follow Discord's public user flags. */
 export const BADGE_KINDS = [
   'staff',
@@ -35,4 +37,38 @@ export interface CardProfile {
   avatar?: Buffer | undefined;
   banner?: Buffer | undefined;
   avatarDecoration?: Buffer | undefined;
+}
+
+export type CardScale = 1 | 2;
+
+/** Everything a card is drawn from. Images arrive as bytes, already fetched by the caller. */
+export interface CardInput {
+  profile: CardProfile;
+  options: CardOptions;
+  /** Bytes for `options.customBackground` and for each of `options.customBadges`, in order. */
+  images?: {
+    background?: Buffer | undefined;
+    customBadges?: readonly Buffer[] | undefined;
+  };
+  /** 1 for 900x300, 2 for 1800x600 (HiDPI). Default 1. */
+  scale?: CardScale;
+}
+
+/** Discord's epoch: the first second of 2015, in milliseconds since the UNIX epoch. */
+const DISCORD_EPOCH_MS = 1_420_070_400_000;
+
+/** A Discord id (snowflake) carries its creation time in its top 42 bits. */
+export function snowflakeCreatedAt(id: string): Date {
+  if (!/^\d{1,20}$/.test(id)) throw new RangeError(`not a snowflake: ${id}`);
+  return new Date(Number(BigInt(id) >> 22n) + DISCORD_EPOCH_MS);
+}
+
+/** A stable 32-bit number from an id, for the colors and shapes of generated art. */
+export function idHash(id: string): number {
+  let hash = 2166136261;
+  for (let index = 0; index < id.length; index += 1) {
+    hash ^= id.charCodeAt(index);
+    hash = Math.imul(hash, 16777619);
+  }
+  return hash >>> 0;
 }

@@ -1,8 +1,7 @@
 import { drawBadgeIcon } from '../icons/badge-icons.ts';
 import { BADGES, TEXT_COLUMN } from '../layout/card-layout.ts';
-import { containRect } from '../paint/image-fit.ts';
-import { roundedRectPath } from '../paint/shapes.ts';
-import type { RenderStep } from './render-step.ts';
+import { containRect, roundedRectPath } from '../paint/shapes.ts';
+import type { RenderStep } from './render-steps.ts';
 
 /** Badges in a row ending at the text column's right edge, optionally on a translucent pill. */
 export const badgesStep: RenderStep = {

@@ -1,11 +1,11 @@
-import { type RankData } from '@utility-api/render-jobs';
+import { parseHexColor, type RankData } from '@utility-api/render-jobs';
 import { compactNumber } from '@utility-api/compact-number';
 import type { CanvasRenderingContext2D } from 'canvas';
-import { lighten, parseHex, rgba } from '../color/color.ts';
+import { lighten, rgba } from '../color/color.ts';
 import { RANK, TEXT_COLUMN } from '../layout/card-layout.ts';
 import { roundedRectPath } from '../paint/shapes.ts';
 import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
-import type { RenderStep } from './render-step.ts';
+import type { RenderStep } from './render-steps.ts';
 
 /** Podium colors for `autoColorRank`. */
 export const PODIUM_COLORS: Readonly<Record<number, string>> = { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' };
@@ -74,7 +74,7 @@ export const rankBarStep: RenderStep = {
     if (fraction > 0) {
       // Never narrower than the bar is tall, so a sliver of progress still shows as a round pill.
       const filled = Math.max(RANK.barHeight, width * fraction);
-      const bar = parseHex(rank.barColor);
+      const bar = parseHexColor(rank.barColor);
       const gradient = context.createLinearGradient(left, 0, left + filled, 0);
       gradient.addColorStop(0, rgba(bar));
       gradient.addColorStop(1, rgba(lighten(bar, 0.22)));

@@ -3,7 +3,7 @@ import { BADGES, NAME, NAME_BLOCK, SUBTITLE, TAG, TEXT_COLUMN } from '../layout/
 import { roundedRectPath } from '../paint/shapes.ts';
 import { drawText, fitText, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
 import type { Scene } from '../scene.ts';
-import type { RenderStep } from './render-step.ts';
+import type { RenderStep } from './render-steps.ts';
 
 const CHIP = { height: 20, padding: 8, gap: 12, textSize: 12, checkSize: 9, color: '#5865f2' } as const;
 /** Inter's cap height and descender as a share of the font size, to centre the block optically. */

@@ -1,4 +1,5 @@
 import { createCanvas, type Canvas } from 'canvas';
+import { LRUCache } from 'lru-cache';
 import { EMOJI_FAMILY } from '../fonts/font-files.ts';
 
 /**
@@ -8,9 +9,6 @@ import { EMOJI_FAMILY } from '../fonts/font-files.ts';
  */
 const NATIVE_SIZE = 109;
 const PAD = 24;
-const CACHE_LIMIT = 512;
-
-const cache = new Map<string, Canvas | null>();
 
 function renderNative(emoji: string): Canvas | null {
   const side = NATIVE_SIZE * 2 + PAD * 2;
@@ -38,16 +36,10 @@ function renderNative(emoji: string): Canvas | null {
   return trimmed;
 }
 
+/** Rendered glyphs, `false` when the font has none (lru-cache keeps no null). */
+const glyphs = new LRUCache<string, Canvas | false>({ max: 512, memoMethod: (emoji) => renderNative(emoji) ?? false });
+
 /** The emoji's pixels, or null when the emoji font has no glyph for it (drawn as text instead). */
 export function emojiGlyph(emoji: string): Canvas | null {
-  const cached = cache.get(emoji);
-  if (cached !== undefined) {
-    cache.delete(emoji);
-    cache.set(emoji, cached);
-    return cached;
-  }
-  const glyph = renderNative(emoji);
-  cache.set(emoji, glyph);
-  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-  return glyph;
+  return glyphs.memo(emoji) || null;
 }

@@ -1,10 +1,9 @@
+import { HEX_COLOR, parseHexColor } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import type { Clock } from '../../runtime/clock.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { percentText } from '../percent-text.ts';
 import { isoTimestamp } from '../timestamp.ts';
-
-const HEX_COLOR = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 const querySchema = z.object({
   hex: z
@@ -52,10 +51,7 @@ function component(value: number, name: string) {
 }
 
 export function hexToRgb(hex: string, clock: Clock): HexToRgbResult {
-  const digits = HEX_COLOR.exec(hex)?.[1];
-  if (digits === undefined) throw new RangeError(`not a hex color: ${hex}`);
-  const full = digits.length === 3 ? [...digits].map((digit) => digit + digit).join('') : digits;
-  const [r, g, b] = [0, 2, 4].map((offset) => Number.parseInt(full.slice(offset, offset + 2), 16)) as [number, number, number];
+  const { r, g, b } = parseHexColor(hex);
   return {
     originalHex: hex,
     rgb: { r: component(r, 'Red'), g: component(g, 'Green'), b: component(b, 'Blue') },

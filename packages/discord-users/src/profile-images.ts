@@ -1,0 +1,98 @@
+import { type Logger, withDeadline } from '@utility-api/infra';
+import type { ImageFetcher } from '@utility-api/safe-fetch';
+import { LRUCache } from 'lru-cache';
+import { type DiscordUser } from './discord-user.ts';
+
+/** Image sizes Discord's CDN serves: powers of two from 16 to 4096. Others are refused with 400. */
+export const DISCORD_IMAGE_SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096] as const;
+type DiscordImageSize = (typeof DISCORD_IMAGE_SIZES)[number];
+
+/** The card draws the avatar at well under 256 px and the banner across at most 1024 px. */
+const AVATAR_SIZE: DiscordImageSize = 256;
+const BANNER_SIZE: DiscordImageSize = 1024;
+
+interface ProfileImageUrls {
+  avatar?: string;
+  banner?: string;
+  avatarDecoration?: string;
+}
+
+function withoutTrailingSlash(base: string): string {
+  return base.replace(/\/+$/, '');
+}
+
+/**
+ * Always the static `.png`, also for animated (`a_`) hashes: Discord then serves the first frame,
+ * which is what a still card shows, without us decoding a GIF.
+ */
+function imageUrl(cdnBaseUrl: string, path: string, size: DiscordImageSize | undefined): string {
+  const query = size === undefined ? '' : `?size=${size}`;
+  return `${withoutTrailingSlash(cdnBaseUrl)}/${path}.png${query}`;
+}
+
+/** The CDN URLs of the user's images; a missing hash means no URL (the card paints a default). */
+export function profileImageUrls(user: DiscordUser, cdnBaseUrl: string): ProfileImageUrls {
+  const urls: ProfileImageUrls = {};
+  if (user.avatar) urls.avatar = imageUrl(cdnBaseUrl, `avatars/${user.id}/${user.avatar}`, AVATAR_SIZE);
+  if (user.banner) urls.banner = imageUrl(cdnBaseUrl, `banners/${user.id}/${user.banner}`, BANNER_SIZE);
+  const decoration = user.avatar_decoration_data?.asset;
+  if (decoration) urls.avatarDecoration = imageUrl(cdnBaseUrl, `avatar-decoration-presets/${decoration}`, undefined);
+  return urls;
+}
+
+export type ProfileImageField = 'avatar' | 'banner' | 'avatarDecoration';
+
+export interface ProfileImagesOptions {
+  fetcher: ImageFetcher;
+  /** The CDN's hostname: the only host an image may come from, redirects included. */
+  onlyHost: string;
+  /** Bytes of images kept; 0 keeps none. */
+  maxBytes: number;
+  timeoutMs: number;
+  logger: Logger;
+}
+
+/**
+ * Profile images by URL in an lru-cache bounded by bytes, whose `fetch` also lets concurrent loads
+ * of one URL (the same decoration preset on many users) share one download. Keying by URL is safe
+ * because Discord CDN paths carry the content hash: a new avatar gets a new URL. A failure is
+ * never the card's failure: the CDN drops old hashes, and a card without a banner beats no card,
+ * so it is logged, left out and not cached.
+ */
+export function createProfileImages(options: ProfileImagesOptions) {
+  const { logger } = options;
+  if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) {
+    throw new RangeError(`imageCache.maxBytes must be a non-negative integer, got ${options.maxBytes}`);
+  }
+  const counts = { imageCacheHits: 0, imageCacheMisses: 0, imageFailures: 0 };
+  type Context = { field: ProfileImageField; userId: string };
+  const cache = new LRUCache<string, Buffer, Context>({
+    // lru-cache wants a positive bound: with the cache off it is 1 byte, which no image fits, and
+    // a download in flight is still shared.
+    maxSize: Math.max(1, options.maxBytes),
+    sizeCalculation: (bytes) => Math.max(1, bytes.length),
+    // An eviction under pressure must not cut a download others are waiting for.
+    ignoreFetchAbort: true,
+    fetchMethod: async (url, _stale, { context: { field, userId } }) => {
+      try {
+        const image = await withDeadline(options.fetcher.fetchImage(url, field, { onlyHost: options.onlyHost }), options.timeoutMs, 'image fetch');
+        return image.bytes;
+      } catch (error) {
+        counts.imageFailures += 1;
+        const reason = error instanceof Error ? error.message : 'unknown error';
+        logger.warn({ userId, field, url, reason }, 'Discord profile image left out of the card');
+        return undefined;
+      }
+    },
+  });
+  return {
+    /** The image's bytes, or `undefined` when it could not be fetched or is not a usable image. */
+    async load(url: string, field: ProfileImageField, userId: string): Promise<Buffer | undefined> {
+      const status: LRUCache.Status<string, Buffer, Context> = {};
+      const loading = cache.fetch(url, { context: { field, userId }, status });
+      counts[status.fetch === 'hit' ? 'imageCacheHits' : 'imageCacheMisses'] += 1;
+      return loading;
+    },
+    stats: () => ({ ...counts, imageCacheBytes: cache.calculatedSize, imageCacheEntries: cache.size }),
+  };
+}
