@@ -13,8 +13,8 @@ import { captureLogger, newKey, noisePng, PINO_WARN, readAll, timed } from './fi
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, startS3rver, type RunningS3rver } from './s3rver-server.ts';
 
 /** Deadline given to stores in failure tests, and the bound they must fail within (generous for a loaded CI box). */
-const DEADLINE_MS = 1000;
-const PROMPT_MS = 5000;
+const DEADLINE_MS = 2000;
+const PROMPT_MS = 10_000;
 
 let s3rver: RunningS3rver;
 const stores: S3MediaStore[] = [];
@@ -159,6 +159,8 @@ test('lifecycle refused with AccessDenied degrades to denied, with a warning', a
 
 test('with the server stopped, boot, ping, put, stat and open fail promptly as unavailable', async (t) => {
   const own = await startS3rver();
+  // Stopped here even when an assertion fails first: a server left listening keeps the worker alive.
+  t.teardown(() => own.stop());
   const store = await createS3MediaStore(options({ endpoint: own.endpoint }));
   stores.push(store);
   const key = newKey();
