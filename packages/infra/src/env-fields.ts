@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /** Environment values are text; these helpers turn them into typed values with readable errors. */
 
-export function envInteger(options: { min: number; max: number; default: number }) {
+/** `default: undefined` leaves an unset variable undefined, for a library that owns the default. */
+export function envInteger<Default extends number | undefined>(options: { min: number; max: number; default: Default }) {
   return z
     .string()
     .regex(/^-?\d+$/, { error: `must be a whole number from ${options.min} to ${options.max}` })
@@ -15,7 +16,7 @@ export function envInteger(options: { min: number; max: number; default: number 
         .max(options.max, { error: `must be at most ${options.max}` }),
     )
     .optional()
-    .transform((value) => value ?? options.default);
+    .transform((value): number | Default => value ?? options.default);
 }
 
 export function envBoolean(defaultValue: boolean) {
