@@ -2,8 +2,7 @@ import { z } from 'zod';
 
 /** Environment values are text; these helpers turn them into typed values with readable errors. */
 
-/** `default: undefined` leaves an unset variable undefined, for a library that owns the default. */
-export function envInteger<Default extends number | undefined>(options: { min: number; max: number; default: Default }) {
+export function envInteger(options: { min: number; max: number; default: number }) {
   return z
     .string()
     .regex(/^-?\d+$/, { error: `must be a whole number from ${options.min} to ${options.max}` })
@@ -16,7 +15,7 @@ export function envInteger<Default extends number | undefined>(options: { min: n
         .max(options.max, { error: `must be at most ${options.max}` }),
     )
     .optional()
-    .transform((value): number | Default => value ?? options.default);
+    .transform((value) => value ?? options.default);
 }
 
 export function envBoolean(defaultValue: boolean) {

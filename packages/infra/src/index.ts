@@ -9,4 +9,4 @@ export { checkReadiness, DeadlineError, withDeadline } from './deadline.ts';
 export { createLogger, deferredBindings, deferredChild, LOG_LEVELS, type Bindings, type Logger, type LoggerOptions } from './logging.ts';
 export { createRedisConnection, waitUntilRedisReady, type RedisRole } from './redis-connection.ts';
 export { checkRedisEvictionPolicy } from './redis-eviction-policy.ts';
-export { redisUrlField, refineServiceEnvironment, serviceEnvironmentShape, toRenderingSettings, type RenderingSettings } from './service-environment.ts';
+export { FETCH_DEFAULTS, redisUrlField, refineServiceEnvironment, serviceEnvironmentShape, toRenderingSettings, type RenderingSettings } from './service-environment.ts';

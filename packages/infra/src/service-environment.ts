@@ -9,6 +9,9 @@ import { LOG_LEVELS } from './logging.ts';
  * are documented in the README.
  */
 
+/** The image fetcher's defaults, for these variables and for safe-fetch used without them. */
+export const FETCH_DEFAULTS = { maxBytes: 8 * 1024 * 1024, deadlineMs: 5000 } as const;
+
 /** `REDIS_URL`: required by renderers, optional for the gateway (unset means embedded mode). */
 export const redisUrlField = z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' });
 
@@ -31,9 +34,8 @@ export const serviceEnvironmentShape = {
   DISCORD_CDN_BASE_URL: envUrl(['http', 'https']).default('https://cdn.discordapp.com'),
   PROFILE_CACHE_TTL_SECONDS: envInteger({ min: 0, max: 86_400, default: 300 }),
   FETCH_ALLOW_PRIVATE_HOSTS: envCommaList(),
-  /** Unset: safe-fetch's own defaults (8 MiB, 5000 ms) apply. */
-  FETCH_MAX_BYTES: envInteger({ min: 1024, max: 64 * 1024 * 1024, default: undefined }),
-  FETCH_TIMEOUT_MS: envInteger({ min: 100, max: 60_000, default: undefined }),
+  FETCH_MAX_BYTES: envInteger({ min: 1024, max: 64 * 1024 * 1024, default: FETCH_DEFAULTS.maxBytes }),
+  FETCH_TIMEOUT_MS: envInteger({ min: 100, max: 60_000, default: FETCH_DEFAULTS.deadlineMs }),
   /** All of one card's request images together (customBackground + customBadges), in bytes read. */
   FETCH_CARD_BUDGET_BYTES: envInteger({ min: 1024, max: 1024 * 1024 * 1024, default: 24 * 1024 * 1024 }),
   MEDIA_TTL_DAYS: envInteger({ min: 1, max: 3650, default: 30 }),

@@ -6,15 +6,9 @@ import type { CardRenderPool } from './card-pool/card-render-pool.ts';
 const SECONDS_BUCKETS = [0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5, 10, 20];
 
 /** What a render reports as it goes; both run modes register the same metrics. */
-export interface RenderMetrics {
-  phases(timings: Readonly<Record<string, number>>): void;
-  /** An image could not be fetched or used: counted by reason (forbidden_address, timeout, corrupt...). */
-  imageFailed(error: unknown): void;
-  jobFinished(outcome: 'completed' | 'failed' | 'retried'): void;
-  queueWait(ms: number): void;
-}
+export type RenderMetrics = ReturnType<typeof createRenderMetrics>;
 
-export function createRenderMetrics(registry: Registry, pool: CardRenderPool): RenderMetrics {
+export function createRenderMetrics(registry: Registry, pool: CardRenderPool) {
   const phases = new Histogram({
     name: 'card_render_phase_seconds',
     help: 'Time per phase of a card render: profile, background, badges (fetches), render (worker process), draw, encode, store.',
@@ -45,14 +39,15 @@ export function createRenderMetrics(registry: Registry, pool: CardRenderPool): R
     },
   });
   return {
-    phases(timings) {
+    phases(timings: Readonly<Record<string, number>>) {
       for (const [phase, ms] of Object.entries(timings)) phases.observe({ phase }, ms / 1000);
     },
-    imageFailed(error) {
+    /** An image could not be fetched or used: counted by reason (forbidden_address, timeout, corrupt...). */
+    imageFailed(error: unknown) {
       if (error instanceof ImageFetchError || error instanceof CardImageError) imageFailures.inc({ reason: error.reason });
     },
-    jobFinished: (outcome) => jobs.inc({ outcome }),
-    queueWait: (ms) => waited.observe(Math.max(0, ms) / 1000),
+    jobFinished: (outcome: 'completed' | 'failed' | 'retried') => jobs.inc({ outcome }),
+    queueWait: (ms: number) => waited.observe(Math.max(0, ms) / 1000),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CardImageErrorReason, CardInput } from '@utility-api/card';
+import type { CardImageErrorReason, CardInput, RenderedCard } from '@utility-api/card';
 
 /**
  * What crosses the IPC channel between the pool and its worker processes. The channel uses
@@ -10,16 +10,9 @@ export interface RenderTask {
   input: CardInput;
 }
 
-export interface RenderTimings {
-  prepare: number;
-  draw: number;
-  encode: number;
-  steps: Record<string, number>;
-}
-
 export type RenderTaskOutcome =
-  | { id: number; ok: true; png: Uint8Array; width: number; height: number; timings: RenderTimings; warnings: string[] }
-  /** `imageError.detail` is the sentence without the `field: ` prefix CardImageError adds to its message. */
+  | ({ id: number; ok: true } & Omit<RenderedCard, 'png'> & { png: Uint8Array })
+  /** A CardImageError keeps its parts (`imageError`); any other error is only its message. */
   | { id: number; ok: false; imageError?: { reason: CardImageErrorReason; field: string; detail: string }; message: string };
 
 /** Worker to pool: started (fonts and canvas warm), could not start, or a card's outcome. */
@@ -28,27 +21,17 @@ export type WorkerMessage =
   | { type: 'failed-to-start'; message: string }
   | { type: 'outcome'; outcome: RenderTaskOutcome };
 
-export function asBuffer(bytes: Uint8Array): Buffer;
-export function asBuffer(bytes: Uint8Array | undefined): Buffer | undefined;
-export function asBuffer(bytes: Uint8Array | undefined): Buffer | undefined {
-  if (bytes === undefined || Buffer.isBuffer(bytes)) return bytes;
+export function asBuffer<Bytes extends Uint8Array | undefined>(bytes: Bytes): Buffer | Exclude<Bytes, Uint8Array> {
+  if (bytes === undefined || Buffer.isBuffer(bytes)) return bytes as Buffer | Exclude<Bytes, Uint8Array>;
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** The card input as the worker received it, with every image byte array a Buffer again. */
 export function reviveCardInput(input: CardInput): CardInput {
-  const profile = input.profile;
+  const { profile, images } = input;
   return {
     ...input,
-    profile: {
-      ...profile,
-      avatar: asBuffer(profile.avatar),
-      banner: asBuffer(profile.banner),
-      avatarDecoration: asBuffer(profile.avatarDecoration),
-    },
-    images: {
-      background: asBuffer(input.images?.background),
-      customBadges: input.images?.customBadges?.map((bytes) => asBuffer(bytes)),
-    },
+    profile: { ...profile, avatar: asBuffer(profile.avatar), banner: asBuffer(profile.banner), avatarDecoration: asBuffer(profile.avatarDecoration) },
+    images: { background: asBuffer(images?.background), customBadges: images?.customBadges?.map((bytes) => asBuffer(bytes)) },
   };
 }

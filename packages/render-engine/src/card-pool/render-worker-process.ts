@@ -61,19 +61,17 @@ export function heapLimitMb(memoryLimitBytes: number): number {
   return Math.max(64, Math.floor(memoryLimitBytes / (1024 * 1024) / 2));
 }
 
-/** Resident and virtual size of a process from /proc (Linux), or undefined once it is gone. */
-export async function readProcessMemory(pid: number): Promise<{ rssBytes: number; vszBytes: number } | undefined> {
+/** Resident size of a process from /proc (Linux), or undefined once it is gone. */
+export async function readProcessMemory(pid: number): Promise<{ rssBytes: number } | undefined> {
   let status: string;
   try {
     status = await readFile(`/proc/${pid}/status`, 'utf8');
   } catch {
     return undefined;
   }
-  // The kernel reports both in kB, whatever the page size (statm counts pages).
-  const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
-  const rssBytes = kilobytes('VmRSS');
-  const vszBytes = kilobytes('VmSize');
-  return Number.isFinite(rssBytes) ? { rssBytes, vszBytes } : undefined;
+  // The kernel reports it in kB, whatever the page size (statm counts pages).
+  const rssBytes = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) * 1024;
+  return Number.isFinite(rssBytes) ? { rssBytes } : undefined;
 }
 
 /**
@@ -136,10 +134,6 @@ export class RenderWorkerProcess {
   /** Started and not drawing: the pool may hand it a card. */
   get idle(): boolean {
     return this.#ready && !this.#busy && !this.#exited && this.#killedFor === undefined;
-  }
-
-  get busy(): boolean {
-    return this.#busy;
   }
 
   /** Sends one card; the outcome arrives through `onOutcome`, or the loss through `onExit`. */
