@@ -1,7 +1,7 @@
 export { DEFAULT_MEDIA_TTL_DAYS, MEDIA_CONTENT_TYPE } from './media-store.ts';
 export type { MediaObject, MediaStore, OpenedMedia } from './media-store.ts';
 export { isMediaKey, mediaKeyOfName, mediaObjectName } from './media-key.ts';
-export { openMediaStore, type MediaSettings } from './open-media-store.ts';
+export { openMediaStore } from './open-media-store.ts';
 export { InvalidMediaKeyError, StorageUnavailableError } from './storage-errors.ts';
 export type { StorageUnavailableReason } from './storage-errors.ts';
 export { createDiskMediaStore, DEFAULT_SWEEP_INTERVAL_MS } from './disk-media-store.ts';

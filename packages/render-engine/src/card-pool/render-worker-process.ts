@@ -57,7 +57,7 @@ const IDLE_SAMPLE_MS = 1000;
  * the supervisor would have to kill for it, and the rest of the ceiling is left to the native
  * memory canvas, cairo and the image decoders allocate outside V8's heap.
  */
-export function heapLimitMb(memoryLimitBytes: number): number {
+function heapLimitMb(memoryLimitBytes: number): number {
   return Math.max(64, Math.floor(memoryLimitBytes / (1024 * 1024) / 2));
 }
 

@@ -2,7 +2,7 @@ import { withDeadline } from '@utility-api/infra';
 import { RENDER_RETENTION, renderJobId, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import { LRUCache } from 'lru-cache';
 
-export interface RenderOutcome {
+interface RenderOutcome {
   result: RenderJobResult;
   /** True when an earlier identical request's render answered this one. */
   reused: boolean;
