@@ -5,10 +5,10 @@ import type { MediaStore } from '@utility-api/media-store';
 import { mediaKeyForPng, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import { createFetchSession, createImageFetcher } from '@utility-api/safe-fetch';
 import type { Redis } from 'ioredis';
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { createCardRenderPool, type CardRenderPool } from './card-pool/card-render-pool.ts';
 import { asRenderFailure } from './render-failures.ts';
-import { createRenderMetrics, type RenderMetrics } from './render-metrics.ts';
+import { createRenderMetrics, registerDiscordCacheMetrics, type RenderMetrics } from './render-metrics.ts';
 
 /**
  * One render job from payload to stored PNG, in both run modes: the renderer service calls it from
@@ -50,7 +50,7 @@ export function createRenderEngine(
       maxRetryWaitMs: 2000,
       logger,
     });
-    registerProfileCacheMetrics(parts.registry, () => discord.stats());
+    registerDiscordCacheMetrics(parts.registry, () => discord.stats());
     resolveProfile = (userId) => discord.resolveProfile(userId);
   } else {
     logger.info('DISCORD_BOT_TOKEN is not set: cards are drawn from the user id alone (default avatar, no banner or badges)');
@@ -105,23 +105,4 @@ export function createRenderEngine(
     }
   };
   return { process, pool, metrics };
-}
-
-/** Profile and image cache hits, read from the profile source's own counters at scrape time. */
-function registerProfileCacheMetrics(registry: Registry, stats: () => { profileCacheHits: number; profileCacheMisses: number; imageCacheHits: number; imageCacheMisses: number }): void {
-  let reported = { profileCacheHits: 0, profileCacheMisses: 0, imageCacheHits: 0, imageCacheMisses: 0 };
-  new Counter({
-    name: 'discord_cache_lookups_total',
-    help: 'Discord profile and CDN image cache lookups in this process, by cache and result.',
-    labelNames: ['cache', 'result'],
-    registers: [registry],
-    collect() {
-      const now = stats();
-      this.inc({ cache: 'profile', result: 'hit' }, now.profileCacheHits - reported.profileCacheHits);
-      this.inc({ cache: 'profile', result: 'miss' }, now.profileCacheMisses - reported.profileCacheMisses);
-      this.inc({ cache: 'image', result: 'hit' }, now.imageCacheHits - reported.imageCacheHits);
-      this.inc({ cache: 'image', result: 'miss' }, now.imageCacheMisses - reported.imageCacheMisses);
-      reported = { ...now };
-    },
-  });
 }

@@ -1,4 +1,5 @@
 import { CardImageError } from '@utility-api/card';
+import type { DiscordProfilesStats } from '@utility-api/discord-users';
 import { ImageFetchError } from '@utility-api/safe-fetch';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { CardRenderPool } from './card-pool/card-render-pool.ts';
@@ -29,7 +30,15 @@ export function createRenderMetrics(registry: Registry, pool: CardRenderPool) {
     buckets: SECONDS_BUCKETS,
     registers: [registry],
   });
-  registerWorkersLost(registry, pool);
+  registerCountsCounter(
+    registry,
+    {
+      name: 'card_render_workers_lost_total',
+      help: 'Render worker processes lost, by cause: crashed (signal or exit), memory (over RENDER_WORKER_MEMORY_MB), time (over RENDER_TIME_BUDGET_MS).',
+      labelNames: ['cause'],
+    },
+    () => Object.entries(pool.workersLost).map(([cause, count]) => [{ cause }, count]),
+  );
   new Gauge({
     name: 'card_render_pool_load',
     help: 'Cards being drawn or waiting for a render worker in this process.',
@@ -51,19 +60,39 @@ export function createRenderMetrics(registry: Registry, pool: CardRenderPool) {
   };
 }
 
-/** Render worker processes the pool lost, by cause, read from the pool's own counts at scrape time. */
-function registerWorkersLost(registry: Registry, pool: CardRenderPool): void {
-  const reported: Record<string, number> = {};
+/** A counter fed at scrape time from cumulative counts kept elsewhere (the pool, the profile source). */
+function registerCountsCounter(
+  registry: Registry,
+  metric: { name: string; help: string; labelNames: string[] },
+  read: () => [labels: Record<string, string>, count: number][],
+): void {
+  const reported = new Map<string, number>();
   new Counter({
-    name: 'card_render_workers_lost_total',
-    help: 'Render worker processes lost, by cause: crashed (signal or exit), memory (over RENDER_WORKER_MEMORY_MB), time (over RENDER_TIME_BUDGET_MS).',
-    labelNames: ['cause'],
+    ...metric,
     registers: [registry],
     collect() {
-      for (const [cause, count] of Object.entries(pool.workersLost)) {
-        this.inc({ cause }, count - (reported[cause] ?? 0));
-        reported[cause] = count;
+      for (const [labels, count] of read()) {
+        const key = JSON.stringify(labels);
+        this.inc(labels, count - (reported.get(key) ?? 0));
+        reported.set(key, count);
       }
     },
   });
+}
+
+/** Profile and image cache hits of the Discord profile source. */
+export function registerDiscordCacheMetrics(registry: Registry, stats: () => DiscordProfilesStats): void {
+  registerCountsCounter(
+    registry,
+    { name: 'discord_cache_lookups_total', help: 'Discord profile and CDN image cache lookups in this process, by cache and result.', labelNames: ['cache', 'result'] },
+    () => {
+      const now = stats();
+      return [
+        [{ cache: 'profile', result: 'hit' }, now.profileCacheHits],
+        [{ cache: 'profile', result: 'miss' }, now.profileCacheMisses],
+        [{ cache: 'image', result: 'hit' }, now.imageCacheHits],
+        [{ cache: 'image', result: 'miss' }, now.imageCacheMisses],
+      ];
+    },
+  );
 }

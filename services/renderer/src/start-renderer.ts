@@ -1,4 +1,4 @@
-import { checkRedisEvictionPolicy, createRedisConnection, type Lifecycle, type Logger, waitUntilRedisReady } from '@utility-api/infra';
+import { checkRedisAtBoot, createRedisConnection, type Lifecycle, type Logger } from '@utility-api/infra';
 import { openMediaStore } from '@utility-api/media-store';
 import { createRenderEngine } from '@utility-api/render-engine';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -6,13 +6,10 @@ import { createRenderWorker } from './bullmq-render-worker.ts';
 import type { RendererConfig } from './config.ts';
 import { startHealthServer } from './health-server.ts';
 
-const REDIS_BOOT_TIMEOUT_MS = 10_000;
-
 /** Builds and starts one renderer; each resource registers its closer as it is created. */
 export async function startRenderer(config: RendererConfig, logger: Logger, lifecycle: Lifecycle) {
   const redis = lifecycle.add('redis', createRedisConnection(config.redisUrl, 'blocking', 'renderer'), (connection) => void connection.disconnect());
-  await waitUntilRedisReady(redis, REDIS_BOOT_TIMEOUT_MS);
-  await checkRedisEvictionPolicy(redis, { allowEviction: config.allowRedisEviction, logger });
+  await checkRedisAtBoot(redis, { allowEviction: config.allowRedisEviction, logger });
   const store = await openMediaStore(config.rendering.media, logger, lifecycle);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

@@ -1,4 +1,4 @@
-import { checkRedisEvictionPolicy, createRedisConnection, type Lifecycle, type Logger, waitUntilRedisReady } from '@utility-api/infra';
+import { checkRedisAtBoot, createRedisConnection, type Lifecycle, type Logger } from '@utility-api/infra';
 import { openMediaStore, type MediaStore } from '@utility-api/media-store';
 import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
@@ -19,8 +19,6 @@ export interface RenderBackends {
   /** Starts render workers ahead of the first card (embedded mode; a no-op when distributed). */
   warmUp(): void;
 }
-
-const REDIS_BOOT_TIMEOUT_MS = 10_000;
 
 /**
  * The two run modes behind the same two interfaces: with `REDIS_URL`, BullMQ and remote renderers;
@@ -47,8 +45,7 @@ export async function startRenderBackends(config: GatewayConfig, logger: Logger,
   producer.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
   const events = lifecycle.add('redis (events)', createRedisConnection(config.redisUrl, 'blocking', 'gateway-events'), (redis) => void redis.disconnect());
   events.on('error', (error) => logger.debug({ err: error }, 'redis events connection error'));
-  await waitUntilRedisReady(producer, REDIS_BOOT_TIMEOUT_MS);
-  await checkRedisEvictionPolicy(producer, { allowEviction: config.allowRedisEviction, logger });
+  await checkRedisAtBoot(producer, { allowEviction: config.allowRedisEviction, logger });
   const bullmq = lifecycle.add('render queue', await createBullmqBackend({ producer, events, logger }), (opened) => opened.close());
   new Gauge({
     name: 'card_render_queue_jobs',

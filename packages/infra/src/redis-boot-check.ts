@@ -2,8 +2,24 @@ import type { Redis } from 'ioredis';
 import { withDeadline } from './deadline.ts';
 import type { Logger } from './logging.ts';
 
+/** How long boot waits for Redis before failing: a service must not hang on it. */
+const REDIS_BOOT_TIMEOUT_MS = 10_000;
 /** How long boot waits for `CONFIG GET` before carrying on as if CONFIG were disabled. */
 const CONFIG_TIMEOUT_MS = 2000;
+
+/**
+ * Boot's Redis gate for the BullMQ users (the gateway in distributed mode, renderers): the
+ * connection is ready within REDIS_BOOT_TIMEOUT_MS, and its eviction policy keeps jobs.
+ */
+export async function checkRedisAtBoot(redis: Redis, options: { allowEviction: boolean; logger: Logger }): Promise<void> {
+  if (redis.status !== 'ready') {
+    // Not `events.once`: it rejects on the first 'error', and ioredis reports each failed reconnect as one.
+    let onReady!: () => void;
+    const ready = new Promise<void>((resolve) => redis.once('ready', (onReady = resolve)));
+    await withDeadline(ready, REDIS_BOOT_TIMEOUT_MS, 'Redis at boot').finally(() => redis.off('ready', onReady));
+  }
+  await checkRedisEvictionPolicy(redis, options);
+}
 
 /**
  * Reads `maxmemory-policy` at boot (gateway in distributed mode and renderers): under eviction
@@ -11,7 +27,7 @@ const CONFIG_TIMEOUT_MS = 2000;
  * an error and refuses boot unless `allowEviction`; a server that will not tell (managed Redis
  * often disables CONFIG) is a warning and boot goes on.
  */
-export async function checkRedisEvictionPolicy(redis: Redis, options: { allowEviction: boolean; logger: Logger }): Promise<void> {
+async function checkRedisEvictionPolicy(redis: Redis, options: { allowEviction: boolean; logger: Logger }): Promise<void> {
   const { logger } = options;
   let policy: unknown;
   try {
