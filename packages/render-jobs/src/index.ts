@@ -1,25 +1,9 @@
 /** The contract between the gateway and the renderers: nothing else passes between them. */
-export {
-  CARD_LIMITS,
-  DEFAULT_BACKGROUND_BRIGHTNESS,
-  DEFAULT_DATE_LOCALE,
-  PRESENCE_STATUSES,
-  cardOptionsSchema,
-  rankDataSchema,
-} from './card-options.ts';
+export { CARD_LIMITS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema } from './card-options.ts';
 export type { CardOptions, PresenceStatus, RankData } from './card-options.ts';
-export { hexColorField, normalizeHexColor } from './hex-color.ts';
+export { normalizeHexColor } from './hex-color.ts';
 export { isSupportedDateLocale } from './locale.ts';
-export {
-  describePixelCount,
-  detectImageFormat,
-  IMAGE_SNIFF_LENGTH,
-  imageSizeProblem,
-  judgeImageFormat,
-  MAX_IMAGE_PIXELS,
-  MAX_IMAGE_SIDE,
-  type ImageFormat,
-} from './image-rules.ts';
+export { describePixelCount, detectImageFormat, IMAGE_SNIFF_LENGTH, imageSizeProblem, judgeImageFormat, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, type ImageFormat } from './image-rules.ts';
 export { renderJobPayloadSchema, snowflakeSchema, type RenderJobPayload } from './render-job-payload.ts';
 export { RENDER_FAILED, RENDER_FAILURE_CODES, renderJobResultSchema, type RenderFailure, type RenderJobResult } from './render-job-result.ts';
 export { mediaKeyForPng, renderJobId } from './render-key.ts';

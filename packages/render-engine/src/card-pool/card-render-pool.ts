@@ -75,11 +75,6 @@ const START_RETRY_MAX_MS = 5000;
 
 export function createCardRenderPool(options: CardRenderPoolOptions): CardRenderPool {
   const { logger } = options;
-  const limits: RenderWorkerLimits = {
-    memoryLimitBytes: options.memoryLimitBytes,
-    timeBudgetMs: options.timeBudgetMs,
-    ...(options.startDeadlineMs === undefined ? {} : { startDeadlineMs: options.startDeadlineMs }),
-  };
   const waiting: PendingTask[] = [];
   const slots = new Set<WorkerSlot>();
   const workersLost: Record<WorkerLossCause, number> = { crashed: 0, memory: 0, time: 0 };
@@ -92,7 +87,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions): CardRender
     const startedAt = performance.now();
     const slot: WorkerSlot = {
       current: undefined,
-      process: new RenderWorkerProcess(limits, {
+      process: new RenderWorkerProcess(options, {
         onReady: () => {
           failedStartsInARow = 0;
           logger.info({ pid: slot.process.pid, startMs: Math.round(performance.now() - startedAt) }, 'render worker ready');

@@ -10,6 +10,7 @@ import {
 } from '@utility-api/render-jobs';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { Gauge, type Registry } from 'prom-client';
 import { RenderQueueUnavailableError, type RenderBackend } from './render-queue.ts';
 
 interface Waiter {
@@ -33,30 +34,35 @@ function readResult(returnvalue: unknown): RenderJobResult {
 }
 
 /**
- * Distributed mode: one Queue and one QueueEvents per gateway process. Completion is signalled
- * through our own waiter table fed by the shared QueueEvents (no `waitUntilFinished`: it adds a
- * listener per call and races with job removal), and every wait starts by registering the waiter,
- * then reading the job, so a completion between the two is never lost.
+ * Distributed mode: one Queue and one QueueEvents per gateway process. The render queue above
+ * runs one wait per job id at a time, so each job has one waiter here, fed by the shared
+ * QueueEvents (no `waitUntilFinished`: it adds a listener per call and races with job removal).
+ * Every wait registers its waiter before it reads the job, so a completion between the two is
+ * never lost.
  */
-export async function createBullmqBackend(parts: {
-  producer: Redis;
-  events: Redis;
-  logger: Logger;
-}): Promise<RenderBackend & { close(): Promise<void>; counts(): Promise<Record<string, number>> }> {
+export async function createBullmqBackend(parts: { producer: Redis; events: Redis; logger: Logger; registry: Registry }): Promise<RenderBackend & { close(): Promise<void> }> {
   const queue = new Queue(RENDER_QUEUE_NAME, { connection: parts.producer });
   const queueEvents = new QueueEvents(RENDER_QUEUE_NAME, { connection: parts.events, autorun: true });
   queue.on('error', (error) => parts.logger.warn({ err: error }, 'render queue error'));
   queueEvents.on('error', (error) => parts.logger.warn({ err: error }, 'render queue events error'));
   await queueEvents.waitUntilReady();
+  new Gauge({
+    name: 'card_render_queue_jobs',
+    help: 'Render jobs in the shared queue by state, read from Redis at scrape time.',
+    labelNames: ['state'],
+    registers: [parts.registry],
+    async collect() {
+      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed').catch(() => undefined);
+      for (const [state, count] of Object.entries(counts ?? {})) this.set({ state }, count);
+    },
+  });
 
-  const waiters = new Map<string, Set<Waiter>>();
+  const waiters = new Map<string, Waiter>();
   const settle = (jobId: string, outcome: { result: RenderJobResult } | { error: unknown }) => {
-    const listeners = waiters.get(jobId);
+    const waiter = waiters.get(jobId);
     waiters.delete(jobId);
-    for (const waiter of listeners ?? []) {
-      if ('result' in outcome) waiter.resolve(outcome.result);
-      else waiter.reject(outcome.error);
-    }
+    if ('result' in outcome) waiter?.resolve(outcome.result);
+    else waiter?.reject(outcome.error);
   };
   queueEvents.on('completed', ({ jobId, returnvalue }) => settle(jobId, { result: readResult(returnvalue) }));
   // Emitted once the job is finally failed, not for the attempts BullMQ retries.
@@ -80,58 +86,48 @@ export async function createBullmqBackend(parts: {
     return job.finishedOn === undefined ? 'pending' : readResult(job.returnvalue);
   };
 
-  const waitFor = (jobId: string): { promise: Promise<RenderJobResult>; cancel(): void } => {
-    let waiter!: Waiter;
-    const promise = new Promise<RenderJobResult>((resolve, reject) => {
-      waiter = { resolve, reject };
-    });
-    waiters.set(jobId, (waiters.get(jobId) ?? new Set<Waiter>()).add(waiter));
-    const recheck = setInterval(() => {
-      finishedState(jobId).then(
-        (state) => typeof state === 'object' && settle(jobId, { result: state }),
-        () => {},
-      );
-    }, RECHECK_INTERVAL_MS);
-    const cancel = () => {
-      clearInterval(recheck);
-      const current = waiters.get(jobId);
-      current?.delete(waiter);
-      if (current?.size === 0) waiters.delete(jobId);
-    };
-    return { promise, cancel };
+  const submitAndWait = async (jobId: string, payload: RenderJobPayload, answer: Promise<RenderJobResult>, deadlineMs: number) => {
+    let reused = true;
+    try {
+      const state = await finishedState(jobId);
+      // A finished card, or renderers that died on this one (re-adding it would kill more of
+      // them), answers identical requests until the job ages out of Redis. Any other failure
+      // (a bad image, storage, Discord) is no verdict forever: a fresh attempt.
+      if (typeof state === 'object' && (state.ok || state.failure.code === 'render_failed')) settle(jobId, { result: state });
+      else if (state !== 'pending') {
+        if (state !== 'absent') await queue.remove(jobId);
+        await queue.add(RENDER_JOB_NAME, payload, { jobId, ...RENDER_JOB_OPTIONS });
+        reused = false;
+      }
+    } catch (error) {
+      throw new RenderQueueUnavailableError(error);
+    }
+    // Nobody listens past the deadline: the queue's callers have given up by then.
+    return { result: await withDeadline(answer, deadlineMs, 'card render'), reused };
   };
 
   return {
     kind: 'bullmq',
-    async run(jobId, payload: RenderJobPayload, deadlineMs) {
-      const wait = waitFor(jobId);
-      let reused = true;
+    async run(jobId, payload, deadlineMs) {
+      const answer = new Promise<RenderJobResult>((resolve, reject) => waiters.set(jobId, { resolve, reject }));
+      // Awaited below; a Redis loss may reject it before then, which must not count as unhandled.
+      answer.catch(() => {});
+      const recheck = setInterval(() => {
+        finishedState(jobId).then(
+          (state) => typeof state === 'object' && settle(jobId, { result: state }),
+          () => {},
+        );
+      }, RECHECK_INTERVAL_MS);
       try {
-        const state = await finishedState(jobId);
-        // A finished card, or renderers that died on this one (re-adding it would kill more of
-        // them), answers identical requests until the job ages out of Redis. Any other failure
-        // (a bad image, storage, Discord) is no verdict forever: a fresh attempt.
-        if (typeof state === 'object' && (state.ok || state.failure.code === 'render_failed')) settle(jobId, { result: state });
-        else if (state !== 'pending') {
-          if (state !== 'absent') await queue.remove(jobId);
-          await queue.add(RENDER_JOB_NAME, payload, { jobId, ...RENDER_JOB_OPTIONS });
-          reused = false;
-        }
-      } catch (error) {
-        wait.cancel();
-        throw new RenderQueueUnavailableError(error);
-      }
-      // Nobody listens past the deadline: the queue's callers have given up by then.
-      try {
-        return { result: await withDeadline(wait.promise, deadlineMs, 'card render'), reused };
+        return await submitAndWait(jobId, payload, answer, deadlineMs);
       } finally {
-        wait.cancel();
+        clearInterval(recheck);
+        waiters.delete(jobId);
       }
     },
     async ping() {
       await parts.producer.ping();
     },
-    counts: () => queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'),
     async close() {
       parts.producer.off('close', onConnectionLost);
       failAllWaiters('gateway shutting down');

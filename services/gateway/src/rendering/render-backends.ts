@@ -1,7 +1,7 @@
 import { checkRedisAtBoot, createRedisConnection, type Lifecycle, type Logger } from '@utility-api/infra';
 import { openMediaStore, type MediaStore } from '@utility-api/media-store';
 import type { Redis } from 'ioredis';
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.ts';
 import type { BackingStore } from '../health/backing-store.ts';
 import { inMemoryBackingStore } from '../health/backing-store.ts';
@@ -46,17 +46,7 @@ export async function startRenderBackends(config: GatewayConfig, logger: Logger,
   const events = lifecycle.add('redis (events)', createRedisConnection(config.redisUrl, 'blocking', 'gateway-events'), (redis) => void redis.disconnect());
   events.on('error', (error) => logger.debug({ err: error }, 'redis events connection error'));
   await checkRedisAtBoot(producer, { allowEviction: config.allowRedisEviction, logger });
-  const bullmq = lifecycle.add('render queue', await createBullmqBackend({ producer, events, logger }), (opened) => opened.close());
-  new Gauge({
-    name: 'card_render_queue_jobs',
-    help: 'Render jobs in the shared queue by state, read from Redis at scrape time.',
-    labelNames: ['state'],
-    registers: [registry],
-    async collect() {
-      const counts = await bullmq.counts().catch(() => undefined);
-      if (counts) for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
-    },
-  });
+  const bullmq = lifecycle.add('render queue', await createBullmqBackend({ producer, events, logger, registry }), (opened) => opened.close());
   if (media.kind === 'disk') logger.warn('distributed mode with a disk media store: renderers must share MEDIA_DIR with this gateway');
   logger.info({ store: media.kind }, 'distributed mode: rendering through BullMQ');
   return {
