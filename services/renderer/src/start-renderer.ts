@@ -7,7 +7,7 @@ import type { RendererConfig } from './config.ts';
 import { startHealthServer } from './health-server.ts';
 
 /** Builds and starts one renderer; each resource registers its closer as it is created. */
-export async function startRenderer(config: RendererConfig, logger: Logger, lifecycle: Lifecycle) {
+export async function startRenderer(config: RendererConfig, logger: Logger, lifecycle: Lifecycle): Promise<void> {
   const redis = lifecycle.add('redis', createRedisConnection(config.redisUrl, 'blocking', 'renderer'), (connection) => void connection.disconnect());
   await checkRedisAtBoot(redis, { allowEviction: config.allowRedisEviction, logger });
   const store = await openMediaStore(config.rendering.media, logger, lifecycle);
@@ -38,5 +38,4 @@ export async function startRenderer(config: RendererConfig, logger: Logger, life
   });
   lifecycle.add('health server', health.server, (server) => new Promise<void>((resolve) => server.close(() => resolve())));
   logger.info({ concurrency: config.concurrency, workers: engine.pool.size, store: store.kind, health: health.url }, 'renderer ready');
-  return { worker, store, healthUrl: health.url };
 }
