@@ -178,10 +178,7 @@ export class RenderWorkerProcess {
    */
   async #finishCard(outcome: RenderTaskOutcome): Promise<void> {
     clearTimeout(this.#budgetTimer);
-    const memory = await readProcessMemory(this.pid);
-    if (memory) this.#rssBytes = memory.rssBytes;
-    if (this.#exited || this.#killedFor !== undefined) return;
-    if (memory && memory.rssBytes > this.#limits.memoryLimitBytes) return this.kill('memory');
+    if ((await this.#overMemory()) || this.#exited || this.#killedFor !== undefined) return;
     this.#busy = false;
     this.#scheduleSample(IDLE_SAMPLE_MS);
     this.#events.onOutcome(outcome);
@@ -191,17 +188,20 @@ export class RenderWorkerProcess {
     clearTimeout(this.#sampleTimer);
     if (this.#exited) return;
     this.#sampleTimer = setTimeout(() => {
-      void readProcessMemory(this.pid).then((memory) => {
-        if (this.#exited) return;
-        if (memory) {
-          this.#rssBytes = memory.rssBytes;
-          if (memory.rssBytes > this.#limits.memoryLimitBytes) return this.kill('memory');
-        }
-        this.#scheduleSample(this.#busy ? BUSY_SAMPLE_MS : IDLE_SAMPLE_MS);
-      });
+      void this.#overMemory().then((killed) => killed || this.#scheduleSample(this.#busy ? BUSY_SAMPLE_MS : IDLE_SAMPLE_MS));
     }, delayMs);
     // Sampling alone must not keep a process alive that is otherwise done.
     this.#sampleTimer.unref();
+  }
+
+  /** Reads the resident memory and kills the worker above its ceiling; true when it did. */
+  async #overMemory(): Promise<boolean> {
+    const memory = await readProcessMemory(this.pid);
+    if (this.#exited || !memory) return false;
+    this.#rssBytes = memory.rssBytes;
+    if (memory.rssBytes <= this.#limits.memoryLimitBytes) return false;
+    this.kill('memory');
+    return true;
   }
 
   #finish(exitCode: number | null, signal: NodeJS.Signals | null): void {

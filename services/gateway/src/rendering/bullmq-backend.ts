@@ -29,8 +29,14 @@ const FAILED_JOB: RenderJobResult = { ok: false, failure: RENDER_FAILED };
 
 /** A completed job's return value, or `render_failed` for one that does not match the contract. */
 function readResult(returnvalue: unknown): RenderJobResult {
-  const parsed = renderJobResultSchema.safeParse(typeof returnvalue === 'string' ? safeJson(returnvalue) : returnvalue);
-  return parsed.success ? parsed.data : FAILED_JOB;
+  try {
+    // QueueEvents hands the value over as JSON text, a fetched Job already parsed.
+    const parsed = renderJobResultSchema.safeParse(typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue);
+    if (parsed.success) return parsed.data;
+  } catch {
+    // Not JSON: no result either.
+  }
+  return FAILED_JOB;
 }
 
 /**
@@ -135,12 +141,4 @@ export async function createBullmqBackend(parts: { producer: Redis; events: Redi
       await queue.close();
     },
   };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -20,12 +20,7 @@ export interface RenderBackend {
   ping(): Promise<void>;
 }
 
-export interface RenderQueue {
-  readonly kind: RenderBackend['kind'];
-  /** Throws DeadlineError past `deadlineMs` (the render goes on) and RenderQueueUnavailableError. */
-  render(payload: RenderJobPayload, deadlineMs: number): Promise<RenderOutcome>;
-  ping(): Promise<void>;
-}
+export type RenderQueue = ReturnType<typeof createRenderQueue>;
 
 /** The queue itself is unreachable (Redis down): nothing was enqueued. */
 export class RenderQueueUnavailableError extends Error {
@@ -41,7 +36,7 @@ export class RenderQueueUnavailableError extends Error {
  * completed jobs, and a card that crashed its renderer (`render_failed`) is refused at once for as
  * long as it keeps failed ones. Other failures (a bad image, storage down) are tried afresh.
  */
-export function createRenderQueue(backend: RenderBackend): RenderQueue {
+export function createRenderQueue(backend: RenderBackend) {
   const recent = new LRUCache<string, RenderJobResult>({ max: 10_000, ttl: RENDER_RETENTION.completedAgeSeconds * 1000 });
   const inFlight = new Map<string, Promise<RenderOutcome>>();
 
@@ -53,7 +48,8 @@ export function createRenderQueue(backend: RenderBackend): RenderQueue {
   return {
     kind: backend.kind,
     ping: () => backend.ping(),
-    async render(payload, deadlineMs) {
+    /** Throws DeadlineError past `deadlineMs` (the render goes on) and RenderQueueUnavailableError. */
+    async render(payload: RenderJobPayload, deadlineMs: number): Promise<RenderOutcome> {
       const jobId = renderJobId(payload);
       const known = recent.get(jobId);
       if (known) return { result: known, reused: true };
