@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const SERVICES = ['gateway', 'renderer'];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.data/**', 'bench-results/**', 'preview/**'] },
   js.configs.recommended,
@@ -24,6 +26,21 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/services/**', '@utility-api/gateway', '@utility-api/renderer'], message: 'packages must not import services' }] }],
     },
   },
+  // Services never import each other, by package name or by path: what two need lives in packages/.
+  ...SERVICES.map((service) => ({
+    files: [`services/${service}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: SERVICES.filter((other) => other !== service).map((other) => ({
+            regex: `^@utility-api/${other}(/|$)|(^|/)${other}/src/`,
+            message: `services/${service} must not import services/${other}: move what both need to a package`,
+          })),
+        },
+      ],
+    },
+  })),
   {
     // Tests read JSON bodies as `any` on purpose; the assertions are the type check.
     files: ['tests/**/*.ts'],

@@ -18,5 +18,5 @@ test('the gateway code a distributed deployment runs never loads node-canvas', a
 });
 
 test('the embedded render path does load it (the check can fail)', async (t) => {
-  t.true(await canvasLoadedAfter(['./services/gateway/src/server.ts', '@utility-api/renderer']));
+  t.true(await canvasLoadedAfter(['./services/gateway/src/server.ts', '@utility-api/render-engine']));
 });

@@ -23,6 +23,7 @@ import sharp from 'sharp';
 import { ihdrChunk, insertBytes, PNG_SIGNATURE, pngChunk } from '../card/images/fixtures.ts';
 import { solidPng } from '../pipeline/image-server.ts';
 import { gifImage } from '../safe-fetch/images.ts';
+import { FETCH_DEFAULTS } from '@utility-api/infra';
 
 const run = promisify(execFile);
 
@@ -60,7 +61,7 @@ export type BombSizes = typeof FULL_BOMB_SIZES;
 export const BOMB_SIZES: BombSizes = FULL_BOMB_SIZES;
 
 /** The fetcher's byte cap (`FETCH_MAX_BYTES` default): every bomb must fit under it to reach a decoder. */
-export const FETCH_MAX_BYTES = 8 * 1024 * 1024;
+export const FETCH_MAX_BYTES = FETCH_DEFAULTS.maxBytes;
 
 export type PngBombKind = 'zTXt' | 'iTXt' | 'iCCP' | 'tEXt';
 export type ChunkPlacement = 'before-idat' | 'after-idat';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isMediaKey, mediaObjectName } from '@utility-api/media-store';
+import { isMediaKey, mediaKeyOfName, mediaObjectName } from '@utility-api/media-store';
 import test from 'ava';
 import fc from 'fast-check';
 
@@ -50,4 +50,12 @@ test('any string with a character outside [0-9a-f-] is refused', (t) => {
 
 test('objects are named <key>.png', (t) => {
   t.is(mediaObjectName('0f8fad5b-d9cb-469f-a165-70867728950e'), '0f8fad5b-d9cb-469f-a165-70867728950e.png');
+});
+
+test('a media name is <key>.png and nothing else: sweeper, /media and the job result read it the same way', (t) => {
+  const key = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  t.is(mediaKeyOfName(mediaObjectName(key)), key);
+  for (const name of [`${key}.PNG`, `${key}.png.png`, `../${key}.png`, key, `${key.toUpperCase()}.png`, '.png', `${key}.png.tmp`]) {
+    t.is(mediaKeyOfName(name), undefined, name);
+  }
 });

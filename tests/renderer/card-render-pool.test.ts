@@ -3,8 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import { CardImageError, type CardInput } from '@utility-api/card';
 import { createLogger } from '@utility-api/infra';
-import { createCardRenderPool, RenderPoolClosedError, RenderWorkerLostError, type CardRenderPool, type CardRenderPoolOptions } from '../../services/renderer/src/card-pool/card-render-pool.ts';
-import { readProcessMemory } from '../../services/renderer/src/card-pool/render-worker-process.ts';
+import { createCardRenderPool, RenderPoolClosedError, RenderWorkerLostError, type CardRenderPool, type CardRenderPoolOptions } from '../../packages/render-engine/src/card-pool/card-render-pool.ts';
+import { readProcessMemory } from '../../packages/render-engine/src/card-pool/render-worker-process.ts';
 import { heavyProgressiveJpeg } from '../helpers/heavy-jpeg.ts';
 
 const PROFILE = { userId: '175928847299117063', username: 'pool.test' };

@@ -22,23 +22,3 @@ export function createRedisConnection(url: string, role: RedisRole, name: string
       : { ...common, maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2000 };
   return new Redis(url, options);
 }
-
-/** Resolves once the connection is ready, or rejects after `timeoutMs` (boot must not hang on Redis). */
-export async function waitUntilRedisReady(redis: Redis, timeoutMs: number): Promise<void> {
-  if (redis.status === 'ready') return;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`Redis not reachable within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onReady = () => {
-      cleanup();
-      resolve();
-    };
-    const cleanup = () => {
-      clearTimeout(timer);
-      redis.off('ready', onReady);
-    };
-    redis.on('ready', onReady);
-  });
-}

@@ -2,11 +2,10 @@ import { lstat, opendir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@utility-api/infra';
 import { TEMP_FILE_PATTERN } from './atomic-write.ts';
+import { mediaKeyOfName } from './media-key.ts';
 
 /** A temp file older than this was left by a crashed writer: no put takes an hour. */
 export const STRAY_TEMP_FILE_AGE_MS = 60 * 60 * 1000;
-
-const MEDIA_FILE_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.png$/;
 
 export interface SweepOptions {
   directory: string;
@@ -33,7 +32,7 @@ export async function sweepMediaDirectory(options: SweepOptions): Promise<SweepR
   const now = options.now();
   const directory = await opendir(options.directory);
   for await (const entry of directory) {
-    const isMedia = MEDIA_FILE_PATTERN.test(entry.name);
+    const isMedia = mediaKeyOfName(entry.name) !== undefined;
     const isTemp = !isMedia && TEMP_FILE_PATTERN.test(entry.name);
     if (!isMedia && !isTemp) continue;
     const path = join(options.directory, entry.name);

@@ -1,5 +1,6 @@
-export type { MediaObject, MediaStore } from './media-store.ts';
-export { isMediaKey, mediaObjectName } from './media-key.ts';
+export type { MediaObject, MediaStore, OpenedMedia } from './media-store.ts';
+export { isMediaKey, mediaKeyOfName, mediaObjectName } from './media-key.ts';
+export { openMediaStore } from './open-media-store.ts';
 export { InvalidMediaKeyError, StorageUnavailableError } from './storage-errors.ts';
 export { createDiskMediaStore, type DiskMediaStore } from './disk-media-store.ts';
 export { createS3MediaStore, type S3MediaStore, type S3MediaStoreOptions } from './s3-media-store.ts';

@@ -15,7 +15,13 @@ export function assertMediaKey(key: string): void {
   if (!isMediaKey(key)) throw new InvalidMediaKeyError(key);
 }
 
-/** The file or object name of a key. */
+/** The file or object name of a key: `<uuid>.png`. */
 export function mediaObjectName(key: string): string {
   return `${key}.png`;
+}
+
+/** The key a file or object name stands for, or undefined for any other name (`..`, other extensions). */
+export function mediaKeyOfName(name: string): string | undefined {
+  const key = name.slice(0, -'.png'.length);
+  return name.endsWith('.png') && isMediaKey(key) ? key : undefined;
 }

@@ -51,7 +51,7 @@ const xp = (description: string) =>
     .max(CARD_LIMITS.maxXp, { error: `must be at most ${CARD_LIMITS.maxXp}` })
     .meta({ description });
 
-export const rankDataSchema = z
+const rankDataSchema = z
   .strictObject(
     {
       currentXp: xp('XP earned towards the next level.'),

@@ -1,4 +1,13 @@
 /**
+ * The BullMQ queue both services use. The version suffix changes when the payload or result shape
+ * changes incompatibly, so old renderers never pick up jobs they cannot read during a rolling deploy.
+ */
+export const RENDER_QUEUE_NAME = 'card-render-v2';
+
+/** The job name inside the queue (BullMQ requires one; there is only one kind of job). */
+export const RENDER_JOB_NAME = 'render-card';
+
+/**
  * How long finished jobs stay in Redis. Completed jobs must outlive the gateway's deadline (a
  * waiter that checks the job after its completion event must still find the result) and they are
  * what lets an identical request be answered without rendering; failed jobs stay briefly for

@@ -1,8 +1,8 @@
-import { cardOptionsSchema } from './card-options.ts';
 import { z } from 'zod';
+import { cardOptionsSchema } from './card-options.ts';
 
 /** A Discord user id: a snowflake of 17 to 20 digits (ids issued from 2015 until far in the future). */
-export const SNOWFLAKE_PATTERN = /^\d{17,20}$/;
+const SNOWFLAKE_PATTERN = /^\d{17,20}$/;
 
 export const snowflakeSchema = z
   .string({ error: 'must be a Discord user id: 17 to 20 digits' })

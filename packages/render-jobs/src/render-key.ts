@@ -5,22 +5,19 @@ import type { RenderJobPayload } from './render-job-payload.ts';
  * Bumped whenever the card's look changes, so requests made after a deploy are not answered with a
  * card drawn by the old design.
  */
-export const CARD_DESIGN_VERSION = 1;
+const CARD_DESIGN_VERSION = 1;
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` name the same render. */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
 }
 
 /** Formats 16 bytes of a hash as an RFC 9562 version 8 (custom) UUID. */
-export function uuidFromDigest(digest: Buffer): string {
+function uuidFromDigest(digest: Buffer): string {
   const bytes = Buffer.from(digest.subarray(0, 16));
   bytes[6] = (bytes[6]! & 0x0f) | 0x80;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;

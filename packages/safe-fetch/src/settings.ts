@@ -1,4 +1,5 @@
 import { type LookupFunction } from 'node:net';
+import { FETCH_DEFAULTS } from '@utility-api/infra';
 
 export interface SafeFetchSettings {
   /** Largest body accepted, in bytes, whatever Content-Length says. Default 8 MiB. */
@@ -25,8 +26,7 @@ export interface SafeFetchSettings {
 }
 
 export const DEFAULT_SAFE_FETCH_SETTINGS: Readonly<SafeFetchSettings> = Object.freeze({
-  maxBytes: 8 * 1024 * 1024,
-  deadlineMs: 5000,
+  ...FETCH_DEFAULTS,
   maxRedirects: 3,
   allowedPorts: Object.freeze([80, 443]),
   allowPrivateHosts: Object.freeze([]),

@@ -1,5 +1,14 @@
-import { envBoolean, envCommaList, envInteger, envUrl, parseEnvironment } from '@utility-api/infra';
-import { redisUrlField, refineRenderingEnvironment, renderingEnvironmentShape, serviceEnvironmentShape, toRenderingSettings } from '@utility-api/renderer/shared';
+import {
+  envBoolean,
+  envCommaList,
+  envInteger,
+  envUrl,
+  parseEnvironment,
+  redisUrlField,
+  refineServiceEnvironment,
+  serviceEnvironmentShape,
+  toRenderingSettings,
+} from '@utility-api/infra';
 import { z } from 'zod';
 import { keysFileField } from './auth/keys-environment.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';
@@ -39,9 +48,8 @@ const environmentSchema = z
     /** Profile-image requests one key may have in progress at once in this process. */
     CARDS_IN_FLIGHT_PER_KEY: envInteger({ min: 1, max: 10_000, default: 8 }),
     ...serviceEnvironmentShape,
-    ...renderingEnvironmentShape,
   })
-  .superRefine(refineRenderingEnvironment)
+  .superRefine(refineServiceEnvironment)
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST,

@@ -1,31 +1,15 @@
-import { ConfigurationError, createLogger, Lifecycle, runUntilSignalled } from '@utility-api/infra';
+import { runService } from '@utility-api/infra';
 import { loadGatewayConfig } from './config.ts';
 import { systemClock } from './runtime/clock.ts';
 import { cryptoRandomSource } from './runtime/random-source.ts';
 import { startGateway } from './server.ts';
 
-let config;
-try {
-  config = loadGatewayConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigurationError)) throw error;
-  process.stderr.write(`${error.message}\n`);
-  process.exit(78); // EX_CONFIG
-}
-
-const logger = createLogger({ service: 'gateway', level: config.logLevel });
-const lifecycle = new Lifecycle();
-runUntilSignalled(lifecycle, {
-  deadlineMs: config.shutdownTimeoutMs,
-  onSignal: (signal) => logger.info({ signal }, 'shutting down'),
-  onDone: (report) => logger.info(report, 'shutdown complete'),
+await runService({
+  service: 'gateway',
+  loadConfig: loadGatewayConfig,
+  start: async (config, logger, lifecycle) => {
+    const gateway = await startGateway(config, { clock: systemClock, random: cryptoRandomSource() }, logger, lifecycle);
+    gateway.backends.warmUp();
+  },
+  shuttingDown: 'shutting down',
 });
-
-try {
-  const gateway = await startGateway(config, { clock: systemClock, random: cryptoRandomSource() }, logger, lifecycle);
-  gateway.backends.warmUp();
-} catch (error) {
-  logger.fatal({ err: error }, 'gateway failed to start');
-  await lifecycle.shutdown(config.shutdownTimeoutMs);
-  process.exit(1);
-}

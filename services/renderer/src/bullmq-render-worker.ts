@@ -1,51 +1,44 @@
 import type { Logger } from '@utility-api/infra';
-import { RENDER_QUEUE_NAME, renderJobPayloadSchema, RenderFailureError, type RenderJobResult } from '@utility-api/render-jobs';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { RenderEngine } from '@utility-api/render-engine';
+import { RENDER_QUEUE_NAME, renderJobPayloadSchema, type RenderJobResult } from '@utility-api/render-jobs';
+import { UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { RenderJobProcessor } from './render-job-processor.ts';
 
 /**
- * Locks are short so a renderer that dies mid-job (SIGKILL, OOM) hands its job to another within
- * about `lockDurationMs + stalledIntervalMs`, well inside the gateway's deadline. Short locks
- * are safe because drawing happens in worker processes: the event loop renewing them never stalls.
- * `LOCK_DURATION_MS` and `STALLED_INTERVAL_MS` override them (tests shorten them further).
+ * The renderer's BullMQ worker. A job's answer is its return value, failures the client should
+ * hear included; the job fails only when renderers crash on it, which the gateway hears as
+ * `render_failed`. A `retryable` failure is thrown while attempts remain, so BullMQ retries it
+ * with the producer's backoff, and answered on the last one.
  */
-export const DEFAULT_JOB_LOCKS = { lockDurationMs: 8000, stalledIntervalMs: 4000 } as const;
-
-export interface JobLocks {
-  lockDurationMs: number;
-  stalledIntervalMs: number;
-}
-
 export function createRenderWorker(parts: {
   connection: Redis;
-  processor: RenderJobProcessor;
+  engine: RenderEngine;
   concurrency: number;
-  locks?: JobLocks;
+  /** How long a job stays locked without renewal, and how often stalled jobs are looked for. */
+  locks: { lockDurationMs: number; stalledIntervalMs: number };
   logger: Logger;
 }): Worker<unknown, RenderJobResult> {
   const { logger } = parts;
-  const locks = parts.locks ?? DEFAULT_JOB_LOCKS;
   const worker = new Worker<unknown, RenderJobResult>(
     RENDER_QUEUE_NAME,
-    async (job: Job<unknown, RenderJobResult>) => {
+    async (job) => {
       const parsed = renderJobPayloadSchema.safeParse(job.data);
-      if (!parsed.success) {
-        // A job this renderer cannot read came from a mismatched producer; retrying cannot help.
-        throw new UnrecoverableError('render job payload does not match the contract');
-      }
-      try {
-        return await parts.processor.process(parsed.data, { jobId: job.id, attempt: job.attemptsMade + 1 });
-      } catch (error) {
-        if (error instanceof RenderFailureError && error.permanent) throw new UnrecoverableError(error.message);
-        throw error;
-      }
+      // A job this renderer cannot read came from a mismatched producer; retrying cannot help.
+      if (!parsed.success) throw new UnrecoverableError('render job payload does not match the contract');
+      const attempt = job.attemptsMade + 1;
+      const result = await parts.engine.process(parsed.data, { jobId: job.id, attempt });
+      if (result.ok) return result;
+      // A card that crashed its worker fails the job at once: another renderer would crash too,
+      // and the failed job is what makes identical requests refused while it is kept.
+      if (result.failure.code === 'render_failed') throw new UnrecoverableError(result.failure.detail);
+      if (result.failure.retryable && attempt < (job.opts.attempts ?? 1)) throw new Error(result.failure.detail);
+      return result;
     },
     {
       connection: parts.connection,
       concurrency: parts.concurrency,
-      lockDuration: locks.lockDurationMs,
-      stalledInterval: locks.stalledIntervalMs,
+      lockDuration: parts.locks.lockDurationMs,
+      stalledInterval: parts.locks.stalledIntervalMs,
       // A job that stalls twice (two renderers died on it) fails instead of killing a third.
       maxStalledCount: 1,
       autorun: false,

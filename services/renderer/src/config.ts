@@ -1,8 +1,5 @@
-import { envInteger, parseEnvironment } from '@utility-api/infra';
+import { envInteger, parseEnvironment, redisUrlField, refineServiceEnvironment, serviceEnvironmentShape, toRenderingSettings } from '@utility-api/infra';
 import { z } from 'zod';
-import { DEFAULT_JOB_LOCKS } from './bullmq-render-worker.ts';
-import { refineRenderingEnvironment, renderingEnvironmentShape, toRenderingSettings } from './rendering-settings.ts';
-import { redisUrlField, serviceEnvironmentShape } from './service-environment.ts';
 
 const environmentSchema = z
   .object({
@@ -10,13 +7,16 @@ const environmentSchema = z
     RENDER_CONCURRENCY: envInteger({ min: 1, max: 256, default: 4 }),
     HEALTH_PORT: envInteger({ min: 0, max: 65535, default: 3001 }),
     HEALTH_HOST: z.string().default('127.0.0.1'),
-    /** How long a job stays locked without renewal, and how often stalled jobs are looked for. */
-    LOCK_DURATION_MS: envInteger({ min: 1000, max: 600_000, default: DEFAULT_JOB_LOCKS.lockDurationMs }),
-    STALLED_INTERVAL_MS: envInteger({ min: 500, max: 600_000, default: DEFAULT_JOB_LOCKS.stalledIntervalMs }),
+    /**
+     * Locks are short so a renderer that dies mid-job (SIGKILL, OOM) hands its job to another within
+     * about `LOCK_DURATION_MS + STALLED_INTERVAL_MS`, well inside the gateway's deadline. Short locks
+     * are safe because drawing happens in worker processes: the event loop renewing them never stalls.
+     */
+    LOCK_DURATION_MS: envInteger({ min: 1000, max: 600_000, default: 8000 }),
+    STALLED_INTERVAL_MS: envInteger({ min: 500, max: 600_000, default: 4000 }),
     ...serviceEnvironmentShape,
-    ...renderingEnvironmentShape,
   })
-  .superRefine(refineRenderingEnvironment)
+  .superRefine(refineServiceEnvironment)
   .transform((env) => ({
     redisUrl: env.REDIS_URL,
     /** Jobs in progress at once: more than the render workers, so fetching and uploading overlap drawing. */

@@ -1,30 +1,26 @@
-import type { Lifecycle, Logger } from '@utility-api/infra';
-import { createRedisConnection, waitUntilRedisReady } from '@utility-api/infra/redis';
+import { checkRedisAtBoot, type Lifecycle, type Logger } from '@utility-api/infra';
+import { createRedisConnection } from '@utility-api/infra/redis';
+import { openMediaStore } from '@utility-api/media-store';
+import { createRenderEngine } from '@utility-api/render-engine';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createRenderWorker } from './bullmq-render-worker.ts';
 import type { RendererConfig } from './config.ts';
 import { startHealthServer } from './health-server.ts';
-import { openMediaStore } from './open-media-store.ts';
-import { checkRedisEvictionPolicy } from './redis-eviction-policy.ts';
-import { createRenderingCore } from './rendering-core.ts';
-
-const REDIS_BOOT_TIMEOUT_MS = 10_000;
 
 /** Builds and starts one renderer; each resource registers its closer as it is created. */
-export async function startRenderer(config: RendererConfig, logger: Logger, lifecycle: Lifecycle) {
+export async function startRenderer(config: RendererConfig, logger: Logger, lifecycle: Lifecycle): Promise<void> {
   const redis = lifecycle.add('redis', createRedisConnection(config.redisUrl, 'blocking', 'renderer'), (connection) => void connection.disconnect());
-  await waitUntilRedisReady(redis, REDIS_BOOT_TIMEOUT_MS);
-  await checkRedisEvictionPolicy(redis, { allowEviction: config.allowRedisEviction, logger });
+  await checkRedisAtBoot(redis, { allowEviction: config.allowRedisEviction, logger });
   const store = await openMediaStore(config.rendering.media, logger, lifecycle);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const core = createRenderingCore(config.rendering, { store, redis, logger, lifecycle, registry });
-  core.pool.warmUp();
+  const engine = createRenderEngine(config.rendering, { store, redis, logger, lifecycle, registry });
+  engine.pool.warmUp();
 
-  const worker = createRenderWorker({ connection: redis, processor: core.processor, concurrency: config.concurrency, locks: config.locks, logger });
-  worker.on('active', (job) => core.metrics.queueWait((job.processedOn ?? Date.now()) - job.timestamp));
-  worker.on('completed', () => core.metrics.jobFinished('completed'));
-  worker.on('failed', (job) => core.metrics.jobFinished(job?.finishedOn === undefined ? 'retried' : 'failed'));
+  const worker = createRenderWorker({ connection: redis, engine, concurrency: config.concurrency, locks: config.locks, logger });
+  worker.on('active', (job) => engine.metrics.queueWait((job.processedOn ?? Date.now()) - job.timestamp));
+  worker.on('completed', () => engine.metrics.jobFinished('completed'));
+  worker.on('failed', (job) => engine.metrics.jobFinished(job?.finishedOn === undefined ? 'retried' : 'failed'));
   // worker.close() waits for jobs in progress: a SIGTERM drains instead of dropping work.
   lifecycle.add('render worker', worker, (running) => running.close());
   void worker.run().catch((error: unknown) => logger.error({ err: error }, 'render worker stopped'));
@@ -42,6 +38,5 @@ export async function startRenderer(config: RendererConfig, logger: Logger, life
     },
   });
   lifecycle.add('health server', health.server, (server) => new Promise<void>((resolve) => server.close(() => resolve())));
-  logger.info({ concurrency: config.concurrency, workers: core.pool.size, store: store.kind, health: health.url }, 'renderer ready');
-  return { worker, store, healthUrl: health.url };
+  logger.info({ concurrency: config.concurrency, workers: engine.pool.size, store: store.kind, health: health.url }, 'renderer ready');
 }

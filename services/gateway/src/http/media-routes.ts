@@ -1,10 +1,7 @@
 import type { Router } from '@koa/router';
-import { isMediaKey, StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
+import { mediaKeyOfName, StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
 import { ApiError } from '../errors/api-error.ts';
 import type { GatewayContext, GatewayState } from './gateway-state.ts';
-
-/** `<uuid>.png`, lowercase: anything else (other extensions, `..`, encoded slashes) is simply unknown. */
-const MEDIA_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.png$/;
 
 /**
  * Media names are content hashes: the bytes behind a URL never change, so caches may keep them.
@@ -31,9 +28,9 @@ function describeImage(ctx: GatewayContext, object: MediaObject): void {
  */
 export function mountMediaRoutes(router: Router<GatewayState>, store: MediaStore): void {
   router.get('/media/:file', async (ctx) => {
-    const match = MEDIA_FILE.exec(ctx.params.file ?? '');
-    const key = match?.[1];
-    if (key === undefined || !isMediaKey(key)) throw notFound();
+    // `<uuid>.png`, lowercase: anything else (other extensions, `..`, encoded slashes) is simply unknown.
+    const key = mediaKeyOfName(ctx.params.file ?? '');
+    if (key === undefined) throw notFound();
     try {
       if (ctx.method === 'HEAD' || ctx.get('If-None-Match') !== '') {
         // Validators and HEAD need only the metadata: no stream is opened for a 304.

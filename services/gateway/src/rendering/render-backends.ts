@@ -1,15 +1,14 @@
-import type { Lifecycle, Logger } from '@utility-api/infra';
-import { createRedisConnection, waitUntilRedisReady } from '@utility-api/infra/redis';
-import type { MediaStore } from '@utility-api/media-store';
-import { checkRedisEvictionPolicy, openMediaStore } from '@utility-api/renderer/shared';
+import { checkRedisAtBoot, type Lifecycle, type Logger } from '@utility-api/infra';
+import { createRedisConnection } from '@utility-api/infra/redis';
+import { openMediaStore, type MediaStore } from '@utility-api/media-store';
 import type { Redis } from 'ioredis';
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.ts';
 import type { BackingStore } from '../health/backing-store.ts';
 import { inMemoryBackingStore } from '../health/backing-store.ts';
-import { createBullmqRenderQueue } from './bullmq-render-queue.ts';
-import { createEmbeddedRenderQueue } from './embedded-render-queue.ts';
-import type { RenderQueue } from './render-queue.ts';
+import { createBullmqBackend } from './bullmq-backend.ts';
+import { createEmbeddedBackend } from './embedded-backend.ts';
+import { createRenderQueue, type RenderQueue } from './render-queue.ts';
 
 export interface RenderBackends {
   mode: 'embedded' | 'distributed';
@@ -22,8 +21,6 @@ export interface RenderBackends {
   warmUp(): void;
 }
 
-const REDIS_BOOT_TIMEOUT_MS = 10_000;
-
 /**
  * The two run modes behind the same two interfaces: with `REDIS_URL`, BullMQ and remote renderers;
  * without, an in-process render pool and the disk store. Created before the HTTP server, so on
@@ -33,40 +30,29 @@ export async function startRenderBackends(config: GatewayConfig, logger: Logger,
   const media = await openMediaStore(config.rendering.media, logger, lifecycle);
   if (config.redisUrl === undefined) {
     // Loaded only here: node-canvas and the fonts stay out of a distributed gateway's memory.
-    const { createRenderingCore } = await import('@utility-api/renderer');
-    const core = createRenderingCore(config.rendering, { store: media, logger, lifecycle, registry });
-    logger.info({ workers: core.pool.size, mediaDir: config.rendering.media.directory }, 'embedded mode: rendering in this process');
+    const { createRenderEngine } = await import('@utility-api/render-engine');
+    const engine = createRenderEngine(config.rendering, { store: media, logger, lifecycle, registry });
+    logger.info({ workers: engine.pool.size, mediaDir: config.rendering.media.directory }, 'embedded mode: rendering in this process');
     return {
       mode: 'embedded',
-      queue: createEmbeddedRenderQueue({ processor: core.processor, limit: config.renderQueueLimit, logger }),
+      queue: createRenderQueue(createEmbeddedBackend({ engine, limit: config.renderQueueLimit, logger })),
       media,
       backingStore: inMemoryBackingStore,
       redis: undefined,
-      warmUp: () => core.pool.warmUp(),
+      warmUp: () => engine.pool.warmUp(),
     };
   }
   const producer = lifecycle.add('redis (producer)', createRedisConnection(config.redisUrl, 'producer', 'gateway'), (redis) => void redis.disconnect());
   producer.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
   const events = lifecycle.add('redis (events)', createRedisConnection(config.redisUrl, 'blocking', 'gateway-events'), (redis) => void redis.disconnect());
   events.on('error', (error) => logger.debug({ err: error }, 'redis events connection error'));
-  await waitUntilRedisReady(producer, REDIS_BOOT_TIMEOUT_MS);
-  await checkRedisEvictionPolicy(producer, { allowEviction: config.allowRedisEviction, logger });
-  const queue = lifecycle.add('render queue', await createBullmqRenderQueue({ producer, events, logger }), (opened) => opened.close());
-  new Gauge({
-    name: 'card_render_queue_jobs',
-    help: 'Render jobs in the shared queue by state, read from Redis at scrape time.',
-    labelNames: ['state'],
-    registers: [registry],
-    async collect() {
-      const counts = await queue.counts().catch(() => undefined);
-      if (counts) for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
-    },
-  });
+  await checkRedisAtBoot(producer, { allowEviction: config.allowRedisEviction, logger });
+  const bullmq = lifecycle.add('render queue', await createBullmqBackend({ producer, events, logger, registry }), (opened) => opened.close());
   if (media.kind === 'disk') logger.warn('distributed mode with a disk media store: renderers must share MEDIA_DIR with this gateway');
   logger.info({ store: media.kind }, 'distributed mode: rendering through BullMQ');
   return {
     mode: 'distributed',
-    queue,
+    queue: createRenderQueue(bullmq),
     media,
     backingStore: { kind: 'redis', ping: async () => void (await producer.ping()) },
     redis: producer,

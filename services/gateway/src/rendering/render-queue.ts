@@ -1,29 +1,26 @@
-import type { RenderFailure, RenderJobPayload, RenderJobResult } from '@utility-api/render-jobs';
+import { withDeadline } from '@utility-api/infra';
+import { RENDER_RETENTION, renderJobId, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
+import { LRUCache } from 'lru-cache';
 
-export interface RenderOutcome {
+interface RenderOutcome {
   result: RenderJobResult;
   /** True when an earlier identical request's render answered this one. */
   reused: boolean;
 }
 
 /**
- * How the gateway gets a card drawn: BullMQ and remote renderers in distributed mode, a pool of
- * render worker processes supervised by this one in embedded mode. Both share identical requests and honour the deadline.
+ * Where a job runs: BullMQ and remote renderers in distributed mode, the render engine in this
+ * process in embedded mode. A backend answers each job once; the queue above it shares and caches.
  */
-export interface RenderQueue {
+export interface RenderBackend {
   readonly kind: 'bullmq' | 'embedded';
-  render(payload: RenderJobPayload, deadlineMs: number): Promise<RenderOutcome>;
-  /** Resolves when the queue can take work; used by readiness probes. */
+  /** The job's result; `reused` when the backend already had it (a job another gateway queued). */
+  run(jobId: string, payload: RenderJobPayload, deadlineMs: number): Promise<RenderOutcome>;
+  /** Resolves when the backend can take work; used by readiness probes. */
   ping(): Promise<void>;
 }
 
-/** The deadline passed before a renderer finished (the job may still complete later). */
-export class RenderTimeoutError extends Error {
-  constructor(deadlineMs: number) {
-    super(`no renderer finished the card within ${deadlineMs} ms`);
-    this.name = 'RenderTimeoutError';
-  }
-}
+export type RenderQueue = ReturnType<typeof createRenderQueue>;
 
 /** The queue itself is unreachable (Redis down): nothing was enqueued. */
 export class RenderQueueUnavailableError extends Error {
@@ -33,12 +30,36 @@ export class RenderQueueUnavailableError extends Error {
   }
 }
 
-/** The render ran and failed for a reason the client should hear. */
-export class RenderFailedError extends Error {
-  readonly failure: RenderFailure;
-  constructor(failure: RenderFailure) {
-    super(failure.message);
-    this.name = 'RenderFailedError';
-    this.failure = failure;
-  }
+/**
+ * The one deduplicating render queue over either backend. Identical requests (same job id) share
+ * one render while it runs; a finished card answers them from memory for as long as BullMQ keeps
+ * completed jobs, and a card that crashed its renderer (`render_failed`) is refused at once for as
+ * long as it keeps failed ones. Other failures (a bad image, storage down) are tried afresh.
+ */
+export function createRenderQueue(backend: RenderBackend) {
+  const recent = new LRUCache<string, RenderJobResult>({ max: 10_000, ttl: RENDER_RETENTION.completedAgeSeconds * 1000 });
+  const inFlight = new Map<string, Promise<RenderOutcome>>();
+
+  const remember = (jobId: string, result: RenderJobResult) => {
+    if (result.ok) recent.set(jobId, result);
+    else if (result.failure.code === 'render_failed') recent.set(jobId, result, { ttl: RENDER_RETENTION.failedAgeSeconds * 1000 });
+  };
+
+  return {
+    kind: backend.kind,
+    ping: () => backend.ping(),
+    /** Throws DeadlineError past `deadlineMs` (the render goes on) and RenderQueueUnavailableError. */
+    async render(payload: RenderJobPayload, deadlineMs: number): Promise<RenderOutcome> {
+      const jobId = renderJobId(payload);
+      const known = recent.get(jobId);
+      if (known) return { result: known, reused: true };
+      const running = inFlight.get(jobId);
+      if (running) return { ...(await withDeadline(running, deadlineMs, 'card render')), reused: true };
+      const started = backend.run(jobId, payload, deadlineMs);
+      inFlight.set(jobId, started);
+      // The render goes on after a caller's deadline; its failure then has nobody to reach.
+      void started.then(({ result }) => remember(jobId, result), () => {}).finally(() => inFlight.delete(jobId));
+      return withDeadline(started, deadlineMs, 'card render');
+    },
+  };
 }

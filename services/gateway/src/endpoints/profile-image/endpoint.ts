@@ -1,7 +1,8 @@
-import { CARD_LIMITS, type CardOptions, cardOptionsSchema, DEFAULT_BACKGROUND_BRIGHTNESS, RENDER_RETENTION, snowflakeSchema } from '@utility-api/render-jobs';
+import { DeadlineError } from '@utility-api/infra';
+import { CARD_LIMITS, type CardOptions, cardOptionsSchema, DEFAULT_BACKGROUND_BRIGHTNESS, RENDER_RETENTION, type RenderFailure, snowflakeSchema } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import { ApiError } from '../../errors/api-error.ts';
-import { RenderFailedError, RenderQueueUnavailableError, RenderTimeoutError, type RenderQueue } from '../../rendering/render-queue.ts';
+import { RenderQueueUnavailableError, type RenderQueue } from '../../rendering/render-queue.ts';
 import { defineEndpoint, Reply, type ResponseDoc } from '../endpoint.ts';
 
 export interface ProfileImageDependencies {
@@ -22,36 +23,28 @@ const resultSchema = z.object({
   url: z.string().meta({ description: 'Public URL of the PNG: `{PUBLIC_BASE_URL}/media/<uuid>.png`, fetchable without a key.' }),
 });
 
-export type ProfileImageResult = z.infer<typeof resultSchema>;
+type ProfileImageResult = z.infer<typeof resultSchema>;
 
 const userIdField = snowflakeSchema.meta({ description: 'Discord user id (17 to 20 digits).', examples: ['302050872383242240'] });
 
-/** The answer for a finished render: the spec's shape, plus a header saying whether it was reused. */
-export function profileImageReply(options: CardOptions, mediaKey: string, publicBaseUrl: string, reused: boolean): Reply<ProfileImageResult> {
-  return new Reply(
-    200,
-    { success: true, message: 'Image Created', options, url: `${publicBaseUrl}/media/${mediaKey}.png` },
-    { 'X-Card-Render': reused ? 'reused' : 'new' },
-  );
+/** A failed render as the documented error: the user id is a path field, any other field a body one named first. */
+function renderFailureToApiError(failure: RenderFailure): ApiError {
+  const headers: Record<string, string> = failure.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.ceil(failure.retryAfterSeconds)) };
+  if (failure.field === undefined) return new ApiError(failure.status, failure.code, failure.detail, { headers });
+  const where = failure.field === 'userId' ? 'path' : 'body';
+  const message = where === 'path' ? failure.detail : `${failure.field}: ${failure.detail}`;
+  return new ApiError(failure.status, failure.code, message, { headers, details: [{ in: where, field: failure.field, message: failure.detail }] });
 }
 
-/** Maps queue outcomes to the documented errors; everything else stays a 500. */
-export function renderErrorToApiError(error: unknown, renderTimeoutMs: number): unknown {
-  if (error instanceof RenderTimeoutError) {
+/** The queue's thrown outcomes as the documented errors; everything else stays a 500. */
+function queueErrorToApiError(error: unknown, renderTimeoutMs: number): unknown {
+  if (error instanceof DeadlineError) {
     return new ApiError(504, 'render_timeout', `The card was not ready within ${renderTimeoutMs} ms. Retry the same request: it reuses the render in progress.`, {
       headers: { 'Retry-After': '2' },
     });
   }
   if (error instanceof RenderQueueUnavailableError) {
     return new ApiError(503, 'queue_unavailable', 'The render queue is unavailable. Please retry shortly.', { headers: { 'Retry-After': '1' } });
-  }
-  if (error instanceof RenderFailedError) {
-    const { failure } = error;
-    const headers: Record<string, string> = failure.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.ceil(failure.retryAfterSeconds)) };
-    const field = failure.field;
-    const detailMessage = field !== undefined && failure.message.startsWith(`${field}: `) ? failure.message.slice(field.length + 2) : failure.message;
-    const details = field ? [{ in: field === 'userId' ? ('path' as const) : ('body' as const), field, message: detailMessage }] : undefined;
-    return new ApiError(failure.status, failure.code, failure.message, { headers, ...(details ? { details } : {}) });
   }
   return error;
 }
@@ -119,13 +112,16 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
 /** Two routes, one operation: `?userId=` as the original service documents, or a path segment. */
 export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
   const handleFor = async (userId: string, options: CardOptions, requestId: string) => {
-    try {
-      const outcome = await dependencies.queue.render({ userId, options, requestId }, dependencies.renderTimeoutMs);
-      dependencies.onRendered?.(outcome.reused);
-      return profileImageReply(options, outcome.result.mediaKey, dependencies.publicBaseUrl, outcome.reused);
-    } catch (error) {
-      throw renderErrorToApiError(error, dependencies.renderTimeoutMs);
-    }
+    const { result, reused } = await dependencies.queue.render({ userId, options, requestId }, dependencies.renderTimeoutMs).catch((error: unknown) => {
+      throw queueErrorToApiError(error, dependencies.renderTimeoutMs);
+    });
+    if (!result.ok) throw renderFailureToApiError(result.failure);
+    dependencies.onRendered?.(reused);
+    return new Reply<ProfileImageResult>(
+      200,
+      { success: true, message: 'Image Created', options, url: `${dependencies.publicBaseUrl}/media/${result.mediaKey}.png` },
+      { 'X-Card-Render': reused ? 'reused' : 'new' },
+    );
   };
   const common = {
     methods: ['POST'] as const,

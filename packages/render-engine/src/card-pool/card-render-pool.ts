@@ -3,27 +3,6 @@ import type { Logger } from '@utility-api/infra';
 import { asBuffer, type RenderTask, type RenderTaskOutcome } from './pool-messages.ts';
 import { RenderWorkerProcess, type RenderWorkerLimits, type WorkerExit, type WorkerLossCause } from './render-worker-process.ts';
 
-/**
- * Draws cards in supervised child processes, so the event loop (HTTP, BullMQ lock renewal) never
- * waits on canvas, and a native crash, a runaway allocation or an endless decode costs one card
- * and one worker process, never the service.
- */
-export interface CardRenderPool {
-  render(input: CardInput): Promise<RenderedCard>;
-  /** Tasks waiting for a free worker plus tasks being drawn. */
-  readonly load: number;
-  /** Worker processes the pool keeps running. */
-  readonly size: number;
-  /** The live worker processes and whether each is drawing a card (diagnostics and tests). */
-  readonly workers: readonly { pid: number; busy: boolean }[];
-  /** Workers lost since the pool started, by cause (read by the metrics at scrape time). */
-  readonly workersLost: Readonly<Record<WorkerLossCause, number>>;
-  /** Starts the workers now instead of at the first render (each loads fonts and canvas, ~0.5 s). */
-  warmUp(): void;
-  /** Kills every worker; cards waiting or drawing reject with RenderPoolClosedError. */
-  close(): Promise<void>;
-}
-
 export interface CardRenderPoolOptions extends RenderWorkerLimits {
   size: number;
   logger: Logger;
@@ -73,13 +52,15 @@ interface WorkerSlot {
 const START_RETRY_BASE_MS = 100;
 const START_RETRY_MAX_MS = 5000;
 
-export function createCardRenderPool(options: CardRenderPoolOptions): CardRenderPool {
+/**
+ * Draws cards in supervised child processes, so the event loop (HTTP, BullMQ lock renewal) never
+ * waits on canvas, and a native crash, a runaway allocation or an endless decode costs one card
+ * and one worker process, never the service.
+ */
+export type CardRenderPool = ReturnType<typeof createCardRenderPool>;
+
+export function createCardRenderPool(options: CardRenderPoolOptions) {
   const { logger } = options;
-  const limits: RenderWorkerLimits = {
-    memoryLimitBytes: options.memoryLimitBytes,
-    timeBudgetMs: options.timeBudgetMs,
-    ...(options.startDeadlineMs === undefined ? {} : { startDeadlineMs: options.startDeadlineMs }),
-  };
   const waiting: PendingTask[] = [];
   const slots = new Set<WorkerSlot>();
   const workersLost: Record<WorkerLossCause, number> = { crashed: 0, memory: 0, time: 0 };
@@ -92,7 +73,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions): CardRender
     const startedAt = performance.now();
     const slot: WorkerSlot = {
       current: undefined,
-      process: new RenderWorkerProcess(limits, {
+      process: new RenderWorkerProcess(options, {
         onReady: () => {
           failedStartsInARow = 0;
           logger.info({ pid: slot.process.pid, startMs: Math.round(performance.now() - startedAt) }, 'render worker ready');
@@ -169,16 +150,21 @@ export function createCardRenderPool(options: CardRenderPoolOptions): CardRender
   };
 
   return {
+    /** Starts the workers now instead of at the first render (each loads fonts and canvas, ~0.5 s). */
     warmUp: refillUnlessScheduled,
+    /** Tasks waiting for a free worker plus tasks being drawn. */
     get load() {
       return waiting.length + [...slots].filter((slot) => slot.current !== undefined).length;
     },
+    /** Worker processes the pool keeps running. */
     size: options.size,
+    /** The live worker processes and whether each is drawing a card (diagnostics and tests). */
     get workers() {
       return [...slots].map((slot) => ({ pid: slot.process.pid, busy: slot.current !== undefined }));
     },
-    workersLost,
-    render(input) {
+    /** Workers lost since the pool started, by cause (read by the metrics at scrape time). */
+    workersLost: workersLost as Readonly<typeof workersLost>,
+    render(input: CardInput): Promise<RenderedCard> {
       if (closed) return Promise.reject(new RenderPoolClosedError());
       return new Promise<RenderedCard>((resolve, reject) => {
         waiting.push({ task: { id: nextTaskId++, input }, resolve, reject });
@@ -186,6 +172,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions): CardRender
         dispatch();
       });
     },
+    /** Kills every worker; cards waiting or drawing reject with RenderPoolClosedError. */
     async close() {
       if (closed) return;
       closed = true;

@@ -53,23 +53,21 @@ const IDLE_SAMPLE_MS = 1000;
  * the supervisor would have to kill for it, and the rest of the ceiling is left to the native
  * memory canvas, cairo and the image decoders allocate outside V8's heap.
  */
-export function heapLimitMb(memoryLimitBytes: number): number {
+function heapLimitMb(memoryLimitBytes: number): number {
   return Math.max(64, Math.floor(memoryLimitBytes / (1024 * 1024) / 2));
 }
 
-/** Resident and virtual size of a process from /proc (Linux), or undefined once it is gone. */
-export async function readProcessMemory(pid: number): Promise<{ rssBytes: number; vszBytes: number } | undefined> {
+/** Resident size of a process from /proc (Linux), or undefined once it is gone. */
+export async function readProcessMemory(pid: number): Promise<{ rssBytes: number } | undefined> {
   let status: string;
   try {
     status = await readFile(`/proc/${pid}/status`, 'utf8');
   } catch {
     return undefined;
   }
-  // The kernel reports both in kB, whatever the page size (statm counts pages).
-  const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
-  const rssBytes = kilobytes('VmRSS');
-  const vszBytes = kilobytes('VmSize');
-  return Number.isFinite(rssBytes) ? { rssBytes, vszBytes } : undefined;
+  // The kernel reports it in kB, whatever the page size (statm counts pages).
+  const rssBytes = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) * 1024;
+  return Number.isFinite(rssBytes) ? { rssBytes } : undefined;
 }
 
 /**
@@ -134,10 +132,6 @@ export class RenderWorkerProcess {
     return this.#ready && !this.#busy && !this.#exited && this.#killedFor === undefined;
   }
 
-  get busy(): boolean {
-    return this.#busy;
-  }
-
   /** Sends one card; the outcome arrives through `onOutcome`, or the loss through `onExit`. */
   draw(task: RenderTask): void {
     this.#busy = true;
@@ -180,10 +174,7 @@ export class RenderWorkerProcess {
    */
   async #finishCard(outcome: RenderTaskOutcome): Promise<void> {
     clearTimeout(this.#budgetTimer);
-    const memory = await readProcessMemory(this.pid);
-    if (memory) this.#rssBytes = memory.rssBytes;
-    if (this.#exited || this.#killedFor !== undefined) return;
-    if (memory && memory.rssBytes > this.#limits.memoryLimitBytes) return this.kill('memory');
+    if ((await this.#overMemory()) || this.#exited || this.#killedFor !== undefined) return;
     this.#busy = false;
     this.#scheduleSample(IDLE_SAMPLE_MS);
     this.#events.onOutcome(outcome);
@@ -193,17 +184,20 @@ export class RenderWorkerProcess {
     clearTimeout(this.#sampleTimer);
     if (this.#exited) return;
     this.#sampleTimer = setTimeout(() => {
-      void readProcessMemory(this.pid).then((memory) => {
-        if (this.#exited) return;
-        if (memory) {
-          this.#rssBytes = memory.rssBytes;
-          if (memory.rssBytes > this.#limits.memoryLimitBytes) return this.kill('memory');
-        }
-        this.#scheduleSample(this.#busy ? BUSY_SAMPLE_MS : IDLE_SAMPLE_MS);
-      });
+      void this.#overMemory().then((killed) => killed || this.#scheduleSample(this.#busy ? BUSY_SAMPLE_MS : IDLE_SAMPLE_MS));
     }, delayMs);
     // Sampling alone must not keep a process alive that is otherwise done.
     this.#sampleTimer.unref();
+  }
+
+  /** Reads the resident memory and kills the worker above its ceiling; true when it did. */
+  async #overMemory(): Promise<boolean> {
+    const memory = await readProcessMemory(this.pid);
+    if (this.#exited || !memory) return false;
+    this.#rssBytes = memory.rssBytes;
+    if (memory.rssBytes <= this.#limits.memoryLimitBytes) return false;
+    this.kill('memory');
+    return true;
   }
 
   #finish(exitCode: number | null, signal: NodeJS.Signals | null): void {

@@ -1,0 +1,37 @@
+import type { CardImageErrorReason, CardInput, RenderedCard } from '@utility-api/card';
+
+/**
+ * What crosses the IPC channel between the pool and its worker processes. The channel uses
+ * advanced (structured clone) serialization, so Buffers arrive on the other side as plain
+ * Uint8Arrays: `reviveCardInput` and `asBuffer` turn them back into the Buffers the card wants.
+ */
+export interface RenderTask {
+  id: number;
+  input: CardInput;
+}
+
+export type RenderTaskOutcome =
+  | ({ id: number; ok: true } & Omit<RenderedCard, 'png'> & { png: Uint8Array })
+  /** A CardImageError keeps its parts (`imageError`); any other error is only its message. */
+  | { id: number; ok: false; imageError?: { reason: CardImageErrorReason; field: string; detail: string }; message: string };
+
+/** Worker to pool: started (fonts and canvas warm), could not start, or a card's outcome. */
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'failed-to-start'; message: string }
+  | { type: 'outcome'; outcome: RenderTaskOutcome };
+
+export function asBuffer<Bytes extends Uint8Array | undefined>(bytes: Bytes): Buffer | Exclude<Bytes, Uint8Array> {
+  if (bytes === undefined || Buffer.isBuffer(bytes)) return bytes as Buffer | Exclude<Bytes, Uint8Array>;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The card input as the worker received it, with every image byte array a Buffer again. */
+export function reviveCardInput(input: CardInput): CardInput {
+  const { profile, images } = input;
+  return {
+    ...input,
+    profile: { ...profile, avatar: asBuffer(profile.avatar), banner: asBuffer(profile.banner), avatarDecoration: asBuffer(profile.avatarDecoration) },
+    images: { background: asBuffer(images?.background), customBadges: images?.customBadges?.map((bytes) => asBuffer(bytes)) },
+  };
+}

@@ -1,0 +1,107 @@
+import type { CardProfile } from '@utility-api/card';
+import { createDiscordProfiles, createMemoryProfileCache, createRedisProfileCache, idOnlyProfile } from '@utility-api/discord-users';
+import type { Lifecycle, Logger, RenderingSettings } from '@utility-api/infra';
+import type { MediaStore } from '@utility-api/media-store';
+import { mediaKeyForPng, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
+import { createFetchSession, createImageFetcher } from '@utility-api/safe-fetch';
+import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
+import { createCardRenderPool, type CardRenderPool } from './card-pool/card-render-pool.ts';
+import { asRenderFailure } from './render-failures.ts';
+import { createRenderMetrics, registerDiscordCacheMetrics, type RenderMetrics } from './render-metrics.ts';
+
+/**
+ * One render job from payload to stored PNG, in both run modes: the renderer service calls it from
+ * its BullMQ worker, the embedded gateway from its render queue. Domain failures come back as a
+ * failure result; anything unexpected is thrown (a crash of the job).
+ */
+export interface RenderEngine {
+  process(payload: RenderJobPayload, context?: { jobId?: string; attempt?: number }): Promise<RenderJobResult>;
+  pool: CardRenderPool;
+  metrics: RenderMetrics;
+}
+
+const USER_AGENT = 'UtilityApiCardRenderer/1.0 (+https://github.com/utility-api)';
+
+/**
+ * Everything a render needs, built once per process: the worker process pool, the safe fetcher and
+ * the profile source (Discord with a bot token, else the user id alone). Embedded mode passes no
+ * Redis (profiles cached in memory).
+ */
+export function createRenderEngine(
+  settings: RenderingSettings,
+  parts: { store: MediaStore; redis?: Redis; logger: Logger; lifecycle: Lifecycle; registry: Registry },
+): RenderEngine {
+  const { logger, lifecycle } = parts;
+  const { workers, memoryLimitBytes, timeBudgetMs } = settings.renderPool;
+  const pool = lifecycle.add('card render pool', createCardRenderPool({ size: workers, memoryLimitBytes, timeBudgetMs, logger }), (opened) => opened.close());
+  const metrics = createRenderMetrics(parts.registry, pool);
+  const { allowPrivateHosts, maxBytes, deadlineMs } = settings.fetch;
+  const fetcher = createImageFetcher({ allowPrivateHosts, maxBytes, deadlineMs, userAgent: USER_AGENT });
+  let resolveProfile: (userId: string) => Promise<CardProfile>;
+  if (settings.discord) {
+    const discord = createDiscordProfiles({
+      ...settings.discord,
+      fetcher,
+      cache: parts.redis ? createRedisProfileCache(parts.redis) : createMemoryProfileCache({ maxEntries: 10_000 }),
+      profileTtlMs: settings.profileCacheTtlMs,
+      requestTimeoutMs: 4000,
+      maxRetryWaitMs: 2000,
+      logger,
+    });
+    registerDiscordCacheMetrics(parts.registry, () => discord.stats());
+    resolveProfile = (userId) => discord.resolveProfile(userId);
+  } else {
+    logger.info('DISCORD_BOT_TOKEN is not set: cards are drawn from the user id alone (default avatar, no banner or badges)');
+    resolveProfile = async (userId) => idOnlyProfile(userId);
+  }
+
+  const process: RenderEngine['process'] = async (payload, context = {}) => {
+    const log = logger.child({ jobId: context.jobId, requestId: payload.requestId, userId: payload.userId });
+    const timings: Record<string, number> = {};
+    const timed = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
+      const started = performance.now();
+      try {
+        return await work();
+      } finally {
+        timings[phase] = performance.now() - started;
+      }
+    };
+    // A session per card: each distinct URL fetched once, all of them within one byte budget.
+    // Profile images above go through the fetcher directly: their sizes are Discord's, not the caller's.
+    const session = createFetchSession(fetcher, settings.fetch.cardBudgetBytes);
+    const fetchImage = async (url: string, field: string) => (await session.fetchImage(url, field)).bytes;
+    try {
+      const { options } = payload;
+      const [profile, background, customBadges] = await Promise.all([
+        timed('profile', () => resolveProfile(payload.userId)),
+        timed('background', async () => (options.customBackground === undefined ? undefined : fetchImage(options.customBackground, 'customBackground'))),
+        timed('badges', async () =>
+          options.customBadges === undefined || options.removeBadges === true
+            ? undefined
+            : Promise.all(options.customBadges.map((url, index) => fetchImage(url, `customBadges.${index}`))),
+        ),
+      ]);
+      const card = await timed('render', () => pool.render({ profile, options, images: { background, customBadges } }));
+      timings.draw = card.timings.draw;
+      timings.encode = card.timings.encode;
+      const mediaKey = mediaKeyForPng(card.png);
+      await timed('store', () => parts.store.put(mediaKey, card.png));
+      metrics.phases(timings);
+      log.info({ mediaKey, bytes: card.png.length, imageBytes: session.budget.usedBytes, timings, warnings: card.warnings }, 'card rendered');
+      return { ok: true, mediaKey, width: card.width, height: card.height, bytes: card.png.length, timings, warnings: card.warnings };
+    } catch (error) {
+      // One image refused (or the profile failing) fails the card: its other downloads stop here.
+      session.cancel();
+      metrics.imageFailed(error);
+      const failure = asRenderFailure(error);
+      if (!failure) {
+        log.error({ err: error, attempt: context.attempt }, 'card render failed unexpectedly');
+        throw error;
+      }
+      log.warn({ code: failure.code, retryable: failure.retryable ?? false, imageBytes: session.budget.usedBytes, err: error }, 'card render failed');
+      return { ok: false, failure };
+    }
+  };
+  return { process, pool, metrics };
+}

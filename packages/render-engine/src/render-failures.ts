@@ -1,0 +1,35 @@
+import { CardImageError } from '@utility-api/card';
+import { DiscordUnavailableError, UnknownUserError } from '@utility-api/discord-users';
+import { StorageUnavailableError } from '@utility-api/media-store';
+import { RENDER_FAILED, RENDER_FAILURE_CODES, type RenderFailure } from '@utility-api/render-jobs';
+import { ImageFetchError } from '@utility-api/safe-fetch';
+import { RenderWorkerLostError } from './card-pool/card-render-pool.ts';
+
+/**
+ * Turns what went wrong into the failure the client hears: bad input, unknown users and cards that
+ * lost their render worker are final; storage and Discord trouble is `retryable` (worth the queue's
+ * retries). Anything else is unexpected: undefined, and the caller lets it crash the job.
+ */
+export function asRenderFailure(error: unknown): RenderFailure | undefined {
+  if (error instanceof CardImageError) {
+    return { code: 'image_unusable', status: RENDER_FAILURE_CODES.image_unusable, field: error.field, detail: error.detail };
+  }
+  if (error instanceof ImageFetchError) {
+    // safe-fetch's error carries its sentence only inside `message`, after the field.
+    return { code: 'image_unusable', status: RENDER_FAILURE_CODES.image_unusable, field: error.field, detail: error.message.slice(error.field.length + 2) };
+  }
+  // The same card would most likely crash the next worker too, on this renderer or another.
+  if (error instanceof RenderWorkerLostError) return RENDER_FAILED;
+  if (error instanceof UnknownUserError) {
+    return { code: 'unknown_user', status: RENDER_FAILURE_CODES.unknown_user, field: 'userId', detail: 'No Discord user has this id.' };
+  }
+  if (error instanceof DiscordUnavailableError) {
+    // Waiting out a rate limit inside the queue would only hold a renderer; the client may retry.
+    const retryAfter = error.retryAfterSeconds === undefined ? { retryable: true } : { retryAfterSeconds: error.retryAfterSeconds };
+    return { code: 'discord_unavailable', status: error.status, detail: error.message, ...retryAfter };
+  }
+  if (error instanceof StorageUnavailableError) {
+    return { code: 'storage_unavailable', status: RENDER_FAILURE_CODES.storage_unavailable, detail: 'Image storage is unavailable. Please retry shortly.', retryAfterSeconds: 2, retryable: true };
+  }
+  return undefined;
+}

@@ -1,0 +1,38 @@
+import type { Logger } from '@utility-api/infra';
+import type { RenderEngine } from '@utility-api/render-engine';
+import { RENDER_FAILED, RENDER_FAILURE_CODES, type RenderJobResult } from '@utility-api/render-jobs';
+import type { RenderBackend } from './render-queue.ts';
+
+const OVERLOADED: RenderJobResult = {
+  ok: false,
+  failure: { code: 'overloaded', status: RENDER_FAILURE_CODES.overloaded, detail: 'Too many cards are being drawn right now. Please retry shortly.', retryAfterSeconds: 1 },
+};
+
+/**
+ * Embedded mode: the job contract served by the render engine in this process. At most `limit`
+ * distinct cards wait or draw at once: beyond that a card is refused (`overloaded`) rather than
+ * queued behind minutes of work it would time out on anyway. No retries: a card that crashed its
+ * worker is final, and storage or Discord trouble is the client's to retry.
+ */
+export function createEmbeddedBackend(parts: { engine: RenderEngine; limit: number; logger: Logger }): RenderBackend {
+  let running = 0;
+  return {
+    kind: 'embedded',
+    async run(jobId, payload) {
+      if (running >= parts.limit) {
+        parts.logger.warn({ limit: parts.limit }, 'render queue full: refusing a new card');
+        return { result: OVERLOADED, reused: false };
+      }
+      running += 1;
+      try {
+        return { result: await parts.engine.process(payload, { jobId }), reused: false };
+      } catch {
+        // Logged by the engine; as a job that crashed its renderers, refused while it is remembered.
+        return { result: { ok: false, failure: RENDER_FAILED }, reused: false };
+      } finally {
+        running -= 1;
+      }
+    },
+    async ping() {},
+  };
+}

@@ -1,0 +1,56 @@
+import { DeadlineError } from '@utility-api/infra';
+import { RENDER_FAILED, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
+import test from 'ava';
+import { createRenderQueue, type RenderBackend } from '../../services/gateway/src/rendering/render-queue.ts';
+
+const CARD: RenderJobResult = { ok: true, mediaKey: '0f8fad5b-d9cb-469f-a165-70867728950e', width: 900, height: 300, bytes: 1, timings: {}, warnings: [] };
+const UNUSABLE: RenderJobResult = { ok: false, failure: { code: 'image_unusable', status: 422, field: 'customBackground', detail: 'the image is empty' } };
+const payload = (customTag: string): RenderJobPayload => ({ userId: '302050872383242240', options: { customTag } });
+
+/** A backend answering each job with `answer` after `delayMs`, counting the jobs it ran. */
+function fakeBackend(answer: RenderJobResult, delayMs = 10): RenderBackend & { runs: number } {
+  const backend = {
+    kind: 'embedded' as const,
+    runs: 0,
+    async run() {
+      backend.runs += 1;
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return { result: answer, reused: false };
+    },
+    async ping() {},
+  };
+  return backend;
+}
+
+test('identical requests share one run in flight, then the finished card answers from memory', async (t) => {
+  const backend = fakeBackend(CARD);
+  const queue = createRenderQueue(backend);
+  const [first, second] = await Promise.all([queue.render(payload('a'), 1000), queue.render(payload('a'), 1000)]);
+  t.deepEqual([first.reused, second.reused], [false, true]);
+  t.deepEqual((await queue.render(payload('a'), 1000)).result, CARD);
+  t.is(backend.runs, 1);
+  await queue.render(payload('b'), 1000);
+  t.is(backend.runs, 2, 'another card is another run');
+});
+
+test('a card that crashed its renderer is refused from memory; other failures are tried afresh', async (t) => {
+  const crashing = fakeBackend({ ok: false, failure: RENDER_FAILED });
+  const poisoned = createRenderQueue(crashing);
+  await poisoned.render(payload('a'), 1000);
+  const again = await poisoned.render(payload('a'), 1000);
+  t.deepEqual([again.result, again.reused, crashing.runs], [{ ok: false, failure: RENDER_FAILED }, true, 1]);
+
+  const refusing = fakeBackend(UNUSABLE);
+  const queue = createRenderQueue(refusing);
+  await queue.render(payload('a'), 1000);
+  t.deepEqual((await queue.render(payload('a'), 1000)).result, UNUSABLE);
+  t.is(refusing.runs, 2);
+});
+
+test('a caller past its deadline gets DeadlineError; the render goes on and answers the next request', async (t) => {
+  const backend = fakeBackend(CARD, 200);
+  const queue = createRenderQueue(backend);
+  await t.throwsAsync(queue.render(payload('a'), 20), { instanceOf: DeadlineError });
+  const later = await queue.render(payload('a'), 1000);
+  t.deepEqual([later.result, later.reused, backend.runs], [CARD, true, 1]);
+});
