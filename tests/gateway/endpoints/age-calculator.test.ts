@@ -1,10 +1,15 @@
 import test from 'ava';
-import { AGE_GROUPS, ageGroup, describeAgeGroups, type AgeGroup } from '../../../services/gateway/src/endpoints/age-calculator/age-group.ts';
-import { ageOn, birthdayInYear, nextBirthday } from '../../../services/gateway/src/endpoints/age-calculator/birthday.ts';
 import {
+  AGE_GROUPS,
+  ageGroup,
+  ageOn,
+  birthdayInYear,
   calculateAge,
+  describeAgeGroups,
+  nextBirthday,
   parseDateOfBirth,
   utcDate,
+  type AgeGroup,
 } from '../../../services/gateway/src/endpoints/age-calculator/endpoint.ts';
 
 /** 2024-06-15T12:00:00Z, as in the HTTP tests. */

@@ -1,10 +1,7 @@
 import { createRequire } from 'node:module';
 import test from 'ava';
-import { buildEmojiCatalog, codePoints, type EmojiDetails } from '../../../services/gateway/src/endpoints/random-emoji/emoji-catalog.ts';
-import { CATEGORY_NAMES, findCategory } from '../../../services/gateway/src/endpoints/random-emoji/emoji-categories.ts';
-import { EmojiPicker } from '../../../services/gateway/src/endpoints/random-emoji/emoji-picker.ts';
-import { EMOJI_TYPES } from '../../../services/gateway/src/endpoints/random-emoji/emoji-type.ts';
-import { EMOJI_COLORS, EMOJI_MOODS } from '../../../services/gateway/src/endpoints/random-emoji/emoji-words.ts';
+import { buildEmojiCatalog, codePoints, type EmojiDetails, CATEGORY_NAMES, findCategory, EMOJI_TYPES, EMOJI_COLORS, EMOJI_MOODS } from '../../../services/gateway/src/endpoints/random-emoji/emoji-catalog.ts';
+import { EmojiPicker } from '../../../services/gateway/src/endpoints/random-emoji/endpoint.ts';
 import { MAX_EMOJI_COUNT, randomEmojis } from '../../../services/gateway/src/endpoints/random-emoji/endpoint.ts';
 import { seededRandomSource } from '../../../services/gateway/src/runtime/random-source.ts';
 

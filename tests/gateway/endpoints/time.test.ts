@@ -1,6 +1,6 @@
 import test from 'ava';
 import { UNIX_RANGE } from '../../../services/gateway/src/endpoints/time/endpoint.ts';
-import { ordinal } from '../../../services/gateway/src/endpoints/time/calendar-names.ts';
+import { ordinal } from '../../../services/gateway/src/endpoints/time/time-facts.ts';
 import { timeFacts, type TimeZoneLabel } from '../../../services/gateway/src/endpoints/time/time-facts.ts';
 import { timeFactsSchema, type TimeFacts } from '../../../services/gateway/src/endpoints/time/time-facts-schema.ts';
 

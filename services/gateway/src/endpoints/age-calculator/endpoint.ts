@@ -3,8 +3,73 @@ import { z } from 'zod';
 import type { Clock } from '../../runtime/clock.ts';
 import { validationError } from '../../errors/api-error.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { AGE_GROUPS, ageGroup, describeAgeGroups } from './age-group.ts';
-import { ageOn, birthdayInYear, nextBirthday } from './birthday.ts';
+
+/** Age groups by completed years; each label covers its `from` up to the next group's `from`. */
+export const AGE_GROUPS = [
+  { from: 0, label: 'Infant' },
+  { from: 1, label: 'Toddler' },
+  { from: 4, label: 'Child' },
+  { from: 13, label: 'Teenager' },
+  { from: 18, label: 'Young Adult' },
+  { from: 25, label: 'Adult' },
+  { from: 45, label: 'Middle-aged Adult' },
+  { from: 65, label: 'Senior' },
+] as const;
+
+export type AgeGroup = (typeof AGE_GROUPS)[number]['label'];
+
+export function ageGroup(years: number): AgeGroup {
+  let label: AgeGroup = AGE_GROUPS[0].label;
+  for (const group of AGE_GROUPS) if (years >= group.from) label = group.label;
+  return label;
+}
+
+export function describeAgeGroups(): string {
+  return AGE_GROUPS.map((group, index) => {
+    const next = AGE_GROUPS[index + 1];
+    return next ? `${group.from}-${next.from - 1} \`${group.label}\`` : `${group.from}+ \`${group.label}\``;
+  }).join(', ');
+}
+
+/**
+ * The day a birthday falls on in a given year. A 29 February birthday is observed on 1 March in
+ * common years, the rule of UK and Hong Kong law and the one Temporal's own date difference
+ * follows (29 Feb 2000 to 28 Feb 2001 is 11 months 30 days; to 1 March 2001 it is 1 year).
+ */
+export function birthdayInYear(dateOfBirth: Temporal.PlainDate, year: number): Temporal.PlainDate {
+  if (dateOfBirth.month === 2 && dateOfBirth.day === 29) {
+    const inYear = Temporal.PlainDate.from({ year, month: 2, day: 1 });
+    if (!inYear.inLeapYear) return Temporal.PlainDate.from({ year, month: 3, day: 1 });
+  }
+  return Temporal.PlainDate.from({ year, month: dateOfBirth.month, day: dateOfBirth.day });
+}
+
+/** The first birthday on or after `today` that is an anniversary (never the day of birth itself). */
+export function nextBirthday(dateOfBirth: Temporal.PlainDate, today: Temporal.PlainDate): Temporal.PlainDate {
+  const year = Math.max(today.year, dateOfBirth.year + 1);
+  const candidate = birthdayInYear(dateOfBirth, year);
+  return Temporal.PlainDate.compare(candidate, today) >= 0 ? candidate : birthdayInYear(dateOfBirth, year + 1);
+}
+
+export interface CalendarAge {
+  years: number;
+  months: number;
+  days: number;
+}
+
+/**
+ * Completed years by the birthday rule above, then the months and days since the last birthday.
+ * For every date but 29 February this is Temporal's own `until` with largest unit years; for a
+ * 29 February birth it keeps the observed birthday: 1 March 2001 is 1 year 0 months 0 days (plain
+ * Temporal says 1 year 0 months 1 day, as if the birthday had been on 28 February).
+ */
+export function ageOn(dateOfBirth: Temporal.PlainDate, today: Temporal.PlainDate): CalendarAge {
+  let years = today.year - dateOfBirth.year;
+  if (years > 0 && Temporal.PlainDate.compare(birthdayInYear(dateOfBirth, today.year), today) > 0) years -= 1;
+  const lastBirthday = years > 0 ? birthdayInYear(dateOfBirth, dateOfBirth.year + years) : dateOfBirth;
+  const since = lastBirthday.until(today, { largestUnit: 'months' });
+  return { years, months: since.months, days: since.days };
+}
 
 const DATE_TEXT = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
 const MS_PER_SECOND = 1000;

@@ -3,9 +3,8 @@ import { validationError, type FieldProblem } from '../../errors/api-error.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { RandomSource } from '../../runtime/random-source.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { percentText } from '../percent-text.ts';
+import { isoTimestamp, percentText } from '../answer-fields.ts';
 import { queryNumber } from '../query-fields.ts';
-import { isoTimestamp } from '../timestamp.ts';
 
 const querySchema = z.object({
   heads: queryNumber({ min: 0, max: 100, description: 'Percentage chance of Heads, 0-100.', example: 70 }).optional(),

@@ -2,8 +2,7 @@ import { HEX_COLOR, parseHexColor } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import type { Clock } from '../../runtime/clock.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { percentText } from '../percent-text.ts';
-import { isoTimestamp } from '../timestamp.ts';
+import { isoTimestamp, percentText } from '../answer-fields.ts';
 
 const querySchema = z.object({
   hex: z

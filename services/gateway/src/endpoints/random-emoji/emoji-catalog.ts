@@ -1,8 +1,180 @@
 import emojibaseData from 'emojibase-data/en/data.json' with { type: 'json' };
 import emojibaseGroups from 'emojibase-data/meta/groups.json' with { type: 'json' };
-import { EMOJI_CATEGORIES, type EmojiCategory } from './emoji-categories.ts';
-import { emojiType } from './emoji-type.ts';
-import { describingWords, emojiColor, emojiMood } from './emoji-words.ts';
+
+/**
+ * Emojibase group numbers and their CLDR / Unicode emoji-test group names. Group 2 (skin tone and
+ * hair components) is not offered: those code points are modifiers, not emojis to send.
+ */
+export const EMOJI_CATEGORIES = {
+  0: 'Smileys & Emotion',
+  1: 'People & Body',
+  3: 'Animals & Nature',
+  4: 'Food & Drink',
+  5: 'Travel & Places',
+  6: 'Activities',
+  7: 'Objects',
+  8: 'Symbols',
+  9: 'Flags',
+} as const satisfies Record<number, string>;
+
+export type EmojiCategory = (typeof EMOJI_CATEGORIES)[keyof typeof EMOJI_CATEGORIES];
+
+export const CATEGORY_NAMES = Object.values(EMOJI_CATEGORIES) as EmojiCategory[];
+
+/** Matches a category name case-insensitively, also in the slug form `food-drink`. */
+export function findCategory(text: string): EmojiCategory | undefined {
+  const wanted = text.trim().toLowerCase();
+  return CATEGORY_NAMES.find(
+    (name) => name.toLowerCase() === wanted || name.toLowerCase().replace(/ & /g, '-') === wanted,
+  );
+}
+
+/**
+ * What kind of thing an emoji shows, from its CLDR subgroup: the first matching subgroup prefix
+ * wins, then the category's default. `Symbol` is used exactly for the Symbols category, so
+ * `emojiType === "Symbol"` and `isSymbol` always agree.
+ */
+const SUBGROUP_TYPES: readonly (readonly [prefix: string, type: string])[] = [
+  ['face-', 'Face'],
+  ['cat-face', 'Face'],
+  ['monkey-face', 'Face'],
+  ['heart', 'Heart'],
+  ['emotion', 'Emotion'],
+  ['hand', 'Body Part'],
+  ['body-parts', 'Body Part'],
+  ['animal-', 'Animal'],
+  ['plant-', 'Plant'],
+  ['drink', 'Drink'],
+  ['dishware', 'Object'],
+  ['place-', 'Place'],
+  ['hotel', 'Place'],
+  ['transport-ground', 'Transport'],
+  ['transport-water', 'Transport'],
+  ['transport-air', 'Transport'],
+  ['time', 'Time'],
+  ['sky-weather', 'Weather'],
+  ['event', 'Event'],
+  ['award-medal', 'Award'],
+  ['sport', 'Sport'],
+  ['game', 'Game'],
+  ['arts-crafts', 'Art'],
+];
+
+const CATEGORY_TYPES: Record<EmojiCategory, string> = {
+  'Smileys & Emotion': 'Face',
+  'People & Body': 'Person',
+  'Animals & Nature': 'Animal',
+  'Food & Drink': 'Food',
+  'Travel & Places': 'Place',
+  Activities: 'Activity',
+  Objects: 'Object',
+  Symbols: 'Symbol',
+  Flags: 'Flag',
+};
+
+export const EMOJI_TYPES = [...new Set([...SUBGROUP_TYPES.map(([, type]) => type), ...Object.values(CATEGORY_TYPES)])];
+
+export function emojiType(category: EmojiCategory, subgroup: string): string {
+  if (category === 'Symbols' || category === 'Flags' || category === 'Objects') return CATEGORY_TYPES[category];
+  return SUBGROUP_TYPES.find(([prefix]) => subgroup.startsWith(prefix))?.[1] ?? CATEGORY_TYPES[category];
+}
+
+/**
+ * Mood and color words. Rule, for both: look at the words of the emoji's CLDR name, then its
+ * Emojibase keywords, in order; the first word found in the table decides. Without a match, the
+ * category's default applies (faces are yellow, food makes you hungry).
+ */
+const MOOD_WORDS: Readonly<Record<string, string>> = wordTable({
+  Happy: ['happy', 'smile', 'smiling', 'grin', 'grinning', 'joy', 'laugh', 'laughing', 'cheerful', 'glad', 'beaming', 'good'],
+  Loving: ['love', 'heart', 'kiss', 'kissing', 'romance', 'affection', 'adore', 'couple', 'hug'],
+  Sad: ['sad', 'cry', 'crying', 'tear', 'sob', 'disappointed', 'pensive', 'sorrow', 'broken', 'lonely'],
+  Angry: ['angry', 'mad', 'rage', 'pout', 'pouting', 'furious', 'anger', 'grumpy', 'swearing'],
+  Scared: ['fear', 'fearful', 'scared', 'scream', 'horror', 'anxious', 'terror', 'ghost', 'skull'],
+  Surprised: ['surprise', 'surprised', 'shock', 'shocked', 'astonished', 'wow', 'amazed'],
+  Silly: ['silly', 'tongue', 'goofy', 'zany', 'crazy', 'clown', 'wacky'],
+  Sleepy: ['sleep', 'sleeping', 'sleepy', 'tired', 'yawn', 'zzz', 'bed', 'night'],
+  Sick: ['sick', 'ill', 'nausea', 'nauseated', 'vomit', 'vomiting', 'fever', 'injury', 'sneeze', 'mask'],
+  Cool: ['cool', 'sunglasses', 'sunglass'],
+  Thoughtful: ['think', 'thinking', 'hmm', 'wonder', 'book', 'science'],
+  Hungry: ['food', 'hungry', 'eat', 'eating', 'delicious', 'yum', 'meal', 'dinner', 'lunch', 'breakfast'],
+  Thirsty: ['drink', 'beverage', 'thirsty', 'cup', 'glass'],
+  Festive: ['party', 'celebration', 'celebrate', 'holiday', 'christmas', 'birthday', 'festival', 'gift', 'congratulations'],
+  Playful: ['game', 'play', 'toy', 'fun', 'puppy', 'kitten'],
+  Energetic: ['sport', 'ball', 'run', 'running', 'dance', 'dancing', 'fitness', 'gym', 'muscle'],
+  Adventurous: ['travel', 'vacation', 'mountain', 'map', 'adventure', 'journey', 'rocket', 'camping'],
+  Calm: ['calm', 'relieved', 'peace', 'zen', 'relax', 'nature', 'flower', 'leaf'],
+  Proud: ['proud', 'trophy', 'medal', 'winner', 'victory', 'flag', 'crown'],
+});
+
+const CATEGORY_MOODS: Record<EmojiCategory, string> = {
+  'Smileys & Emotion': 'Expressive',
+  'People & Body': 'Friendly',
+  'Animals & Nature': 'Calm',
+  'Food & Drink': 'Hungry',
+  'Travel & Places': 'Adventurous',
+  Activities: 'Excited',
+  Objects: 'Curious',
+  Symbols: 'Neutral',
+  Flags: 'Proud',
+};
+
+const COLOR_WORDS: Readonly<Record<string, string>> = wordTable({
+  Red: ['red', 'heart', 'fire', 'apple', 'cherry', 'cherries', 'strawberry', 'tomato', 'rose', 'blood', 'lipstick', 'chili', 'crab', 'lobster'],
+  Orange: ['orange', 'tangerine', 'carrot', 'pumpkin', 'fox', 'tiger', 'basketball', 'peach'],
+  Yellow: ['yellow', 'gold', 'golden', 'sun', 'star', 'cheese', 'banana', 'lemon', 'corn', 'chick', 'lightning', 'bee', 'moon', 'face', 'smile'],
+  Green: ['green', 'leaf', 'leaves', 'plant', 'tree', 'herb', 'cactus', 'clover', 'frog', 'lizard', 'turtle', 'cucumber', 'broccoli', 'avocado', 'lime'],
+  Blue: ['blue', 'water', 'ocean', 'wave', 'sea', 'whale', 'dolphin', 'fish', 'droplet', 'ice', 'jeans'],
+  Purple: ['purple', 'grape', 'grapes', 'eggplant', 'violet', 'unicorn'],
+  Brown: ['brown', 'chocolate', 'coffee', 'bread', 'wood', 'bear', 'dog', 'horse', 'cookie', 'potato', 'nut', 'chestnut'],
+  Black: ['black', 'spade', 'bomb', 'bat', 'gorilla', 'crow'],
+  White: ['white', 'snow', 'snowman', 'cloud', 'ghost', 'milk', 'rice', 'egg', 'sheep', 'paper'],
+  Pink: ['pink', 'pig', 'flower', 'blossom', 'cherry_blossom', 'flamingo', 'ribbon', 'shrimp'],
+  Gray: ['gray', 'grey', 'silver', 'rock', 'robot', 'wolf', 'elephant', 'koala', 'mouse', 'rat', 'gear', 'wrench'],
+  Multicolor: ['rainbow', 'multicolor', 'confetti', 'palette'],
+});
+
+const CATEGORY_COLORS: Record<EmojiCategory, string> = {
+  'Smileys & Emotion': 'Yellow',
+  'People & Body': 'Yellow',
+  'Animals & Nature': 'Brown',
+  'Food & Drink': 'Brown',
+  'Travel & Places': 'Gray',
+  Activities: 'Multicolor',
+  Objects: 'Gray',
+  Symbols: 'Blue',
+  Flags: 'Multicolor',
+};
+
+export const EMOJI_MOODS = [...new Set([...Object.values(MOOD_WORDS), ...Object.values(CATEGORY_MOODS)])];
+export const EMOJI_COLORS = [...new Set([...Object.values(COLOR_WORDS), ...Object.values(CATEGORY_COLORS)])];
+
+function wordTable(groups: Record<string, readonly string[]>): Record<string, string> {
+  const table: Record<string, string> = {};
+  for (const [label, words] of Object.entries(groups)) for (const word of words) table[word] ??= label;
+  return table;
+}
+
+function firstMatch(words: readonly string[], table: Readonly<Record<string, string>>): string | undefined {
+  for (const word of words) {
+    const hit = table[word];
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
+}
+
+/** The name's words first (so "red apple" is Red by "red"), then the keywords in their order. */
+export function describingWords(name: string, keywords: readonly string[]): string[] {
+  const split = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return [...split(name), ...keywords.flatMap(split)];
+}
+
+export function emojiMood(words: readonly string[], category: EmojiCategory): string {
+  return firstMatch(words, MOOD_WORDS) ?? CATEGORY_MOODS[category];
+}
+
+export function emojiColor(words: readonly string[], category: EmojiCategory): string {
+  return firstMatch(words, COLOR_WORDS) ?? CATEGORY_COLORS[category];
+}
 
 export interface EmojiDetails {
   emoji: string;

@@ -2,9 +2,38 @@ import { z } from 'zod';
 import type { Clock } from '../../runtime/clock.ts';
 import type { RandomSource } from '../../runtime/random-source.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { isoTimestamp } from '../timestamp.ts';
-import { graphemes } from './graphemes.ts';
-import { guessWordType } from './word-type.ts';
+import { isoTimestamp } from '../answer-fields.ts';
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** User-perceived characters: an emoji ZWJ sequence or a letter with its accents stays whole. */
+export function graphemes(text: string): string[] {
+  return Array.from(segmenter.segment(text.normalize('NFC')), (part) => part.segment);
+}
+
+/**
+ * A guess at the part of speech from English suffixes. It is a heuristic, not a dictionary:
+ * "hundred" is called a Verb. Words with characters other than letters, `'` and `-` are `Other`.
+ */
+export type WordType = 'Noun' | 'Verb' | 'Adjective' | 'Adverb' | 'Other';
+
+const SUFFIX_RULES: readonly { suffixes: readonly string[]; minLength: number; type: WordType }[] = [
+  { suffixes: ['ly'], minLength: 5, type: 'Adverb' },
+  { suffixes: ['ing', 'ize', 'ise', 'ify', 'ed'], minLength: 5, type: 'Verb' },
+  { suffixes: ['ous', 'ful', 'ive', 'able', 'ible', 'less', 'ish', 'ary'], minLength: 5, type: 'Adjective' },
+];
+
+export function guessWordType(word: string): WordType {
+  const normalized = word.normalize('NFC');
+  if (!/^[\p{L}\p{M}'-]+$/u.test(normalized)) return 'Other';
+  const lower = normalized.toLowerCase();
+  // Length in characters as the response counts them, not UTF-16 units: `𐐷𐐷ed` has 4.
+  const length = graphemes(normalized).length;
+  for (const rule of SUFFIX_RULES) {
+    if (length >= rule.minLength && rule.suffixes.some((suffix) => lower.endsWith(suffix))) return rule.type;
+  }
+  return 'Noun';
+}
 
 export const MAX_WORD_GRAPHEMES = 64;
 /**

@@ -3,7 +3,7 @@ import type { Clock } from '../../runtime/clock.ts';
 import { MAX_LISTED_PROBLEMS } from '../../errors/api-error.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { queryEnum } from '../query-fields.ts';
-import { isoTimestamp } from '../timestamp.ts';
+import { isoTimestamp } from '../answer-fields.ts';
 
 export const MAX_SORT_ARRAY_LENGTH = 10_000;
 

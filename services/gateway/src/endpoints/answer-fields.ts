@@ -4,3 +4,8 @@ import type { Clock } from '../runtime/clock.ts';
 export function isoTimestamp(clock: Clock): string {
   return new Date(clock.now()).toISOString();
 }
+
+/** `<n>%` with at most two decimals and no trailing zeros: 50 -> "50%", 33.333 -> "33.33%". */
+export function percentText(value: number): string {
+  return `${Number(value.toFixed(2))}%`;
+}
