@@ -1,7 +1,7 @@
 import { envBoolean, envCommaList, envInteger, envUrl, parseEnvironment } from '@utility-api/infra';
 import { redisUrlField, refineRenderingEnvironment, renderingEnvironmentShape, serviceEnvironmentShape, toRenderingSettings } from '@utility-api/renderer/shared';
 import { z } from 'zod';
-import { keysFileField } from './auth/keys-environment.ts';
+import { keysFileField } from './auth/key-records.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';
 
 /** Keys are secrets: long enough not to be guessed, and free of the separators the list uses. */

@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import { isMediaKey, StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
 import { ApiError } from '../errors/api-error.ts';
-import type { GatewayContext, GatewayState } from './gateway-state.ts';
+import type { GatewayContext, GatewayState } from './request-pipeline.ts';
 
 /** `<uuid>.png`, lowercase: anything else (other extensions, `..`, encoded slashes) is simply unknown. */
 const MEDIA_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.png$/;
