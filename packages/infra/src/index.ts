@@ -6,5 +6,5 @@ export { Lifecycle } from './lifecycle.ts';
 export type { Closer, ShutdownReport } from './lifecycle.ts';
 export { runUntilSignalled } from './signals.ts';
 export { checkReadiness, DeadlineError, withDeadline } from './deadline.ts';
-export { createLogger, deferredBindings, deferredChild, LOG_LEVELS, type Bindings, type Logger, type LoggerOptions } from './logging.ts';
+export { createLogger, deferredBindings, flushLogger, deferredChild, LOG_LEVELS, type Bindings, type Logger, type LoggerOptions } from './logging.ts';
 export { createRedisConnection, waitUntilRedisReady, type RedisRole } from './redis-connection.ts';

@@ -1,4 +1,4 @@
-import { ConfigurationError, createLogger, Lifecycle, runUntilSignalled } from '@utility-api/infra';
+import { ConfigurationError, createLogger, flushLogger, Lifecycle, runUntilSignalled } from '@utility-api/infra';
 import { loadGatewayConfig } from './config.ts';
 import { systemClock } from './runtime/clock.ts';
 import { cryptoRandomSource } from './runtime/random-source.ts';
@@ -15,6 +15,8 @@ try {
 
 const logger = createLogger({ service: 'gateway', level: config.logLevel });
 const lifecycle = new Lifecycle();
+// Registered first, so it closes last: the log lines of every other closer are written too.
+lifecycle.onClose('log', () => flushLogger(logger));
 runUntilSignalled(lifecycle, {
   deadlineMs: config.shutdownTimeoutMs,
   onSignal: (signal) => logger.info({ signal }, 'shutting down'),
