@@ -206,19 +206,18 @@ export function authenticate(keys: ApiKeyVerifier, limits: RateLimits | undefine
     const address = limits ? clientAddressKey(ctx.ip) : '';
     const blockedMs = limits ? limits.authBlockedFor(address) : 0;
     if (blockedMs > 0) throw tooManyFailures(blockedMs);
-    const refuse = async (error: ApiError): Promise<never> => {
-      const waitMs = limits ? await limits.recordAuthFailure(address) : 0;
-      throw waitMs > 0 ? tooManyFailures(waitMs) : error;
-    };
-
     const header = ctx.get('authorization');
     if (header === '') throw unauthorized('Missing API key: send it in the Authorization header (Authorization: <key>).');
     const key = presentedApiKey(header);
-    if (key === undefined || key.length > MAX_KEY_LENGTH) {
-      return refuse(unauthorized('Malformed Authorization header: send "Authorization: <key>" or "Authorization: Bearer <key>".', 'invalid_token'));
+    const identity = key === undefined || key.length > MAX_KEY_LENGTH ? undefined : await keys.verify(key);
+    if (!identity) {
+      const waitMs = limits ? await limits.recordAuthFailure(address) : 0;
+      if (waitMs > 0) throw tooManyFailures(waitMs);
+      if (key === undefined || key.length > MAX_KEY_LENGTH) {
+        throw unauthorized('Malformed Authorization header: send "Authorization: <key>" or "Authorization: Bearer <key>".', 'invalid_token');
+      }
+      throw unauthorized('Invalid API key.', 'invalid_token');
     }
-    const identity = await keys.verify(key);
-    if (!identity) return refuse(unauthorized('Invalid API key.', 'invalid_token'));
     // From here on the request's log lines carry the key id too.
     ctx.state.apiKey = identity;
     await next();
