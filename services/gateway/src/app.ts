@@ -18,14 +18,14 @@ import { RateLimits } from './rate-limits/rate-limits.ts';
 import type { Clock } from './runtime/clock.ts';
 import type { RandomSource } from './runtime/random-source.ts';
 
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 export interface GatewayRuntime {
   clock: Clock;
   random: RandomSource;
 }
 
-export interface GatewayAppParts {
+interface GatewayAppParts {
   config: GatewayConfig;
   runtime: GatewayRuntime;
   logger: Logger;
@@ -42,7 +42,7 @@ export interface GatewayAppParts {
   renderEndpoints: readonly EndpointDefinition[];
 }
 
-export interface GatewayApp {
+interface GatewayApp {
   app: Koa<GatewayState>;
   keys: ApiKeyVerifier;
   /** Undefined when `RATE_LIMITS=off`. */

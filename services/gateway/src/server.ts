@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Lifecycle, Logger } from '@utility-api/infra';
@@ -8,7 +9,7 @@ import { answerClientError } from './http/request-pipeline.ts';
 import { createGatewayMetrics } from './metrics/gateway-metrics.ts';
 import { startRenderBackends, type RenderBackends } from './rendering/render-backends.ts';
 
-export interface RunningGateway {
+interface RunningGateway {
   server: Server;
   url: string;
   backends: RenderBackends;
@@ -82,13 +83,9 @@ export async function listen(config: Pick<GatewayConfig, 'port' | 'host' | 'head
   server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
   server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(config.port, config.host);
+  // Rejects with the listen error (a taken port, say) instead of waiting forever.
+  await once(server, 'listening');
   lifecycle.onClose('http server', () => new Promise<void>((resolve, reject) => {
     const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
     server.close((error) => {

@@ -76,8 +76,8 @@ export async function listApiKeys(records: ApiKeyRecords): Promise<ApiKeyRecord[
 }
 
 /** One hash of id → record JSON, and a counter bumped on every change for gateways to poll. */
-export const REDIS_KEY_RECORDS = 'utility-api:api-keys';
-export const REDIS_KEY_VERSION = 'utility-api:api-keys:version';
+const REDIS_KEY_RECORDS = 'utility-api:api-keys';
+const REDIS_KEY_VERSION = 'utility-api:api-keys:version';
 
 /** Managed keys in Redis, shared by every gateway on it. */
 function redisApiKeyRecords(redis: Redis, location: string): ApiKeyRecords {

@@ -22,7 +22,7 @@ const KEY_POLL_INTERVAL_MS = 250;
 /** How long an unknown key waits for the store before it is refused: a slow Redis must not hold requests. */
 const MISS_WAIT_MS = 300;
 
-export interface ApiKeyVerifierOptions {
+interface ApiKeyVerifierOptions {
   /** `API_KEYS`: not revocable by the CLI, removed by changing the variable and restarting. */
   bootstrapKeys: readonly string[];
   /** The managed keys of `pnpm keys`. */

@@ -26,7 +26,7 @@ export interface RequestSnapshot {
   requestId: string;
 }
 
-export interface EndpointInput<Query, Body, Params = Record<string, never>> {
+interface EndpointInput<Query, Body, Params = Record<string, never>> {
   query: Query;
   body: Body;
   /** Path parameters, validated by the endpoint's `params` schema. */

@@ -13,7 +13,7 @@ import { sortArrayEndpoint } from './sort-array/endpoint.ts';
 import { statusEndpoint } from './status/endpoint.ts';
 import { timeEndpoint } from './time/endpoint.ts';
 
-export interface LightEndpointDependencies {
+interface LightEndpointDependencies {
   clock: Clock;
   random: RandomSource;
   store: BackingStore;

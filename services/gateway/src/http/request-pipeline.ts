@@ -175,15 +175,11 @@ function answerError(ctx: ParameterizedContext<GatewayState>, error: unknown): v
 }
 
 /** What Node itself would answer, by parser error: oversized headers 431, a timed-out request 408, else 400. */
-function clientErrorFor(code: string | undefined): { status: number; reason: string; code: string; message: string } {
-  if (code === 'HPE_HEADER_OVERFLOW') {
-    return { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', message: 'The request headers are too large.' };
-  }
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return { status: 408, reason: 'Request Timeout', code: 'request_timeout', message: 'The request was not received in time.' };
-  }
-  return { status: 400, reason: 'Bad Request', code: 'malformed_request', message: 'The request is not valid HTTP.' };
-}
+const CLIENT_ERRORS: Readonly<Record<string, readonly [status: number, reason: string, code: string, message: string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'The request was not received in time.'],
+};
+const MALFORMED_REQUEST = [400, 'Bad Request', 'malformed_request', 'The request is not valid HTTP.'] as const;
 
 /**
  * Requests Node's parser refuses never reach Koa; this gives them the same JSON error body and
@@ -194,7 +190,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  const { status, reason, code, message } = clientErrorFor(error.code);
+  const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
   const body = JSON.stringify({ error: { status, code, message }, requestId: 'none' });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\n` +

@@ -10,7 +10,7 @@ import { endpointRoute } from './endpoint-route.ts';
 import { mountMediaRoutes } from './media-routes.ts';
 import type { GatewayState } from './request-pipeline.ts';
 
-export interface HealthRouteParts {
+interface HealthRouteParts {
   /** Each resolves when its dependency answers (Redis, media storage). */
   readiness: Record<string, () => Promise<void>>;
   registry: Registry;
@@ -18,7 +18,7 @@ export interface HealthRouteParts {
   metricsToken: string | undefined;
 }
 
-export interface RouterParts {
+interface RouterParts {
   endpoints: readonly EndpointDefinition[];
   keys: ApiKeyVerifier;
   /** The OpenAPI document and the docs page, rendered once at boot: they only change with a deploy. */

@@ -6,16 +6,16 @@ import { apiKeyRecordsFor, createApiKey, keysEnvironmentSchema, listApiKeys, typ
 import { formatRateSpec, parseRateSpec, RATE_SPEC_FORMAT, type KeyRateLimits } from '../rate-limits/rate-spec.ts';
 
 /** sysexits(3) codes, so scripts can tell a typo from an outage. */
-export const EXIT = { ok: 0, usage: 64, dataError: 65, noSuchKey: 66, unavailable: 69, software: 70, config: 78 } as const;
+const EXIT = { ok: 0, usage: 64, dataError: 65, noSuchKey: 66, unavailable: 69, software: 70, config: 78 } as const;
 
-export interface CliOutput {
+interface CliOutput {
   out: (line: string) => void;
   err: (line: string) => void;
 }
 
 class UsageError extends Error {}
 
-export const HELP = `Manage API keys: pnpm keys <command> [options]
+const HELP = `Manage API keys: pnpm keys <command> [options]
 
 Commands:
   create --name <name> [--rate <n>/<window>] [--image-rate <n>/<window>] [--json]
