@@ -74,7 +74,7 @@ const gatewayEnv = (port: number, mediaDir: string) => ({
 });
 
 /**
- * The light endpoints through the whole gateway (auth, validation, request ids, headers, metrics,
+ * The light endpoints through the whole gateway (auth, rate limits, validation, request ids, headers, metrics,
  * one info access-log line per request written to a file) next to a plain Koa app and a bare
  * node:http server answering the same bytes, each in its own process on the same core, with wrk
  * on the other. Runs interleave the servers so a burst of outside load hits all alike. With

@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@utility-api/infra';
 import type { Middleware } from 'koa';
 import { ApiError } from '../errors/api-error.ts';
@@ -108,7 +109,7 @@ export class ApiKeyVerifier {
     if (id === undefined) return undefined;
     let key = this.#managed.get(id);
     if (!key) {
-      await this.#refreshWithin(MISS_WAIT_MS);
+      await Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
       key = this.#managed.get(id);
       if (!key) return undefined;
     }
@@ -137,12 +138,6 @@ export class ApiKeyVerifier {
     });
     this.#refreshing = running;
     return running;
-  }
-
-  async #refreshWithin(timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.refresh(), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-    clearTimeout(timer);
   }
 
   async #reload(): Promise<void> {

@@ -3,20 +3,14 @@ import { type Logger, withDeadline } from '@utility-api/infra';
 import type { Redis } from 'ioredis';
 import type { Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { GatewayConfig } from '../config.ts';
 import type { EndpointLimits } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { GatewayState } from '../http/request-pipeline.ts';
 import type { RateBudget, RateSpec } from './rate-spec.ts';
 
-export interface RateLimitSettings {
-  /** `RATE_LIMITS=off` turns every limit off (benchmarks, private deployments). */
-  enabled: boolean;
-  budgets: Readonly<Record<RateBudget, RateSpec>>;
-  /** Failed authentications allowed per client address. */
-  authFailures: RateSpec;
-  /** Card requests one key may have in progress at once in one gateway process. */
-  cardsInFlightPerKey: number;
-}
+/** `RATE_LIMITS` (off: no limit at all), the two budgets, auth failures per address, card slots per key. */
+export type RateLimitSettings = GatewayConfig['rateLimits'];
 
 /** Redis keys of the counters start with this; rate-limiter-flexible appends `:<budget>:<key>`. */
 const RATE_LIMIT_KEY_PREFIX = 'utility-api:ratelimit';
