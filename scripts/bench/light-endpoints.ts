@@ -68,12 +68,13 @@ const gatewayEnv = (port: number, mediaDir: string) => ({
   HOST: '127.0.0.1',
   API_KEYS: BENCH_API_KEY,
   LOG_LEVEL: 'info',
-  RATE_LIMITS: 'off',
+  // Limits on, with a budget no run can use up: every request pays for its counter, as in production.
+  RATE_LIMIT_DEFAULT: '999999999/60s',
   MEDIA_DIR: mediaDir,
 });
 
 /**
- * The light endpoints through the whole gateway (auth, validation, request ids, headers, metrics,
+ * The light endpoints through the whole gateway (auth, rate limits, validation, request ids, headers, metrics,
  * one info access-log line per request written to a file) next to a plain Koa app and a bare
  * node:http server answering the same bytes, each in its own process on the same core, with wrk
  * on the other. Runs interleave the servers so a burst of outside load hits all alike. With

@@ -1,7 +1,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import test from 'ava';
 import fc from 'fast-check';
-import { TEST_API_KEY } from '../helpers/test-gateway.ts';
+import { TEST_API_KEY } from '../helpers/test-app.ts';
 import { anyBody, contentType, oversizedJsonText } from './support/arbitraries.ts';
 import { fuzzParameters, startFuzzTarget, type FuzzTarget } from './support/fuzz-target.ts';
 import { documentedOperations, type Operation } from './support/operations.ts';
@@ -11,7 +11,7 @@ let operations: Operation[];
 /** Object.prototype as it was before any request: a polluting body would add to it. */
 let prototypeNames: string[];
 test.before(async () => {
-  target = await startFuzzTarget({ RENDER_WORKERS: '1' });
+  target = await startFuzzTarget();
   operations = documentedOperations(target.contract).filter((operation) => operation.hasBody && !operation.path.startsWith('/v1/profile-image'));
   prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort();
 });

@@ -1,13 +1,13 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { OTHER_API_KEY, TEST_API_KEY } from '../helpers/test-gateway.ts';
+import { OTHER_API_KEY, TEST_API_KEY } from '../helpers/test-app.ts';
 import { authorizationValue, contentType, extraHeaders, sendable } from './support/arbitraries.ts';
 import { fuzzParameters, startFuzzTarget, type FuzzTarget } from './support/fuzz-target.ts';
 import type { RawRequest } from './support/raw-http.ts';
 
 let target: FuzzTarget;
 test.before(async () => {
-  target = await startFuzzTarget({ RENDER_WORKERS: '1' });
+  target = await startFuzzTarget();
 });
 test.after.always(async () => {
   await target?.close();

@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { TEST_API_KEY } from '../helpers/test-gateway.ts';
+import { TEST_API_KEY } from '../helpers/test-app.ts';
 import { anyBody, contentType, percentEncode, queryString } from './support/arbitraries.ts';
 import { brokenCardOptions, invalidUserId, validCardOptions, validUserId } from './support/card-bodies.ts';
 import { fuzzParameters, startFuzzTarget, type FuzzTarget } from './support/fuzz-target.ts';
@@ -10,7 +10,7 @@ import type { RawRequest } from './support/raw-http.ts';
 let target: FuzzTarget;
 let cardFields: string[];
 test.before(async () => {
-  target = await startFuzzTarget();
+  target = await startFuzzTarget({}, { render: true });
   const operation = documentedOperations(target.contract).find((candidate) => candidate.path === '/v1/profile-image') as Operation;
   cardFields = operation.bodyFields;
 });

@@ -1,7 +1,7 @@
 import { LIGHT_PATHS } from '../helpers/light-paths.ts';
 import test from 'ava';
 import fc from 'fast-check';
-import { TEST_API_KEY } from '../helpers/test-gateway.ts';
+import { TEST_API_KEY } from '../helpers/test-app.ts';
 import { queryString } from './support/arbitraries.ts';
 import { fuzzParameters, startFuzzTarget, type FuzzTarget } from './support/fuzz-target.ts';
 import { documentedOperations, type Operation } from './support/operations.ts';
@@ -9,7 +9,7 @@ import { documentedOperations, type Operation } from './support/operations.ts';
 let target: FuzzTarget;
 let operations: Operation[];
 test.before(async () => {
-  target = await startFuzzTarget({ RENDER_WORKERS: '1' });
+  target = await startFuzzTarget();
   operations = documentedOperations(target.contract).filter(
     (operation) => !operation.path.startsWith('/v1/profile-image') && ['GET', 'POST'].includes(operation.method),
   );

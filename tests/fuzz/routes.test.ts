@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { TEST_API_KEY } from '../helpers/test-gateway.ts';
+import { TEST_API_KEY } from '../helpers/test-app.ts';
 import { extraHeaders, looseEncode, percentEncode, percentGarbage, queryString, sendable } from './support/arbitraries.ts';
 import { fuzzParameters, startFuzzTarget, type FuzzTarget } from './support/fuzz-target.ts';
 import { documentedMethods } from './support/operations.ts';
@@ -11,7 +11,7 @@ let mediaPath: string;
 let mediaEtag: string;
 let mediaLength: number;
 test.before(async () => {
-  target = await startFuzzTarget({ RENDER_WORKERS: '1' });
+  target = await startFuzzTarget({ RENDER_WORKERS: '1' }, { render: true });
   const rendered = await target.client.send({
     method: 'POST',
     path: '/v1/profile-image?userId=302050872383242240',

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { freePort, startNodeProcess } from '../helpers/processes.ts';
-import { readJson } from '../helpers/test-gateway.ts';
+import { readJson } from '../helpers/test-app.ts';
 
 const ENTRY = 'services/gateway/src/main.ts';
 

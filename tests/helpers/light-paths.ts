@@ -1,4 +1,4 @@
-/** The ten endpoints the gateway answers inline, in the order the docs list them. */
+/** The ten light endpoints (the gateway answers them itself), in the order the docs list them. */
 export const LIGHT_PATHS = [
   '/v1/json-validator',
   '/v1/random-emoji',

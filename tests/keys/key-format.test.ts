@@ -1,6 +1,5 @@
 import test from 'ava';
-import { generateKeyId, generateManagedKey, managedKeyId, managedKeyPrefix } from '../../services/gateway/src/auth/managed-key-format.ts';
-import { keyIdFromReference } from '../../services/gateway/src/auth/managed-api-keys.ts';
+import { generateKeyId, generateManagedKey, keyIdFromReference, managedKeyId, managedKeyPrefix } from '../../services/gateway/src/auth/api-keys.ts';
 import { formatRateSpec, parseRateSpec } from '../../services/gateway/src/rate-limits/rate-spec.ts';
 
 test('a managed key is uk_live_<8 char id>_<32 base62>, and its id reads back', (t) => {

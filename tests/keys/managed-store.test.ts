@@ -3,10 +3,9 @@ import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '@utility-api/infra';
-import { KeyStoreDataError } from '../../services/gateway/src/auth/api-key-record.ts';
-import { fileApiKeyRecords } from '../../services/gateway/src/auth/file-api-key-records.ts';
-import { createApiKey } from '../../services/gateway/src/auth/managed-api-keys.ts';
-import { ManagedApiKeyStore } from '../../services/gateway/src/auth/managed-api-key-store.ts';
+import { KeyStoreDataError } from '../../services/gateway/src/auth/api-keys.ts';
+import { createApiKey, fileApiKeyRecords, type ApiKeyRecords } from '../../services/gateway/src/auth/key-records.ts';
+import { ApiKeyVerifier } from '../../services/gateway/src/auth/key-verifier.ts';
 import { startNodeProcess } from '../helpers/processes.ts';
 import { GATEWAY_ENTRY, timeUntil } from './key-processes.ts';
 
@@ -19,6 +18,11 @@ function keysFile(): string {
 test.after.always(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
+
+/** Managed keys only, as the gateway's verifier holds them. */
+function openManaged(records: ApiKeyRecords, logger: Logger, pollIntervalMs?: number): Promise<ApiKeyVerifier> {
+  return ApiKeyVerifier.open({ bootstrapKeys: [], records, logger, ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }) });
+}
 
 function recordingLogger() {
   const warnings: string[] = [];
@@ -34,7 +38,7 @@ function recordingLogger() {
 test('verifies by id then hash: a tampered secret or a revoked key is refused', async (t) => {
   const records = fileApiKeyRecords(keysFile());
   const { key, record } = await createApiKey(records, { name: 'bot', now: new Date() });
-  const store = await ManagedApiKeyStore.open(records, recordingLogger().logger, 60_000);
+  const store = await openManaged(records, recordingLogger().logger, 60_000);
   try {
     t.deepEqual(await store.verify(key), { id: record.prefix, name: 'bot' });
     const tampered = `${key.slice(0, -1)}${key.endsWith('a') ? 'b' : 'a'}`;
@@ -54,7 +58,7 @@ test('verifies by id then hash: a tampered secret or a revoked key is refused', 
 test('per-key limits travel with the identity', async (t) => {
   const records = fileApiKeyRecords(keysFile());
   const { key } = await createApiKey(records, { name: 'bot', now: new Date(), limits: { profileImage: { points: 5, durationSeconds: 10 } } });
-  const store = await ManagedApiKeyStore.open(records, recordingLogger().logger);
+  const store = await openManaged(records, recordingLogger().logger);
   try {
     t.deepEqual((await store.verify(key))?.limits, { profileImage: { points: 5, durationSeconds: 10 } });
   } finally {
@@ -67,7 +71,7 @@ test('a key file that turns unreadable keeps the last keys and warns once; a del
   const records = fileApiKeyRecords(file);
   const { key } = await createApiKey(records, { name: 'bot', now: new Date() });
   const { logger, warnings } = recordingLogger();
-  const store = await ManagedApiKeyStore.open(records, logger, 20);
+  const store = await openManaged(records, logger, 20);
   try {
     writeFileSync(file, '{ not json');
     await timeUntil(async () => warnings.length > 0, 2000);
@@ -86,7 +90,7 @@ test('a key file that turns unreadable keeps the last keys and warns once; a del
 test('an unreadable key file at boot stops the store from opening, and the gateway from starting', async (t) => {
   const file = keysFile();
   writeFileSync(file, JSON.stringify({ format: 'utility-api/api-keys@1', keys: [{ id: 'x' }] }));
-  await t.throwsAsync(ManagedApiKeyStore.open(fileApiKeyRecords(file), recordingLogger().logger), { instanceOf: KeyStoreDataError });
+  await t.throwsAsync(openManaged(fileApiKeyRecords(file), recordingLogger().logger), { instanceOf: KeyStoreDataError });
   const gateway = startNodeProcess(GATEWAY_ENTRY, { PORT: '0', KEYS_FILE: file, API_KEYS: 'bootstrap-key-0123456789abcdef', MEDIA_DIR: join(file, '..', 'media'), RENDER_WORKERS: '1' });
   const { code } = await gateway.exited();
   t.is(code, 1);

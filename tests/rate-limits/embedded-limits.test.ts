@@ -3,13 +3,18 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { ConfigurationError } from '@utility-api/infra';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { loadContract } from '../helpers/openapi-contract.ts';
-import { OTHER_API_KEY, postJson, readJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
+import { OTHER_API_KEY, postJson, readJson, startTestApp, TEST_API_KEY, type TestGateway } from '../helpers/test-app.ts';
+import { startTestGateway } from '../helpers/test-gateway.ts';
 
-/** Embedded mode (in-memory counters), real HTTP. Each scenario has its own gateway: auth failures are per address. */
+/**
+ * Embedded mode (in-memory counters), real HTTP. Each scenario has its own gateway: auth failures
+ * are per address. Scenarios with cards need the whole gateway; the others run on the app alone.
+ */
 const LIMITS = { RATE_LIMIT_DEFAULT: '5/60s', RATE_LIMIT_PROFILE_IMAGE: '2/60s', RATE_LIMIT_AUTH_FAILURES: '3/60s' };
 const gateways: TestGateway[] = [];
-async function gatewayWith(env: Record<string, string> = {}): Promise<TestGateway> {
-  const gateway = await startTestGateway({ env: { ...LIMITS, ...env } });
+async function gatewayWith(env: Record<string, string> = {}, options: { render?: boolean } = {}): Promise<TestGateway> {
+  const start = options.render === true ? startTestGateway : startTestApp;
+  const gateway = await start({ env: { ...LIMITS, ...env } });
   gateways.push(gateway);
   return gateway;
 }
@@ -52,7 +57,7 @@ test('each response carries the budget; the request past it is a 429 in the shar
 });
 
 test('card renders have their own, stricter budget, shared by both profile-image paths', async (t) => {
-  const gateway = await gatewayWith();
+  const gateway = await gatewayWith({}, { render: true });
   // Bad requests still spend it: the limit runs before validation (and before any render).
   for (const path of ['/v1/profile-image', '/v1/profile-image/1']) {
     const response = await gateway.request(path, postJson({}));
@@ -147,7 +152,7 @@ test('RATE_LIMITS=off: no budgets, no headers, no failure limit, no 429 in the d
 });
 
 test('the document has a 429 on every authenticated operation and the RateLimit headers on its answers', async (t) => {
-  const gateway = await gatewayWith();
+  const gateway = await gatewayWith({}, { render: true });
   const document = await readJson(await fetch(`${gateway.url}/v1/openapi.json`));
   const validation = await new Validator().validate(document);
   t.true(validation.valid, JSON.stringify(validation.errors));

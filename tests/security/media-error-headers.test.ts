@@ -1,14 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import test from 'ava';
-import { createLogger } from '@utility-api/infra';
 import { StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
-import { createGatewayApp } from '../../services/gateway/src/app.ts';
-import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
-import { createGatewayMetrics } from '../../services/gateway/src/metrics/gateway-metrics.ts';
 import { RawHttpClient } from '../fuzz/support/raw-http.ts';
 import { securityHeaderProblems } from '../fuzz/support/response-rules.ts';
+import { startTestApp, type TestGateway } from '../helpers/test-app.ts';
 
 const KEY = '00000000-0000-4000-8000-000000000001';
 const OBJECT: MediaObject = { key: KEY, size: 8, etag: '"stat-etag"', lastModified: new Date(Date.UTC(2024, 0, 1)), contentType: 'image/png' };
@@ -28,31 +23,14 @@ function storeFailingAfterStat(open: () => Promise<undefined>): MediaStore {
   };
 }
 
-async function serve(media: MediaStore): Promise<{ server: Server; client: RawHttpClient }> {
-  const config = loadGatewayConfig({ API_KEYS: 'media-test-key-0123456789', RATE_LIMITS: 'off', LOG_LEVEL: 'silent' });
-  const metrics = createGatewayMetrics();
-  const app = createGatewayApp({
-    logger: createLogger({ service: 'media-error-test', level: 'silent' }),
-    keys: { verify: () => Promise.resolve(undefined) },
-    endpoints: [],
-    media,
-    health: { readiness: {}, registry: metrics.registry, metricsToken: undefined },
-    metricsMiddleware: metrics.middleware,
-    publicBaseUrl: 'http://127.0.0.1',
-    trustProxy: false,
-    rateLimits: undefined,
-    rateLimitSettings: config.rateLimits,
-  });
-  const handle = app.callback();
-  const server = createServer((request, response) => void handle(request, response));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, client: new RawHttpClient(`http://127.0.0.1:${port}`) };
+async function serve(media: MediaStore): Promise<{ app: TestGateway; client: RawHttpClient }> {
+  const app = await startTestApp({ media, env: { RATE_LIMITS: 'off' } });
+  return { app, client: new RawHttpClient(app.url) };
 }
 
-async function stop({ server, client }: { server: Server; client: RawHttpClient }): Promise<void> {
+async function stop({ app, client }: { app: TestGateway; client: RawHttpClient }): Promise<void> {
   client.close();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await app.close();
 }
 
 // Regression: the error answer kept `Cache-Control: public, max-age=31536000, immutable`, the ETag

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { securityHeaderProblems, type RouteKind } from '../fuzz/support/response-rules.ts';
 import { RawHttpClient, type RawRequest } from '../fuzz/support/raw-http.ts';
+import { startTestApp } from '../helpers/test-app.ts';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
@@ -94,7 +95,7 @@ test('API JSON is inert in a browser: no script, no framing, no caching, no refe
 });
 
 test('429 answers carry the security headers as well as Retry-After', async (t) => {
-  const limited = await startTestGateway({ env: { RATE_LIMIT_DEFAULT: '1/60s', RENDER_WORKERS: '1' } });
+  const limited = await startTestApp({ env: { RATE_LIMIT_DEFAULT: '1/60s' } });
   const limitedClient = new RawHttpClient(limited.url);
   try {
     await limitedClient.send({ method: 'GET', path: '/v1/time', headers: key });
@@ -109,7 +110,7 @@ test('429 answers carry the security headers as well as Retry-After', async (t) 
 });
 
 test('HSTS only for requests a trusted proxy says came over https', async (t) => {
-  const proxied = await startTestGateway({ env: { TRUST_PROXY: 'true', RATE_LIMITS: 'off', RENDER_WORKERS: '1' } });
+  const proxied = await startTestApp({ env: { TRUST_PROXY: 'true', RATE_LIMITS: 'off' } });
   const proxiedClient = new RawHttpClient(proxied.url);
   try {
     for (const request of [

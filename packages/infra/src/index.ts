@@ -6,6 +6,6 @@ export { Lifecycle } from './lifecycle.ts';
 export type { Closer, ShutdownReport } from './lifecycle.ts';
 export { runService } from './signals.ts';
 export { checkReadiness, DeadlineError, withDeadline } from './deadline.ts';
-export { createLogger, deferredBindings, deferredChild, LOG_LEVELS, type Bindings, type Logger, type LoggerOptions } from './logging.ts';
+export { createLogger, deferredBindings, deferredChild, flushLogger, LOG_LEVELS, type Bindings, type Logger, type LoggerOptions } from './logging.ts';
 export { FETCH_DEFAULTS, redisUrlField, refineServiceEnvironment, serviceEnvironmentShape, toRenderingSettings, type RenderingSettings } from './service-environment.ts';
 export { checkRedisAtBoot } from './redis-boot-check.ts';

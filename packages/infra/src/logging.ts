@@ -9,7 +9,12 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export interface LoggerOptions {
   service: string;
   level: LevelWithSilent;
-  /** Tests pass a stream to read what was logged; production writes JSON lines to stdout. */
+  /**
+   * Tests pass a stream to read what was logged. Production writes JSON lines to stdout without
+   * blocking: lines queue while a write is in progress and go out together, instead of one
+   * synchronous write per line on the request path. pino flushes what is queued when the process
+   * exits; a service also flushes at shutdown (`flushLogger`).
+   */
   destination?: DestinationStream;
 }
 
@@ -32,7 +37,7 @@ export function createLogger(options: LoggerOptions): Logger {
       },
       formatters: { log: censorNestedSecrets },
     },
-    options.destination,
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
   );
   // pino applies no formatter to a child's bindings; every child inherits this `child` from the root.
   const prototype = Object.getPrototypeOf(logger) as { child: (this: Logger, bindings: Bindings, options?: ChildLoggerOptions) => Logger };
@@ -40,4 +45,9 @@ export function createLogger(options: LoggerOptions): Logger {
     return prototype.child.call(this, censorNestedSecrets(bindings), childOptions);
   } as unknown as Logger['child'];
   return logger;
+}
+
+/** Resolves once every queued line is written: the last closer a service registers, so it runs after the others. */
+export function flushLogger(logger: Logger): Promise<void> {
+  return new Promise((resolve) => logger.flush(() => resolve()));
 }

@@ -1,6 +1,6 @@
 import type { LevelWithSilent } from 'pino';
 import { Lifecycle, type ShutdownReport } from './lifecycle.ts';
-import { createLogger, type Logger } from './logging.ts';
+import { createLogger, flushLogger, type Logger } from './logging.ts';
 import { ConfigurationError } from './parse-environment.ts';
 
 interface SignalOptions {
@@ -50,6 +50,8 @@ export async function runService<Config extends { logLevel: LevelWithSilent; shu
   }
   const logger = createLogger({ service: options.service, level: config.logLevel });
   const lifecycle = new Lifecycle();
+  // Registered first, so it closes last: the log lines of every other closer are written too.
+  lifecycle.onClose('log', () => flushLogger(logger));
   runUntilSignalled(lifecycle, {
     deadlineMs: config.shutdownTimeoutMs,
     onSignal: (signal) => logger.info({ signal }, options.shuttingDown),

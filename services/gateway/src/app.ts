@@ -1,68 +1,98 @@
-import type { Logger } from '@utility-api/infra';
+import type { Lifecycle, Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
-import Koa, { type Middleware } from 'koa';
-import type { ApiKeyStore } from './auth/api-key-store.ts';
+import type { Redis } from 'ioredis';
+import Koa from 'koa';
+import { ApiKeyVerifier } from './auth/key-verifier.ts';
+import { apiKeyRecordsFor } from './auth/key-records.ts';
+import type { GatewayConfig } from './config.ts';
 import type { EndpointDefinition } from './endpoints/endpoint.ts';
-import { errorHandler } from './http/error-handler.ts';
-import { fallbackResponses } from './http/fallback-responses.ts';
-import type { GatewayState } from './http/gateway-state.ts';
-import type { HealthRouteParts } from './http/health-routes.ts';
-import { requestContext } from './http/request-context.ts';
-import { responseHeaders } from './http/response-headers.ts';
+import { lightEndpoints } from './endpoints/light-endpoints.ts';
+import type { BackingStore } from './health/backing-store.ts';
+import { requestPipeline, type GatewayState } from './http/request-pipeline.ts';
 import { buildRouter } from './http/router.ts';
+import type { GatewayMetrics } from './metrics/gateway-metrics.ts';
 import { apiDescription } from './openapi/api-description.ts';
 import { renderDocsPage } from './openapi/docs-page.ts';
 import { buildOpenApiDocument } from './openapi/openapi-document.ts';
-import type { RateLimits, RateLimitSettings } from './rate-limits/rate-limits.ts';
+import { RateLimits } from './rate-limits/rate-limits.ts';
+import type { Clock } from './runtime/clock.ts';
+import type { RandomSource } from './runtime/random-source.ts';
 
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
-export interface GatewayAppParts {
-  logger: Logger;
-  keys: ApiKeyStore;
-  endpoints: readonly EndpointDefinition[];
-  /** Where `/media/<uuid>.png` is read from. */
-  media: MediaStore;
-  health: HealthRouteParts;
-  /** Runs right after the request context, so it times everything else. */
-  metricsMiddleware: Middleware<GatewayState>;
-  publicBaseUrl: string;
-  /** Trust `X-Forwarded-*` from a reverse proxy in front of the gateway. */
-  trustProxy: boolean;
-  /** Undefined when `RATE_LIMITS=off`. */
-  rateLimits: RateLimits | undefined;
-  /** The configured budgets, for the documentation. */
-  rateLimitSettings: RateLimitSettings;
+export interface GatewayRuntime {
+  clock: Clock;
+  random: RandomSource;
 }
 
-export function createGatewayApp(parts: GatewayAppParts): Koa<GatewayState> {
-  const document = buildOpenApiDocument(parts.endpoints, {
+interface GatewayAppParts {
+  config: GatewayConfig;
+  runtime: GatewayRuntime;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  metrics: GatewayMetrics;
+  /** Managed keys and limit counters live in Redis when there is one; in a file and memory otherwise. */
+  redis: Redis | undefined;
+  /** Where `/media/<uuid>.png` is read from. */
+  media: MediaStore;
+  /** What `/v1/status` and `/readyz` ping besides the media store. */
+  backingStore: BackingStore;
+  publicBaseUrl: string;
+  /** The card endpoints, listed before the light ones; none in an app built without the render path. */
+  renderEndpoints: readonly EndpointDefinition[];
+}
+
+interface GatewayApp {
+  app: Koa<GatewayState>;
+  keys: ApiKeyVerifier;
+  /** Undefined when `RATE_LIMITS=off`. */
+  rateLimits: RateLimits | undefined;
+}
+
+/**
+ * The Koa app from its parts: keys, limits, the endpoints, docs, media and probes behind the one
+ * request pipeline. Opens the keys (registering their closer with the lifecycle); starts nothing else.
+ */
+export async function createGatewayApp(parts: GatewayAppParts): Promise<GatewayApp> {
+  const { config, logger } = parts;
+  const records = apiKeyRecordsFor({ redis: parts.redis, redisUrl: config.redisUrl, keysFile: config.keysFile });
+  const keys = parts.lifecycle.add(
+    'api keys',
+    await ApiKeyVerifier.open({ bootstrapKeys: config.apiKeys, records, logger, generateWhenEmpty: true }),
+    (verifier) => verifier.close(),
+  );
+  const rateLimits = config.rateLimits.enabled ? new RateLimits(config.rateLimits, parts.redis, logger) : undefined;
+  const endpoints = [
+    ...parts.renderEndpoints,
+    ...lightEndpoints({ ...parts.runtime, store: parts.backingStore, environment: config.deploymentEnvironment }),
+  ];
+  const document = buildOpenApiDocument(endpoints, {
     title: 'Utility API',
     version: API_VERSION,
-    description: apiDescription(parts.rateLimitSettings),
+    description: apiDescription(config.rateLimits),
     serverUrl: parts.publicBaseUrl,
-    rateLimited: parts.rateLimits !== undefined,
+    rateLimited: rateLimits !== undefined,
   });
   const router = buildRouter({
-    endpoints: parts.endpoints,
-    keys: parts.keys,
+    endpoints,
+    keys,
     media: parts.media,
-    health: parts.health,
-    rateLimits: parts.rateLimits,
+    health: {
+      readiness: { [parts.backingStore.kind]: () => parts.backingStore.ping(), storage: () => parts.media.ping() },
+      registry: parts.metrics.registry,
+      metricsToken: config.metricsToken,
+    },
+    rateLimits,
     docs: { openApiJson: JSON.stringify(document), html: renderDocsPage(document) },
   });
 
   // Behind one trusted proxy, the client is the last X-Forwarded-For entry (the one our proxy added):
   // earlier entries come from the client and would let it pick its own address for the limits.
-  const app = new Koa<GatewayState>({ proxy: parts.trustProxy, maxIpsCount: 1 });
+  const app = new Koa<GatewayState>({ proxy: config.trustProxy, maxIpsCount: 1 });
   // Koa would print every error to stderr on top of our structured log line.
   app.silent = true;
-  app.use(requestContext(parts.logger));
-  app.use(parts.metricsMiddleware);
-  app.use(errorHandler());
-  app.use(responseHeaders());
-  app.use(fallbackResponses());
+  app.use(requestPipeline(logger, parts.metrics.latency));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return app;
+  return { app, keys, rateLimits };
 }

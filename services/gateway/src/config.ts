@@ -10,7 +10,7 @@ import {
   toRenderingSettings,
 } from '@utility-api/infra';
 import { z } from 'zod';
-import { keysFileField } from './auth/keys-environment.ts';
+import { keysFileField } from './auth/key-records.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';
 
 /** Keys are secrets: long enough not to be guessed, and free of the separators the list uses. */

@@ -1,11 +1,12 @@
 import type { ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import { loadContract, type OpenApiContract } from '../../helpers/openapi-contract.ts';
-import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
+import { startTestApp, type TestGateway } from '../../helpers/test-app.ts';
+import { startTestGateway } from '../../helpers/test-gateway.ts';
 import { RawHttpClient, type RawRequest, type RawResponse } from './raw-http.ts';
 import { describeExchange, ResponseRules, type Expectation } from './response-rules.ts';
 
-/** A real embedded gateway over real HTTP, with the OpenAPI document it serves. */
+/** A real gateway over real HTTP (the whole embedded one, or the app without the render path), with the OpenAPI document it serves. */
 export interface FuzzTarget {
   gateway: TestGateway;
   contract: OpenApiContract;
@@ -15,9 +16,11 @@ export interface FuzzTarget {
   close(): Promise<void>;
 }
 
-export async function startFuzzTarget(env: Record<string, string> = {}): Promise<FuzzTarget> {
+/** `render`: the whole embedded gateway, for properties that need cards drawn; else the app with the light endpoints. */
+export async function startFuzzTarget(env: Record<string, string> = {}, options: { render?: boolean } = {}): Promise<FuzzTarget> {
   // Rate limits would turn a long run into 429s; they are tolerated anyway if this is ignored.
-  const gateway = await startTestGateway({ env: { RATE_LIMITS: 'off', ...env } });
+  const gatewayOptions = { env: { RATE_LIMITS: 'off', ...env } };
+  const gateway = options.render === true ? await startTestGateway(gatewayOptions) : await startTestApp(gatewayOptions);
   const contract = await loadContract(gateway.url);
   const rules = new ResponseRules(contract);
   const client = new RawHttpClient(gateway.url);

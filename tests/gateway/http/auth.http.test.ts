@@ -1,9 +1,9 @@
 import test from 'ava';
-import { OTHER_API_KEY, readJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
+import { OTHER_API_KEY, readJson, startTestApp, TEST_API_KEY, type TestGateway } from '../../helpers/test-app.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestGateway();
+  gateway = await startTestApp();
 });
 test.after.always(async () => {
   await gateway?.close();

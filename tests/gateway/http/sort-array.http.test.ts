@@ -1,9 +1,9 @@
 import test from 'ava';
-import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
+import { postJson, startTestApp, type TestGateway } from '../../helpers/test-app.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestGateway();
+  gateway = await startTestApp();
 });
 test.after.always(async () => {
   await gateway?.close();

@@ -1,10 +1,10 @@
 import test from 'ava';
 import { loadContract } from '../../helpers/openapi-contract.ts';
-import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
+import { postJson, startTestApp, TEST_API_KEY, type TestGateway } from '../../helpers/test-app.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestGateway();
+  gateway = await startTestApp();
 });
 test.after.always(async () => {
   await gateway?.close();
@@ -136,7 +136,7 @@ test('200 redacts cookies, proxy credentials and x-api-key', async (t) => {
 });
 
 test('200 reports the DEPLOYMENT_ENVIRONMENT label', async (t) => {
-  const staging = await startTestGateway({ env: { DEPLOYMENT_ENVIRONMENT: 'staging' } });
+  const staging = await startTestApp({ env: { DEPLOYMENT_ENVIRONMENT: 'staging' } });
   try {
     const { status, body } = await staging.json('/v1/status');
     t.is(status, 200);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { FieldProblem } from '../errors/api-error.ts';
-import type { RateBudget } from '../rate-limits/rate-budget.ts';
+import type { RateBudget } from '../rate-limits/rate-spec.ts';
 
 /**
  * An endpoint is data plus a handler with no HTTP framework in sight: the router turns it into a
@@ -26,7 +26,7 @@ export interface RequestSnapshot {
   requestId: string;
 }
 
-export interface EndpointInput<Query, Body, Params = Record<string, never>> {
+interface EndpointInput<Query, Body, Params = Record<string, never>> {
   query: Query;
   body: Body;
   /** Path parameters, validated by the endpoint's `params` schema. */
@@ -54,6 +54,13 @@ export interface ResponseDoc {
   example?: unknown;
 }
 
+export interface EndpointLimits {
+  /** The rate budget each request spends from; `default` unless named. */
+  budget?: RateBudget;
+  /** Whether each request holds one of the key's card slots (`CARDS_IN_FLIGHT_PER_KEY`) while it runs. */
+  holdsCardSlot?: boolean;
+}
+
 export interface EndpointDefinition<
   QuerySchema extends z.ZodObject = z.ZodObject,
   BodySchema extends z.ZodType = z.ZodType,
@@ -71,12 +78,8 @@ export interface EndpointDefinition<
   params?: ParamsSchema;
   /** Whether the endpoint needs an API key (the docs and media routes do not). */
   authenticated: boolean;
-  /**
-   * The per-key limits an authenticated endpoint is under: the rate budget it spends from
-   * (`default` unless named) and whether each request holds one of the key's card slots
-   * (`CARDS_IN_FLIGHT_PER_KEY`) while it runs.
-   */
-  limits?: { budget?: RateBudget; holdsCardSlot?: boolean };
+  /** The per-key limits an authenticated endpoint is under; the router applies them, nothing matches paths. */
+  limits?: EndpointLimits;
   query?: QuerySchema;
   body?: BodySchema;
   /** Body encodings accepted besides none at all; JSON unless stated. */

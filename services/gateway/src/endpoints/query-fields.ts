@@ -5,32 +5,14 @@ import { z } from 'zod';
  * while their output schemas stay typed, which is what the OpenAPI document shows.
  */
 
-const INTEGER_TEXT = /^[+-]?\d+$/;
 const NUMBER_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 function requiredOr(message: string) {
   return (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : message);
 }
 
-function parseIntegerText(value: unknown): unknown {
-  return typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : value;
-}
-
 function parseNumberText(value: unknown): unknown {
   return typeof value === 'string' && NUMBER_TEXT.test(value) ? Number(value) : value;
-}
-
-export function queryInteger(options: { min: number; max: number; description: string; example?: number }) {
-  const expectation = `must be a whole number from ${options.min} to ${options.max}`;
-  return z.preprocess(
-    parseIntegerText,
-    z
-      .number({ error: requiredOr(expectation) })
-      .int({ error: expectation })
-      .min(options.min, { error: expectation })
-      .max(options.max, { error: expectation })
-      .meta({ description: options.description, ...(options.example === undefined ? {} : { examples: [options.example] }) }),
-  );
 }
 
 export function queryNumber(options: { min: number; max: number; description: string; example?: number }) {
@@ -55,14 +37,6 @@ export function queryBoolean(description: string) {
     },
     z.boolean({ error: requiredOr(expectation) }).meta({ description }),
   );
-}
-
-export function queryText(options: { description: string; example?: string; maxLength: number }) {
-  return z
-    .string({ error: requiredOr('must be text') })
-    .min(1, { error: 'must not be empty' })
-    .max(options.maxLength, { error: `must be at most ${options.maxLength} characters` })
-    .meta({ description: options.description, ...(options.example === undefined ? {} : { examples: [options.example] }) });
 }
 
 export function queryEnum<const Values extends readonly [string, ...string[]]>(

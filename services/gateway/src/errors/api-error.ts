@@ -11,7 +11,7 @@ export interface FieldProblem {
   message: string;
 }
 
-export interface ApiErrorOptions {
+interface ApiErrorOptions {
   details?: readonly FieldProblem[];
   headers?: Readonly<Record<string, string>>;
   cause?: unknown;

@@ -21,7 +21,7 @@ export const errorBodySchema = z.object({
     requestId: z.string().meta({ description: 'Also sent as the `X-Request-Id` header; quote it when reporting a problem.' }),
   });
 
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export function errorBody(
   status: number,

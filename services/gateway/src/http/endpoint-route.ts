@@ -1,33 +1,36 @@
-import type { Middleware } from 'koa';
-import type { EndpointDefinition, RequestSnapshot } from '../endpoints/endpoint.ts';
-import { Reply } from '../endpoints/endpoint.ts';
-import { validationError, type FieldProblem } from '../errors/api-error.ts';
-import { bodyParser, MalformedBodyError } from './body-parser.ts';
-import type { GatewayState } from './gateway-state.ts';
-import { problemsFromZod, singleValuedQuery } from './input-problems.ts';
+import type { Middleware, ParameterizedContext } from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import type { z } from 'zod';
+import { Reply, type BodyEncoding, type EndpointDefinition, type RequestSnapshot } from '../endpoints/endpoint.ts';
+import { ApiError, validationError, type FieldProblem } from '../errors/api-error.ts';
+import type { GatewayState } from './request-pipeline.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_JSON_DEPTH = 32;
+/** Body encodings undone before parsing; the size limit applies to the decoded bytes. */
+const CONTENT_ENCODINGS = ['identity', 'gzip', 'deflate', 'br'] as const;
+const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MEDIA_TYPES: Record<BodyEncoding, readonly string[]> = {
+  json: ['application/json', 'application/*+json'],
+  form: ['application/x-www-form-urlencoded'],
+};
+
+type GatewayContext = ParameterizedContext<GatewayState>;
 
 /**
- * Adapts an endpoint definition to Koa: parse and validate the query and body with the
+ * Adapts an endpoint definition to Koa: parse and validate the query, path and body with the
  * endpoint's own schemas, call its handler, and write what it returns.
  */
 export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayState> {
   const parseBody = endpoint.body ? bodyParser(endpoint.bodyEncodings ?? ['json']) : undefined;
   const queryNames = endpoint.query ? Object.keys(endpoint.query.shape) : [];
 
-  const rejectInput = (problems: readonly FieldProblem[]) => {
-    if (endpoint.onInvalidInput) return endpoint.onInvalidInput(problems);
-    throw validationError(problems);
-  };
-
   return async (ctx) => {
     if (parseBody) {
       try {
-        await parseBody(ctx, async () => {});
+        await parseBody(ctx);
       } catch (error) {
-        if (error instanceof MalformedBodyError && endpoint.onMalformedBody) {
-          writeReply(ctx, endpoint.onMalformedBody());
-          return;
-        }
+        if (error instanceof MalformedBodyError && endpoint.onMalformedBody) return writeReply(ctx, endpoint.onMalformedBody());
         throw error;
       }
     }
@@ -58,8 +61,8 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
       else problems.push(...problemsFromZod(parsed.error, 'body'));
     }
     if (problems.length > 0) {
-      writeReply(ctx, rejectInput(problems));
-      return;
+      if (!endpoint.onInvalidInput) throw validationError(problems);
+      return writeReply(ctx, endpoint.onInvalidInput(problems));
     }
 
     const request: RequestSnapshot = {
@@ -79,8 +82,129 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
   };
 }
 
-function writeReply(ctx: Parameters<Middleware<GatewayState>>[0], reply: Reply<unknown>): void {
+function writeReply(ctx: GatewayContext, reply: Reply<unknown>): void {
   ctx.status = reply.status;
   ctx.set(reply.headers);
   ctx.body = reply.body;
+}
+
+export function problemsFromZod(error: z.ZodError, location: FieldProblem['in']): FieldProblem[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    // An unknown key is a problem with that key, not with the object holding it.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ in: location, field: [...path, key].join('.'), message: 'is not a known field' }));
+    }
+    return [{ in: location, field: path.length > 0 ? path.join('.') : location, message: issue.message }];
+  });
+}
+
+/**
+ * Repeated query parameters (`?count=1&count=2`) are ambiguous, so a parameter the endpoint reads
+ * must appear once. Parameters it does not read are ignored, whatever their form.
+ */
+function singleValuedQuery(
+  query: Record<string, string | string[] | undefined>,
+  knownNames: readonly string[],
+): { values: Record<string, string>; problems: FieldProblem[] } {
+  const values: Record<string, string> = {};
+  const problems: FieldProblem[] = [];
+  for (const name of knownNames) {
+    const value = query[name];
+    if (Array.isArray(value)) problems.push({ in: 'query', field: name, message: 'must be given only once' });
+    else if (value !== undefined) values[name] = value;
+  }
+  return { values, problems };
+}
+
+class MalformedBodyError extends ApiError {
+  constructor(message: string) {
+    super(400, 'malformed_body', message);
+  }
+}
+
+function unsupportedEncoding(): ApiError {
+  return new ApiError(415, 'unsupported_media_type', `Send the body with a Content-Encoding of ${CONTENT_ENCODINGS.join(', ')}, or none.`);
+}
+
+/** co-body's failures, by their `type`, as the API's errors. */
+function bodyError(error: { status?: number; type?: string; message?: string }): ApiError {
+  switch (error.type) {
+    case 'entity.too.large':
+      return new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
+    case 'charset.unsupported':
+      return new ApiError(415, 'unsupported_media_type', 'The body must be UTF-8 text.');
+    case 'encoding.unsupported':
+      return unsupportedEncoding();
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new ApiError(400, 'incomplete_body', 'The request body ended before its declared length.');
+    default:
+      // The decompressor refuses an unknown Content-Encoding with a bare 415 and no type.
+      if (error.status === 415) return unsupportedEncoding();
+      // co-body parses with @hapi/bourne, which refuses prototype-poisoning keys outright.
+      if (error.message?.includes('forbidden prototype property')) {
+        return new MalformedBodyError('The JSON body has a "__proto__" key, which is refused.');
+      }
+      return new MalformedBodyError('The request body is not valid JSON.');
+  }
+}
+
+/** Nesting depth of a parsed JSON value (a scalar is 0, `[]` is 1) beyond `maxDepth`, found without recursion. */
+function exceedsJsonDepth(value: unknown, maxDepth: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (current.value === null || typeof current.value !== 'object') continue;
+    const depth = current.depth + 1;
+    if (depth > maxDepth) return true;
+    // Scalars cannot deepen anything: only containers are worth a stack entry (a 10 000-number array stays cheap).
+    for (const child of Object.values(current.value)) if (child !== null && typeof child === 'object') stack.push({ value: child, depth });
+  }
+  return false;
+}
+
+/**
+ * Reads the body of POST, PUT, PATCH and DELETE requests into `ctx.request.body`, accepting only
+ * the listed encodings (anything else is a 415) and rejecting bodies over 1 MB (413) or nested
+ * deeper than MAX_JSON_DEPTH (400), so no later code walks an unbounded structure.
+ * A request with no body leaves `ctx.request.body` undefined.
+ */
+function bodyParser(encodings: readonly BodyEncoding[]): (ctx: GatewayContext) => Promise<void> {
+  const mediaTypes = encodings.flatMap((encoding) => MEDIA_TYPES[encoding]);
+  const parse = koaBody({
+    json: encodings.includes('json'),
+    urlencoded: encodings.includes('form'),
+    text: false,
+    multipart: false,
+    jsonStrict: true,
+    jsonLimit: MAX_BODY_BYTES,
+    formLimit: MAX_BODY_BYTES,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    onError: (error) => {
+      throw bodyError(error);
+    },
+  });
+  const done = async () => {};
+  return async (ctx) => {
+    // `Content-Length: 0` counts as no body, whatever the content type says (or does not say).
+    const hasBody = BODY_METHODS.has(ctx.method) && ctx.request.length !== 0;
+    const matched = hasBody ? ctx.request.is(mediaTypes) : null;
+    if (matched === null) return;
+    if (matched === false) {
+      throw new ApiError(415, 'unsupported_media_type', `Send the body as ${encodings.map((encoding) => MEDIA_TYPES[encoding][0]).join(' or ')}.`);
+    }
+    try {
+      await parse(ctx, done);
+    } catch (error) {
+      // A failed read can leave the rest of the body on the wire (a compressed body stops being read
+      // once it inflates past the limit, or at its first corrupt byte): the connection cannot carry
+      // another request, and saying so keeps a keep-alive client from sending one into a closing socket.
+      if (!ctx.req.complete) ctx.set('Connection', 'close');
+      throw error;
+    }
+    if (exceedsJsonDepth(ctx.request.body, MAX_JSON_DEPTH)) {
+      throw new ApiError(400, 'body_too_deep', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+    }
+  };
 }

@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import { mediaKeyOfName, StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
 import { ApiError } from '../errors/api-error.ts';
-import type { GatewayContext, GatewayState } from './gateway-state.ts';
+import type { GatewayContext, GatewayState } from './request-pipeline.ts';
 
 /**
  * Media names are content hashes: the bytes behind a URL never change, so caches may keep them.

@@ -1,51 +1,84 @@
 import { Router } from '@koa/router';
-import type { ApiKeyStore } from '../auth/api-key-store.ts';
-import { routerPath, type EndpointDefinition } from '../endpoints/endpoint.ts';
-import { authenticate } from './authenticate.ts';
-import { limitCardsInFlight } from '../rate-limits/cards-in-flight.ts';
-import { limitRequests } from '../rate-limits/limit-requests.ts';
-import type { RateLimits } from '../rate-limits/rate-limits.ts';
+import { checkReadiness } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
-import { mountDocsRoutes, type PublishedDocs } from './docs-routes.ts';
+import type { Registry } from 'prom-client';
+import { authenticate, type ApiKeyVerifier } from '../auth/key-verifier.ts';
+import { routerPath, type EndpointDefinition } from '../endpoints/endpoint.ts';
+import { DOCS_CONTENT_SECURITY_POLICY } from '../openapi/docs-page.ts';
+import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import { endpointRoute } from './endpoint-route.ts';
-import type { GatewayState } from './gateway-state.ts';
-import { mountHealthRoutes, type HealthRouteParts } from './health-routes.ts';
 import { mountMediaRoutes } from './media-routes.ts';
+import type { GatewayState } from './request-pipeline.ts';
 
-export interface RouterParts {
+interface HealthRouteParts {
+  /** Each resolves when its dependency answers (Redis, media storage). */
+  readiness: Record<string, () => Promise<void>>;
+  registry: Registry;
+  /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+}
+
+interface RouterParts {
   endpoints: readonly EndpointDefinition[];
-  keys: ApiKeyStore;
-  docs: PublishedDocs;
+  keys: ApiKeyVerifier;
+  /** The OpenAPI document and the docs page, rendered once at boot: they only change with a deploy. */
+  docs: { openApiJson: string; html: string };
   media: MediaStore;
   health: HealthRouteParts;
   /** Undefined when `RATE_LIMITS=off`. */
   rateLimits: RateLimits | undefined;
 }
 
-/** A thin table: each endpoint definition becomes one route, behind the key check when it needs one. */
+const CHECK_TIMEOUT_MS = 1000;
+
+/**
+ * A thin table: each endpoint definition becomes one route, behind the key check and its limits
+ * when it needs a key; then the public routes: docs, media, and the probes for orchestrators and
+ * Prometheus (`/healthz` says the process answers, `/readyz` that Redis and storage do too).
+ */
 export function buildRouter(parts: RouterParts): Router<GatewayState> {
   const router = new Router<GatewayState>();
   const { rateLimits } = parts;
-  const requireKey = authenticate(parts.keys, rateLimits?.authFailures);
+  const requireKey = authenticate(parts.keys, rateLimits);
   for (const endpoint of parts.endpoints) {
-    const route = endpointRoute(endpoint);
+    // Key first, then its budget and card slot, then the endpoint: a refused request costs no parsing.
+    const guards = endpoint.authenticated ? [requireKey, ...(rateLimits ? [rateLimits.middleware(endpoint.limits)] : [])] : [];
     // GET routes answer HEAD too, as the router does for every GET.
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
-    for (const method of methods) {
-      // Key first, then its budget, then its card slot, then the endpoint: a refused request costs no parsing.
-      const limit =
-        rateLimits && endpoint.authenticated
-          ? [
-              limitRequests(rateLimits.requests, endpoint.limits?.budget ?? 'default'),
-              ...(endpoint.limits?.holdsCardSlot === true ? [limitCardsInFlight(rateLimits.cardsInFlight)] : []),
-            ]
-          : [];
-      const middleware = endpoint.authenticated ? [requireKey, ...limit, route] : [route];
-      router.register(routerPath(endpoint.path), [method.toLowerCase()], middleware);
-    }
+    router.register(routerPath(endpoint.path), methods.map((method) => method.toLowerCase()), [...guards, endpointRoute(endpoint)]);
   }
-  mountDocsRoutes(router, parts.docs);
+
+  router.get('/v1/openapi.json', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.type = 'application/json';
+    ctx.body = parts.docs.openApiJson;
+  });
+  router.get('/docs', (ctx) => {
+    ctx.set({ 'Cache-Control': 'public, max-age=300', 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY });
+    ctx.type = 'text/html';
+    ctx.body = parts.docs.html;
+  });
   mountMediaRoutes(router, parts.media);
-  mountHealthRoutes(router, parts.health);
+
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    const { ready, checks } = await checkReadiness(parts.health.readiness, CHECK_TIMEOUT_MS);
+    ctx.status = ready ? 200 : 503;
+    if (!ready) ctx.set('Retry-After', '1');
+    ctx.body = { status: ready ? 'ready' : 'not_ready', checks };
+  });
+  router.get('/metrics', async (ctx) => {
+    const { metricsToken, registry } = parts.health;
+    if (metricsToken !== undefined && ctx.get('authorization') !== `Bearer ${metricsToken}`) {
+      ctx.status = 401;
+      ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
+      ctx.body = { error: { status: 401, code: 'unauthorized', message: 'Metrics need the METRICS_TOKEN bearer token.' }, requestId: ctx.state.requestId };
+      return;
+    }
+    ctx.type = registry.contentType;
+    ctx.body = await registry.metrics();
+  });
   return router;
 }

@@ -1,22 +1,22 @@
 import { parseArgs } from 'node:util';
-import { ConfigurationError } from '@utility-api/infra';
-import { KEY_NAME, KeyStoreDataError, type ApiKeyRecord } from '../auth/api-key-record.ts';
-import { createApiKey, keyIdFromReference, listApiKeys } from '../auth/managed-api-keys.ts';
-import type { KeyRateLimits } from '../rate-limits/rate-budget.ts';
-import { formatRateSpec, parseRateSpec, RATE_SPEC_FORMAT } from '../rate-limits/rate-spec.ts';
-import { openKeyStore, StoreUnavailableError } from './key-store-access.ts';
+import { ConfigurationError, parseEnvironment } from '@utility-api/infra';
+import { createRedisConnection } from '@utility-api/infra/redis';
+import type { Redis } from 'ioredis';
+import { KEY_NAME, keyIdFromReference, KeyStoreDataError, type ApiKeyRecord } from '../auth/api-keys.ts';
+import { apiKeyRecordsFor, createApiKey, keysEnvironmentSchema, listApiKeys, type ApiKeyRecords } from '../auth/key-records.ts';
+import { formatRateSpec, parseRateSpec, RATE_SPEC_FORMAT, type KeyRateLimits } from '../rate-limits/rate-spec.ts';
 
 /** sysexits(3) codes, so scripts can tell a typo from an outage. */
-export const EXIT = { ok: 0, usage: 64, dataError: 65, noSuchKey: 66, unavailable: 69, software: 70, config: 78 } as const;
+const EXIT = { ok: 0, usage: 64, dataError: 65, noSuchKey: 66, unavailable: 69, software: 70, config: 78 } as const;
 
-export interface CliOutput {
+interface CliOutput {
   out: (line: string) => void;
   err: (line: string) => void;
 }
 
 class UsageError extends Error {}
 
-export const HELP = `Manage API keys: pnpm keys <command> [options]
+const HELP = `Manage API keys: pnpm keys <command> [options]
 
 Commands:
   create --name <name> [--rate <n>/<window>] [--image-rate <n>/<window>] [--json]
@@ -193,3 +193,52 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     }
   },
 };
+
+const REDIS_CONNECT_TIMEOUT_MS = 5000;
+
+class StoreUnavailableError extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+interface KeyStoreAccess {
+  records: ApiKeyRecords;
+  close(): void;
+}
+
+/** Picks the backend as the gateway does: Redis when `REDIS_URL` is set, else the keys file. */
+async function openKeyStore(environment: Record<string, string | undefined>): Promise<KeyStoreAccess> {
+  const env = parseEnvironment(keysEnvironmentSchema, environment);
+  if (env.REDIS_URL === undefined) {
+    return { records: apiKeyRecordsFor({ redis: undefined, redisUrl: undefined, keysFile: env.KEYS_FILE }), close: () => {} };
+  }
+  const redis = createRedisConnection(env.REDIS_URL, 'producer', 'keys-cli');
+  const records = apiKeyRecordsFor({ redis, redisUrl: env.REDIS_URL, keysFile: env.KEYS_FILE });
+  try {
+    await connected(redis, REDIS_CONNECT_TIMEOUT_MS);
+  } catch (error) {
+    redis.disconnect();
+    throw new StoreUnavailableError(`cannot reach Redis at ${records.location}: ${(error as Error).message}`, error);
+  }
+  redis.on('error', () => {});
+  return { records, close: () => redis.disconnect() };
+}
+
+/** Ready, or the first connection error: a CLI says at once that Redis is not there instead of retrying as a service does. */
+function connected(redis: Redis, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => settle(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const settle = (error?: Error) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      redis.off('error', settle);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onReady = () => settle();
+    redis.on('ready', onReady);
+    redis.on('error', settle);
+  });
+}

@@ -1,13 +1,11 @@
-import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import type { GatewayState } from '../http/gateway-state.ts';
 
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
 
 export interface GatewayMetrics {
   registry: Registry;
-  /** Records latency by route template (never the raw path) and status. */
-  middleware: Middleware<GatewayState>;
+  /** Latency by route template (never the raw path), method and status; the request pipeline observes it. */
+  latency: Histogram<'route' | 'method' | 'status'>;
   cardRequests: Counter<'render'>;
 }
 
@@ -27,13 +25,5 @@ export function createGatewayMetrics(): GatewayMetrics {
     labelNames: ['render'],
     registers: [registry],
   });
-  const middleware: Middleware<GatewayState> = async (ctx, next) => {
-    try {
-      await next();
-    } finally {
-      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      latency.observe({ route, method: ctx.method, status: String(ctx.status) }, (performance.now() - ctx.state.receivedAt) / 1000);
-    }
-  };
-  return { registry, middleware, cardRequests };
+  return { registry, latency, cardRequests };
 }

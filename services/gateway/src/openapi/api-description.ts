@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../http/body-parser.ts';
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../http/endpoint-route.ts';
 import type { RateLimitSettings } from '../rate-limits/rate-limits.ts';
 import type { RateSpec } from '../rate-limits/rate-spec.ts';
 

@@ -16,7 +16,7 @@ table{border-collapse:collapse;width:100%;margin:.6rem 0}th,td{text-align:left;b
 th{font-weight:600;color:#4a5268}nav a{margin-right:.8rem}
 `;
 
-export const DOCS_STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')}`;
+const DOCS_STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')}`;
 
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",

@@ -4,7 +4,7 @@ import { errorBodySchema } from '../errors/error-body.ts';
 import { isOptional, jsonSchemaOf, type JsonSchema } from './json-schema.ts';
 import { RATE_LIMIT_HEADER_COMPONENTS, RATE_LIMIT_HEADERS, RATE_LIMITED_DESCRIPTION, RATE_LIMITED_HEADERS } from './rate-limit-responses.ts';
 
-export interface DocumentInfo {
+interface DocumentInfo {
   title: string;
   version: string;
   description: string;

@@ -1,39 +1,241 @@
-import type { Logger } from '@utility-api/infra';
+import { isIPv4, isIPv6 } from 'node:net';
+import { type Logger, withDeadline } from '@utility-api/infra';
 import type { Redis } from 'ioredis';
-import { AuthFailureGuard } from './auth-failure-guard.ts';
-import { CardsInFlight } from './cards-in-flight.ts';
-import type { RateBudget } from './rate-budget.ts';
-import { RateCounter } from './rate-counter.ts';
-import type { RateSpec } from './rate-spec.ts';
-import { RequestLimits } from './request-limits.ts';
+import type { Middleware } from 'koa';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { GatewayConfig } from '../config.ts';
+import type { EndpointLimits } from '../endpoints/endpoint.ts';
+import { ApiError } from '../errors/api-error.ts';
+import type { GatewayState } from '../http/request-pipeline.ts';
+import type { RateBudget, RateSpec } from './rate-spec.ts';
 
-export interface RateLimitSettings {
-  /** `RATE_LIMITS=off` turns every limit off (benchmarks, private deployments). */
-  enabled: boolean;
-  budgets: Readonly<Record<RateBudget, RateSpec>>;
-  /** Failed authentications allowed per client address. */
-  authFailures: RateSpec;
-  /** Card requests one key may have in progress at once in one gateway process. */
-  cardsInFlightPerKey: number;
+/** `RATE_LIMITS` (off: no limit at all), the two budgets, auth failures per address, card slots per key. */
+export type RateLimitSettings = GatewayConfig['rateLimits'];
+
+/** Redis keys of the counters start with this; rate-limiter-flexible appends `:<budget>:<key>`. */
+const RATE_LIMIT_KEY_PREFIX = 'utility-api:ratelimit';
+/**
+ * A limit check must not slow the light endpoints down when Redis is slow: past this the request
+ * is counted in memory instead, and Redis is left alone for STORE_RETRY_MS.
+ */
+const STORE_TIMEOUT_MS = 200;
+const STORE_RETRY_MS = 1000;
+/** Addresses remembered as blocked; past this the expired ones, then the oldest, are dropped. */
+const MAX_BLOCKED_ADDRESSES = 10_000;
+const BUDGET_NAMES: Readonly<Record<RateBudget, string>> = { default: 'request', profileImage: 'profile-image' };
+
+/** The outcome of spending one request from a budget, with what the RateLimit-* headers report. */
+interface LimitDecision {
+  allowed: boolean;
+  spec: RateSpec;
+  remaining: number;
+  /** Until the window resets and the budget is full again. */
+  resetMs: number;
 }
 
-export interface RateLimits {
-  requests: RequestLimits;
-  authFailures: AuthFailureGuard;
-  /** Per key, in this process: endpoints that declare `holdsCardSlot` take one while they run. */
-  cardsInFlight: CardsInFlight;
+interface Limiters {
+  store: RateLimiterRedis | undefined;
+  memory: RateLimiterMemory;
+}
+
+/** Whole seconds, rounded up and at least 1, for `Retry-After` and `RateLimit-Reset`. */
+const secondsUntil = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * The gateway's limits: each key's request budgets, its card slots, and failed authentications per
+ * client address. Budgets are fixed-window counters from rate-limiter-flexible: in Redis when the
+ * gateway has one (one EVALSHA per request, and a key over its budget is then refused from memory
+ * until its window ends), in process memory otherwise.
+ *
+ * Fail-open when Redis is down or slow: the request is counted by an in-memory limiter with the
+ * same budget instead, so each gateway still enforces the budget on its own (a caller may get up
+ * to N times the budget across N gateways during the outage) and no request waits on Redis.
+ * Card renders fail with 503 while Redis is down anyway; the light endpoints keep serving.
+ */
+export class RateLimits {
+  readonly cardsInFlightPerKey: number;
+  readonly #settings: RateLimitSettings;
+  readonly #redis: Redis | undefined;
+  readonly #logger: Logger;
+  readonly #limiters = new Map<string, Limiters>();
+  readonly #cardsInFlight = new Map<string, number>();
+  readonly #blockedUntil = new Map<string, number>();
+  #storeRetryAt = 0;
+  #storeFailing = false;
+
+  constructor(settings: RateLimitSettings, redis: Redis | undefined, logger: Logger) {
+    this.#settings = settings;
+    this.#redis = redis;
+    this.#logger = logger;
+    this.cardsInFlightPerKey = settings.cardsInFlightPerKey;
+  }
+
   /** Whether the counters are shared through Redis or kept in this process. */
-  shared: boolean;
+  get shared(): boolean {
+    return this.#redis !== undefined;
+  }
+
+  /**
+   * The middleware of an authenticated endpoint, run after `authenticate`: spends one request of
+   * the key's budget (a 429 `rate_limited` with `Retry-After` when it is empty) and sets the
+   * `RateLimit-*` headers, which stay on whatever the request ends as. An endpoint that holds a
+   * card slot then takes one of the key's slots: a 429 `too_many_cards_in_flight` when it has all
+   * of them. The slot is given back when the handler settles, however that happens: an answer, an
+   * error, or the render deadline. A client that disconnects keeps its slot until then, because its
+   * card is still being made; giving it back at once would let a client queue unbounded renders by
+   * hanging up. The rate budget bounds how many cards a key may ask for per window; the slots how
+   * many it can hold open at once, so one key's burst of slow cards cannot take every render slot.
+   */
+  middleware(limits: EndpointLimits = {}): Middleware<GatewayState> {
+    const budget = limits.budget ?? 'default';
+    const holdsCardSlot = limits.holdsCardSlot === true;
+    return async (ctx, next) => {
+      const key = ctx.state.apiKey!;
+      const spec = key.limits?.[budget] ?? this.#settings.budgets[budget];
+      const decision = await this.#consume(budget, key.id, spec);
+      const reset = String(secondsUntil(decision.resetMs));
+      // Straight to node: Koa's `set` builds entry arrays for values that are already strings.
+      ctx.res.setHeader('RateLimit-Limit', String(spec.points));
+      ctx.res.setHeader('RateLimit-Remaining', String(decision.remaining));
+      ctx.res.setHeader('RateLimit-Reset', reset);
+      ctx.res.setHeader('RateLimit-Policy', `${spec.points};w=${spec.durationSeconds}`);
+      if (!decision.allowed) {
+        ctx.state.log.info({ budget }, 'rate limited');
+        throw new ApiError(
+          429,
+          'rate_limited',
+          `This key's ${BUDGET_NAMES[budget]} budget (${spec.points} per ${spec.durationSeconds} s) is used up; retry in ${reset} s.`,
+          { headers: { 'Retry-After': reset } },
+        );
+      }
+      if (!holdsCardSlot) {
+        await next();
+        return;
+      }
+      const held = this.#cardsInFlight.get(key.id) ?? 0;
+      if (held >= this.cardsInFlightPerKey) {
+        ctx.state.log.info({ cardsInFlight: this.cardsInFlightPerKey }, 'too many cards in flight');
+        throw new ApiError(
+          429,
+          'too_many_cards_in_flight',
+          `This key already has ${this.cardsInFlightPerKey} cards in progress on this server, the most it may have at once; retry when one of them has been answered.`,
+          { headers: { 'Retry-After': '1' } },
+        );
+      }
+      this.#cardsInFlight.set(key.id, held + 1);
+      try {
+        await next();
+      } finally {
+        const left = (this.#cardsInFlight.get(key.id) ?? 1) - 1;
+        if (left === 0) this.#cardsInFlight.delete(key.id);
+        else this.#cardsInFlight.set(key.id, left);
+      }
+    };
+  }
+
+  /**
+   * Failed authentications per client address (guessing keys): milliseconds the address must
+   * still wait, 0 when it may try. Once an address is over its budget this gateway refuses it from
+   * memory, before looking at any key, until the window ends; another gateway learns it on that
+   * address's next failure there.
+   */
+  authBlockedFor(address: string): number {
+    const until = this.#blockedUntil.get(address);
+    if (until === undefined) return 0;
+    const left = until - Date.now();
+    if (left > 0) return left;
+    this.#blockedUntil.delete(address);
+    return 0;
+  }
+
+  /** Counts a failed authentication; the milliseconds to wait when it was one too many, else 0. */
+  async recordAuthFailure(address: string): Promise<number> {
+    const decision = await this.#consume('auth-failures', address, this.#settings.authFailures);
+    if (decision.allowed) return 0;
+    if (this.#blockedUntil.size >= MAX_BLOCKED_ADDRESSES) {
+      const now = Date.now();
+      for (const [blocked, until] of this.#blockedUntil) if (until <= now) this.#blockedUntil.delete(blocked);
+      for (const blocked of this.#blockedUntil.keys()) {
+        if (this.#blockedUntil.size < MAX_BLOCKED_ADDRESSES) break;
+        this.#blockedUntil.delete(blocked);
+      }
+    }
+    this.#blockedUntil.delete(address);
+    this.#blockedUntil.set(address, Date.now() + decision.resetMs);
+    return decision.resetMs;
+  }
+
+  /** Spends one request of `key` from the counter named `budget`, allowed `spec`. */
+  async #consume(budget: string, key: string, spec: RateSpec): Promise<LimitDecision> {
+    const limiters = this.#limitersFor(budget, spec);
+    if (limiters.store && performance.now() >= this.#storeRetryAt) {
+      try {
+        const decision = await withDeadline(settle(limiters.store, key, spec), STORE_TIMEOUT_MS, 'rate limit store');
+        if (this.#storeFailing) this.#logger.info('rate limits: Redis is back, counters are shared again');
+        this.#storeFailing = false;
+        return decision;
+      } catch (error) {
+        this.#storeRetryAt = performance.now() + STORE_RETRY_MS;
+        if (!this.#storeFailing) this.#logger.warn({ err: error }, 'rate limits: Redis unavailable, counting in this process until it is back');
+        this.#storeFailing = true;
+      }
+    }
+    return settle(limiters.memory, key, spec);
+  }
+
+  #limitersFor(budget: string, spec: RateSpec): Limiters {
+    const id = `${budget}|${spec.points}|${spec.durationSeconds}`;
+    let limiters = this.#limiters.get(id);
+    if (!limiters) {
+      // Same prefix whatever the spec: a key whose budget changes keeps its current count.
+      const common = { keyPrefix: `${RATE_LIMIT_KEY_PREFIX}:${budget}`, points: spec.points, duration: spec.durationSeconds };
+      limiters = {
+        store: this.#redis
+          ? new RateLimiterRedis({ ...common, storeClient: this.#redis, rejectIfRedisNotReady: true, inMemoryBlockOnConsumed: spec.points + 1 })
+          : undefined,
+        memory: new RateLimiterMemory(common),
+      };
+      this.#limiters.set(id, limiters);
+    }
+    return limiters;
+  }
 }
 
-/** The gateway's limits, counted in Redis when it has one; undefined when they are turned off. */
-export function createRateLimits(settings: RateLimitSettings, redis: Redis | undefined, logger: Logger): RateLimits | undefined {
-  if (!settings.enabled) return undefined;
-  const counter = new RateCounter({ redis, logger });
-  return {
-    requests: new RequestLimits(counter, settings.budgets),
-    authFailures: new AuthFailureGuard(counter, settings.authFailures),
-    cardsInFlight: new CardsInFlight(settings.cardsInFlightPerKey),
-    shared: counter.shared,
-  };
+/** rate-limiter-flexible rejects with a RateLimiterRes when over budget and with an Error on a store fault. */
+async function settle(limiter: RateLimiterAbstract, key: string, spec: RateSpec): Promise<LimitDecision> {
+  let allowed = true;
+  let result: RateLimiterRes;
+  try {
+    result = await limiter.consume(key);
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    allowed = false;
+    result = rejection;
+  }
+  return { allowed, spec, remaining: allowed ? Math.max(0, result.remainingPoints) : 0, resetMs: Math.max(0, result.msBeforeNext) };
+}
+
+/**
+ * What auth failures are counted by: the IPv4 address, or the /64 network of an IPv6 address
+ * (one host usually holds a whole /64, so counting single addresses would be no limit at all).
+ * IPv4-mapped IPv6 addresses count as their IPv4 address.
+ */
+export function clientAddressKey(ip: string): string {
+  const address = ip.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (isIPv4(address) || !isIPv6(address)) return address || 'unknown';
+  const [head = '', tail] = address.split('::') as [string, string | undefined];
+  const parts = (text: string) => (text === '' ? [] : text.split(':').flatMap(embeddedIpv4));
+  const left = parts(head);
+  const right = tail === undefined ? [] : parts(tail);
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(':')}::/64`;
+}
+
+/** `1.2.3.4` at the end of an IPv6 address is its last two groups. */
+function embeddedIpv4(part: string): string[] {
+  if (!part.includes('.')) return [part];
+  const [a = 0, b = 0, c = 0, d = 0] = part.split('.').map(Number);
+  return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
 }

@@ -1,21 +1,17 @@
 import { z } from 'zod';
 
-/** A budget: at most `points` requests per fixed window of `durationSeconds`. */
-export interface RateSpec {
-  points: number;
-  durationSeconds: number;
-}
+/**
+ * Each key has two budgets: `default` for the light endpoints, and a stricter `profileImage` for
+ * card renders, which cost a render slot each. A request spends from exactly one of them: the one
+ * its endpoint declares (`limits.budget`), `default` otherwise.
+ */
+export const RATE_BUDGETS = ['default', 'profileImage'] as const;
+export type RateBudget = (typeof RATE_BUDGETS)[number];
 
-const UNIT_SECONDS: Readonly<Record<string, number>> = {
-  s: 1,
-  sec: 1,
-  m: 60,
-  min: 60,
-  h: 3600,
-  hour: 3600,
-  d: 86_400,
-  day: 86_400,
-};
+/** Per-key overrides of the configured budgets; a budget left out uses the configured one. */
+export type KeyRateLimits = Partial<Record<RateBudget, RateSpec>>;
+
+const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, sec: 1, m: 60, min: 60, h: 3600, hour: 3600, d: 86_400, day: 86_400 };
 
 const SPEC = /^(\d{1,9})\s*\/\s*(\d{0,6})\s*(s|sec|m|min|h|hour|d|day)$/i;
 const MAX_WINDOW_SECONDS = 86_400;
@@ -38,10 +34,12 @@ export function formatRateSpec(spec: RateSpec): string {
   return `${spec.points}/${spec.durationSeconds}s`;
 }
 
+/** A budget: at most `points` requests per fixed window of `durationSeconds`. */
 export const rateSpecSchema = z.object({
   points: z.number().int().min(1),
   durationSeconds: z.number().int().min(1).max(MAX_WINDOW_SECONDS),
 });
+export type RateSpec = z.infer<typeof rateSpecSchema>;
 
 /** An environment variable holding a rate spec. */
 export function envRateSpec(defaultText: string) {

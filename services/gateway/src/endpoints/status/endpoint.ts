@@ -84,7 +84,7 @@ export function statusEndpoint(dependencies: { store: BackingStore; environment:
     description: [
       `Answers ${STATUS_METHODS.join(', ')} alike (HEAD gets the headers only). A body may be JSON (an object) or a form;`,
       'other content types are a 415 and a JSON body that is not an object is a 400. `status` is `online` when the backing store',
-      `answers and \`degraded\` when it does not (the inline endpoints keep working). \`database.status\` is \`online\` or \`offline\`;`,
+      `answers and \`degraded\` when it does not (the light endpoints keep working). \`database.status\` is \`online\` or \`offline\`;`,
       `\`database.latency\` is \`good\` under ${GOOD_STORE_LATENCY_MS} ms, \`slow\` above, \`unavailable\` when offline.`,
       '`latency` is the measured time from the request reaching the API to this answer being assembled, in milliseconds with two',
       `decimals; \`latencyStable\` is true when it is under ${STABLE_LATENCY_MS} ms. \`environment\` is the deployment label`,

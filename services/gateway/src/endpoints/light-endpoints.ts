@@ -13,15 +13,15 @@ import { sortArrayEndpoint } from './sort-array/endpoint.ts';
 import { statusEndpoint } from './status/endpoint.ts';
 import { timeEndpoint } from './time/endpoint.ts';
 
-export interface InlineEndpointDependencies {
+interface LightEndpointDependencies {
   clock: Clock;
   random: RandomSource;
   store: BackingStore;
   environment: string;
 }
 
-/** The ten endpoints the gateway answers itself, in the order the docs list them. */
-export function inlineEndpoints(dependencies: InlineEndpointDependencies): EndpointDefinition[] {
+/** The ten light endpoints: answered by the gateway itself, in the order the docs list them. */
+export function lightEndpoints(dependencies: LightEndpointDependencies): EndpointDefinition[] {
   const { clock, random } = dependencies;
   return [
     jsonValidatorEndpoint(),

@@ -1,11 +1,22 @@
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import test from 'ava';
-import { StaticApiKeyStore } from '../../../services/gateway/src/auth/static-api-key-store.ts';
-import { presentedApiKey } from '../../../services/gateway/src/http/authenticate.ts';
+import { createLogger } from '@utility-api/infra';
+import { fileApiKeyRecords } from '../../../services/gateway/src/auth/key-records.ts';
+import { ApiKeyVerifier, presentedApiKey } from '../../../services/gateway/src/auth/key-verifier.ts';
 
 const KEYS = ['alpha-key-0123456789', 'beta-key-0123456789'];
 
+/** A verifier with only bootstrap keys: its keys file does not exist, so it holds no managed key. */
+async function bootstrapOnly(keys: readonly string[]): Promise<ApiKeyVerifier> {
+  const records = fileApiKeyRecords(join(tmpdir(), `no-such-folder-${process.pid}`, 'api-keys.json'));
+  const verifier = await ApiKeyVerifier.open({ bootstrapKeys: keys, records, logger: createLogger({ service: 'test', level: 'silent' }) });
+  verifier.close();
+  return verifier;
+}
+
 test('verifies each configured key and names it without revealing it', async (t) => {
-  const store = new StaticApiKeyStore(KEYS);
+  const store = await bootstrapOnly(KEYS);
   const alpha = await store.verify(KEYS[0]!);
   const beta = await store.verify(KEYS[1]!);
   t.truthy(alpha);
@@ -16,14 +27,14 @@ test('verifies each configured key and names it without revealing it', async (t)
 });
 
 test('refuses unknown keys, prefixes, extensions and case changes', async (t) => {
-  const store = new StaticApiKeyStore(KEYS);
+  const store = await bootstrapOnly(KEYS);
   for (const attempt of ['', 'alpha-key', 'alpha-key-01234567890', 'ALPHA-KEY-0123456789', ' alpha-key-0123456789']) {
     t.is(await store.verify(attempt), undefined, attempt);
   }
 });
 
 test('an empty store accepts nothing', async (t) => {
-  t.is(await new StaticApiKeyStore([]).verify('anything-at-all-here'), undefined);
+  t.is(await (await bootstrapOnly([])).verify('anything-at-all-here'), undefined);
 });
 
 test('reads the raw key or a Bearer key from the header value, nothing else', (t) => {

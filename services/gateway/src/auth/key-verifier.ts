@@ -1,0 +1,220 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '@utility-api/infra';
+import type { Middleware } from 'koa';
+import { ApiError } from '../errors/api-error.ts';
+import type { GatewayState } from '../http/request-pipeline.ts';
+import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
+import { apiKeyId, hashApiKey, managedKeyId, type ApiKeyIdentity, type ApiKeyRecord } from './api-keys.ts';
+import type { ApiKeyRecords, KeyRecordsSnapshot } from './key-records.ts';
+
+interface KnownKey {
+  hash: Buffer;
+  revoked: boolean;
+  identity: ApiKeyIdentity;
+}
+
+/**
+ * How often each gateway asks whether any key changed. A revocation is honoured by every gateway
+ * within one interval plus one reload (well under a second); the question costs one Redis GET or
+ * one file stat.
+ */
+const KEY_POLL_INTERVAL_MS = 250;
+/** How long an unknown key waits for the store before it is refused: a slow Redis must not hold requests. */
+const MISS_WAIT_MS = 300;
+
+interface ApiKeyVerifierOptions {
+  /** `API_KEYS`: not revocable by the CLI, removed by changing the variable and restarting. */
+  bootstrapKeys: readonly string[];
+  /** The managed keys of `pnpm keys`. */
+  records: ApiKeyRecords;
+  logger: Logger;
+  /** With no key at all, generate one valid for this process only and log it, so a fresh checkout has a working API. */
+  generateWhenEmpty?: boolean;
+  pollIntervalMs?: number;
+}
+
+/**
+ * Checks a presented key with one SHA-256, never a round trip. The bootstrap keys are compared
+ * against every stored hash with `timingSafeEqual`, without stopping at a match, so the time taken
+ * says nothing about which one matched. Managed keys are an in-memory map from id to hash: the id
+ * in the key finds its record, the hash must match. The map is replaced whenever the store's
+ * version changes, which is polled in the background and also checked when a well-formed key is
+ * not in the map (so a key created a moment ago works at once). When the store is unreachable the
+ * last map stays in use: keys keep working through a Redis outage, and nobody can revoke one then.
+ */
+export class ApiKeyVerifier {
+  readonly #records: ApiKeyRecords;
+  readonly #logger: Logger;
+  #bootstrap: readonly KnownKey[] = [];
+  #managed = new Map<string, KnownKey>();
+  #version: string | undefined;
+  #refreshing: Promise<void> | undefined;
+  #nextRefresh: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #failing = false;
+
+  private constructor(records: ApiKeyRecords, logger: Logger) {
+    this.#records = records;
+    this.#logger = logger;
+  }
+
+  /** Loads every record (a failure here fails the boot: better no gateway than one without its keys). */
+  static async open(options: ApiKeyVerifierOptions): Promise<ApiKeyVerifier> {
+    const verifier = new ApiKeyVerifier(options.records, options.logger);
+    verifier.#apply(await options.records.snapshot());
+    let bootstrapKeys = options.bootstrapKeys;
+    if (options.generateWhenEmpty && bootstrapKeys.length === 0 && verifier.activeCount === 0) {
+      const generated = `dev_${randomBytes(24).toString('base64url')}`;
+      bootstrapKeys = [generated];
+      options.logger.warn(`API_KEYS is not set: generated a key for this run only: ${generated}`);
+    }
+    verifier.#bootstrap = bootstrapKeys.map((key, index) => {
+      const hash = hashApiKey(key);
+      return { hash, revoked: false, identity: { id: apiKeyId(hash), name: `API_KEYS[${index}]` } };
+    });
+    // A poll that finds a reload still running (a slow store) skips its turn instead of queueing.
+    verifier.#timer = setInterval(() => {
+      if (!verifier.#refreshing) void verifier.refresh();
+    }, options.pollIntervalMs ?? KEY_POLL_INTERVAL_MS);
+    verifier.#timer.unref();
+    return verifier;
+  }
+
+  get bootstrapCount(): number {
+    return this.#bootstrap.length;
+  }
+
+  /** Managed keys that are not revoked. */
+  get activeCount(): number {
+    let count = 0;
+    for (const key of this.#managed.values()) if (!key.revoked) count += 1;
+    return count;
+  }
+
+  get backend(): ApiKeyRecords['kind'] {
+    return this.#records.kind;
+  }
+
+  close(): void {
+    clearInterval(this.#timer);
+  }
+
+  async verify(presentedKey: string): Promise<ApiKeyIdentity | undefined> {
+    const presented = hashApiKey(presentedKey);
+    let match: ApiKeyIdentity | undefined;
+    for (const key of this.#bootstrap) if (timingSafeEqual(key.hash, presented)) match = key.identity;
+    if (match) return match;
+    const id = managedKeyId(presentedKey);
+    if (id === undefined) return undefined;
+    let key = this.#managed.get(id);
+    if (!key) {
+      await Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
+      key = this.#managed.get(id);
+      if (!key) return undefined;
+    }
+    // The id only finds the record; the secret part is what must match, in constant time.
+    if (!timingSafeEqual(presented, key.hash) || key.revoked) return undefined;
+    return key.identity;
+  }
+
+  /**
+   * Reloads when the store's version moved. A reload already running may have read the store
+   * before the caller's change, so callers then wait for the next one, which all of them share: at
+   * most one reload runs and one waits, however many requests ask while Redis is slow.
+   */
+  refresh(): Promise<void> {
+    if (!this.#refreshing) return this.#startReload();
+    this.#nextRefresh ??= this.#refreshing.then(() => {
+      this.#nextRefresh = undefined;
+      return this.#startReload();
+    });
+    return this.#nextRefresh;
+  }
+
+  #startReload(): Promise<void> {
+    const running: Promise<void> = this.#reload().finally(() => {
+      if (this.#refreshing === running) this.#refreshing = undefined;
+    });
+    this.#refreshing = running;
+    return running;
+  }
+
+  async #reload(): Promise<void> {
+    try {
+      if ((await this.#records.version()) !== this.#version) this.#apply(await this.#records.snapshot());
+      if (this.#failing) this.#logger.info({ store: this.#records.location }, 'api keys: store reachable again');
+      this.#failing = false;
+    } catch (error) {
+      // Reported once per outage: the poll runs four times a second.
+      if (!this.#failing) this.#logger.warn({ err: error, store: this.#records.location }, 'api keys: store unreachable, keeping the last known keys');
+      this.#failing = true;
+    }
+  }
+
+  #apply(snapshot: KeyRecordsSnapshot): void {
+    this.#managed = new Map(snapshot.records.map((record: ApiKeyRecord) => [record.id, {
+      hash: Buffer.from(record.hash, 'hex'),
+      revoked: record.revokedAt !== null,
+      identity: { id: record.prefix, name: record.name, ...(record.limits ? { limits: record.limits } : {}) },
+    }]));
+    this.#version = snapshot.version;
+  }
+}
+
+const CHALLENGE = 'Bearer realm="utility-api"';
+/** Longer values are refused before hashing: no key is that long and hashing megabytes costs. */
+const MAX_KEY_LENGTH = 256;
+
+function unauthorized(message: string, error?: 'invalid_token'): ApiError {
+  return new ApiError(401, 'unauthorized', message, {
+    headers: { 'WWW-Authenticate': error ? `${CHALLENGE}, error="${error}"` : CHALLENGE },
+  });
+}
+
+function tooManyFailures(retryAfterMs: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ApiError(429, 'rate_limited', `Too many failed authentication attempts from your address; retry in ${seconds} s.`, {
+    headers: { 'Retry-After': String(seconds) },
+  });
+}
+
+/** The key is the whole header value, or follows a `Bearer` scheme; nothing else is read. */
+export function presentedApiKey(header: string): string | undefined {
+  const value = header.trim();
+  if (value === '') return undefined;
+  const bearer = /^bearer\s+(\S+)$/i.exec(value);
+  if (bearer) return bearer[1];
+  return /\s/.test(value) ? undefined : value;
+}
+
+/**
+ * Requires `Authorization: <key>` or `Authorization: Bearer <key>`. A key in the query string is
+ * never read, so it cannot leak through URLs into logs, proxies or browser history.
+ *
+ * With limits, an address that sent too many wrong or malformed keys gets a 429 before its key is
+ * even looked at, and the failure that crosses the limit is a 429 too. Only requests that present
+ * a credential count: a missing header guesses nothing.
+ */
+export function authenticate(keys: ApiKeyVerifier, limits: RateLimits | undefined): Middleware<GatewayState> {
+  return async (ctx, next) => {
+    const address = limits ? clientAddressKey(ctx.ip) : '';
+    const blockedMs = limits ? limits.authBlockedFor(address) : 0;
+    if (blockedMs > 0) throw tooManyFailures(blockedMs);
+    const header = ctx.get('authorization');
+    if (header === '') throw unauthorized('Missing API key: send it in the Authorization header (Authorization: <key>).');
+    const key = presentedApiKey(header);
+    const identity = key === undefined || key.length > MAX_KEY_LENGTH ? undefined : await keys.verify(key);
+    if (!identity) {
+      const waitMs = limits ? await limits.recordAuthFailure(address) : 0;
+      if (waitMs > 0) throw tooManyFailures(waitMs);
+      if (key === undefined || key.length > MAX_KEY_LENGTH) {
+        throw unauthorized('Malformed Authorization header: send "Authorization: <key>" or "Authorization: Bearer <key>".', 'invalid_token');
+      }
+      throw unauthorized('Invalid API key.', 'invalid_token');
+    }
+    // From here on the request's log lines carry the key id too.
+    ctx.state.apiKey = identity;
+    await next();
+  };
+}

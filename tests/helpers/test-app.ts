@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, Lifecycle } from '@utility-api/infra';
+import { createDiskMediaStore, type MediaStore } from '@utility-api/media-store';
+import { createGatewayApp } from '../../services/gateway/src/app.ts';
+import { defaultPublicBaseUrl, loadGatewayConfig } from '../../services/gateway/src/config.ts';
+import { inMemoryBackingStore, type BackingStore } from '../../services/gateway/src/health/backing-store.ts';
+import { createGatewayMetrics } from '../../services/gateway/src/metrics/gateway-metrics.ts';
+import { fixedClock, type Clock } from '../../services/gateway/src/runtime/clock.ts';
+import { cryptoRandomSource, type RandomSource } from '../../services/gateway/src/runtime/random-source.ts';
+import { listen } from '../../services/gateway/src/server.ts';
+
+export const TEST_API_KEY = 'test-key-0123456789abcdef';
+export const OTHER_API_KEY = 'other-key-0123456789abcdef';
+
+/** 2024-06-15T12:00:00.000Z, a Saturday in summer time in all three zones. */
+export const FIXED_NOW_MS = Date.UTC(2024, 5, 15, 12, 0, 0);
+
+export interface TestGateway {
+  url: string;
+  /** Where embedded mode stores card PNGs (a fresh temp folder per gateway). */
+  mediaDir: string;
+  /** fetch() against the gateway with the test key unless `headers.authorization` is given. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  /** Response body as parsed JSON plus the response itself. */
+  json<T = any>(path: string, init?: RequestInit): Promise<{ status: number; body: T; response: Response }>;
+  close(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  clock?: Clock;
+  random?: RandomSource;
+  env?: Record<string, string>;
+}
+
+export interface TestAppOptions extends TestGatewayOptions {
+  /** The store behind `/media/<uuid>.png`; an empty disk store in a temp folder unless given. */
+  media?: MediaStore;
+  /** What `/v1/status` and `/readyz` ping; process memory (always up) unless given. */
+  backingStore?: BackingStore;
+}
+
+/** The environment every test gateway starts from; a test's own `env` wins. */
+export function testEnvironment(mediaDir: string, env: Record<string, string> = {}): Record<string, string> {
+  return { MEDIA_DIR: mediaDir, PORT: '0', HOST: '127.0.0.1', API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`, LOG_LEVEL: 'silent', ...env };
+}
+
+/** The client half of a test gateway: requests with the test key, JSON bodies, and closing. */
+export function testClient(url: string, mediaDir: string, shutdown: () => Promise<void>): TestGateway {
+  const request = (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    if (!headers.has('authorization')) headers.set('authorization', TEST_API_KEY);
+    return fetch(`${url}${path}`, { ...init, headers });
+  };
+  return {
+    url,
+    mediaDir,
+    request,
+    async json(path, init) {
+      const response = await request(path, init);
+      const text = await response.text();
+      return { status: response.status, body: text === '' ? undefined : JSON.parse(text), response };
+    },
+    async close() {
+      await shutdown();
+      rmSync(mediaDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The gateway's Koa app with the light endpoints, keys, limits, docs, media and probes on a real
+ * HTTP server on a free loopback port, without the render path (no canvas, fonts, render pool or
+ * queue): what tests of the light endpoints, auth, limits and headers need, in milliseconds.
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestGateway> {
+  const mediaDir = mkdtempSync(join(tmpdir(), 'gateway-app-'));
+  const config = loadGatewayConfig(testEnvironment(mediaDir, options.env));
+  const lifecycle = new Lifecycle();
+  const logger = createLogger({ service: 'gateway-test', level: config.logLevel });
+  const media = options.media ?? lifecycle.add('media', await createDiskMediaStore({ directory: mediaDir, ttlMs: 86_400_000 }), (store) => store.close());
+  const { server, port } = await listen(config, lifecycle);
+  const url = defaultPublicBaseUrl(config.host, port);
+  const { app } = await createGatewayApp({
+    config,
+    runtime: { clock: options.clock ?? fixedClock(FIXED_NOW_MS), random: options.random ?? cryptoRandomSource() },
+    logger,
+    lifecycle,
+    metrics: createGatewayMetrics(),
+    redis: undefined,
+    media,
+    backingStore: options.backingStore ?? inMemoryBackingStore,
+    publicBaseUrl: config.publicBaseUrl ?? url,
+    renderEndpoints: [],
+  });
+  const handle = app.callback();
+  server.on('request', (request, response) => void handle(request, response));
+  return testClient(url, mediaDir, () => lifecycle.shutdown(5000).then(() => undefined));
+}
+
+/** JSON POST init for `request`/`json`. */
+export function postJson(body: unknown, init: RequestInit = {}): RequestInit {
+  return {
+    ...init,
+    method: init.method ?? 'POST',
+    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  };
+}
+
+/** `response.json()` typed for assertions: tests check the shape themselves. */
+export async function readJson(response: Response): Promise<any> {
+  return response.json();
+}
