@@ -1,7 +1,7 @@
 import { createCanvas } from 'canvas';
 
 /** The largest side a 16-megapixel card image may have when square (MAX_IMAGE_PIXELS = 16,000,000). */
-export const HEAVY_SIDE = 4000;
+const HEAVY_SIDE = 4000;
 
 /**
  * A legal but expensive card background: a 4000x4000 progressive JPEG (16 megapixels, the most

@@ -15,7 +15,7 @@ export function childPids(parentPid: number): number[] {
 }
 
 /** User plus system CPU clock ticks a process has used, or undefined once it is gone. */
-export function cpuTicks(pid: number): number | undefined {
+function cpuTicks(pid: number): number | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -8,7 +8,7 @@ import { cryptoRandomSource } from '../../services/gateway/src/runtime/random-so
 import { startGateway } from '../../services/gateway/src/server.ts';
 import { FIXED_NOW_MS, testClient, testEnvironment, type TestGateway, type TestGatewayOptions } from './test-app.ts';
 
-export { FIXED_NOW_MS, OTHER_API_KEY, postJson, readJson, TEST_API_KEY, type TestGateway, type TestGatewayOptions } from './test-app.ts';
+export {  OTHER_API_KEY, postJson, readJson, TEST_API_KEY, type TestGateway, type TestGatewayOptions } from './test-app.ts';
 
 /**
  * A whole embedded gateway (render pool, fonts, media store and its sweeper) on a free loopback

@@ -5,7 +5,7 @@ import emojibaseGroups from 'emojibase-data/meta/groups.json' with { type: 'json
  * Emojibase group numbers and their CLDR / Unicode emoji-test group names. Group 2 (skin tone and
  * hair components) is not offered: those code points are modifiers, not emojis to send.
  */
-export const EMOJI_CATEGORIES = {
+const EMOJI_CATEGORIES = {
   0: 'Smileys & Emotion',
   1: 'People & Body',
   3: 'Animals & Nature',
@@ -74,7 +74,7 @@ const CATEGORY_TYPES: Record<EmojiCategory, string> = {
 
 export const EMOJI_TYPES = [...new Set([...SUBGROUP_TYPES.map(([, type]) => type), ...Object.values(CATEGORY_TYPES)])];
 
-export function emojiType(category: EmojiCategory, subgroup: string): string {
+function emojiType(category: EmojiCategory, subgroup: string): string {
   if (category === 'Symbols' || category === 'Flags' || category === 'Objects') return CATEGORY_TYPES[category];
   return SUBGROUP_TYPES.find(([prefix]) => subgroup.startsWith(prefix))?.[1] ?? CATEGORY_TYPES[category];
 }
@@ -163,16 +163,16 @@ function firstMatch(words: readonly string[], table: Readonly<Record<string, str
 }
 
 /** The name's words first (so "red apple" is Red by "red"), then the keywords in their order. */
-export function describingWords(name: string, keywords: readonly string[]): string[] {
+function describingWords(name: string, keywords: readonly string[]): string[] {
   const split = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   return [...split(name), ...keywords.flatMap(split)];
 }
 
-export function emojiMood(words: readonly string[], category: EmojiCategory): string {
+function emojiMood(words: readonly string[], category: EmojiCategory): string {
   return firstMatch(words, MOOD_WORDS) ?? CATEGORY_MOODS[category];
 }
 
-export function emojiColor(words: readonly string[], category: EmojiCategory): string {
+function emojiColor(words: readonly string[], category: EmojiCategory): string {
   return firstMatch(words, COLOR_WORDS) ?? CATEGORY_COLORS[category];
 }
 

@@ -41,7 +41,7 @@ export const MAX_WORD_GRAPHEMES = 64;
  * points; the longest RGI emoji (a kiss or couple with two skin tones) has 10, so any word of
  * MAX_WORD_GRAPHEMES emojis or letters fits, and only clusters stacked with many marks can hit it.
  */
-export const MAX_WORD_CODE_POINTS = MAX_WORD_GRAPHEMES * 16;
+const MAX_WORD_CODE_POINTS = MAX_WORD_GRAPHEMES * 16;
 
 /**
  * A subdivision flag such as 🏴󠁧󠁢󠁳󠁣󠁴󠁿: the black flag, a subdivision id (3 to 6 tag digits or

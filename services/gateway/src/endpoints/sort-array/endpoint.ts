@@ -5,7 +5,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { queryEnum } from '../query-fields.ts';
 import { isoTimestamp } from '../answer-fields.ts';
 
-export const MAX_SORT_ARRAY_LENGTH = 10_000;
+const MAX_SORT_ARRAY_LENGTH = 10_000;
 
 const querySchema = z.object({
   sort: queryEnum(['high', 'low'], {

@@ -4,7 +4,7 @@ import { probeBackingStore, type BackingStore, type BackingStoreHealth } from '.
 import { defineEndpoint, type HttpMethod, type RequestSnapshot } from '../endpoint.ts';
 import { REDACTED_HEADERS, redactHeaders } from './redact-headers.ts';
 
-export const STATUS_PATH = '/v1/status';
+const STATUS_PATH = '/v1/status';
 const STATUS_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** A store answering slower than this is reported as `slow`. */

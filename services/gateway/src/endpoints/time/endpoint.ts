@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../../runtime/clock.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { queryEnum } from '../query-fields.ts';
-import { TIME_ZONES, timeFacts, type TimeZoneLabel } from './time-facts.ts';
+import { timeFacts, type TimeZoneLabel } from './time-facts.ts';
 import { timeFactsSchema } from './time-facts-schema.ts';
 
 /** 1900-01-01T00:00:00Z to 3000-01-01T00:00:00Z: every date in it has a four-digit year in every zone. */
@@ -89,5 +89,3 @@ export function timeEndpoint(clock: Clock) {
     },
   });
 }
-
-export { TIME_ZONES };

@@ -1,14 +1,14 @@
 import { Temporal } from 'temporal-polyfill';
 import type { TimeFacts } from './time-facts-schema.ts';
 
-export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 
-export const MONTH_NAMES = [
+const MONTH_NAMES = [
   'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December',
 ] as const;
 
 /** Meteorological seasons of the northern hemisphere, where all three supported zones are. */
-export function seasonOfMonth(month: number): 'Winter' | 'Spring' | 'Summer' | 'Autumn' {
+function seasonOfMonth(month: number): 'Winter' | 'Spring' | 'Summer' | 'Autumn' {
   if (month === 12 || month <= 2) return 'Winter';
   if (month <= 5) return 'Spring';
   if (month <= 8) return 'Summer';
@@ -22,7 +22,7 @@ export function ordinal(value: number): string {
   return `${value}${suffix}`;
 }
 
-export function twoDigits(value: number): string {
+function twoDigits(value: number): string {
   return String(value).padStart(2, '0');
 }
 
