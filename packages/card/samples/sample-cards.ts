@@ -1,12 +1,5 @@
-import type { CardInput } from '../src/profile/card-profile.ts';
-import type { CardProfile } from '../src/profile/card-profile.ts';
-import {
-  sampleAbstractPng,
-  sampleAvatarPng,
-  sampleBadgePng,
-  sampleDecorationPng,
-  sampleLandscapeJpeg,
-} from './sample-images.ts';
+import type { CardInput, CardProfile } from '../src/profile/card-profile.ts';
+import { sampleAbstractPng, sampleAvatarPng, sampleBadgePng, sampleDecorationPng, sampleLandscapeJpeg } from './sample-images.ts';
 
 /**
  * Named cards covering every option at least once, with names in many scripts. The preview
@@ -40,14 +33,7 @@ const ADA: CardProfile = {
 const NEWCOMER: CardProfile = { userId: '1083722195840204800', username: 'newcomer' };
 
 const rank = (overrides: Partial<NonNullable<CardInput['options']['rankData']>> = {}) => ({
-  currentXp: 1240,
-  requiredXp: 5000,
-  level: 12,
-  rank: 1,
-  barColor: '#7c5cff',
-  levelColor: '#ffd166',
-  autoColorRank: true,
-  ...overrides,
+  currentXp: 1240, requiredXp: 5000, level: 12, rank: 1, barColor: '#7c5cff', levelColor: '#ffd166', autoColorRank: true, ...overrides,
 });
 
 export const SAMPLE_CARDS: readonly SampleCard[] = [
@@ -88,12 +74,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     description: 'overwriteBadges: profile badges followed by custom ones; idle.',
     input: {
       profile: ADA,
-      options: {
-        customBadges: ['https://example.com/gold.png'],
-        overwriteBadges: true,
-        badgesFrame: true,
-        presenceStatus: 'idle',
-      },
+      options: { customBadges: ['https://example.com/gold.png'], overwriteBadges: true, badgesFrame: true, presenceStatus: 'idle' },
       images: { customBadges: [goldBadge] },
     },
   },
@@ -182,8 +163,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
       options: {
         customUsername: 'The Extraordinarily Long Display Name That Keeps Going',
         customSubtitle: 'A subtitle line as well, which makes the text block taller',
-        badgesFrame: true,
-        rankData: rank({ rank: 7, autoColorRank: false }),
+        badgesFrame: true, rankData: rank({ rank: 7, autoColorRank: false }),
       },
     },
   },

@@ -31,6 +31,20 @@ function ridge(context: CanvasRenderingContext2D, random: () => number, width: n
   context.fill();
 }
 
+/** A ten-point star around (cx, cy), its first point at `start` radians. */
+function starPath(context: CanvasRenderingContext2D, cx: number, cy: number, outer: number, inner: number, start: number) {
+  context.beginPath();
+  for (let point = 0; point < 10; point += 1) {
+    const radius = point % 2 === 0 ? outer : inner;
+    const angle = start + (point * Math.PI) / 5;
+    const x = cx + radius * Math.cos(angle);
+    const y = cy + radius * Math.sin(angle);
+    if (point === 0) context.moveTo(x, y);
+    else context.lineTo(x, y);
+  }
+  context.closePath();
+}
+
 /** A dusk landscape with a sun and mountain ridges, JPEG, 1600x640: a stand-in for a photo banner. */
 export function sampleLandscapeJpeg(seed = 7): Buffer {
   const width = 1600;
@@ -125,16 +139,7 @@ export function sampleAvatarPng(hue = 28): Buffer {
 export function sampleBadgePng(color = '#ffb020'): Buffer {
   const canvas = createCanvas(64, 64);
   const context = canvas.getContext('2d');
-  context.beginPath();
-  for (let point = 0; point < 10; point += 1) {
-    const radius = point % 2 === 0 ? 30 : 13;
-    const angle = -Math.PI / 2 + (point * Math.PI) / 5;
-    const x = 32 + radius * Math.cos(angle);
-    const y = 33 + radius * Math.sin(angle);
-    if (point === 0) context.moveTo(x, y);
-    else context.lineTo(x, y);
-  }
-  context.closePath();
+  starPath(context, 32, 33, 30, 13, -Math.PI / 2);
   context.fillStyle = color;
   context.fill();
   context.lineWidth = 3;
@@ -152,18 +157,7 @@ export function sampleDecorationPng(): Buffer {
   const center = size / 2;
   for (let index = 0; index < 12; index += 1) {
     const angle = (index / 12) * Math.PI * 2;
-    const x = center + Math.cos(angle) * 128;
-    const y = center + Math.sin(angle) * 128;
-    context.beginPath();
-    for (let point = 0; point < 10; point += 1) {
-      const radius = point % 2 === 0 ? 13 : 5.5;
-      const starAngle = angle + (point * Math.PI) / 5;
-      const px = x + radius * Math.cos(starAngle);
-      const py = y + radius * Math.sin(starAngle);
-      if (point === 0) context.moveTo(px, py);
-      else context.lineTo(px, py);
-    }
-    context.closePath();
+    starPath(context, center + Math.cos(angle) * 128, center + Math.sin(angle) * 128, 13, 5.5, angle);
     context.fillStyle = index % 2 === 0 ? '#ffd76a' : '#ff9ad5';
     context.fill();
   }

@@ -2,18 +2,19 @@ import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, type PresenceStatus
 import type { Canvas } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
 import { lighten, rgba } from './color/color.ts';
-import { CardImageError, CardPixelBudget, type DecodedImage } from './images/index.ts';
+import { CardImageError } from './images/card-image-error.ts';
+import { CardPixelBudget, type DecodedImage } from './images/decode-image.ts';
 import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD } from './layout/card-layout.ts';
 import { checkPhotoBackground, generatedCardBackground } from './paint/card-backgrounds.ts';
 import type { Drawable, Softness } from './paint/soften.ts';
 import { resolvePalette, type Palette } from './paint/palette.ts';
-import { type BadgeKind, type CardInput, type CardScale, snowflakeCreatedAt } from './profile/card-profile.ts';
+import { type BadgeKind, type CardInput, snowflakeCreatedAt } from './profile/card-profile.ts';
 
 export type SceneBadge = { kind: 'profile'; badge: BadgeKind } | { kind: 'image'; image: Drawable };
 
 /** Everything the steps draw, with every default applied and every image decoded. */
 export interface Scene {
-  scale: CardScale;
+  scale: 1 | 2;
   userId: string;
   palette: Palette;
   /** The background at the card's pixel size: a softened photo, or art generated from the palette. */
@@ -77,12 +78,7 @@ async function optionalProfileImage<T>(
  * The background's checks now, its pixels later: a custom background replaces the banner (the
  * caller chose it, so a bad one is their error); a banner that fails falls back to generated art.
  */
-async function checkBackground(
-  input: CardInput,
-  palette: Palette,
-  scale: CardScale,
-  budget: CardPixelBudget,
-): Promise<PendingImage<{ value: Canvas; warning?: string }>> {
+async function checkBackground(input: CardInput, palette: Palette, scale: 1 | 2, budget: CardPixelBudget): Promise<PendingImage<{ value: Canvas; warning?: string }>> {
   const softness: Softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
   const photo = { budget, softness, width: CARD.width * scale, height: CARD.height * scale };
   const custom = input.images?.background;
@@ -101,9 +97,7 @@ function resolveBadges(input: CardInput, customImages: Drawable[]): SceneBadge[]
   const { options, profile } = input;
   if (options.removeBadges) return [];
   // The verified-bot mark lives in the bot chip beside the name, not in the badge row.
-  const profileBadges: SceneBadge[] = (profile.badges ?? [])
-    .filter((badge) => badge !== 'verified_bot')
-    .map((badge) => ({ kind: 'profile', badge }));
+  const profileBadges: SceneBadge[] = (profile.badges ?? []).filter((badge) => badge !== 'verified_bot').map((badge) => ({ kind: 'profile', badge }));
   const custom: SceneBadge[] = customImages.map((image) => ({ kind: 'image', image }));
   if (custom.length === 0) return profileBadges;
   return options.overwriteBadges ? [...profileBadges, ...custom] : custom;
@@ -112,12 +106,7 @@ function resolveBadges(input: CardInput, customImages: Drawable[]): SceneBadge[]
 export async function buildScene(input: CardInput): Promise<Scene> {
   const { profile, options } = input;
   const scale = input.scale ?? 1;
-  const palette = resolvePalette({
-    userId: profile.userId,
-    accentColor: profile.accentColor,
-    themeColors: profile.themeColors,
-    disableProfileTheme: options.disableProfileTheme ?? false,
-  });
+  const palette = resolvePalette(profile, options.disableProfileTheme ?? false);
 
   // Headers first, one image after the other, so the budget is charged in a fixed order and the
   // caller's own images are the ones a full budget refuses; then every image's pixels at once.
@@ -174,10 +163,7 @@ export async function buildScene(input: CardInput): Promise<Scene> {
     badgesFrame: options.badgesFrame ?? false,
     badgesWidth,
     rank: options.rankData,
-    date:
-      options.customDate !== undefined
-        ? { text: options.customDate, custom: true }
-        : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false },
+    date: options.customDate !== undefined ? { text: options.customDate, custom: true } : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false },
     border: options.removeBorder ? undefined : (options.borderColor ?? rgba(lighten(palette.primary, 0.15))),
     warnings,
   };

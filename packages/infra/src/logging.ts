@@ -1,17 +1,9 @@
 import { pino, type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 import { CENSOR, censorNestedSecrets } from './nested-secrets.ts';
 
-export type { Bindings, Logger } from 'pino';
-export { deferredBindings, deferredChild } from './deferred-child.ts';
+export type { Logger } from 'pino';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-export interface LoggerOptions {
-  service: string;
-  level: LevelWithSilent;
-  /** Tests pass a stream to read what was logged; production writes JSON lines to stdout. */
-  destination?: DestinationStream;
-}
 
 /**
  * One JSON-lines logger per process. Secrets that may sit in logged objects are censored by
@@ -20,7 +12,12 @@ export interface LoggerOptions {
  * formatter and by `child` itself: pino's wildcard paths (`*.token`) would do the same but run a
  * redactor on every property of every line, the largest cost of an access-log line.
  */
-export function createLogger(options: LoggerOptions): Logger {
+export function createLogger(options: {
+  service: string;
+  level: LevelWithSilent;
+  /** Tests pass a stream to read what was logged; production writes JSON lines to stdout. */
+  destination?: DestinationStream;
+}): Logger {
   const logger = pino(
     {
       level: options.level,

@@ -27,18 +27,14 @@ export function createRedisConnection(url: string, role: RedisRole, name: string
 export async function waitUntilRedisReady(redis: Redis, timeoutMs: number): Promise<void> {
   if (redis.status === 'ready') return;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`Redis not reachable within ${timeoutMs} ms`));
-    }, timeoutMs);
     const onReady = () => {
-      cleanup();
+      clearTimeout(timer);
       resolve();
     };
-    const cleanup = () => {
-      clearTimeout(timer);
+    const timer = setTimeout(() => {
       redis.off('ready', onReady);
-    };
-    redis.on('ready', onReady);
+      reject(new Error(`Redis not reachable within ${timeoutMs} ms`));
+    }, timeoutMs);
+    redis.once('ready', onReady);
   });
 }

@@ -1,20 +1,15 @@
 import type { Lifecycle, ShutdownReport } from './lifecycle.ts';
 
-export interface SignalOptions {
-  deadlineMs: number;
-  onSignal?: (signal: NodeJS.Signals) => void;
-  onDone: (report: ShutdownReport) => void;
-}
-
 /**
  * SIGTERM (orchestrators) and SIGINT (Ctrl-C) start one graceful shutdown; a second signal while
  * draining forces exit, the usual expectation of someone pressing Ctrl-C twice.
  */
-export function runUntilSignalled(lifecycle: Lifecycle, options: SignalOptions): void {
+export function runUntilSignalled(
+  lifecycle: Lifecycle,
+  options: { deadlineMs: number; onSignal?: (signal: NodeJS.Signals) => void; onDone: (report: ShutdownReport) => void },
+): void {
   const handle = (signal: NodeJS.Signals) => {
-    if (lifecycle.shuttingDown) {
-      process.exit(130);
-    }
+    if (lifecycle.shuttingDown) process.exit(130);
     options.onSignal?.(signal);
     void lifecycle.shutdown(options.deadlineMs).then((report) => {
       options.onDone(report);

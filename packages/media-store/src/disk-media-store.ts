@@ -10,7 +10,7 @@ import { assertMediaKey, mediaObjectName } from './media-key.ts';
 import { MEDIA_CONTENT_TYPE, type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
 import { StorageUnavailableError } from './storage-errors.ts';
 
-export const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface DiskMediaStoreOptions {
   directory: string;
@@ -84,10 +84,8 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
     if (closed || sweeping) return;
     runSweep().catch((error: unknown) => logger?.warn({ err: error }, 'media sweep failed'));
   };
-  const firstSweep = setTimeout(sweepInBackground, 0);
-  firstSweep.unref();
-  const sweepTimer = setInterval(sweepInBackground, sweepIntervalMs);
-  sweepTimer.unref();
+  const firstSweep = setTimeout(sweepInBackground, 0).unref();
+  const sweepTimer = setInterval(sweepInBackground, sweepIntervalMs).unref();
 
   /** Describes the file behind an open handle, so the metadata and the bytes served belong to the same inode. */
   const describe = async (key: string, handle: FileHandle): Promise<MediaObject | undefined> => {
@@ -193,12 +191,12 @@ function quotedDigest(hash: Hash): string {
 }
 
 /** A strong ETag derived from the bytes, so identical content has the same tag on every node. */
-export function contentEtag(bytes: Buffer): string {
+function contentEtag(bytes: Buffer): string {
   return quotedDigest(createHash('sha256').update(bytes));
 }
 
 /** Same tag as `contentEtag`, read from an open file from its start; the handle stays open. */
-export async function fileContentEtag(handle: FileHandle): Promise<string> {
+async function fileContentEtag(handle: FileHandle): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of handle.createReadStream({ start: 0, autoClose: false, highWaterMark: 64 * 1024 })) hash.update(chunk as Buffer);
   return quotedDigest(hash);

@@ -24,7 +24,7 @@ export interface SafeFetchSettings {
   trustedCertificates?: readonly string[];
 }
 
-export const DEFAULT_SAFE_FETCH_SETTINGS: Readonly<SafeFetchSettings> = Object.freeze({
+const DEFAULT_SAFE_FETCH_SETTINGS: Readonly<SafeFetchSettings> = Object.freeze({
   maxBytes: 8 * 1024 * 1024,
   deadlineMs: 5000,
   maxRedirects: 3,

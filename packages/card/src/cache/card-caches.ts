@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Canvas } from 'canvas';
 import { LRUCache } from 'lru-cache';
-import { type CardPixelBudget, checkImage, type DecodedImage } from '../images/index.ts';
+import { type CardPixelBudget, checkImage, type DecodedImage } from '../images/decode-image.ts';
 
 export interface CacheLimits {
   /** The most entries kept; the least recently used go first. */
@@ -54,7 +54,6 @@ export class CountedCache<V extends object> {
     this.#lru.load(entries);
   }
 
-  /** Empties the cache and zeroes its counters. */
   clear(): void {
     this.#lru?.clear();
     this.#counts = { hits: 0, misses: 0, evictions: 0 };

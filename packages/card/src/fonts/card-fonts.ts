@@ -25,9 +25,7 @@ const CARD_FONTCONFIG = fileURLToPath(new URL('./fonts.conf', import.meta.url));
  */
 function isolateFontconfig(): void {
   if (process.env.FONTCONFIG_FILE === CARD_FONTCONFIG) return;
-  if (!isMainThread) {
-    throw new Error('prepareCardFonts() must first run in the main thread, before fontconfig starts');
-  }
+  if (!isMainThread) throw new Error('prepareCardFonts() must first run in the main thread, before fontconfig starts');
   process.env.FONTCONFIG_FILE = CARD_FONTCONFIG;
 }
 

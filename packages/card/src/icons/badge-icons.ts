@@ -12,18 +12,22 @@ type IconPainter = (context: CanvasRenderingContext2D, u: Unit) => void;
 
 const WHITE = '#ffffff';
 
+/** Straight segments through `points`, each an `[x, y]` on the 24-unit grid; `close` joins the last to the first. */
+function polyline(context: CanvasRenderingContext2D, u: Unit, points: readonly (readonly [number, number])[], close = false) {
+  context.beginPath();
+  for (const [index, [x, y]] of points.entries()) {
+    if (index === 0) context.moveTo(u(x), u(y));
+    else context.lineTo(u(x), u(y));
+  }
+  if (close) context.closePath();
+}
+
 function base(context: CanvasRenderingContext2D, u: Unit, shape: 'circle' | 'square' | 'diamond' | 'shield', color: string) {
   context.fillStyle = color;
   if (shape === 'circle') circlePath(context, u(12), u(12), u(11.5));
   else if (shape === 'square') roundedRectPath(context, u(0.5), u(0.5), u(23), u(23), u(6));
-  else if (shape === 'diamond') {
-    context.beginPath();
-    context.moveTo(u(12), u(0.5));
-    context.lineTo(u(23.5), u(12));
-    context.lineTo(u(12), u(23.5));
-    context.lineTo(u(0.5), u(12));
-    context.closePath();
-  } else {
+  else if (shape === 'diamond') polyline(context, u, [[12, 0.5], [23.5, 12], [12, 23.5], [0.5, 12]], true);
+  else {
     context.beginPath();
     context.moveTo(u(12), u(0.5));
     context.lineTo(u(22), u(4));
@@ -59,10 +63,7 @@ function star(context: CanvasRenderingContext2D, u: Unit, cx: number, cy: number
 }
 
 function check(context: CanvasRenderingContext2D, u: Unit, color = WHITE) {
-  context.beginPath();
-  context.moveTo(u(7), u(12.5));
-  context.lineTo(u(10.5), u(16));
-  context.lineTo(u(17), u(8.5));
+  polyline(context, u, [[7, 12.5], [10.5, 16], [17, 8.5]]);
   stroke(context, u, 2.6, color);
 }
 
@@ -74,11 +75,7 @@ function bug(context: CanvasRenderingContext2D, u: Unit, color: string) {
   circlePath(context, u(12), u(7.2), u(2.4));
   context.fill();
   context.beginPath();
-  for (const [y, reach] of [
-    [11, 4],
-    [14, 4.5],
-    [17, 3.5],
-  ] as const) {
+  for (const [y, reach] of [[11, 4], [14, 4.5], [17, 3.5]] as const) {
     context.moveTo(u(8), u(y));
     context.lineTo(u(8 - reach), u(y - 1));
     context.moveTo(u(16), u(y));
@@ -122,12 +119,7 @@ const PAINTERS: Record<BadgeKind, IconPainter> = {
   },
   hypesquad_events: (context, u) => {
     base(context, u, 'diamond', '#f8a532');
-    context.beginPath();
-    context.moveTo(u(12), u(6));
-    context.lineTo(u(18), u(12));
-    context.lineTo(u(12), u(18));
-    context.lineTo(u(6), u(12));
-    context.closePath();
+    polyline(context, u, [[12, 6], [18, 12], [12, 18], [6, 12]], true);
     stroke(context, u, 2.2);
   },
   bug_hunter_level_1: (context, u) => {
@@ -140,10 +132,7 @@ const PAINTERS: Record<BadgeKind, IconPainter> = {
   },
   hypesquad_bravery: (context, u) => {
     base(context, u, 'diamond', '#9c84ef');
-    context.beginPath();
-    context.moveTo(u(7.5), u(14.5));
-    context.lineTo(u(12), u(9.5));
-    context.lineTo(u(16.5), u(14.5));
+    polyline(context, u, [[7.5, 14.5], [12, 9.5], [16.5, 14.5]]);
     stroke(context, u, 2.6);
   },
   hypesquad_brilliance: (context, u) => {
@@ -154,11 +143,7 @@ const PAINTERS: Record<BadgeKind, IconPainter> = {
   },
   hypesquad_balance: (context, u) => {
     base(context, u, 'diamond', '#2fc4a9');
-    context.beginPath();
-    context.moveTo(u(12), u(8));
-    context.lineTo(u(16.2), u(15));
-    context.lineTo(u(7.8), u(15));
-    context.closePath();
+    polyline(context, u, [[12, 8], [16.2, 15], [7.8, 15]], true);
     context.fillStyle = WHITE;
     context.fill();
   },

@@ -9,15 +9,11 @@ import { assertJpegScanLimit, stripPngMetadata } from './decoder-guards.ts';
 sharp.cache(false);
 
 /** An untrusted image made drawable: `source` goes straight to `ctx.drawImage`. */
-export interface DecodedImage {
+export interface DecodedImage extends Omit<CheckedImage, 'decode'> {
   source: Canvas;
   /** The size of `source`, after the resize the caller asked for. */
   width: number;
   height: number;
-  /** The format the bytes really were (from their magic bytes). */
-  format: ImageFormat;
-  /** The size the file declared (upright, first frame): what was charged to the pixel budget. */
-  declared: { width: number; height: number };
 }
 
 export interface CheckImageOptions {
@@ -39,6 +35,7 @@ export interface DecodeImageOptions extends CheckImageOptions {
 
 /** An image whose bytes passed every check and whose size was charged: only its pixels are left. */
 export interface CheckedImage {
+  /** The format the bytes really were (from their magic bytes). */
   format: ImageFormat;
   /** The size the file declared (upright, first frame): what was charged to the pixel budget. */
   declared: { width: number; height: number };
@@ -111,10 +108,7 @@ export async function checkImage(input: Buffer, options: CheckImageOptions): Pro
 }
 
 /** Step 4 of {@link decodeImage}, for bytes that passed {@link checkImage}. */
-async function decodePixels(
-  bytes: Buffer,
-  image: { field: string; format: ImageFormat; declared: DecodedImage['declared']; transform: ImageTransform | undefined },
-): Promise<DecodedImage> {
+async function decodePixels(bytes: Buffer, image: Omit<DecodedImage, 'source' | 'width' | 'height'> & { field: string; transform: ImageTransform | undefined }): Promise<DecodedImage> {
   const pipeline = (image.transform ?? ((untouched: Sharp) => untouched))(openUntrusted(bytes, 'pixels')).ensureAlpha().raw();
   let pixels: { data: Buffer; info: OutputInfo };
   try {

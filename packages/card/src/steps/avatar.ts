@@ -6,7 +6,7 @@ import type { Scene } from '../scene.ts';
 import type { RenderStep } from './render-steps.ts';
 import type { Palette } from '../paint/palette.ts';
 
-export function avatarShapePath(context: CanvasRenderingContext2D, square: boolean, grow = 0): void {
+function avatarShapePath(context: CanvasRenderingContext2D, square: boolean, grow = 0): void {
   const radius = AVATAR.radius + grow;
   if (square) {
     roundedRectPath(context, AVATAR.centerX - radius, AVATAR.centerY - radius, radius * 2, radius * 2, AVATAR.squareRadius + grow);

@@ -8,12 +8,12 @@ import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
 /** Podium colors for `autoColorRank`. */
-export const PODIUM_COLORS: Readonly<Record<number, string>> = { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' };
+const PODIUM_COLORS: Readonly<Record<number, string>> = { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' };
 
 const LABEL = { size: RANK.labelSize, weight: 700, color: 'rgba(255, 255, 255, 0.62)', letterSpacing: 1.4 } as const;
 
 /** 0 to 1; more XP than required shows a full bar rather than overflowing. */
-export function xpFraction(currentXp: number, requiredXp: number): number {
+function xpFraction(currentXp: number, requiredXp: number): number {
   return Math.min(1, Math.max(0, currentXp / requiredXp));
 }
 
@@ -21,11 +21,7 @@ export function xpFraction(currentXp: number, requiredXp: number): number {
 const ROW_GAP = 20;
 const VALUE_MIN_SIZE = 16;
 
-interface RankRow {
-  level: string;
-  place: string;
-  valueSize: number;
-}
+type RankRow = { level: string; place: string; valueSize: number };
 
 const valueStyle = (size: number, color: string): TextStyle => ({ size, weight: 800, color });
 

@@ -16,7 +16,7 @@ export interface RenderStep {
 }
 
 /** The prepared background (photo or generated art), already at the card's pixel size. */
-export const backgroundStep: RenderStep = {
+const backgroundStep: RenderStep = {
   name: 'background',
   draw(context, scene) {
     context.drawImage(scene.background, 0, 0, CARD.width, CARD.height);
@@ -24,7 +24,7 @@ export const backgroundStep: RenderStep = {
 };
 
 /** The brightness veil over the whole background, then the frosted panel the content sits on. */
-export const overlayStep: RenderStep = {
+const overlayStep: RenderStep = {
   name: 'overlay',
   draw(context, scene) {
     if (scene.veilAlpha > 0) {
@@ -43,7 +43,7 @@ export const overlayStep: RenderStep = {
   },
 };
 
-export const borderStep: RenderStep = {
+const borderStep: RenderStep = {
   name: 'border',
   draw(context, scene) {
     if (!scene.border) return;
@@ -56,14 +56,4 @@ export const borderStep: RenderStep = {
 };
 
 /** The card, bottom layer first. */
-export const RENDER_STEPS: readonly RenderStep[] = [
-  backgroundStep,
-  overlayStep,
-  avatarStep,
-  presenceStep,
-  textStep,
-  badgesStep,
-  rankBarStep,
-  dateStep,
-  borderStep,
-];
+export const RENDER_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, avatarStep, presenceStep, textStep, badgesStep, rankBarStep, dateStep, borderStep];
