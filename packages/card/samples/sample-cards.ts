@@ -109,10 +109,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
   {
     name: 'emoji-name',
     description: 'Color emoji, ZWJ sequences and a keycap in the name and tag.',
-    input: {
-      profile: { ...NEWCOMER, avatar: avatarBlue, accentColor: '#ff7a59' },
-      options: { customUsername: 'Kai 🐉✨ 👩‍👩‍👧 ❤️', customTag: '🎮 gamer · 1️⃣ · 🇯🇵', presenceStatus: 'online' },
-    },
+    input: { profile: { ...NEWCOMER, avatar: avatarBlue, accentColor: '#ff7a59' }, options: { customUsername: 'Kai 🐉✨ 👩‍👩‍👧 ❤️', customTag: '🎮 gamer · 1️⃣ · 🇯🇵', presenceStatus: 'online' } },
   },
   {
     name: 'cjk-name',
@@ -122,10 +119,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
   {
     name: 'rtl-name',
     description: 'Arabic name with an emoji, Hebrew subtitle.',
-    input: {
-      profile: { ...NEWCOMER, accentColor: '#0ea5e9' },
-      options: { customUsername: 'مرحبا بالعالم 🌙', customSubtitle: 'שלום לכולם', localDateType: 'ar' },
-    },
+    input: { profile: { ...NEWCOMER, accentColor: '#0ea5e9' }, options: { customUsername: 'مرحبا بالعالم 🌙', customSubtitle: 'שלום לכולם', localDateType: 'ar' } },
   },
   {
     name: 'marks-and-fancy-letters',
@@ -150,10 +144,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
   {
     name: 'huge-numbers',
     description: 'The largest level, rank and XP the options allow: level and rank are abbreviated so the row never collides with the XP.',
-    input: {
-      profile: NEWCOMER,
-      options: { rankData: rank({ level: 1e9, rank: 1e12, currentXp: 999_999_999_999_999, requiredXp: 1e15, autoColorRank: false, levelColor: '#38bdf8' }) },
-    },
+    input: { profile: NEWCOMER, options: { rankData: rank({ level: 1e9, rank: 1e12, currentXp: 999_999_999_999_999, requiredXp: 1e15, autoColorRank: false, levelColor: '#38bdf8' }) } },
   },
   {
     name: 'crowded-with-badges',
@@ -175,10 +166,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
   {
     name: 'broken-profile-images',
     description: 'A truncated avatar and an HTML page as banner: default avatar and generated background, with warnings.',
-    input: {
-      profile: { ...ADA, avatar: avatar.subarray(0, 300), banner: Buffer.from('<!doctype html><title>404</title>') },
-      options: {},
-    },
+    input: { profile: { ...ADA, avatar: avatar.subarray(0, 300), banner: Buffer.from('<!doctype html><title>404</title>') }, options: {} },
   },
   {
     name: 'theme-colors',

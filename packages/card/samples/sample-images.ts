@@ -1,4 +1,5 @@
 import { createCanvas, type CanvasRenderingContext2D } from 'canvas';
+import { withStops } from '../src/paint/shapes.ts';
 
 /**
  * Pictures drawn in code for previews, tests and benchmarks, so no photo or third-party asset has
@@ -52,17 +53,10 @@ export function sampleLandscapeJpeg(seed = 7): Buffer {
   const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d');
   const random = mulberry(seed);
-  const sky = context.createLinearGradient(0, 0, 0, height);
-  sky.addColorStop(0, '#1b2a6b');
-  sky.addColorStop(0.55, '#c2577a');
-  sky.addColorStop(1, '#f6b26b');
-  context.fillStyle = sky;
+  context.fillStyle = withStops(context.createLinearGradient(0, 0, 0, height), [[0, '#1b2a6b'], [0.55, '#c2577a'], [1, '#f6b26b']]);
   context.fillRect(0, 0, width, height);
-  const sun = context.createRadialGradient(1100, 380, 10, 1100, 380, 260);
-  sun.addColorStop(0, 'rgba(255, 240, 200, 1)');
-  sun.addColorStop(0.25, 'rgba(255, 200, 120, 0.8)');
-  sun.addColorStop(1, 'rgba(255, 160, 100, 0)');
-  context.fillStyle = sun;
+  const sunStops = [[0, 'rgba(255, 240, 200, 1)'], [0.25, 'rgba(255, 200, 120, 0.8)'], [1, 'rgba(255, 160, 100, 0)']] as const;
+  context.fillStyle = withStops(context.createRadialGradient(1100, 380, 10, 1100, 380, 260), sunStops);
   context.fillRect(0, 0, width, height);
   for (let star = 0; star < 180; star += 1) {
     context.fillStyle = `rgba(255, 255, 255, ${0.3 + random() * 0.6})`;
@@ -81,20 +75,14 @@ export function sampleAbstractPng(seed = 3): Buffer {
   const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d');
   const random = mulberry(seed);
-  const base = context.createLinearGradient(0, 0, width, height);
-  base.addColorStop(0, '#0f766e');
-  base.addColorStop(1, '#4c1d95');
-  context.fillStyle = base;
+  context.fillStyle = withStops(context.createLinearGradient(0, 0, width, height), [[0, '#0f766e'], [1, '#4c1d95']]);
   context.fillRect(0, 0, width, height);
   for (let blob = 0; blob < 14; blob += 1) {
     const x = random() * width;
     const y = random() * height;
     const radius = 40 + random() * 180;
-    const glow = context.createRadialGradient(x, y, 0, x, y, radius);
     const hue = Math.round(160 + random() * 140);
-    glow.addColorStop(0, `hsla(${hue}, 80%, 65%, 0.55)`);
-    glow.addColorStop(1, `hsla(${hue}, 80%, 65%, 0)`);
-    context.fillStyle = glow;
+    context.fillStyle = withStops(context.createRadialGradient(x, y, 0, x, y, radius), [[0, `hsla(${hue}, 80%, 65%, 0.55)`], [1, `hsla(${hue}, 80%, 65%, 0)`]]);
     context.fillRect(0, 0, width, height);
   }
   return canvas.toBuffer('image/png');
@@ -105,10 +93,7 @@ export function sampleAvatarPng(hue = 28): Buffer {
   const size = 256;
   const canvas = createCanvas(size, size);
   const context = canvas.getContext('2d');
-  const background = context.createLinearGradient(0, 0, size, size);
-  background.addColorStop(0, `hsl(${hue}, 90%, 62%)`);
-  background.addColorStop(1, `hsl(${hue + 40}, 85%, 45%)`);
-  context.fillStyle = background;
+  context.fillStyle = withStops(context.createLinearGradient(0, 0, size, size), [[0, `hsl(${hue}, 90%, 62%)`], [1, `hsl(${hue + 40}, 85%, 45%)`]]);
   context.fillRect(0, 0, size, size);
   context.fillStyle = '#fff4e6';
   context.beginPath();

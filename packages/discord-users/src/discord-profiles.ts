@@ -58,13 +58,8 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
   const cdnBaseUrl = options.cdnBaseUrl ?? DEFAULT_DISCORD_CDN_BASE_URL;
   const gate = createRateLimitGate({ now: options.now ?? Date.now, sleep: options.sleep ?? defaultSleep });
   const api = createDiscordUserApi({ ...options, apiBaseUrl: options.apiBaseUrl ?? DEFAULT_DISCORD_API_BASE_URL, userAgent: options.userAgent ?? DEFAULT_USER_AGENT, gate });
-  const images = createProfileImages({
-    fetcher: options.fetcher,
-    onlyHost: new URL(cdnBaseUrl).hostname,
-    maxBytes: options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES,
-    timeoutMs: options.requestTimeoutMs,
-    logger,
-  });
+  const maxBytes = options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES;
+  const images = createProfileImages({ fetcher: options.fetcher, onlyHost: new URL(cdnBaseUrl).hostname, maxBytes, timeoutMs: options.requestTimeoutMs, logger });
   // Concurrent resolves of one id share one run through lru-cache's `fetch`. Nothing is kept once
   // it settles (users are cached in `options.cache`): a run in flight counts 1 against
   // `maxEntrySize`, a settled profile 2, so lru-cache refuses to store it.

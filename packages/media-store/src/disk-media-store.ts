@@ -99,22 +99,12 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
     return { key, size: stats.size, etag, lastModified: stats.mtime, contentType: MEDIA_CONTENT_TYPE };
   };
 
-  const openExisting = async (key: string): Promise<FileHandle | undefined> => {
-    try {
-      return await open(join(directory, mediaObjectName(key)), 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-  };
-
   const openMedia = async (key: string): Promise<OpenedMedia | undefined> => {
     assertMediaKey(key);
     ensureOpen();
     let handle: FileHandle | undefined;
     try {
-      handle = await openExisting(key);
-      if (!handle) return undefined;
+      handle = await open(join(directory, mediaObjectName(key)), 'r');
       const object = await describe(key, handle);
       if (!object) {
         await handle.close();
@@ -123,6 +113,7 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
       // The stream owns the handle from here on and closes it on end, error or destroy.
       return { object, body: handle.createReadStream({ start: 0 }) };
     } catch (error) {
+      if (handle === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       await handle?.close().catch(() => undefined);
       throw new StorageUnavailableError('io_error', { cause: error });
     }

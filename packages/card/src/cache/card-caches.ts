@@ -120,10 +120,7 @@ export function contentKey(bytes: Uint8Array): string {
  * time. A hit skips the checks, which is safe because the same bytes passed them before, but is
  * still charged to the card's pixel budget.
  */
-export async function checkImageCached(
-  bytes: Buffer,
-  options: { field: string; budget: CardPixelBudget; side: number },
-): Promise<() => Promise<DecodedImage>> {
+export async function checkImageCached(bytes: Buffer, options: { field: string; budget: CardPixelBudget; side: number }): Promise<() => Promise<DecodedImage>> {
   const side = Math.max(1, Math.round(options.side));
   const key = `${contentKey(bytes)}:${side}`;
   const cached = decodedImageCache.get(key);

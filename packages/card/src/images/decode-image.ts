@@ -29,10 +29,6 @@ export interface CheckImageOptions {
  */
 export type ImageTransform = (image: Sharp) => Sharp;
 
-export interface DecodeImageOptions extends CheckImageOptions {
-  transform?: ImageTransform | undefined;
-}
-
 /** An image whose bytes passed every check and whose size was charged: only its pixels are left. */
 export interface CheckedImage {
   /** The format the bytes really were (from their magic bytes). */
@@ -77,7 +73,7 @@ function openUntrusted(bytes: Buffer, purpose: 'header' | 'pixels'): Sharp {
  * Decoder failures become a `corrupt` CardImageError with a generic message: library messages are
  * not for API users. Only CardImageError is thrown for bad bytes; anything else is a server fault.
  */
-export async function decodeImage(input: Buffer, options: DecodeImageOptions): Promise<DecodedImage> {
+export async function decodeImage(input: Buffer, options: CheckImageOptions & { transform?: ImageTransform }): Promise<DecodedImage> {
   return (await checkImage(input, options)).decode(options.transform);
 }
 

@@ -14,10 +14,7 @@ import { softenedCover, type Softness } from './soften.ts';
  * budget now, drawn by the returned function. Throws CardImageError for bad bytes. The budget is
  * charged on a cache hit too (see CARD_PIXEL_BUDGET), with the size kept beside the canvas.
  */
-export async function checkPhotoBackground(
-  bytes: Buffer,
-  options: { field: string; budget: CardPixelBudget; softness: Softness; width: number; height: number },
-): Promise<() => Promise<Canvas>> {
+export async function checkPhotoBackground(bytes: Buffer, options: { field: string; budget: CardPixelBudget; softness: Softness; width: number; height: number }): Promise<() => Promise<Canvas>> {
   const key = `photo:${contentKey(bytes)}:${options.softness}:${options.width}x${options.height}`;
   const cached = backgroundCache.get(key);
   if (cached !== undefined) {

@@ -1,4 +1,4 @@
-import type { CanvasRenderingContext2D } from 'canvas';
+import type { CanvasGradient, CanvasRenderingContext2D } from 'canvas';
 
 export function roundedRectPath(context: CanvasRenderingContext2D, x: number, y: number, width: number, height: number, radius: number): void {
   const r = Math.max(0, Math.min(radius, width / 2, height / 2));
@@ -15,6 +15,12 @@ export function circlePath(context: CanvasRenderingContext2D, centerX: number, c
   context.beginPath();
   context.arc(centerX, centerY, radius, 0, Math.PI * 2);
   context.closePath();
+}
+
+/** `gradient` with its colour stops added, each an `[offset, color]` pair. */
+export function withStops(gradient: CanvasGradient, stops: readonly (readonly [number, string])[]): CanvasGradient {
+  for (const [offset, color] of stops) gradient.addColorStop(offset, color);
+  return gradient;
 }
 
 export interface Rect {

@@ -3,7 +3,7 @@ import { compactNumber } from '@utility-api/compact-number';
 import type { CanvasRenderingContext2D } from 'canvas';
 import { lighten, rgba } from '../color/color.ts';
 import { RANK, TEXT_COLUMN } from '../layout/card-layout.ts';
-import { roundedRectPath } from '../paint/shapes.ts';
+import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
@@ -71,11 +71,8 @@ export const rankBarStep: RenderStep = {
       // Never narrower than the bar is tall, so a sliver of progress still shows as a round pill.
       const filled = Math.max(RANK.barHeight, width * fraction);
       const bar = parseHexColor(rank.barColor);
-      const gradient = context.createLinearGradient(left, 0, left + filled, 0);
-      gradient.addColorStop(0, rgba(bar));
-      gradient.addColorStop(1, rgba(lighten(bar, 0.22)));
       roundedRectPath(context, left, RANK.barTop, filled, RANK.barHeight, radius);
-      context.fillStyle = gradient;
+      context.fillStyle = withStops(context.createLinearGradient(left, 0, left + filled, 0), [[0, rgba(bar)], [1, rgba(lighten(bar, 0.22))]]);
       context.fill();
     }
   },

@@ -1,6 +1,6 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import { BORDER, CARD, PANEL } from '../layout/card-layout.ts';
-import { roundedRectPath } from '../paint/shapes.ts';
+import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
 import { avatarStep } from './avatar.ts';
 import { badgesStep } from './badges.ts';
@@ -31,11 +31,8 @@ const overlayStep: RenderStep = {
       context.fillStyle = `rgba(0, 0, 0, ${scene.veilAlpha})`;
       context.fillRect(0, 0, CARD.width, CARD.height);
     }
-    const shade = context.createLinearGradient(PANEL.x, 0, PANEL.x + PANEL.width, 0);
-    shade.addColorStop(0, 'rgba(8, 10, 18, 0.50)');
-    shade.addColorStop(1, 'rgba(8, 10, 18, 0.30)');
     roundedRectPath(context, PANEL.x, PANEL.y, PANEL.width, PANEL.height, PANEL.radius);
-    context.fillStyle = shade;
+    context.fillStyle = withStops(context.createLinearGradient(PANEL.x, 0, PANEL.x + PANEL.width, 0), [[0, 'rgba(8, 10, 18, 0.50)'], [1, 'rgba(8, 10, 18, 0.30)']]);
     context.fill();
     context.lineWidth = 1;
     context.strokeStyle = 'rgba(255, 255, 255, 0.10)';
