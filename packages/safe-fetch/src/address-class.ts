@@ -4,7 +4,7 @@ type IPv4 = ipaddr.IPv4;
 type IPv6 = ipaddr.IPv6;
 
 /** The named ranges an image may never be fetched from (unless the operator allow-lists them). */
-export type NonPublicRange =
+type NonPublicRange =
   | 'unspecified' | 'loopback' | 'private' | 'carrier_grade_nat' | 'link_local' | 'multicast' | 'broadcast' | 'reserved'
   | 'benchmarking' | 'documentation' | 'unique_local' | 'site_local'
   /** `::a.b.c.d`, deprecated since 2006 (RFC 4291); refused even when the embedded address is public. */

@@ -84,7 +84,7 @@ export const DEFAULT_CARD_CACHE_LIMITS: Readonly<Record<'decodedImages' | 'backg
 
 const pixelBytes = (value: { width: number; height: number }) => value.width * value.height * 4;
 
-export const decodedImageCache = new CountedCache<DecodedImage>(DEFAULT_CARD_CACHE_LIMITS.decodedImages, pixelBytes);
+const decodedImageCache = new CountedCache<DecodedImage>(DEFAULT_CARD_CACHE_LIMITS.decodedImages, pixelBytes);
 export const backgroundCache = new CountedCache<CachedBackground>(DEFAULT_CARD_CACHE_LIMITS.backgrounds, (value) => pixelBytes(value.canvas));
 
 /** Sets the cache bounds for this process; `{ maxEntries: 0, maxBytes: 0 }` turns a cache off. */

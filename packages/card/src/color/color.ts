@@ -4,7 +4,7 @@ export function rgba(color: Rgb, alpha = 1): string {
   return `rgba(${Math.round(color.r)}, ${Math.round(color.g)}, ${Math.round(color.b)}, ${alpha})`;
 }
 
-export function mix(from: Rgb, to: Rgb, amount: number): Rgb {
+function mix(from: Rgb, to: Rgb, amount: number): Rgb {
   return { r: from.r + (to.r - from.r) * amount, g: from.g + (to.g - from.g) * amount, b: from.b + (to.b - from.b) * amount };
 }
 

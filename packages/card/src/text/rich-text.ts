@@ -19,7 +19,7 @@ const EMOJI_HEIGHT = 1.08;
 const EMOJI_DESCENT = 0.14;
 const EMOJI_GAP = 0.06;
 
-export function fontFor(style: Pick<TextStyle, 'size' | 'weight'>): string {
+function fontFor(style: Pick<TextStyle, 'size' | 'weight'>): string {
   return `${style.weight} ${style.size}px ${FONT_STACK}`;
 }
 
@@ -134,7 +134,7 @@ const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u200F\u061C]/u;
 
 export type TextRun = { kind: 'text' | 'emoji'; text: string };
 
-export function graphemesOf(text: string): string[] {
+function graphemesOf(text: string): string[] {
   return Array.from(graphemeSegmenter.segment(text), (part) => part.segment);
 }
 
