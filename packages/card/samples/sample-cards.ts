@@ -6,11 +6,7 @@ import { sampleAbstractPng, sampleAvatarPng, sampleBadgePng, sampleDecorationPng
  * gallery draws them all, the golden tests compare them with committed references, and the
  * benchmark times three of them.
  */
-export interface SampleCard {
-  name: string;
-  description: string;
-  input: CardInput;
-}
+export type SampleCard = { name: string; description: string; input: CardInput };
 
 const landscape = sampleLandscapeJpeg();
 const abstract = sampleAbstractPng();

@@ -22,10 +22,7 @@ const DEFAULT_TAG_COLOR = '#c9cdd6';
 type PendingImage<T> = () => Promise<T>;
 
 /** What an optional profile image ended as: drawn, absent, or refused with a warning. */
-interface ProfileImageOutcome<T> {
-  value: T | undefined;
-  warning?: string;
-}
+type ProfileImageOutcome<T> = { value: T | undefined; warning?: string };
 
 /**
  * Profile images are not the caller's to fix: one that fails its checks or its decode falls back to

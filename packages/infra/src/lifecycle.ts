@@ -1,10 +1,6 @@
 type Closer = () => Promise<void> | void;
 
-export interface ShutdownReport {
-  closed: string[];
-  failed: { name: string; error: unknown }[];
-  timedOut: string[];
-}
+export type ShutdownReport = { closed: string[]; failed: { name: string; error: unknown }[]; timedOut: string[] };
 
 /**
  * Every resource registers how to close itself right where it is created; shutdown closes them

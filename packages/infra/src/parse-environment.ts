@@ -1,9 +1,6 @@
 import type { z } from 'zod';
 
-export interface ConfigurationProblem {
-  variable: string;
-  message: string;
-}
+type ConfigurationProblem = { variable: string; message: string };
 
 /** Thrown once at boot with every bad variable, so an operator fixes them in one pass. */
 export class ConfigurationError extends Error {

@@ -8,11 +8,7 @@ import { type PrivateAllowList } from './private-allow-list.ts';
 /** The one address a hop connects to: every other answer DNS gave was checked and is discarded. */
 export type Destination = { address: string; family: 4 | 6 };
 
-export interface DestinationRules {
-  field: string;
-  allowList: PrivateAllowList;
-  allowedPorts: readonly number[];
-}
+export type DestinationRules = { field: string; allowList: PrivateAllowList; allowedPorts: readonly number[] };
 
 /**
  * Resolves the target's host (all answers) and applies the address and port rules to them. DNS

@@ -65,10 +65,7 @@ export class CountedCache<V extends object> {
 }
 
 /** A background ready to draw, with the size its source declared (charged to each card that uses it). */
-export interface CachedBackground {
-  canvas: Canvas;
-  declared: { width: number; height: number };
-}
+export type CachedBackground = { canvas: Canvas; declared: { width: number; height: number } };
 
 const MIB = 1024 * 1024;
 

@@ -2,10 +2,7 @@ import { parseHexColor, type Rgb } from '@utility-api/render-jobs';
 import { darken, fromHsl, rotateHue, tame } from '../color/color.ts';
 import { type CardProfile, idHash } from '../profile/card-profile.ts';
 
-export interface Palette {
-  primary: Rgb;
-  secondary: Rgb;
-}
+export type Palette = { primary: Rgb; secondary: Rgb };
 
 /**
  * The card's two colors: the profile theme when it has one (and it is not disabled), else the

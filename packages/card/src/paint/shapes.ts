@@ -23,12 +23,7 @@ export function withStops(gradient: CanvasGradient, stops: readonly (readonly [n
   return gradient;
 }
 
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type Rect = { x: number; y: number; width: number; height: number };
 
 /** The centred part of a source image with the target's aspect ratio ("object-fit: cover"). */
 export function coverCrop(sourceWidth: number, sourceHeight: number, targetWidth: number, targetHeight: number): Rect {
