@@ -93,7 +93,9 @@ export async function createS3MediaStore(options: S3MediaStoreOptions): Promise<
     if (closed) throw new StorageUnavailableError('closed');
   };
   // The client strips the quotes; an ETag header needs them.
-  const describe = (key: string, stat: Pick<BucketItemStat, 'size' | 'etag' | 'lastModified'>): MediaObject => ({ key, size: stat.size, etag: `"${stat.etag}"`, lastModified: stat.lastModified, contentType: MEDIA_CONTENT_TYPE });
+  const describe = (key: string, stat: Pick<BucketItemStat, 'size' | 'etag' | 'lastModified'>): MediaObject => {
+    return { key, size: stat.size, etag: `"${stat.etag}"`, lastModified: stat.lastModified, contentType: MEDIA_CONTENT_TYPE };
+  };
   const statObject = async (key: string): Promise<MediaObject | undefined> => {
     try {
       return describe(key, await run(() => client.statObject(bucket, mediaObjectName(key))));
