@@ -120,7 +120,7 @@ test('a failing profile cache is logged and bypassed: the card still resolves', 
 test('a stalled profile cache costs at most the deadline', async (t) => {
   const id = addPlainUser(fake);
   const stalled: ProfileCache = { get: () => new Promise(() => {}), set: () => new Promise(() => {}) };
-  const { profiles } = profilesFor(fake, { cache: stalled, cacheTimeoutMs: 200 });
+  const { profiles } = profilesFor(fake, { cache: stalled, requestTimeoutMs: 500 });
   const started = performance.now();
   t.is((await profiles.resolveProfile(id)).userId, id);
   t.true(performance.now() - started < 3000);

@@ -147,7 +147,7 @@ test('a CDN that never answers costs the image, not the card, within the deadlin
   const id = newUserId();
   addUser(fake, { id, username: 'slowcdn', avatar: AVATAR_HASH });
   const { profiles } = profilesFor(fake, {
-    imageTimeoutMs: 300,
+    requestTimeoutMs: 500,
     fetcher: { fetchImage: () => new Promise(() => {}) },
   });
   const started = performance.now();

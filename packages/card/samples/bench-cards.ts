@@ -1,15 +1,5 @@
 import type { CardInput } from '../src/profile/card-profile.ts';
-import { SAMPLE_CARDS } from './sample-cards.ts';
-
-/**
- * The three option sets every card benchmark times (`pnpm card:bench` and `pnpm bench`), so their
- * figures describe the same cards.
- */
-export interface BenchCardSet {
-  name: string;
-  description: string;
-  input: CardInput;
-}
+import { SAMPLE_CARDS, type SampleCard } from './sample-cards.ts';
 
 function sample(name: string): CardInput {
   const found = SAMPLE_CARDS.find((card) => card.name === name);
@@ -17,7 +7,11 @@ function sample(name: string): CardInput {
   return found.input;
 }
 
-export function benchCardSets(): BenchCardSet[] {
+/**
+ * The three option sets every card benchmark times (`pnpm card:bench` and `pnpm bench`), so their
+ * figures describe the same cards.
+ */
+export function benchCardSets(): SampleCard[] {
   const banner = sample('banner-rank-badges');
   const everything = sample('custom-everything');
   return [

@@ -1,23 +1,12 @@
-import type { CardInput } from '../src/profile/card-profile.ts';
-import type { CardProfile } from '../src/profile/card-profile.ts';
-import {
-  sampleAbstractPng,
-  sampleAvatarPng,
-  sampleBadgePng,
-  sampleDecorationPng,
-  sampleLandscapeJpeg,
-} from './sample-images.ts';
+import type { CardInput, CardProfile } from '../src/profile/card-profile.ts';
+import { sampleAbstractPng, sampleAvatarPng, sampleBadgePng, sampleDecorationPng, sampleLandscapeJpeg } from './sample-images.ts';
 
 /**
  * Named cards covering every option at least once, with names in many scripts. The preview
  * gallery draws them all, the golden tests compare them with committed references, and the
  * benchmark times three of them.
  */
-export interface SampleCard {
-  name: string;
-  description: string;
-  input: CardInput;
-}
+export type SampleCard = { name: string; description: string; input: CardInput };
 
 const landscape = sampleLandscapeJpeg();
 const abstract = sampleAbstractPng();
@@ -40,14 +29,7 @@ const ADA: CardProfile = {
 const NEWCOMER: CardProfile = { userId: '1083722195840204800', username: 'newcomer' };
 
 const rank = (overrides: Partial<NonNullable<CardInput['options']['rankData']>> = {}) => ({
-  currentXp: 1240,
-  requiredXp: 5000,
-  level: 12,
-  rank: 1,
-  barColor: '#7c5cff',
-  levelColor: '#ffd166',
-  autoColorRank: true,
-  ...overrides,
+  currentXp: 1240, requiredXp: 5000, level: 12, rank: 1, barColor: '#7c5cff', levelColor: '#ffd166', autoColorRank: true, ...overrides,
 });
 
 export const SAMPLE_CARDS: readonly SampleCard[] = [
@@ -88,12 +70,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     description: 'overwriteBadges: profile badges followed by custom ones; idle.',
     input: {
       profile: ADA,
-      options: {
-        customBadges: ['https://example.com/gold.png'],
-        overwriteBadges: true,
-        badgesFrame: true,
-        presenceStatus: 'idle',
-      },
+      options: { customBadges: ['https://example.com/gold.png'], overwriteBadges: true, badgesFrame: true, presenceStatus: 'idle' },
       images: { customBadges: [goldBadge] },
     },
   },
@@ -128,10 +105,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
   {
     name: 'emoji-name',
     description: 'Color emoji, ZWJ sequences and a keycap in the name and tag.',
-    input: {
-      profile: { ...NEWCOMER, avatar: avatarBlue, accentColor: '#ff7a59' },
-      options: { customUsername: 'Kai 🐉✨ 👩‍👩‍👧 ❤️', customTag: '🎮 gamer · 1️⃣ · 🇯🇵', presenceStatus: 'online' },
-    },
+    input: { profile: { ...NEWCOMER, avatar: avatarBlue, accentColor: '#ff7a59' }, options: { customUsername: 'Kai 🐉✨ 👩‍👩‍👧 ❤️', customTag: '🎮 gamer · 1️⃣ · 🇯🇵', presenceStatus: 'online' } },
   },
   {
     name: 'cjk-name',
@@ -141,10 +115,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
   {
     name: 'rtl-name',
     description: 'Arabic name with an emoji, Hebrew subtitle.',
-    input: {
-      profile: { ...NEWCOMER, accentColor: '#0ea5e9' },
-      options: { customUsername: 'مرحبا بالعالم 🌙', customSubtitle: 'שלום לכולם', localDateType: 'ar' },
-    },
+    input: { profile: { ...NEWCOMER, accentColor: '#0ea5e9' }, options: { customUsername: 'مرحبا بالعالم 🌙', customSubtitle: 'שלום לכולם', localDateType: 'ar' } },
   },
   {
     name: 'marks-and-fancy-letters',
@@ -169,10 +140,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
   {
     name: 'huge-numbers',
     description: 'The largest level, rank and XP the options allow: level and rank are abbreviated so the row never collides with the XP.',
-    input: {
-      profile: NEWCOMER,
-      options: { rankData: rank({ level: 1e9, rank: 1e12, currentXp: 999_999_999_999_999, requiredXp: 1e15, autoColorRank: false, levelColor: '#38bdf8' }) },
-    },
+    input: { profile: NEWCOMER, options: { rankData: rank({ level: 1e9, rank: 1e12, currentXp: 999_999_999_999_999, requiredXp: 1e15, autoColorRank: false, levelColor: '#38bdf8' }) } },
   },
   {
     name: 'crowded-with-badges',
@@ -182,8 +150,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
       options: {
         customUsername: 'The Extraordinarily Long Display Name That Keeps Going',
         customSubtitle: 'A subtitle line as well, which makes the text block taller',
-        badgesFrame: true,
-        rankData: rank({ rank: 7, autoColorRank: false }),
+        badgesFrame: true, rankData: rank({ rank: 7, autoColorRank: false }),
       },
     },
   },
@@ -195,10 +162,7 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
   {
     name: 'broken-profile-images',
     description: 'A truncated avatar and an HTML page as banner: default avatar and generated background, with warnings.',
-    input: {
-      profile: { ...ADA, avatar: avatar.subarray(0, 300), banner: Buffer.from('<!doctype html><title>404</title>') },
-      options: {},
-    },
+    input: { profile: { ...ADA, avatar: avatar.subarray(0, 300), banner: Buffer.from('<!doctype html><title>404</title>') }, options: {} },
   },
   {
     name: 'theme-colors',

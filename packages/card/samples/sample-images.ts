@@ -1,4 +1,5 @@
 import { createCanvas, type CanvasRenderingContext2D } from 'canvas';
+import { withStops } from '../src/paint/shapes.ts';
 
 /**
  * Pictures drawn in code for previews, tests and benchmarks, so no photo or third-party asset has
@@ -31,6 +32,20 @@ function ridge(context: CanvasRenderingContext2D, random: () => number, width: n
   context.fill();
 }
 
+/** A ten-point star around (cx, cy), its first point at `start` radians. */
+function starPath(context: CanvasRenderingContext2D, cx: number, cy: number, outer: number, inner: number, start: number) {
+  context.beginPath();
+  for (let point = 0; point < 10; point += 1) {
+    const radius = point % 2 === 0 ? outer : inner;
+    const angle = start + (point * Math.PI) / 5;
+    const x = cx + radius * Math.cos(angle);
+    const y = cy + radius * Math.sin(angle);
+    if (point === 0) context.moveTo(x, y);
+    else context.lineTo(x, y);
+  }
+  context.closePath();
+}
+
 /** A dusk landscape with a sun and mountain ridges, JPEG, 1600x640: a stand-in for a photo banner. */
 export function sampleLandscapeJpeg(seed = 7): Buffer {
   const width = 1600;
@@ -38,17 +53,10 @@ export function sampleLandscapeJpeg(seed = 7): Buffer {
   const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d');
   const random = mulberry(seed);
-  const sky = context.createLinearGradient(0, 0, 0, height);
-  sky.addColorStop(0, '#1b2a6b');
-  sky.addColorStop(0.55, '#c2577a');
-  sky.addColorStop(1, '#f6b26b');
-  context.fillStyle = sky;
+  context.fillStyle = withStops(context.createLinearGradient(0, 0, 0, height), [[0, '#1b2a6b'], [0.55, '#c2577a'], [1, '#f6b26b']]);
   context.fillRect(0, 0, width, height);
-  const sun = context.createRadialGradient(1100, 380, 10, 1100, 380, 260);
-  sun.addColorStop(0, 'rgba(255, 240, 200, 1)');
-  sun.addColorStop(0.25, 'rgba(255, 200, 120, 0.8)');
-  sun.addColorStop(1, 'rgba(255, 160, 100, 0)');
-  context.fillStyle = sun;
+  const sunStops = [[0, 'rgba(255, 240, 200, 1)'], [0.25, 'rgba(255, 200, 120, 0.8)'], [1, 'rgba(255, 160, 100, 0)']] as const;
+  context.fillStyle = withStops(context.createRadialGradient(1100, 380, 10, 1100, 380, 260), sunStops);
   context.fillRect(0, 0, width, height);
   for (let star = 0; star < 180; star += 1) {
     context.fillStyle = `rgba(255, 255, 255, ${0.3 + random() * 0.6})`;
@@ -67,20 +75,14 @@ export function sampleAbstractPng(seed = 3): Buffer {
   const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d');
   const random = mulberry(seed);
-  const base = context.createLinearGradient(0, 0, width, height);
-  base.addColorStop(0, '#0f766e');
-  base.addColorStop(1, '#4c1d95');
-  context.fillStyle = base;
+  context.fillStyle = withStops(context.createLinearGradient(0, 0, width, height), [[0, '#0f766e'], [1, '#4c1d95']]);
   context.fillRect(0, 0, width, height);
   for (let blob = 0; blob < 14; blob += 1) {
     const x = random() * width;
     const y = random() * height;
     const radius = 40 + random() * 180;
-    const glow = context.createRadialGradient(x, y, 0, x, y, radius);
     const hue = Math.round(160 + random() * 140);
-    glow.addColorStop(0, `hsla(${hue}, 80%, 65%, 0.55)`);
-    glow.addColorStop(1, `hsla(${hue}, 80%, 65%, 0)`);
-    context.fillStyle = glow;
+    context.fillStyle = withStops(context.createRadialGradient(x, y, 0, x, y, radius), [[0, `hsla(${hue}, 80%, 65%, 0.55)`], [1, `hsla(${hue}, 80%, 65%, 0)`]]);
     context.fillRect(0, 0, width, height);
   }
   return canvas.toBuffer('image/png');
@@ -91,10 +93,7 @@ export function sampleAvatarPng(hue = 28): Buffer {
   const size = 256;
   const canvas = createCanvas(size, size);
   const context = canvas.getContext('2d');
-  const background = context.createLinearGradient(0, 0, size, size);
-  background.addColorStop(0, `hsl(${hue}, 90%, 62%)`);
-  background.addColorStop(1, `hsl(${hue + 40}, 85%, 45%)`);
-  context.fillStyle = background;
+  context.fillStyle = withStops(context.createLinearGradient(0, 0, size, size), [[0, `hsl(${hue}, 90%, 62%)`], [1, `hsl(${hue + 40}, 85%, 45%)`]]);
   context.fillRect(0, 0, size, size);
   context.fillStyle = '#fff4e6';
   context.beginPath();
@@ -125,16 +124,7 @@ export function sampleAvatarPng(hue = 28): Buffer {
 export function sampleBadgePng(color = '#ffb020'): Buffer {
   const canvas = createCanvas(64, 64);
   const context = canvas.getContext('2d');
-  context.beginPath();
-  for (let point = 0; point < 10; point += 1) {
-    const radius = point % 2 === 0 ? 30 : 13;
-    const angle = -Math.PI / 2 + (point * Math.PI) / 5;
-    const x = 32 + radius * Math.cos(angle);
-    const y = 33 + radius * Math.sin(angle);
-    if (point === 0) context.moveTo(x, y);
-    else context.lineTo(x, y);
-  }
-  context.closePath();
+  starPath(context, 32, 33, 30, 13, -Math.PI / 2);
   context.fillStyle = color;
   context.fill();
   context.lineWidth = 3;
@@ -152,18 +142,7 @@ export function sampleDecorationPng(): Buffer {
   const center = size / 2;
   for (let index = 0; index < 12; index += 1) {
     const angle = (index / 12) * Math.PI * 2;
-    const x = center + Math.cos(angle) * 128;
-    const y = center + Math.sin(angle) * 128;
-    context.beginPath();
-    for (let point = 0; point < 10; point += 1) {
-      const radius = point % 2 === 0 ? 13 : 5.5;
-      const starAngle = angle + (point * Math.PI) / 5;
-      const px = x + radius * Math.cos(starAngle);
-      const py = y + radius * Math.sin(starAngle);
-      if (point === 0) context.moveTo(px, py);
-      else context.lineTo(px, py);
-    }
-    context.closePath();
+    starPath(context, center + Math.cos(angle) * 128, center + Math.sin(angle) * 128, 13, 5.5, angle);
     context.fillStyle = index % 2 === 0 ? '#ffd76a' : '#ff9ad5';
     context.fill();
   }

@@ -1,43 +1,19 @@
-import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, type PresenceStatus, type RankData } from '@utility-api/render-jobs';
+import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE } from '@utility-api/render-jobs';
 import type { Canvas } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
 import { lighten, rgba } from './color/color.ts';
-import { CardImageError, CardPixelBudget, type DecodedImage } from './images/index.ts';
+import { CardImageError } from './images/card-image-error.ts';
+import { CardPixelBudget, type DecodedImage } from './images/decode-image.ts';
 import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD } from './layout/card-layout.ts';
 import { checkPhotoBackground, generatedCardBackground } from './paint/card-backgrounds.ts';
 import type { Drawable, Softness } from './paint/soften.ts';
 import { resolvePalette, type Palette } from './paint/palette.ts';
-import { type BadgeKind, type CardInput, type CardScale, snowflakeCreatedAt } from './profile/card-profile.ts';
+import { type BadgeKind, type CardInput, snowflakeCreatedAt } from './profile/card-profile.ts';
 
 export type SceneBadge = { kind: 'profile'; badge: BadgeKind } | { kind: 'image'; image: Drawable };
 
 /** Everything the steps draw, with every default applied and every image decoded. */
-export interface Scene {
-  scale: CardScale;
-  userId: string;
-  palette: Palette;
-  /** The background at the card's pixel size: a softened photo, or art generated from the palette. */
-  background: Canvas;
-  veilAlpha: number;
-  avatar: { image: Drawable | undefined; square: boolean; ring: boolean; decoration: Drawable | undefined };
-  presence: PresenceStatus | undefined;
-  name: string;
-  nameColor: string;
-  bot: boolean;
-  verifiedBot: boolean;
-  tag: string;
-  tagColor: string;
-  subtitle: string | undefined;
-  badges: SceneBadge[];
-  badgesFrame: boolean;
-  /** Width the badge row takes at the top right (0 without badges), so the name can avoid it. */
-  badgesWidth: number;
-  rank: RankData | undefined;
-  date: { text: string; custom: boolean };
-  border: string | undefined;
-  /** Problems with profile images that were replaced by defaults (the request still succeeds). */
-  warnings: string[];
-}
+export type Scene = Awaited<ReturnType<typeof buildScene>>;
 
 const DEFAULT_NAME_COLOR = '#ffffff';
 const DEFAULT_TAG_COLOR = '#c9cdd6';
@@ -46,19 +22,13 @@ const DEFAULT_TAG_COLOR = '#c9cdd6';
 type PendingImage<T> = () => Promise<T>;
 
 /** What an optional profile image ended as: drawn, absent, or refused with a warning. */
-interface ProfileImageOutcome<T> {
-  value: T | undefined;
-  warning?: string;
-}
+type ProfileImageOutcome<T> = { value: T | undefined; warning?: string };
 
 /**
  * Profile images are not the caller's to fix: one that fails its checks or its decode falls back to
  * the default art, with a warning. The checks run now (in the card's fixed order), the decode later.
  */
-async function optionalProfileImage<T>(
-  bytes: Buffer | undefined,
-  check: (bytes: Buffer) => Promise<PendingImage<T>>,
-): Promise<PendingImage<ProfileImageOutcome<T>>> {
+async function optionalProfileImage<T>(bytes: Buffer | undefined, check: (bytes: Buffer) => Promise<PendingImage<T>>): Promise<PendingImage<ProfileImageOutcome<T>>> {
   const refused = (error: unknown): ProfileImageOutcome<T> => {
     if (!(error instanceof CardImageError)) throw error;
     return { value: undefined, warning: error.message };
@@ -77,12 +47,7 @@ async function optionalProfileImage<T>(
  * The background's checks now, its pixels later: a custom background replaces the banner (the
  * caller chose it, so a bad one is their error); a banner that fails falls back to generated art.
  */
-async function checkBackground(
-  input: CardInput,
-  palette: Palette,
-  scale: CardScale,
-  budget: CardPixelBudget,
-): Promise<PendingImage<{ value: Canvas; warning?: string }>> {
+async function checkBackground(input: CardInput, palette: Palette, scale: 1 | 2, budget: CardPixelBudget): Promise<PendingImage<{ value: Canvas; warning?: string }>> {
   const softness: Softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
   const photo = { budget, softness, width: CARD.width * scale, height: CARD.height * scale };
   const custom = input.images?.background;
@@ -101,23 +66,16 @@ function resolveBadges(input: CardInput, customImages: Drawable[]): SceneBadge[]
   const { options, profile } = input;
   if (options.removeBadges) return [];
   // The verified-bot mark lives in the bot chip beside the name, not in the badge row.
-  const profileBadges: SceneBadge[] = (profile.badges ?? [])
-    .filter((badge) => badge !== 'verified_bot')
-    .map((badge) => ({ kind: 'profile', badge }));
+  const profileBadges: SceneBadge[] = (profile.badges ?? []).filter((badge) => badge !== 'verified_bot').map((badge) => ({ kind: 'profile', badge }));
   const custom: SceneBadge[] = customImages.map((image) => ({ kind: 'image', image }));
   if (custom.length === 0) return profileBadges;
   return options.overwriteBadges ? [...profileBadges, ...custom] : custom;
 }
 
-export async function buildScene(input: CardInput): Promise<Scene> {
+export async function buildScene(input: CardInput) {
   const { profile, options } = input;
   const scale = input.scale ?? 1;
-  const palette = resolvePalette({
-    userId: profile.userId,
-    accentColor: profile.accentColor,
-    themeColors: profile.themeColors,
-    disableProfileTheme: options.disableProfileTheme ?? false,
-  });
+  const palette = resolvePalette(profile, options.disableProfileTheme ?? false);
 
   // Headers first, one image after the other, so the budget is charged in a fixed order and the
   // caller's own images are the ones a full budget refuses; then every image's pixels at once.
@@ -130,17 +88,9 @@ export async function buildScene(input: CardInput): Promise<Scene> {
   const avatarSide = AVATAR.radius * 2 * scale;
   const pendingAvatar = await optionalProfileImage(profile.avatar, (bytes) => checkImageCached(bytes, { field: 'avatar', budget, side: avatarSide }));
   // removeAvatarFrame hides the decoration: it is not even checked, so a broken one cannot warn.
-  const pendingDecoration = options.removeAvatarFrame
-    ? async (): Promise<ProfileImageOutcome<DecodedImage>> => ({ value: undefined })
-    : await optionalProfileImage(profile.avatarDecoration, (bytes) =>
-        checkImageCached(bytes, { field: 'avatarDecoration', budget, side: avatarSide * AVATAR_DECORATION_SCALE }),
-      );
-  const [background, customBadgeImages, avatar, decoration] = await Promise.all([
-    pendingBackground(),
-    Promise.all(pendingBadges.map((decode) => decode())),
-    pendingAvatar(),
-    pendingDecoration(),
-  ]);
+  const decorationBytes = options.removeAvatarFrame ? undefined : profile.avatarDecoration;
+  const pendingDecoration = await optionalProfileImage(decorationBytes, (bytes) => checkImageCached(bytes, { field: 'avatarDecoration', budget, side: avatarSide * AVATAR_DECORATION_SCALE }));
+  const [background, customBadgeImages, avatar, decoration] = await Promise.all([pendingBackground(), Promise.all(pendingBadges.map((decode) => decode())), pendingAvatar(), pendingDecoration()]);
   // Warnings in the same fixed order, whichever decode finished first.
   const warnings = [background, avatar, decoration].flatMap((outcome) => (outcome.warning === undefined ? [] : [outcome.warning]));
 
@@ -153,6 +103,7 @@ export async function buildScene(input: CardInput): Promise<Scene> {
     scale,
     userId: profile.userId,
     palette,
+    /** The background at the card's pixel size: a softened photo, or art generated from the palette. */
     background: background.value,
     // The black veil: 0 at brightness 100, 0.85 at brightness 1.
     veilAlpha: (0.85 * (100 - (options.backgroundBrightness ?? DEFAULT_BACKGROUND_BRIGHTNESS))) / 99,
@@ -172,13 +123,12 @@ export async function buildScene(input: CardInput): Promise<Scene> {
     subtitle: options.customSubtitle,
     badges,
     badgesFrame: options.badgesFrame ?? false,
+    /** Width the badge row takes at the top right (0 without badges), so the name can avoid it. */
     badgesWidth,
     rank: options.rankData,
-    date:
-      options.customDate !== undefined
-        ? { text: options.customDate, custom: true }
-        : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false },
+    date: options.customDate !== undefined ? { text: options.customDate, custom: true } : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false },
     border: options.removeBorder ? undefined : (options.borderColor ?? rgba(lighten(palette.primary, 0.15))),
+    /** Problems with profile images that were replaced by defaults (the request still succeeds). */
     warnings,
   };
 }

@@ -1,6 +1,5 @@
 import type { BadgeKind, CardProfile } from '@utility-api/card';
-import { UnknownUserError } from './discord-user.ts';
-import { isDiscordUserId, type DiscordUser } from './discord-user.ts';
+import { isDiscordUserId, UnknownUserError, type DiscordUser } from './discord-user.ts';
 import type { ProfileImageField } from './profile-images.ts';
 
 /**
@@ -32,17 +31,13 @@ function badgesFromFlags(publicFlags: number): BadgeKind[] {
   return BADGE_BITS.filter(([, bit]) => (publicFlags & bit) !== 0).map(([kind]) => kind);
 }
 
-/** Discord sends colors as 24-bit integers; the card wants `#rrggbb`. */
-function colorFromInteger(value: number): string {
-  return `#${value.toString(16).padStart(6, '0')}`;
-}
-
 /** The card's view of a validated Discord user plus whichever image bytes could be fetched. */
 export function toCardProfile(user: DiscordUser, images: Partial<Record<ProfileImageField, Buffer>>): CardProfile {
   const profile: CardProfile = { userId: user.id, username: user.username };
   if (user.global_name) profile.displayName = user.global_name;
   if (user.bot) profile.bot = true;
-  if (user.accent_color != null) profile.accentColor = colorFromInteger(user.accent_color);
+  // Discord sends colors as 24-bit integers; the card wants `#rrggbb`.
+  if (user.accent_color != null) profile.accentColor = `#${user.accent_color.toString(16).padStart(6, '0')}`;
   const badges = badgesFromFlags(user.public_flags ?? 0);
   if (badges.length > 0) profile.badges = badges;
   if (images.avatar) profile.avatar = images.avatar;

@@ -3,9 +3,8 @@ import { type Logger, withDeadline } from '@utility-api/infra';
 import type { ImageFetcher } from '@utility-api/safe-fetch';
 import { LRUCache } from 'lru-cache';
 import { toCardProfile } from './card-profile.ts';
-import { UnknownUserError } from './discord-user.ts';
+import { isDiscordUserId, UnknownUserError, type DiscordUser } from './discord-user.ts';
 import { createDiscordUserApi } from './discord-user-api.ts';
-import { isDiscordUserId, type DiscordUser } from './discord-user.ts';
 import { type ProfileCache } from './profile-cache.ts';
 import { createProfileImages, profileImageUrls } from './profile-images.ts';
 import { createRateLimitGate } from './rate-limits.ts';
@@ -27,12 +26,11 @@ export interface DiscordProfilesOptions {
   cache: ProfileCache;
   /** How long a user object is reused before Discord is asked again. */
   profileTtlMs: number;
-  /** Deadline of each Discord API call, body included. */
+  /**
+   * Deadline of each Discord API call (body included), of each image fetch (on top of the fetcher's
+   * own limits) and of each profile cache call (a late answer counts as a miss).
+   */
   requestTimeoutMs: number;
-  /** Deadline of each image fetch, on top of the fetcher's own limits. Default: requestTimeoutMs. */
-  imageTimeoutMs?: number;
-  /** Deadline of each profile cache call; a late answer counts as a miss. Default: requestTimeoutMs. */
-  cacheTimeoutMs?: number;
   /** The longest rate-limit wait worth holding a request for; beyond it the answer is 503. */
   maxRetryWaitMs: number;
   /** Bytes of images kept in memory; 0 disables the image cache. Default 64 MiB. */
@@ -45,13 +43,11 @@ export interface DiscordProfilesOptions {
 function validateOptions(options: DiscordProfilesOptions): void {
   // Checked without echoing the token: a bad one must not end up in a startup error log.
   if (!/^[\x21-\x7e]+$/.test(options.token)) throw new RangeError('the Discord bot token is empty or has characters a header cannot carry');
-  for (const name of ['profileTtlMs', 'requestTimeoutMs', 'imageTimeoutMs', 'cacheTimeoutMs'] as const) {
+  for (const name of ['profileTtlMs', 'requestTimeoutMs'] as const) {
     const value = options[name];
-    if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new RangeError(`${name} must be a positive number, got ${value}`);
+    if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`${name} must be a positive number, got ${value}`);
   }
-  if (!Number.isFinite(options.maxRetryWaitMs) || options.maxRetryWaitMs < 0) {
-    throw new RangeError(`maxRetryWaitMs must be zero or more, got ${options.maxRetryWaitMs}`);
-  }
+  if (!Number.isFinite(options.maxRetryWaitMs) || options.maxRetryWaitMs < 0) throw new RangeError(`maxRetryWaitMs must be zero or more, got ${options.maxRetryWaitMs}`);
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -61,20 +57,9 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
   const { logger } = options;
   const cdnBaseUrl = options.cdnBaseUrl ?? DEFAULT_DISCORD_CDN_BASE_URL;
   const gate = createRateLimitGate({ now: options.now ?? Date.now, sleep: options.sleep ?? defaultSleep });
-  const api = createDiscordUserApi({
-    ...options,
-    apiBaseUrl: options.apiBaseUrl ?? DEFAULT_DISCORD_API_BASE_URL,
-    userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-    gate,
-  });
-  const images = createProfileImages({
-    fetcher: options.fetcher,
-    onlyHost: new URL(cdnBaseUrl).hostname,
-    maxBytes: options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES,
-    timeoutMs: options.imageTimeoutMs ?? options.requestTimeoutMs,
-    logger,
-  });
-  const cacheTimeoutMs = options.cacheTimeoutMs ?? options.requestTimeoutMs;
+  const api = createDiscordUserApi({ ...options, apiBaseUrl: options.apiBaseUrl ?? DEFAULT_DISCORD_API_BASE_URL, userAgent: options.userAgent ?? DEFAULT_USER_AGENT, gate });
+  const maxBytes = options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES;
+  const images = createProfileImages({ fetcher: options.fetcher, onlyHost: new URL(cdnBaseUrl).hostname, maxBytes, timeoutMs: options.requestTimeoutMs, logger });
   // Concurrent resolves of one id share one run through lru-cache's `fetch`. Nothing is kept once
   // it settles (users are cached in `options.cache`): a run in flight counts 1 against
   // `maxEntrySize`, a settled profile 2, so lru-cache refuses to store it.
@@ -91,7 +76,7 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
   /** A cache is an optimisation: when it fails or stalls, we go on as if it had missed. */
   async function guarded<T>(operation: string, userId: string, work: () => Promise<T>): Promise<T | undefined> {
     try {
-      return await withDeadline(work(), cacheTimeoutMs, `profile cache ${operation}`);
+      return await withDeadline(work(), options.requestTimeoutMs, `profile cache ${operation}`);
     } catch (error) {
       counts.profileCacheErrors += 1;
       const reason = error instanceof Error ? error.message : 'unknown error';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { DiscordUnavailableError, UnknownUserError } from './discord-user.ts';
 import type { DiscordProfilesOptions } from './discord-profiles.ts';
-import { discordUserSchema, type DiscordUser } from './discord-user.ts';
+import { DiscordUnavailableError, discordUserSchema, UnknownUserError, type DiscordUser } from './discord-user.ts';
 import { exhaustedBucketWaitMs, readRateLimitAnswer, type RateLimitGate } from './rate-limits.ts';
 
 /** Discord's JSON error code for "Unknown User". */
@@ -13,11 +12,7 @@ type DiscordUserApiOptions = Required<Pick<DiscordProfilesOptions, 'token' | 'ap
   gate: RateLimitGate;
 };
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: unknown;
-}
+type Answer = { status: number; headers: Headers; body: unknown };
 
 function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
@@ -27,22 +22,14 @@ function isTimeout(error: unknown): boolean {
 export function createDiscordUserApi(options: DiscordUserApiOptions) {
   const { logger, gate } = options;
   const base = options.apiBaseUrl.replace(/\/+$/, '');
-  const headers = {
-    authorization: `Bot ${options.token}`,
-    'user-agent': options.userAgent,
-    accept: 'application/json',
-  };
+  const headers = { authorization: `Bot ${options.token}`, 'user-agent': options.userAgent, accept: 'application/json' };
   let requests = 0;
 
   /** One HTTP exchange, body included, under the deadline; failures to talk at all are 503s. */
   async function exchange(userId: string): Promise<Answer> {
     requests += 1;
     try {
-      const response = await fetch(`${base}/users/${userId}`, {
-        headers,
-        redirect: 'error',
-        signal: AbortSignal.timeout(options.requestTimeoutMs),
-      });
+      const response = await fetch(`${base}/users/${userId}`, { headers, redirect: 'error', signal: AbortSignal.timeout(options.requestTimeoutMs) });
       const text = await readBodyText(response);
       return { status: response.status, headers: response.headers, body: parseJsonOrUndefined(text) };
     } catch (error) {
@@ -109,9 +96,7 @@ export function createDiscordUserApi(options: DiscordUserApiOptions) {
           logger.warn({ userId, attempt, retryAfterMs: limit.retryAfterMs, global: limit.global }, 'Discord rate limited us');
           // The gate does the waiting on the next round, together with every other caller.
           if (attempt === 1 && limit.retryAfterMs <= options.maxRetryWaitMs) continue;
-          throw new DiscordUnavailableError(503, 'Discord is rate limiting us; try again later', {
-            retryAfterSeconds: Math.max(1, Math.ceil(limit.retryAfterMs / 1000)),
-          });
+          throw new DiscordUnavailableError(503, 'Discord is rate limiting us; try again later', { retryAfterSeconds: Math.max(1, Math.ceil(limit.retryAfterMs / 1000)) });
         }
         const bucketWaitMs = exhaustedBucketWaitMs(answer.headers);
         if (bucketWaitMs !== undefined) gate.pauseRoute(bucketWaitMs);
@@ -133,12 +118,12 @@ class OversizedBodyError extends Error {
   override readonly name = 'OversizedBodyError';
 }
 
-/** The body as text, refusing to buffer more than `maxBytes` whatever Content-Length claimed. */
-async function readBodyText(response: Response, maxBytes = MAX_API_BODY_BYTES): Promise<string> {
+/** The body as text, refusing to buffer more than MAX_API_BODY_BYTES whatever Content-Length claimed. */
+async function readBodyText(response: Response): Promise<string> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes) {
+  if (declared > MAX_API_BODY_BYTES) {
     await response.body?.cancel();
-    throw new OversizedBodyError(`body of ${declared} bytes is over ${maxBytes}`);
+    throw new OversizedBodyError(`body of ${declared} bytes is over ${MAX_API_BODY_BYTES}`);
   }
   if (!response.body) return '';
   const chunks: Uint8Array[] = [];
@@ -149,9 +134,9 @@ async function readBodyText(response: Response, maxBytes = MAX_API_BODY_BYTES): 
     const { done, value } = await reader.read();
     if (done) break;
     length += value.byteLength;
-    if (length > maxBytes) {
+    if (length > MAX_API_BODY_BYTES) {
       await reader.cancel();
-      throw new OversizedBodyError(`body is over ${maxBytes} bytes`);
+      throw new OversizedBodyError(`body is over ${MAX_API_BODY_BYTES} bytes`);
     }
     chunks.push(value);
   }

@@ -14,9 +14,7 @@ export interface ProfileCache {
 
 /** A per-process cache bounded by entry count: the least recently used user goes first. */
 export function createMemoryProfileCache(options: { maxEntries: number; now?: () => number }): ProfileCache {
-  if (!Number.isSafeInteger(options.maxEntries) || options.maxEntries < 1) {
-    throw new RangeError(`maxEntries must be a positive integer, got ${options.maxEntries}`);
-  }
+  if (!Number.isSafeInteger(options.maxEntries) || options.maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${options.maxEntries}`);
   // ttlResolution 0 reads the clock on every check, so an injected clock is followed at once.
   const users = new LRUCache<string, DiscordUser>({ max: options.maxEntries, ttlResolution: 0, ...(options.now ? { perf: { now: options.now } } : {}) });
   return {

@@ -11,15 +11,7 @@ type DiscordImageSize = (typeof DISCORD_IMAGE_SIZES)[number];
 const AVATAR_SIZE: DiscordImageSize = 256;
 const BANNER_SIZE: DiscordImageSize = 1024;
 
-interface ProfileImageUrls {
-  avatar?: string;
-  banner?: string;
-  avatarDecoration?: string;
-}
-
-function withoutTrailingSlash(base: string): string {
-  return base.replace(/\/+$/, '');
-}
+export type ProfileImageField = 'avatar' | 'banner' | 'avatarDecoration';
 
 /**
  * Always the static `.png`, also for animated (`a_`) hashes: Discord then serves the first frame,
@@ -27,20 +19,18 @@ function withoutTrailingSlash(base: string): string {
  */
 function imageUrl(cdnBaseUrl: string, path: string, size: DiscordImageSize | undefined): string {
   const query = size === undefined ? '' : `?size=${size}`;
-  return `${withoutTrailingSlash(cdnBaseUrl)}/${path}.png${query}`;
+  return `${cdnBaseUrl.replace(/\/+$/, '')}/${path}.png${query}`;
 }
 
 /** The CDN URLs of the user's images; a missing hash means no URL (the card paints a default). */
-export function profileImageUrls(user: DiscordUser, cdnBaseUrl: string): ProfileImageUrls {
-  const urls: ProfileImageUrls = {};
+export function profileImageUrls(user: DiscordUser, cdnBaseUrl: string): Partial<Record<ProfileImageField, string>> {
+  const urls: Partial<Record<ProfileImageField, string>> = {};
   if (user.avatar) urls.avatar = imageUrl(cdnBaseUrl, `avatars/${user.id}/${user.avatar}`, AVATAR_SIZE);
   if (user.banner) urls.banner = imageUrl(cdnBaseUrl, `banners/${user.id}/${user.banner}`, BANNER_SIZE);
   const decoration = user.avatar_decoration_data?.asset;
   if (decoration) urls.avatarDecoration = imageUrl(cdnBaseUrl, `avatar-decoration-presets/${decoration}`, undefined);
   return urls;
 }
-
-export type ProfileImageField = 'avatar' | 'banner' | 'avatarDecoration';
 
 export interface ProfileImagesOptions {
   fetcher: ImageFetcher;
@@ -61,9 +51,7 @@ export interface ProfileImagesOptions {
  */
 export function createProfileImages(options: ProfileImagesOptions) {
   const { logger } = options;
-  if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) {
-    throw new RangeError(`imageCache.maxBytes must be a non-negative integer, got ${options.maxBytes}`);
-  }
+  if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) throw new RangeError(`imageCache.maxBytes must be a non-negative integer, got ${options.maxBytes}`);
   const counts = { imageCacheHits: 0, imageCacheMisses: 0, imageFailures: 0 };
   type Context = { field: ProfileImageField; userId: string };
   const cache = new LRUCache<string, Buffer, Context>({

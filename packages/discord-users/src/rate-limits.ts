@@ -27,9 +27,7 @@ export function createRateLimitGate(clock: { now: () => number; sleep: (ms: numb
         const waitMs = Math.max(globalUntil, routeUntil) - clock.now();
         if (waitMs <= 0) return;
         if (waitMs > maxWaitMs) {
-          throw new DiscordUnavailableError(503, 'Discord is rate limiting us; try again later', {
-            retryAfterSeconds: Math.ceil(waitMs / 1000),
-          });
+          throw new DiscordUnavailableError(503, 'Discord is rate limiting us; try again later', { retryAfterSeconds: Math.ceil(waitMs / 1000) });
         }
         await clock.sleep(waitMs);
       }
@@ -47,15 +45,7 @@ export function createRateLimitGate(clock: { now: () => number; sleep: (ms: numb
 /** How long Discord asks us to back off after a 429 when it says nothing usable. */
 const DEFAULT_RETRY_AFTER_MS = 1000;
 
-const rateLimitBody = z.object({
-  retry_after: z.number().nonnegative().optional(),
-  global: z.boolean().optional(),
-});
-
-interface RateLimitAnswer {
-  retryAfterMs: number;
-  global: boolean;
-}
+const rateLimitBody = z.object({ retry_after: z.number().nonnegative().optional(), global: z.boolean().optional() });
 
 function secondsHeader(headers: Headers, name: string): number | undefined {
   const text = headers.get(name);
@@ -69,7 +59,7 @@ function secondsHeader(headers: Headers, name: string): number | undefined {
  * the `Retry-After` header (whole seconds) is the fallback, and the only one a Cloudflare-level
  * 429 with an HTML body carries.
  */
-export function readRateLimitAnswer(headers: Headers, body: unknown): RateLimitAnswer {
+export function readRateLimitAnswer(headers: Headers, body: unknown): { retryAfterMs: number; global: boolean } {
   const parsed = rateLimitBody.safeParse(body);
   const fromBody = parsed.success ? parsed.data : {};
   const seconds = fromBody.retry_after ?? secondsHeader(headers, 'retry-after');

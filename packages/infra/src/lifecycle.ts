@@ -1,15 +1,6 @@
-export type Closer = () => Promise<void> | void;
+type Closer = () => Promise<void> | void;
 
-export interface ShutdownReport {
-  closed: string[];
-  failed: { name: string; error: unknown }[];
-  timedOut: string[];
-}
-
-interface RegisteredCloser {
-  name: string;
-  close: Closer;
-}
+export type ShutdownReport = { closed: string[]; failed: { name: string; error: unknown }[]; timedOut: string[] };
 
 /**
  * Every resource registers how to close itself right where it is created; shutdown closes them
@@ -17,7 +8,7 @@ interface RegisteredCloser {
  * shared deadline so one stuck closer cannot hold the process forever.
  */
 export class Lifecycle {
-  readonly #closers: RegisteredCloser[] = [];
+  readonly #closers: { name: string; close: Closer }[] = [];
   #shutdown: Promise<ShutdownReport> | undefined;
 
   /** Registers a closer and returns the resource unchanged, so creation and cleanup sit on one line. */

@@ -1,12 +1,11 @@
 import { pino, type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 import { CENSOR, censorNestedSecrets } from './nested-secrets.ts';
 
-export type { Bindings, Logger } from 'pino';
-export { deferredBindings, deferredChild } from './deferred-child.ts';
+export type { Logger } from 'pino';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export interface LoggerOptions {
+interface LoggerOptions {
   service: string;
   level: LevelWithSilent;
   /**

@@ -1,5 +1,5 @@
 /** Property names censored wherever they appear one level into a logged object (`*.apiKey`). */
-export const NESTED_SECRET_KEYS = ['apiKey', 'token'] as const;
+const NESTED_SECRET_KEYS = ['apiKey', 'token'] as const;
 
 export const CENSOR = '[redacted]';
 

@@ -1,9 +1,6 @@
 import type { z } from 'zod';
 
-export interface ConfigurationProblem {
-  variable: string;
-  message: string;
-}
+type ConfigurationProblem = { variable: string; message: string };
 
 /** Thrown once at boot with every bad variable, so an operator fixes them in one pass. */
 export class ConfigurationError extends Error {
@@ -31,10 +28,7 @@ function deepFreeze<T>(value: T): T {
  * Parses the process environment against a zod object schema whose keys are the variable names.
  * Empty strings count as unset, so `FOO= node app` falls back to the default like an absent FOO.
  */
-export function parseEnvironment<Schema extends z.ZodType>(
-  schema: Schema,
-  environment: Record<string, string | undefined>,
-): Readonly<z.output<Schema>> {
+export function parseEnvironment<Schema extends z.ZodType>(schema: Schema, environment: Record<string, string | undefined>): Readonly<z.output<Schema>> {
   const cleaned: Record<string, string> = {};
   for (const [name, value] of Object.entries(environment)) {
     if (value !== undefined && value.trim() !== '') cleaned[name] = value.trim();

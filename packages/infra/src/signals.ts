@@ -3,21 +3,16 @@ import { Lifecycle, type ShutdownReport } from './lifecycle.ts';
 import { createLogger, flushLogger, type Logger } from './logging.ts';
 import { ConfigurationError } from './parse-environment.ts';
 
-interface SignalOptions {
-  deadlineMs: number;
-  onSignal?: (signal: NodeJS.Signals) => void;
-  onDone: (report: ShutdownReport) => void;
-}
-
 /**
  * SIGTERM (orchestrators) and SIGINT (Ctrl-C) start one graceful shutdown; a second signal while
  * draining forces exit, the usual expectation of someone pressing Ctrl-C twice.
  */
-function runUntilSignalled(lifecycle: Lifecycle, options: SignalOptions): void {
+function runUntilSignalled(
+  lifecycle: Lifecycle,
+  options: { deadlineMs: number; onSignal?: (signal: NodeJS.Signals) => void; onDone: (report: ShutdownReport) => void },
+): void {
   const handle = (signal: NodeJS.Signals) => {
-    if (lifecycle.shuttingDown) {
-      process.exit(130);
-    }
+    if (lifecycle.shuttingDown) process.exit(130);
     options.onSignal?.(signal);
     void lifecycle.shutdown(options.deadlineMs).then((report) => {
       options.onDone(report);

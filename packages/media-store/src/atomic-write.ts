@@ -4,7 +4,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Temp files start with a dot so they never look like `<key>.png`, and carry the key for debugging. */
-export const TEMP_FILE_PREFIX = '.tmp-';
+const TEMP_FILE_PREFIX = '.tmp-';
 export const TEMP_FILE_PATTERN = /^\.tmp-[0-9a-f-]{36}-[0-9a-f]{12}$/;
 
 /**

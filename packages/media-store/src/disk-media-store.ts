@@ -10,7 +10,7 @@ import { assertMediaKey, mediaObjectName } from './media-key.ts';
 import { MEDIA_CONTENT_TYPE, type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
 import { StorageUnavailableError } from './storage-errors.ts';
 
-export const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface DiskMediaStoreOptions {
   directory: string;
@@ -84,10 +84,8 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
     if (closed || sweeping) return;
     runSweep().catch((error: unknown) => logger?.warn({ err: error }, 'media sweep failed'));
   };
-  const firstSweep = setTimeout(sweepInBackground, 0);
-  firstSweep.unref();
-  const sweepTimer = setInterval(sweepInBackground, sweepIntervalMs);
-  sweepTimer.unref();
+  const firstSweep = setTimeout(sweepInBackground, 0).unref();
+  const sweepTimer = setInterval(sweepInBackground, sweepIntervalMs).unref();
 
   /** Describes the file behind an open handle, so the metadata and the bytes served belong to the same inode. */
   const describe = async (key: string, handle: FileHandle): Promise<MediaObject | undefined> => {
@@ -101,22 +99,12 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
     return { key, size: stats.size, etag, lastModified: stats.mtime, contentType: MEDIA_CONTENT_TYPE };
   };
 
-  const openExisting = async (key: string): Promise<FileHandle | undefined> => {
-    try {
-      return await open(join(directory, mediaObjectName(key)), 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-  };
-
   const openMedia = async (key: string): Promise<OpenedMedia | undefined> => {
     assertMediaKey(key);
     ensureOpen();
     let handle: FileHandle | undefined;
     try {
-      handle = await openExisting(key);
-      if (!handle) return undefined;
+      handle = await open(join(directory, mediaObjectName(key)), 'r');
       const object = await describe(key, handle);
       if (!object) {
         await handle.close();
@@ -125,6 +113,7 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
       // The stream owns the handle from here on and closes it on end, error or destroy.
       return { object, body: handle.createReadStream({ start: 0 }) };
     } catch (error) {
+      if (handle === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       await handle?.close().catch(() => undefined);
       throw new StorageUnavailableError('io_error', { cause: error });
     }
@@ -193,12 +182,12 @@ function quotedDigest(hash: Hash): string {
 }
 
 /** A strong ETag derived from the bytes, so identical content has the same tag on every node. */
-export function contentEtag(bytes: Buffer): string {
+function contentEtag(bytes: Buffer): string {
   return quotedDigest(createHash('sha256').update(bytes));
 }
 
 /** Same tag as `contentEtag`, read from an open file from its start; the handle stays open. */
-export async function fileContentEtag(handle: FileHandle): Promise<string> {
+async function fileContentEtag(handle: FileHandle): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of handle.createReadStream({ start: 0, autoClose: false, highWaterMark: 64 * 1024 })) hash.update(chunk as Buffer);
   return quotedDigest(hash);

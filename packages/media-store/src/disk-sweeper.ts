@@ -5,7 +5,7 @@ import { TEMP_FILE_PATTERN } from './atomic-write.ts';
 import { mediaKeyOfName } from './media-key.ts';
 
 /** A temp file older than this was left by a crashed writer: no put takes an hour. */
-export const STRAY_TEMP_FILE_AGE_MS = 60 * 60 * 1000;
+const STRAY_TEMP_FILE_AGE_MS = 60 * 60 * 1000;
 
 export interface SweepOptions {
   directory: string;

@@ -9,7 +9,7 @@ import { isObjectNotFound, isStaleConnection, toStorageError } from './s3-errors
 import { createS3Transport, parseS3Endpoint } from './s3-transport.ts';
 import { StorageUnavailableError } from './storage-errors.ts';
 
-export const DEFAULT_S3_REQUEST_TIMEOUT_MS = 5000;
+const DEFAULT_S3_REQUEST_TIMEOUT_MS = 5000;
 const DEFAULT_REGION = 'us-east-1';
 
 export interface S3MediaStoreOptions {
@@ -49,12 +49,7 @@ export async function createS3MediaStore(options: S3MediaStoreOptions): Promise<
 
   const connection = createS3Transport(useSSL, timeoutMs);
   const client = new Client({
-    endPoint: host,
-    port,
-    useSSL,
-    accessKey: options.accessKey,
-    secretKey: options.secretKey,
-    region,
+    endPoint: host, port, useSSL, accessKey: options.accessKey, secretKey: options.secretKey, region,
     // MinIO and most look-alikes serve path-style; virtual hosts would need DNS per bucket.
     pathStyle: true,
     transport: connection.transport,
@@ -97,14 +92,10 @@ export async function createS3MediaStore(options: S3MediaStoreOptions): Promise<
   const ensureOpen = () => {
     if (closed) throw new StorageUnavailableError('closed');
   };
-  const describe = (key: string, stat: Pick<BucketItemStat, 'size' | 'etag' | 'lastModified'>): MediaObject => ({
-    key,
-    size: stat.size,
-    // The client strips the quotes; an ETag header needs them.
-    etag: `"${stat.etag}"`,
-    lastModified: stat.lastModified,
-    contentType: MEDIA_CONTENT_TYPE,
-  });
+  // The client strips the quotes; an ETag header needs them.
+  const describe = (key: string, stat: Pick<BucketItemStat, 'size' | 'etag' | 'lastModified'>): MediaObject => {
+    return { key, size: stat.size, etag: `"${stat.etag}"`, lastModified: stat.lastModified, contentType: MEDIA_CONTENT_TYPE };
+  };
   const statObject = async (key: string): Promise<MediaObject | undefined> => {
     try {
       return describe(key, await run(() => client.statObject(bucket, mediaObjectName(key))));
@@ -124,9 +115,7 @@ export async function createS3MediaStore(options: S3MediaStoreOptions): Promise<
       ensureOpen();
       try {
         // A single PUT (the client only goes multipart above 5 MiB) is atomic on every S3 implementation.
-        const uploaded = await run(() =>
-          client.putObject(bucket, mediaObjectName(key), png, png.length, { 'Content-Type': MEDIA_CONTENT_TYPE }),
-        );
+        const uploaded = await run(() => client.putObject(bucket, mediaObjectName(key), png, png.length, { 'Content-Type': MEDIA_CONTENT_TYPE }));
         // The PUT response carries no date; the local clock is close enough, `stat` has the store's.
         return describe(key, { size: png.length, etag: uploaded.etag, lastModified: new Date() });
       } catch (error) {
@@ -145,10 +134,7 @@ export async function createS3MediaStore(options: S3MediaStoreOptions): Promise<
       ensureOpen();
       let body: Readable;
       try {
-        body = await run(
-          () => client.getObject(bucket, mediaObjectName(key)),
-          (late) => late.destroy(),
-        );
+        body = await run(() => client.getObject(bucket, mediaObjectName(key)), (late) => late.destroy());
       } catch (error) {
         if (isObjectNotFound(error)) return undefined;
         throw toStorageError(error);

@@ -4,19 +4,9 @@ type IPv4 = ipaddr.IPv4;
 type IPv6 = ipaddr.IPv6;
 
 /** The named ranges an image may never be fetched from (unless the operator allow-lists them). */
-export type NonPublicRange =
-  | 'unspecified'
-  | 'loopback'
-  | 'private'
-  | 'carrier_grade_nat'
-  | 'link_local'
-  | 'multicast'
-  | 'broadcast'
-  | 'reserved'
-  | 'benchmarking'
-  | 'documentation'
-  | 'unique_local'
-  | 'site_local'
+type NonPublicRange =
+  | 'unspecified' | 'loopback' | 'private' | 'carrier_grade_nat' | 'link_local' | 'multicast' | 'broadcast' | 'reserved'
+  | 'benchmarking' | 'documentation' | 'unique_local' | 'site_local'
   /** `::a.b.c.d`, deprecated since 2006 (RFC 4291); refused even when the embedded address is public. */
   | 'ipv4_compatible'
   /** 64:ff9b:1::/48 (RFC 8215): a network's own NAT64 prefix, which may embed IPv4 anywhere. */
@@ -28,16 +18,12 @@ export type AddressClass = 'public' | NonPublicRange;
 
 type RangeTable<T> = readonly (readonly [T, number, NonPublicRange])[];
 
-function ipv4Table(rows: readonly (readonly [string, NonPublicRange])[]): RangeTable<IPv4> {
-  return rows.map(([cidr, name]) => [...ipaddr.IPv4.parseCIDR(cidr), name] as const);
-}
-
-function ipv6Table(rows: readonly (readonly [string, NonPublicRange])[]): RangeTable<IPv6> {
-  return rows.map(([cidr, name]) => [...ipaddr.IPv6.parseCIDR(cidr), name] as const);
+function rangeTable<T>(parseCIDR: (cidr: string) => [T, number], rows: readonly (readonly [string, NonPublicRange])[]): RangeTable<T> {
+  return rows.map(([cidr, name]) => [...parseCIDR(cidr), name] as const);
 }
 
 /** IANA IPv4 special-purpose registry, minus nothing: every range that is not globally reachable unicast. */
-const IPV4_RANGES = ipv4Table([
+const IPV4_RANGES = rangeTable((cidr) => ipaddr.IPv4.parseCIDR(cidr), [
   ['255.255.255.255/32', 'broadcast'], // before 240/4, which contains it
   ['0.0.0.0/8', 'unspecified'], // "this network": 0.0.0.0 reaches the local host on Linux
   ['10.0.0.0/8', 'private'],
@@ -61,7 +47,7 @@ const IPV4_RANGES = ipv4Table([
  * Teredo) are handled in code before this table; anything outside 2000::/3 (global unicast) that
  * is not named here is `reserved`.
  */
-const IPV6_RANGES = ipv6Table([
+const IPV6_RANGES = rangeTable((cidr) => ipaddr.IPv6.parseCIDR(cidr), [
   ['::/128', 'unspecified'],
   ['::1/128', 'loopback'],
   ['64:ff9b:1::/48', 'local_nat64'],

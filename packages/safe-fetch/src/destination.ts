@@ -6,27 +6,15 @@ import { ImageFetchError } from './image-fetch-error.ts';
 import { type PrivateAllowList } from './private-allow-list.ts';
 
 /** The one address a hop connects to: every other answer DNS gave was checked and is discarded. */
-export interface Destination {
-  address: string;
-  family: 4 | 6;
-}
+export type Destination = { address: string; family: 4 | 6 };
 
-export interface DestinationRules {
-  field: string;
-  allowList: PrivateAllowList;
-  allowedPorts: readonly number[];
-}
+export type DestinationRules = { field: string; allowList: PrivateAllowList; allowedPorts: readonly number[] };
 
 /**
  * Resolves the target's host (all answers) and applies the address and port rules to them. DNS
  * failures are `unreachable`; a lookup still running when `signal` aborts rejects with its reason.
  */
-export async function resolveDestination(
-  target: FetchTarget,
-  rules: DestinationRules,
-  lookup: LookupFunction | undefined,
-  signal: AbortSignal,
-): Promise<Destination> {
+export async function resolveDestination(target: FetchTarget, rules: DestinationRules, lookup: LookupFunction | undefined, signal: AbortSignal): Promise<Destination> {
   const addresses = target.literalAddress ? [target.hostname] : await lookupAll(lookup ?? dnsLookup, target.hostname, rules.field, signal);
   return chooseDestination(target, addresses, rules);
 }

@@ -106,9 +106,7 @@ function judgeResponseHead(response: IncomingMessage, options: HopOptions): HopO
   const status = response.statusCode ?? 0;
   if (REDIRECT_STATUSES.has(status)) {
     const location = response.headers.location;
-    if (location === undefined || location === '') {
-      throw new ImageFetchError('http_status', field, `the image server answered HTTP ${status} without a Location`);
-    }
+    if (location === undefined || location === '') throw new ImageFetchError('http_status', field, `the image server answered HTTP ${status} without a Location`);
     return { kind: 'redirect', location };
   }
   if (status < 200 || status > 299) throw new ImageFetchError('http_status', field, `the image server answered HTTP ${status}`);

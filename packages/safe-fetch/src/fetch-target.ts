@@ -21,7 +21,7 @@ export interface TargetRules {
 }
 
 /** Longer URLs are not image links; refusing them keeps logs and error messages bounded. */
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
 
 /**
@@ -35,9 +35,7 @@ export function checkFetchTarget(url: string | URL, rules: TargetRules): FetchTa
   const parsed = typeof url === 'string' ? parseUrl(url, field) : url;
   const defaultPort = DEFAULT_PORTS[parsed.protocol];
   if (defaultPort === undefined) throw new ImageFetchError('forbidden_scheme', field, 'only http and https URLs can be fetched');
-  if (parsed.username !== '' || parsed.password !== '') {
-    throw new ImageFetchError('userinfo', field, 'URLs with a user name or password are not accepted');
-  }
+  if (parsed.username !== '' || parsed.password !== '') throw new ImageFetchError('userinfo', field, 'URLs with a user name or password are not accepted');
   if (rules.redirectedFrom?.protocol === 'https:' && parsed.protocol === 'http:') {
     throw new ImageFetchError('insecure_redirect', field, 'the image server redirected from https to plain http');
   }

@@ -18,7 +18,7 @@ export interface FetchedImage {
   url: string;
 }
 
-export interface FetchImageOptions {
+interface FetchImageOptions {
   /** The only hostname allowed, on the first hop and after every redirect (the Discord CDN, say). */
   onlyHost?: string;
   /** A tighter byte cap for this input; it cannot raise the fetcher's `maxBytes`. */

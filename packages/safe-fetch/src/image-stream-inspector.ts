@@ -2,10 +2,7 @@ import { imageSize } from 'image-size';
 import { ImageFetchError } from './image-fetch-error.ts';
 import { IMAGE_SNIFF_LENGTH, imageSizeProblem, type ImageFormat, judgeImageFormat } from '@utility-api/render-jobs';
 
-export interface PixelSize {
-  width: number;
-  height: number;
-}
+type PixelSize = { width: number; height: number };
 
 /**
  * Refuses, as `too_many_pixels`, a size over the per-image limits of card-options' image rules,
@@ -28,14 +25,9 @@ function sniffImageFormat(bytes: Buffer, field: string): ImageFormat {
 }
 
 /** What the header says: the format from the magic bytes, the size from image-size. */
-export interface ImageHeader extends PixelSize {
-  format: ImageFormat;
-}
+type ImageHeader = PixelSize & { format: ImageFormat };
 
-export interface InspectedImage {
-  bytes: Buffer;
-  header: ImageHeader;
-}
+export type InspectedImage = { bytes: Buffer; header: ImageHeader };
 
 /**
  * Bytes that must be in before image-size's answer is trusted. It reads fixed offsets and, for a
@@ -111,11 +103,7 @@ export class ImageStreamInspector {
       if (complete) throw unreadableHeader(format, this.#field);
       return;
     }
-    const header = {
-      format,
-      width: Math.max(size.width, frame?.width ?? 0),
-      height: Math.max(size.height, frame?.height ?? 0),
-    };
+    const header = { format, width: Math.max(size.width, frame?.width ?? 0), height: Math.max(size.height, frame?.height ?? 0) };
     assertWithinImageLimits(header, this.#field);
     this.#header = header;
   }
@@ -201,8 +189,5 @@ function gifFirstFrameExtent(bytes: Buffer): PixelSize | undefined {
     offset += 1;
   }
   if (bytes[offset] !== IMAGE_SEPARATOR || offset + 9 > bytes.length) return undefined;
-  return {
-    width: bytes.readUInt16LE(offset + 1) + bytes.readUInt16LE(offset + 5),
-    height: bytes.readUInt16LE(offset + 3) + bytes.readUInt16LE(offset + 7),
-  };
+  return { width: bytes.readUInt16LE(offset + 1) + bytes.readUInt16LE(offset + 5), height: bytes.readUInt16LE(offset + 3) + bytes.readUInt16LE(offset + 7) };
 }

@@ -25,7 +25,7 @@ export interface SafeFetchSettings {
   trustedCertificates?: readonly string[];
 }
 
-export const DEFAULT_SAFE_FETCH_SETTINGS: Readonly<SafeFetchSettings> = Object.freeze({
+const DEFAULT_SAFE_FETCH_SETTINGS: Readonly<SafeFetchSettings> = Object.freeze({
   ...FETCH_DEFAULTS,
   maxRedirects: 3,
   allowedPorts: Object.freeze([80, 443]),
@@ -41,9 +41,7 @@ export function resolveSettings(overrides: Partial<SafeFetchSettings>): SafeFetc
   const settings: SafeFetchSettings = { ...DEFAULT_SAFE_FETCH_SETTINGS, ...withoutUndefined(overrides) };
   requirePositiveInteger('maxBytes', settings.maxBytes);
   requirePositiveInteger('deadlineMs', settings.deadlineMs);
-  if (!Number.isSafeInteger(settings.maxRedirects) || settings.maxRedirects < 0) {
-    throw new RangeError(`maxRedirects must be a non-negative integer, got ${settings.maxRedirects}`);
-  }
+  if (!Number.isSafeInteger(settings.maxRedirects) || settings.maxRedirects < 0) throw new RangeError(`maxRedirects must be a non-negative integer, got ${settings.maxRedirects}`);
   for (const port of settings.allowedPorts) {
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RangeError(`allowedPorts: ${port} is not a TCP port`);
   }

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from 'ava';
-import { CardImageError, type CardImageErrorReason } from '../../../packages/card/src/images/index.ts';
+import { CardImageError, type CardImageErrorReason } from '../../../packages/card/src/images/card-image-error.ts';
 
 /**
  * Checks the promise rejects with a CardImageError of `reason` for `field`, whose message names the

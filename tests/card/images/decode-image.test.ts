@@ -1,6 +1,7 @@
 import test from 'ava';
 import { Canvas } from 'canvas';
-import { CardImageError, decodeImage, type CardImageErrorReason } from '../../../packages/card/src/images/index.ts';
+import { CardImageError, type CardImageErrorReason } from '../../../packages/card/src/images/card-image-error.ts';
+import { decodeImage } from '../../../packages/card/src/images/decode-image.ts';
 import { rejectsWithCardImageError } from './card-image-assertions.ts';
 import {
   BLUE,

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { decodeImage, type DecodedImage } from '../../../packages/card/src/images/index.ts';
+import { decodeImage, type DecodedImage } from '../../../packages/card/src/images/decode-image.ts';
 import {
   BLUE,
   buildAnimatedWebp,

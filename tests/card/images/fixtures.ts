@@ -5,7 +5,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { type Canvas, createCanvas } from 'canvas';
 import sharp from 'sharp';
-import type { DecodedImage } from '../../../packages/card/src/images/index.ts';
+import type { DecodedImage } from '../../../packages/card/src/images/decode-image.ts';
 
 export type Rgba = [red: number, green: number, blue: number, alpha: number];
 export type Rgb = [red: number, green: number, blue: number];

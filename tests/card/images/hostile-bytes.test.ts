@@ -1,5 +1,6 @@
 import test from 'ava';
-import { CardImageError, decodeImage } from '../../../packages/card/src/images/index.ts';
+import { CardImageError } from '../../../packages/card/src/images/card-image-error.ts';
+import { decodeImage } from '../../../packages/card/src/images/decode-image.ts';
 import {
   BLUE,
   buildAnimatedWebp,

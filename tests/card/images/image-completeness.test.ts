@@ -1,5 +1,5 @@
 import test from 'ava';
-import { decodeImage } from '../../../packages/card/src/images/index.ts';
+import { decodeImage } from '../../../packages/card/src/images/decode-image.ts';
 import { rejectsWithCardImageError } from './card-image-assertions.ts';
 import {
   BLUE,

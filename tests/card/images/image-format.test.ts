@@ -1,6 +1,6 @@
 import test from 'ava';
 import { detectImageFormat } from '@utility-api/render-jobs';
-import { decodeImage, sniffImageFormat } from '../../../packages/card/src/images/index.ts';
+import { decodeImage, sniffImageFormat } from '../../../packages/card/src/images/decode-image.ts';
 import { rejectsWithCardImageError, throwsCardImageError } from './card-image-assertions.ts';
 import { buildGif, encodeJpeg, encodePng, encodeWebp, RED, solidCanvas, solidGifFrame } from './fixtures.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Canvas } from 'canvas';
 import { LRUCache } from 'lru-cache';
-import { type CardPixelBudget, checkImage, type DecodedImage } from '../images/index.ts';
+import { type CardPixelBudget, checkImage, type DecodedImage } from '../images/decode-image.ts';
 
 export interface CacheLimits {
   /** The most entries kept; the least recently used go first. */
@@ -54,7 +54,6 @@ export class CountedCache<V extends object> {
     this.#lru.load(entries);
   }
 
-  /** Empties the cache and zeroes its counters. */
   clear(): void {
     this.#lru?.clear();
     this.#counts = { hits: 0, misses: 0, evictions: 0 };
@@ -66,10 +65,7 @@ export class CountedCache<V extends object> {
 }
 
 /** A background ready to draw, with the size its source declared (charged to each card that uses it). */
-export interface CachedBackground {
-  canvas: Canvas;
-  declared: { width: number; height: number };
-}
+export type CachedBackground = { canvas: Canvas; declared: { width: number; height: number } };
 
 const MIB = 1024 * 1024;
 
@@ -85,7 +81,7 @@ export const DEFAULT_CARD_CACHE_LIMITS: Readonly<Record<'decodedImages' | 'backg
 
 const pixelBytes = (value: { width: number; height: number }) => value.width * value.height * 4;
 
-export const decodedImageCache = new CountedCache<DecodedImage>(DEFAULT_CARD_CACHE_LIMITS.decodedImages, pixelBytes);
+const decodedImageCache = new CountedCache<DecodedImage>(DEFAULT_CARD_CACHE_LIMITS.decodedImages, pixelBytes);
 export const backgroundCache = new CountedCache<CachedBackground>(DEFAULT_CARD_CACHE_LIMITS.backgrounds, (value) => pixelBytes(value.canvas));
 
 /** Sets the cache bounds for this process; `{ maxEntries: 0, maxBytes: 0 }` turns a cache off. */
@@ -121,10 +117,7 @@ export function contentKey(bytes: Uint8Array): string {
  * time. A hit skips the checks, which is safe because the same bytes passed them before, but is
  * still charged to the card's pixel budget.
  */
-export async function checkImageCached(
-  bytes: Buffer,
-  options: { field: string; budget: CardPixelBudget; side: number },
-): Promise<() => Promise<DecodedImage>> {
+export async function checkImageCached(bytes: Buffer, options: { field: string; budget: CardPixelBudget; side: number }): Promise<() => Promise<DecodedImage>> {
   const side = Math.max(1, Math.round(options.side));
   const key = `${contentKey(bytes)}:${side}`;
   const cached = decodedImageCache.get(key);

@@ -4,12 +4,8 @@ export function rgba(color: Rgb, alpha = 1): string {
   return `rgba(${Math.round(color.r)}, ${Math.round(color.g)}, ${Math.round(color.b)}, ${alpha})`;
 }
 
-export function mix(from: Rgb, to: Rgb, amount: number): Rgb {
-  return {
-    r: from.r + (to.r - from.r) * amount,
-    g: from.g + (to.g - from.g) * amount,
-    b: from.b + (to.b - from.b) * amount,
-  };
+function mix(from: Rgb, to: Rgb, amount: number): Rgb {
+  return { r: from.r + (to.r - from.r) * amount, g: from.g + (to.g - from.g) * amount, b: from.b + (to.b - from.b) * amount };
 }
 
 const BLACK: Rgb = { r: 0, g: 0, b: 0 };
@@ -23,13 +19,7 @@ export function lighten(color: Rgb, amount: number): Rgb {
   return mix(color, WHITE, amount);
 }
 
-interface Hsl {
-  h: number;
-  s: number;
-  l: number;
-}
-
-function toHsl({ r, g, b }: Rgb): Hsl {
+function toHsl({ r, g, b }: Rgb): { h: number; s: number; l: number } {
   const [red, green, blue] = [r / 255, g / 255, b / 255];
   const max = Math.max(red, green, blue);
   const min = Math.min(red, green, blue);
@@ -37,8 +27,7 @@ function toHsl({ r, g, b }: Rgb): Hsl {
   if (max === min) return { h: 0, s: 0, l };
   const d = max - min;
   const s = l > 0.5 ? d / (2 - max - min) : d / (max + min);
-  const h =
-    max === red ? (green - blue) / d + (green < blue ? 6 : 0) : max === green ? (blue - red) / d + 2 : (red - green) / d + 4;
+  const h = max === red ? (green - blue) / d + (green < blue ? 6 : 0) : max === green ? (blue - red) / d + 2 : (red - green) / d + 4;
   return { h: h * 60, s, l };
 }
 

@@ -4,7 +4,7 @@ import { isMainThread } from 'node:worker_threads';
 import { registerFont } from 'canvas';
 import { cardFontFiles } from './font-files.ts';
 
-export class MissingFontsError extends Error {
+class MissingFontsError extends Error {
   constructor(missing: readonly { path: string; source: string }[]) {
     const sources = [...new Set(missing.map((file) => file.source))];
     super(`Card fonts are missing (${missing.length} files). Install: ${sources.join(', ')}. First missing: ${missing[0]?.path}`);
@@ -25,9 +25,7 @@ const CARD_FONTCONFIG = fileURLToPath(new URL('./fonts.conf', import.meta.url));
  */
 function isolateFontconfig(): void {
   if (process.env.FONTCONFIG_FILE === CARD_FONTCONFIG) return;
-  if (!isMainThread) {
-    throw new Error('prepareCardFonts() must first run in the main thread, before fontconfig starts');
-  }
+  if (!isMainThread) throw new Error('prepareCardFonts() must first run in the main thread, before fontconfig starts');
   process.env.FONTCONFIG_FILE = CARD_FONTCONFIG;
 }
 

@@ -12,12 +12,7 @@ export interface FontFile {
 /** The design face: Inter, shipped as TTF in an npm package (woff/woff2 would silently fall back). */
 function interFiles(): FontFile[] {
   const packageRoot = dirname(createRequire(import.meta.url).resolve('@expo-google-fonts/inter/package.json'));
-  const weights = [
-    ['400', '400Regular'],
-    ['600', '600SemiBold'],
-    ['700', '700Bold'],
-    ['800', '800ExtraBold'],
-  ] as const;
+  const weights = [['400', '400Regular'], ['600', '600SemiBold'], ['700', '700Bold'], ['800', '800ExtraBold']] as const;
   return weights.map(([weight, folder]) => ({
     path: join(packageRoot, folder, `Inter_${folder}.ttf`),
     family: 'Inter',

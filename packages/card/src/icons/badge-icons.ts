@@ -12,18 +12,26 @@ type IconPainter = (context: CanvasRenderingContext2D, u: Unit) => void;
 
 const WHITE = '#ffffff';
 
-function base(context: CanvasRenderingContext2D, u: Unit, shape: 'circle' | 'square' | 'diamond' | 'shield', color: string) {
+type Shape = 'circle' | 'square' | 'diamond' | 'shield';
+
+/** Straight segments on the 24-unit grid: each run of `[x, y]` points is a subpath; `closed` closes the last one. */
+function polyline(context: CanvasRenderingContext2D, u: Unit, closed: boolean, ...runs: (readonly (readonly [number, number])[])[]) {
+  context.beginPath();
+  for (const run of runs) {
+    for (const [index, [x, y]] of run.entries()) {
+      if (index === 0) context.moveTo(u(x), u(y));
+      else context.lineTo(u(x), u(y));
+    }
+  }
+  if (closed) context.closePath();
+}
+
+function base(context: CanvasRenderingContext2D, u: Unit, shape: Shape, color: string) {
   context.fillStyle = color;
   if (shape === 'circle') circlePath(context, u(12), u(12), u(11.5));
   else if (shape === 'square') roundedRectPath(context, u(0.5), u(0.5), u(23), u(23), u(6));
-  else if (shape === 'diamond') {
-    context.beginPath();
-    context.moveTo(u(12), u(0.5));
-    context.lineTo(u(23.5), u(12));
-    context.lineTo(u(12), u(23.5));
-    context.lineTo(u(0.5), u(12));
-    context.closePath();
-  } else {
+  else if (shape === 'diamond') polyline(context, u, true, [[12, 0.5], [23.5, 12], [12, 23.5], [0.5, 12]]);
+  else {
     context.beginPath();
     context.moveTo(u(12), u(0.5));
     context.lineTo(u(22), u(4));
@@ -35,6 +43,11 @@ function base(context: CanvasRenderingContext2D, u: Unit, shape: 'circle' | 'squ
   context.lineWidth = u(1);
   context.strokeStyle = 'rgba(0, 0, 0, 0.25)';
   context.stroke();
+}
+
+function fillWhite(context: CanvasRenderingContext2D) {
+  context.fillStyle = WHITE;
+  context.fill();
 }
 
 function stroke(context: CanvasRenderingContext2D, u: Unit, width: number, color = WHITE) {
@@ -59,10 +72,7 @@ function star(context: CanvasRenderingContext2D, u: Unit, cx: number, cy: number
 }
 
 function check(context: CanvasRenderingContext2D, u: Unit, color = WHITE) {
-  context.beginPath();
-  context.moveTo(u(7), u(12.5));
-  context.lineTo(u(10.5), u(16));
-  context.lineTo(u(17), u(8.5));
+  polyline(context, u, false, [[7, 12.5], [10.5, 16], [17, 8.5]]);
   stroke(context, u, 2.6, color);
 }
 
@@ -74,11 +84,7 @@ function bug(context: CanvasRenderingContext2D, u: Unit, color: string) {
   circlePath(context, u(12), u(7.2), u(2.4));
   context.fill();
   context.beginPath();
-  for (const [y, reach] of [
-    [11, 4],
-    [14, 4.5],
-    [17, 3.5],
-  ] as const) {
+  for (const [y, reach] of [[11, 4], [14, 4.5], [17, 3.5]] as const) {
     context.moveTo(u(8), u(y));
     context.lineTo(u(8 - reach), u(y - 1));
     context.moveTo(u(16), u(y));
@@ -99,19 +105,16 @@ function heart(context: CanvasRenderingContext2D, u: Unit) {
   context.bezierCurveTo(u(12.3), u(7.6), u(13.2), u(6.5), u(15), u(6.5));
   context.bezierCurveTo(u(19), u(6.5), u(20), u(13), u(12), u(18.5));
   context.closePath();
-  context.fillStyle = WHITE;
-  context.fill();
+  fillWhite(context);
 }
 
-const PAINTERS: Record<BadgeKind, IconPainter> = {
-  staff: (context, u) => {
-    base(context, u, 'shield', '#5865f2');
+/** Each badge's base shape and colour, and the glyph drawn on it. */
+const ICONS: Record<BadgeKind, [Shape, string, IconPainter]> = {
+  staff: ['shield', '#5865f2', (context, u) => {
     star(context, u, 12, 11.5, 6.5, 2.8);
-    context.fillStyle = WHITE;
-    context.fill();
-  },
-  partner: (context, u) => {
-    base(context, u, 'circle', '#4087ed');
+    fillWhite(context);
+  }],
+  partner: ['circle', '#4087ed', (context, u) => {
     context.beginPath();
     context.moveTo(u(12), u(12));
     context.bezierCurveTo(u(9), u(7), u(4.5), u(8.5), u(4.5), u(12));
@@ -119,84 +122,36 @@ const PAINTERS: Record<BadgeKind, IconPainter> = {
     context.bezierCurveTo(u(15), u(7), u(19.5), u(8.5), u(19.5), u(12));
     context.bezierCurveTo(u(19.5), u(15.5), u(15), u(17), u(12), u(12));
     stroke(context, u, 2.2);
-  },
-  hypesquad_events: (context, u) => {
-    base(context, u, 'diamond', '#f8a532');
-    context.beginPath();
-    context.moveTo(u(12), u(6));
-    context.lineTo(u(18), u(12));
-    context.lineTo(u(12), u(18));
-    context.lineTo(u(6), u(12));
-    context.closePath();
+  }],
+  hypesquad_events: ['diamond', '#f8a532', (context, u) => {
+    polyline(context, u, true, [[12, 6], [18, 12], [12, 18], [6, 12]]);
     stroke(context, u, 2.2);
-  },
-  bug_hunter_level_1: (context, u) => {
-    base(context, u, 'circle', '#3ba55c');
-    bug(context, u, WHITE);
-  },
-  bug_hunter_level_2: (context, u) => {
-    base(context, u, 'circle', '#f0b232');
-    bug(context, u, '#3a2a00');
-  },
-  hypesquad_bravery: (context, u) => {
-    base(context, u, 'diamond', '#9c84ef');
-    context.beginPath();
-    context.moveTo(u(7.5), u(14.5));
-    context.lineTo(u(12), u(9.5));
-    context.lineTo(u(16.5), u(14.5));
+  }],
+  bug_hunter_level_1: ['circle', '#3ba55c', (context, u) => bug(context, u, WHITE)],
+  bug_hunter_level_2: ['circle', '#f0b232', (context, u) => bug(context, u, '#3a2a00')],
+  hypesquad_bravery: ['diamond', '#9c84ef', (context, u) => {
+    polyline(context, u, false, [[7.5, 14.5], [12, 9.5], [16.5, 14.5]]);
     stroke(context, u, 2.6);
-  },
-  hypesquad_brilliance: (context, u) => {
-    base(context, u, 'diamond', '#f47b67');
+  }],
+  hypesquad_brilliance: ['diamond', '#f47b67', (context, u) => {
     circlePath(context, u(12), u(12), u(3.6));
-    context.fillStyle = WHITE;
-    context.fill();
-  },
-  hypesquad_balance: (context, u) => {
-    base(context, u, 'diamond', '#2fc4a9');
-    context.beginPath();
-    context.moveTo(u(12), u(8));
-    context.lineTo(u(16.2), u(15));
-    context.lineTo(u(7.8), u(15));
-    context.closePath();
-    context.fillStyle = WHITE;
-    context.fill();
-  },
-  early_supporter: (context, u) => {
-    base(context, u, 'circle', '#e45fd8');
-    heart(context, u);
-  },
-  verified_developer: (context, u) => {
-    base(context, u, 'circle', '#3e70dd');
-    context.beginPath();
-    context.moveTo(u(8.5), u(8));
-    context.lineTo(u(5), u(12));
-    context.lineTo(u(8.5), u(16));
-    context.moveTo(u(15.5), u(8));
-    context.lineTo(u(19), u(12));
-    context.lineTo(u(15.5), u(16));
-    context.moveTo(u(13.2), u(7));
-    context.lineTo(u(10.8), u(17));
+    fillWhite(context);
+  }],
+  hypesquad_balance: ['diamond', '#2fc4a9', (context, u) => {
+    polyline(context, u, true, [[12, 8], [16.2, 15], [7.8, 15]]);
+    fillWhite(context);
+  }],
+  early_supporter: ['circle', '#e45fd8', heart],
+  verified_developer: ['circle', '#3e70dd', (context, u) => {
+    polyline(context, u, false, [[8.5, 8], [5, 12], [8.5, 16]], [[15.5, 8], [19, 12], [15.5, 16]], [[13.2, 7], [10.8, 17]]);
     stroke(context, u, 2);
-  },
-  certified_moderator: (context, u) => {
-    base(context, u, 'shield', '#f28c28');
-    check(context, u);
-  },
-  active_developer: (context, u) => {
-    base(context, u, 'square', '#23a55a');
-    context.beginPath();
-    context.moveTo(u(6.5), u(8));
-    context.lineTo(u(10.5), u(12));
-    context.lineTo(u(6.5), u(16));
-    context.moveTo(u(12.5), u(16.5));
-    context.lineTo(u(17.5), u(16.5));
+  }],
+  certified_moderator: ['shield', '#f28c28', check],
+  active_developer: ['square', '#23a55a', (context, u) => {
+    polyline(context, u, false, [[6.5, 8], [10.5, 12], [6.5, 16]], [[12.5, 16.5], [17.5, 16.5]]);
     stroke(context, u, 2.4);
-  },
-  verified_bot: (context, u) => {
-    base(context, u, 'circle', '#5865f2');
-    check(context, u);
-  },
+  }],
+  verified_bot: ['circle', '#5865f2', check],
 };
 
 /** Draws one badge icon filling the square at (x, y) of side `size`. */
@@ -204,6 +159,8 @@ export function drawBadgeIcon(context: CanvasRenderingContext2D, kind: BadgeKind
   const unit: Unit = (value) => (value / 24) * size;
   context.save();
   context.translate(x, y);
-  PAINTERS[kind](context, unit);
+  const [shape, color, glyph] = ICONS[kind];
+  base(context, unit, shape, color);
+  glyph(context, unit);
   context.restore();
 }

@@ -9,15 +9,11 @@ import { assertJpegScanLimit, stripPngMetadata } from './decoder-guards.ts';
 sharp.cache(false);
 
 /** An untrusted image made drawable: `source` goes straight to `ctx.drawImage`. */
-export interface DecodedImage {
+export interface DecodedImage extends Omit<CheckedImage, 'decode'> {
   source: Canvas;
   /** The size of `source`, after the resize the caller asked for. */
   width: number;
   height: number;
-  /** The format the bytes really were (from their magic bytes). */
-  format: ImageFormat;
-  /** The size the file declared (upright, first frame): what was charged to the pixel budget. */
-  declared: { width: number; height: number };
 }
 
 export interface CheckImageOptions {
@@ -33,12 +29,9 @@ export interface CheckImageOptions {
  */
 export type ImageTransform = (image: Sharp) => Sharp;
 
-export interface DecodeImageOptions extends CheckImageOptions {
-  transform?: ImageTransform | undefined;
-}
-
 /** An image whose bytes passed every check and whose size was charged: only its pixels are left. */
 export interface CheckedImage {
+  /** The format the bytes really were (from their magic bytes). */
   format: ImageFormat;
   /** The size the file declared (upright, first frame): what was charged to the pixel budget. */
   declared: { width: number; height: number };
@@ -80,7 +73,7 @@ function openUntrusted(bytes: Buffer, purpose: 'header' | 'pixels'): Sharp {
  * Decoder failures become a `corrupt` CardImageError with a generic message: library messages are
  * not for API users. Only CardImageError is thrown for bad bytes; anything else is a server fault.
  */
-export async function decodeImage(input: Buffer, options: DecodeImageOptions): Promise<DecodedImage> {
+export async function decodeImage(input: Buffer, options: CheckImageOptions & { transform?: ImageTransform }): Promise<DecodedImage> {
   return (await checkImage(input, options)).decode(options.transform);
 }
 
@@ -111,10 +104,7 @@ export async function checkImage(input: Buffer, options: CheckImageOptions): Pro
 }
 
 /** Step 4 of {@link decodeImage}, for bytes that passed {@link checkImage}. */
-async function decodePixels(
-  bytes: Buffer,
-  image: { field: string; format: ImageFormat; declared: DecodedImage['declared']; transform: ImageTransform | undefined },
-): Promise<DecodedImage> {
+async function decodePixels(bytes: Buffer, image: Omit<DecodedImage, 'source' | 'width' | 'height'> & { field: string; transform: ImageTransform | undefined }): Promise<DecodedImage> {
   const pipeline = (image.transform ?? ((untouched: Sharp) => untouched))(openUntrusted(bytes, 'pixels')).ensureAlpha().raw();
   let pixels: { data: Buffer; info: OutputInfo };
   try {

@@ -1,25 +1,20 @@
 import type { Canvas } from 'canvas';
 import { backgroundCache, contentKey } from '../cache/card-caches.ts';
 import { rgba } from '../color/color.ts';
-import { type CardPixelBudget, checkImage } from '../images/index.ts';
+import { type CardPixelBudget, checkImage } from '../images/decode-image.ts';
 import { generatedBackground } from './generated-background.ts';
 import type { Palette } from './palette.ts';
 import { softenedCover, type Softness } from './soften.ts';
 
 /**
- * Backgrounds ready to draw at the card's pixel size, cached: a server's welcome image comes back
+ * Backgrounds ready to draw at the card's pixel size are cached: a server's welcome image comes back
  * for every member who joins, and decoding plus softening it is the most expensive part of a card.
- */
-
-/**
+ *
  * A photo (custom background or banner), cover-cropped and softened: checked and charged to the
  * budget now, drawn by the returned function. Throws CardImageError for bad bytes. The budget is
- * charged on a cache hit too (see image-limits.ts), with the size kept beside the canvas.
+ * charged on a cache hit too (see CARD_PIXEL_BUDGET), with the size kept beside the canvas.
  */
-export async function checkPhotoBackground(
-  bytes: Buffer,
-  options: { field: string; budget: CardPixelBudget; softness: Softness; width: number; height: number },
-): Promise<() => Promise<Canvas>> {
+export async function checkPhotoBackground(bytes: Buffer, options: { field: string; budget: CardPixelBudget; softness: Softness; width: number; height: number }): Promise<() => Promise<Canvas>> {
   const key = `photo:${contentKey(bytes)}:${options.softness}:${options.width}x${options.height}`;
   const cached = backgroundCache.get(key);
   if (cached !== undefined) {

@@ -2,6 +2,7 @@ import { createCanvas, type Canvas } from 'canvas';
 import { darken, lighten, rgba } from '../color/color.ts';
 import { idHash } from '../profile/card-profile.ts';
 import { backgroundTones, type Palette } from './palette.ts';
+import { withStops } from './shapes.ts';
 
 /**
  * The art holds nothing but smooth gradients, so it is drawn at a quarter of the card's size and
@@ -20,10 +21,7 @@ export function generatedBackground(palette: Palette, userId: string, width: num
   const context = small.getContext('2d');
   const [w, h] = [small.width, small.height];
   const tones = backgroundTones(palette);
-  const gradient = context.createLinearGradient(0, 0, w, h);
-  gradient.addColorStop(0, rgba(tones.primary));
-  gradient.addColorStop(1, rgba(darken(tones.secondary, 0.35)));
-  context.fillStyle = gradient;
+  context.fillStyle = withStops(context.createLinearGradient(0, 0, w, h), [[0, rgba(tones.primary)], [1, rgba(darken(tones.secondary, 0.35))]]);
   context.fillRect(0, 0, w, h);
 
   let seed = idHash(userId);
@@ -36,10 +34,7 @@ export function generatedBackground(palette: Palette, userId: string, width: num
     const y = h * next();
     const radius = h * (0.6 + next() * 0.7);
     const color = glow % 2 === 0 ? lighten(tones.primary, 0.35) : lighten(tones.secondary, 0.3);
-    const glowGradient = context.createRadialGradient(x, y, 0, x, y, radius);
-    glowGradient.addColorStop(0, rgba(color, 0.45));
-    glowGradient.addColorStop(1, rgba(color, 0));
-    context.fillStyle = glowGradient;
+    context.fillStyle = withStops(context.createRadialGradient(x, y, 0, x, y, radius), [[0, rgba(color, 0.45)], [1, rgba(color, 0)]]);
     context.fillRect(0, 0, w, h);
   }
 

@@ -1,31 +1,23 @@
 import { parseHexColor, type Rgb } from '@utility-api/render-jobs';
 import { darken, fromHsl, rotateHue, tame } from '../color/color.ts';
-import { idHash } from '../profile/card-profile.ts';
+import { type CardProfile, idHash } from '../profile/card-profile.ts';
 
-export interface Palette {
-  primary: Rgb;
-  secondary: Rgb;
-}
+export type Palette = { primary: Rgb; secondary: Rgb };
 
 /**
  * The card's two colors: the profile theme when it has one (and it is not disabled), else the
  * accent color with a neighbouring hue, else a hue picked from the user id so every user still
  * gets a stable color of their own.
  */
-export function resolvePalette(options: {
-  userId: string;
-  accentColor?: string | undefined;
-  themeColors?: readonly [string, string] | undefined;
-  disableProfileTheme: boolean;
-}): Palette {
-  if (options.themeColors && !options.disableProfileTheme) {
-    return { primary: parseHexColor(options.themeColors[0]), secondary: parseHexColor(options.themeColors[1]) };
+export function resolvePalette(profile: CardProfile, disableProfileTheme: boolean): Palette {
+  if (profile.themeColors && !disableProfileTheme) {
+    return { primary: parseHexColor(profile.themeColors[0]), secondary: parseHexColor(profile.themeColors[1]) };
   }
-  if (options.accentColor) {
-    const accent = parseHexColor(options.accentColor);
+  if (profile.accentColor) {
+    const accent = parseHexColor(profile.accentColor);
     return { primary: accent, secondary: darken(rotateHue(accent, 38), 0.2) };
   }
-  const hue = idHash(options.userId) % 360;
+  const hue = idHash(profile.userId) % 360;
   return { primary: fromHsl(hue, 0.58, 0.56), secondary: fromHsl(hue + 42, 0.62, 0.42) };
 }
 

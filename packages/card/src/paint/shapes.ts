@@ -1,13 +1,6 @@
-import type { CanvasRenderingContext2D } from 'canvas';
+import type { CanvasGradient, CanvasRenderingContext2D } from 'canvas';
 
-export function roundedRectPath(
-  context: CanvasRenderingContext2D,
-  x: number,
-  y: number,
-  width: number,
-  height: number,
-  radius: number,
-): void {
+export function roundedRectPath(context: CanvasRenderingContext2D, x: number, y: number, width: number, height: number, radius: number): void {
   const r = Math.max(0, Math.min(radius, width / 2, height / 2));
   context.beginPath();
   context.moveTo(x + r, y);
@@ -24,12 +17,13 @@ export function circlePath(context: CanvasRenderingContext2D, centerX: number, c
   context.closePath();
 }
 
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
+/** `gradient` with its colour stops added, each an `[offset, color]` pair. */
+export function withStops(gradient: CanvasGradient, stops: readonly (readonly [number, string])[]): CanvasGradient {
+  for (const [offset, color] of stops) gradient.addColorStop(offset, color);
+  return gradient;
 }
+
+export type Rect = { x: number; y: number; width: number; height: number };
 
 /** The centred part of a source image with the target's aspect ratio ("object-fit: cover"). */
 export function coverCrop(sourceWidth: number, sourceHeight: number, targetWidth: number, targetHeight: number): Rect {

@@ -1,5 +1,5 @@
 import { createCanvas, type Canvas, type Image } from 'canvas';
-import type { CheckedImage } from '../images/index.ts';
+import type { CheckedImage } from '../images/decode-image.ts';
 
 export type Drawable = Image | Canvas;
 
@@ -11,10 +11,7 @@ export type Drawable = Image | Canvas;
  * costs a fraction of blurring at full size. Effective sigma on the 1x card: about 3.5 px (soft)
  * and 21 px (strong).
  */
-const SOFTNESS = {
-  soft: { factor: 3, sigma: 1.15 },
-  strong: { factor: 6, sigma: 3.5 },
-} as const;
+const SOFTNESS = { soft: { factor: 3, sigma: 1.15 }, strong: { factor: 6, sigma: 3.5 } } as const;
 
 export type Softness = keyof typeof SOFTNESS;
 
@@ -24,11 +21,8 @@ export type Softness = keyof typeof SOFTNESS;
  */
 export async function softenedCover(photo: CheckedImage, options: { softness: Softness; width: number; height: number }): Promise<Canvas> {
   const { factor, sigma } = SOFTNESS[options.softness];
-  const small = await photo.decode((image) =>
-    image
-      .resize(Math.max(1, Math.round(options.width / factor)), Math.max(1, Math.round(options.height / factor)), { fit: 'cover', position: 'centre' })
-      .blur(sigma),
-  );
+  const [smallWidth, smallHeight] = [Math.max(1, Math.round(options.width / factor)), Math.max(1, Math.round(options.height / factor))];
+  const small = await photo.decode((image) => image.resize(smallWidth, smallHeight, { fit: 'cover', position: 'centre' }).blur(sigma));
   const canvas = createCanvas(options.width, options.height);
   const context = canvas.getContext('2d');
   context.imageSmoothingEnabled = true;

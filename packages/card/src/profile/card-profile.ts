@@ -2,19 +2,8 @@ import type { CardOptions } from '@utility-api/render-jobs';
 
 /** Profile badges the card can draw, with our own icons. Names follow Discord's public user flags. */
 export const BADGE_KINDS = [
-  'staff',
-  'partner',
-  'hypesquad_events',
-  'bug_hunter_level_1',
-  'bug_hunter_level_2',
-  'hypesquad_bravery',
-  'hypesquad_brilliance',
-  'hypesquad_balance',
-  'early_supporter',
-  'verified_developer',
-  'certified_moderator',
-  'active_developer',
-  'verified_bot',
+  'staff', 'partner', 'hypesquad_events', 'bug_hunter_level_1', 'bug_hunter_level_2', 'hypesquad_bravery', 'hypesquad_brilliance',
+  'hypesquad_balance', 'early_supporter', 'verified_developer', 'certified_moderator', 'active_developer', 'verified_bot',
 ] as const;
 
 export type BadgeKind = (typeof BADGE_KINDS)[number];
@@ -39,19 +28,14 @@ export interface CardProfile {
   avatarDecoration?: Buffer | undefined;
 }
 
-export type CardScale = 1 | 2;
-
 /** Everything a card is drawn from. Images arrive as bytes, already fetched by the caller. */
 export interface CardInput {
   profile: CardProfile;
   options: CardOptions;
   /** Bytes for `options.customBackground` and for each of `options.customBadges`, in order. */
-  images?: {
-    background?: Buffer | undefined;
-    customBadges?: readonly Buffer[] | undefined;
-  };
+  images?: { background?: Buffer | undefined; customBadges?: readonly Buffer[] | undefined };
   /** 1 for 900x300, 2 for 1800x600 (HiDPI). Default 1. */
-  scale?: CardScale;
+  scale?: 1 | 2;
 }
 
 /** Discord's epoch: the first second of 2015, in milliseconds since the UNIX epoch. */

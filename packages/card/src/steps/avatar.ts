@@ -1,12 +1,12 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import { lighten, rgba } from '../color/color.ts';
 import { AVATAR, AVATAR_DECORATION_SCALE } from '../layout/card-layout.ts';
-import { circlePath, coverCrop, roundedRectPath } from '../paint/shapes.ts';
+import { circlePath, coverCrop, roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
 import type { RenderStep } from './render-steps.ts';
 import type { Palette } from '../paint/palette.ts';
 
-export function avatarShapePath(context: CanvasRenderingContext2D, square: boolean, grow = 0): void {
+function avatarShapePath(context: CanvasRenderingContext2D, square: boolean, grow = 0): void {
   const radius = AVATAR.radius + grow;
   if (square) {
     roundedRectPath(context, AVATAR.centerX - radius, AVATAR.centerY - radius, radius * 2, radius * 2, AVATAR.squareRadius + grow);
@@ -55,10 +55,7 @@ export const avatarStep: RenderStep = {
  * simple head-and-shoulders silhouette. Drawn inside the avatar clip, centred on (cx, cy).
  */
 function drawDefaultAvatar(context: CanvasRenderingContext2D, palette: Palette, cx: number, cy: number, radius: number): void {
-  const gradient = context.createLinearGradient(cx - radius, cy - radius, cx + radius, cy + radius);
-  gradient.addColorStop(0, rgba(lighten(palette.primary, 0.25)));
-  gradient.addColorStop(1, rgba(palette.secondary));
-  context.fillStyle = gradient;
+  context.fillStyle = withStops(context.createLinearGradient(cx - radius, cy - radius, cx + radius, cy + radius), [[0, rgba(lighten(palette.primary, 0.25))], [1, rgba(palette.secondary)]]);
   context.fillRect(cx - radius, cy - radius, radius * 2, radius * 2);
   context.fillStyle = 'rgba(255, 255, 255, 0.9)';
   context.beginPath();

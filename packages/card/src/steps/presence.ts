@@ -18,35 +18,23 @@ export const presenceStep: RenderStep = {
     circlePath(context, x, y, PRESENCE.radius + PRESENCE.cutout);
     context.fillStyle = CUTOUT_COLOR;
     context.fill();
-    drawPresenceIcon(context, scene.presence, x, y, PRESENCE.radius, CUTOUT_COLOR);
+    drawPresenceIcon(context, scene.presence, x, y, PRESENCE.radius);
   },
 };
 
-const PRESENCE_COLORS: Record<PresenceStatus, string> = {
-  online: '#23a55a',
-  idle: '#f0b232',
-  dnd: '#f23f43',
-  offline: '#80848e',
-};
+const PRESENCE_COLORS: Record<PresenceStatus, string> = { online: '#23a55a', idle: '#f0b232', dnd: '#f23f43', offline: '#80848e' };
 
 /**
  * Status marks in our own shapes: a full dot (online), a crescent (idle), a dot with a bar (do
  * not disturb) and a ring (offline). Holes are cut with destination-out so the layer beneath
  * (the avatar's cut-out ring) shows through, as a real hole would.
  */
-function drawPresenceIcon(
-  context: CanvasRenderingContext2D,
-  status: PresenceStatus,
-  centerX: number,
-  centerY: number,
-  radius: number,
-  holeColor: string,
-): void {
+function drawPresenceIcon(context: CanvasRenderingContext2D, status: PresenceStatus, centerX: number, centerY: number, radius: number): void {
   context.save();
   circlePath(context, centerX, centerY, radius);
   context.fillStyle = PRESENCE_COLORS[status];
   context.fill();
-  context.fillStyle = holeColor;
+  context.fillStyle = CUTOUT_COLOR;
   if (status === 'idle') {
     circlePath(context, centerX - radius * 0.42, centerY - radius * 0.42, radius * 0.62);
     context.fill();

@@ -3,17 +3,17 @@ import { compactNumber } from '@utility-api/compact-number';
 import type { CanvasRenderingContext2D } from 'canvas';
 import { lighten, rgba } from '../color/color.ts';
 import { RANK, TEXT_COLUMN } from '../layout/card-layout.ts';
-import { roundedRectPath } from '../paint/shapes.ts';
+import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
 /** Podium colors for `autoColorRank`. */
-export const PODIUM_COLORS: Readonly<Record<number, string>> = { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' };
+const PODIUM_COLORS: Readonly<Record<number, string>> = { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' };
 
 const LABEL = { size: RANK.labelSize, weight: 700, color: 'rgba(255, 255, 255, 0.62)', letterSpacing: 1.4 } as const;
 
 /** 0 to 1; more XP than required shows a full bar rather than overflowing. */
-export function xpFraction(currentXp: number, requiredXp: number): number {
+function xpFraction(currentXp: number, requiredXp: number): number {
   return Math.min(1, Math.max(0, currentXp / requiredXp));
 }
 
@@ -21,11 +21,7 @@ export function xpFraction(currentXp: number, requiredXp: number): number {
 const ROW_GAP = 20;
 const VALUE_MIN_SIZE = 16;
 
-interface RankRow {
-  level: string;
-  place: string;
-  valueSize: number;
-}
+type RankRow = { level: string; place: string; valueSize: number };
 
 const valueStyle = (size: number, color: string): TextStyle => ({ size, weight: 800, color });
 
@@ -75,11 +71,8 @@ export const rankBarStep: RenderStep = {
       // Never narrower than the bar is tall, so a sliver of progress still shows as a round pill.
       const filled = Math.max(RANK.barHeight, width * fraction);
       const bar = parseHexColor(rank.barColor);
-      const gradient = context.createLinearGradient(left, 0, left + filled, 0);
-      gradient.addColorStop(0, rgba(bar));
-      gradient.addColorStop(1, rgba(lighten(bar, 0.22)));
       roundedRectPath(context, left, RANK.barTop, filled, RANK.barHeight, radius);
-      context.fillStyle = gradient;
+      context.fillStyle = withStops(context.createLinearGradient(left, 0, left + filled, 0), [[0, rgba(bar)], [1, rgba(lighten(bar, 0.22))]]);
       context.fill();
     }
   },

@@ -1,6 +1,6 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import { BORDER, CARD, PANEL } from '../layout/card-layout.ts';
-import { roundedRectPath } from '../paint/shapes.ts';
+import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
 import { avatarStep } from './avatar.ts';
 import { badgesStep } from './badges.ts';
@@ -16,7 +16,7 @@ export interface RenderStep {
 }
 
 /** The prepared background (photo or generated art), already at the card's pixel size. */
-export const backgroundStep: RenderStep = {
+const backgroundStep: RenderStep = {
   name: 'background',
   draw(context, scene) {
     context.drawImage(scene.background, 0, 0, CARD.width, CARD.height);
@@ -24,18 +24,15 @@ export const backgroundStep: RenderStep = {
 };
 
 /** The brightness veil over the whole background, then the frosted panel the content sits on. */
-export const overlayStep: RenderStep = {
+const overlayStep: RenderStep = {
   name: 'overlay',
   draw(context, scene) {
     if (scene.veilAlpha > 0) {
       context.fillStyle = `rgba(0, 0, 0, ${scene.veilAlpha})`;
       context.fillRect(0, 0, CARD.width, CARD.height);
     }
-    const shade = context.createLinearGradient(PANEL.x, 0, PANEL.x + PANEL.width, 0);
-    shade.addColorStop(0, 'rgba(8, 10, 18, 0.50)');
-    shade.addColorStop(1, 'rgba(8, 10, 18, 0.30)');
     roundedRectPath(context, PANEL.x, PANEL.y, PANEL.width, PANEL.height, PANEL.radius);
-    context.fillStyle = shade;
+    context.fillStyle = withStops(context.createLinearGradient(PANEL.x, 0, PANEL.x + PANEL.width, 0), [[0, 'rgba(8, 10, 18, 0.50)'], [1, 'rgba(8, 10, 18, 0.30)']]);
     context.fill();
     context.lineWidth = 1;
     context.strokeStyle = 'rgba(255, 255, 255, 0.10)';
@@ -43,7 +40,7 @@ export const overlayStep: RenderStep = {
   },
 };
 
-export const borderStep: RenderStep = {
+const borderStep: RenderStep = {
   name: 'border',
   draw(context, scene) {
     if (!scene.border) return;
@@ -56,14 +53,4 @@ export const borderStep: RenderStep = {
 };
 
 /** The card, bottom layer first. */
-export const RENDER_STEPS: readonly RenderStep[] = [
-  backgroundStep,
-  overlayStep,
-  avatarStep,
-  presenceStep,
-  textStep,
-  badgesStep,
-  rankBarStep,
-  dateStep,
-  borderStep,
-];
+export const RENDER_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, avatarStep, presenceStep, textStep, badgesStep, rankBarStep, dateStep, borderStep];

@@ -39,17 +39,10 @@ function drawBotChip(context: CanvasRenderingContext2D, scene: Scene, x: number,
   drawText(context, 'BOT', cursor, top + CHIP.height / 2 + CHIP.textSize * CAP_HEIGHT / 2, { size: CHIP.textSize, weight: 800, color: '#ffffff' });
 }
 
-interface Line {
-  fitted: FittedText;
-  /** Space from the previous line's baseline to this one's. */
-  advance: number;
-}
-
-interface Block {
-  lines: Line[];
-  /** Baseline of the first line (the name). */
-  firstBaseline: number;
-}
+/** `advance`: the space from the previous line's baseline to this one's. */
+type Line = { fitted: FittedText; advance: number };
+/** `firstBaseline`: the baseline of the first line (the name). */
+type Block = { lines: Line[]; firstBaseline: number };
 
 /** Space kept between the end of the name (or its bot chip) and the badge row. */
 const BADGE_CLEARANCE = 16;

@@ -12,16 +12,14 @@ export interface TextStyle {
   letterSpacing?: number;
 }
 
-interface MeasuredRun extends TextRun {
-  width: number;
-}
+type MeasuredRun = TextRun & { width: number };
 
 /** Emoji boxes relative to the font size: a touch taller than capitals, sitting on the baseline. */
 const EMOJI_HEIGHT = 1.08;
 const EMOJI_DESCENT = 0.14;
 const EMOJI_GAP = 0.06;
 
-export function fontFor(style: Pick<TextStyle, 'size' | 'weight'>): string {
+function fontFor(style: Pick<TextStyle, 'size' | 'weight'>): string {
   return `${style.weight} ${style.size}px ${FONT_STACK}`;
 }
 
@@ -54,17 +52,8 @@ export function measureText(context: CanvasRenderingContext2D, text: string, sty
   return measureRuns(context, text, style).reduce((sum, run) => sum + run.width, 0);
 }
 
-export type Alignment = 'left' | 'right' | 'center';
-
 /** Draws text with emojis on the alphabetic baseline `y`, aligned to `x`; returns the width drawn. */
-export function drawText(
-  context: CanvasRenderingContext2D,
-  text: string,
-  x: number,
-  y: number,
-  style: TextStyle,
-  align: Alignment = 'left',
-): number {
+export function drawText(context: CanvasRenderingContext2D, text: string, x: number, y: number, style: TextStyle, align: 'left' | 'right' | 'center' = 'left'): number {
   context.save();
   const runs = measureRuns(context, text, style);
   const total = runs.reduce((sum, run) => sum + run.width, 0);
@@ -105,23 +94,13 @@ export function drawText(
   return total;
 }
 
-export interface FittedText {
-  text: string;
-  style: TextStyle;
-  width: number;
-}
+export type FittedText = { text: string; style: TextStyle; width: number };
 
 /**
  * The largest size from `style.size` down to `minSize` at which the text fits `maxWidth`; if even
  * the smallest is too wide, the text is cut at a grapheme boundary and ends with an ellipsis.
  */
-export function fitText(
-  context: CanvasRenderingContext2D,
-  text: string,
-  style: TextStyle,
-  maxWidth: number,
-  minSize: number,
-): FittedText {
+export function fitText(context: CanvasRenderingContext2D, text: string, style: TextStyle, maxWidth: number, minSize: number): FittedText {
   const fullWidth = measureText(context, text, style);
   if (fullWidth <= maxWidth) return { text, style, width: fullWidth };
   // Text width grows linearly with font size, so one measurement predicts the fitting size.
@@ -153,24 +132,17 @@ const EMOJI_GRAPHEME = /^(\p{RGI_Emoji}|\p{Extended_Pictographic}\uFE0F?)$/v;
 const FIRST_STRONG = /[\p{L}\u200E\u200F\u061C]/u;
 const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u200F\u061C]/u;
 
-export interface TextRun {
-  kind: 'text' | 'emoji';
-  text: string;
-}
+export type TextRun = { kind: 'text' | 'emoji'; text: string };
 
-export function graphemesOf(text: string): string[] {
+function graphemesOf(text: string): string[] {
   return Array.from(graphemeSegmenter.segment(text), (part) => part.segment);
-}
-
-export function isEmojiGrapheme(grapheme: string): boolean {
-  return EMOJI_GRAPHEME.test(grapheme);
 }
 
 /** Splits text into maximal runs of plain text and single emoji graphemes, in logical order. */
 export function splitRuns(text: string): TextRun[] {
   const runs: TextRun[] = [];
   for (const grapheme of graphemesOf(text.normalize('NFC'))) {
-    const kind = isEmojiGrapheme(grapheme) ? 'emoji' : 'text';
+    const kind = EMOJI_GRAPHEME.test(grapheme) ? 'emoji' : 'text';
     const last = runs.at(-1);
     if (kind === 'text' && last?.kind === 'text') last.text += grapheme;
     else runs.push({ kind, text: grapheme });
