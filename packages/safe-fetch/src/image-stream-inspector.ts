@@ -5,7 +5,7 @@ import { IMAGE_SNIFF_LENGTH, imageSizeProblem, type ImageFormat, judgeImageForma
 type PixelSize = { width: number; height: number };
 
 /**
- * Refuses, as `too_many_pixels`, a size over the per-image limits of card-options' image rules,
+ * Refuses, as `too_many_pixels`, a size over the per-image limits of the job contract's image rules,
  * checked on the header while the body streams, so that a bomb costs a few dozen bytes instead of
  * its whole body. The card checks the same rules again when it decodes, whatever the fetcher said.
  */
@@ -15,7 +15,7 @@ function assertWithinImageLimits(size: PixelSize, field: string): void {
 }
 
 /**
- * The accepted format a body is (card-options' image rules), or `unsupported_format`. Called once
+ * The accepted format a body is (the job contract's image rules), or `unsupported_format`. Called once
  * at least IMAGE_SNIFF_LENGTH bytes are in (or the body ended shorter).
  */
 function sniffImageFormat(bytes: Buffer, field: string): ImageFormat {

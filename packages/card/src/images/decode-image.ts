@@ -124,7 +124,7 @@ function rgbaCanvas(data: Buffer, width: number, height: number): Canvas {
   return canvas;
 }
 
-/** The accepted format the bytes are (card-options' image rules), or `unsupported_format`. */
+/** The accepted format the bytes are (the job contract's image rules), or `unsupported_format`. */
 export function sniffImageFormat(bytes: Buffer, field: string): ImageFormat {
   const judged = judgeImageFormat(bytes);
   if ('problem' in judged) throw new CardImageError('unsupported_format', field, judged.problem);
@@ -141,7 +141,7 @@ export function sniffImageFormat(bytes: Buffer, field: string): ImageFormat {
 export const CARD_PIXEL_BUDGET = 40_000_000;
 
 /**
- * Refuses, as `too_large`, a size over the per-image limits of card-options' image rules
+ * Refuses, as `too_large`, a size over the per-image limits of the job contract's image rules
  * (16 megapixels, 8192 px a side). Call it with the header's size, before anything decodes.
  */
 export function assertWithinImageLimits(size: { width: number; height: number }, field: string): void {
