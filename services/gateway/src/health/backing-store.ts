@@ -24,10 +24,6 @@ export interface BackingStoreHealth {
 
 export async function probeBackingStore(store: BackingStore, timeoutMs: number): Promise<BackingStoreHealth> {
   const started = performance.now();
-  try {
-    await withDeadline(store.ping(), timeoutMs, `${store.kind} ping`);
-    return { online: true, latencyMs: performance.now() - started };
-  } catch {
-    return { online: false, latencyMs: performance.now() - started };
-  }
+  const online = await withDeadline(store.ping(), timeoutMs, `${store.kind} ping`).then(() => true, () => false);
+  return { online, latencyMs: performance.now() - started };
 }
