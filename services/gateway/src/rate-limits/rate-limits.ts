@@ -96,7 +96,10 @@ export class RateLimits {
         const message = `This key's ${BUDGET_NAMES[budget]} budget (${spec.points} per ${spec.durationSeconds} s) is used up; retry in ${reset} s.`;
         throw new ApiError(429, 'rate_limited', message, { headers: { 'Retry-After': reset } });
       }
-      if (!holdsCardSlot) return next();
+      if (!holdsCardSlot) {
+        await next();
+        return;
+      }
       const held = this.#cardsInFlight.get(key.id) ?? 0;
       if (held >= cardsInFlightPerKey) {
         ctx.state.log.info({ cardsInFlight: cardsInFlightPerKey }, 'too many cards in flight');
