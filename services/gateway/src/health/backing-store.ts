@@ -24,6 +24,11 @@ export interface BackingStoreHealth {
 
 export async function probeBackingStore(store: BackingStore, timeoutMs: number): Promise<BackingStoreHealth> {
   const started = performance.now();
-  const online = await withDeadline(store.ping(), timeoutMs, `${store.kind} ping`).then(() => true, () => false);
-  return { online, latencyMs: performance.now() - started };
+  try {
+    // Inside the try: a store whose ping throws synchronously is offline too.
+    await withDeadline(store.ping(), timeoutMs, `${store.kind} ping`);
+    return { online: true, latencyMs: performance.now() - started };
+  } catch {
+    return { online: false, latencyMs: performance.now() - started };
+  }
 }
