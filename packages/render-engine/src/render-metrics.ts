@@ -1,10 +1,10 @@
 import { CardImageError } from '@utility-api/card';
 import type { createDiscordProfiles } from '@utility-api/discord-users';
-
-type DiscordProfilesStats = ReturnType<ReturnType<typeof createDiscordProfiles>['stats']>;
 import { ImageFetchError } from '@utility-api/safe-fetch';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { CardRenderPool } from './card-pool/card-render-pool.ts';
+
+type DiscordProfilesStats = ReturnType<ReturnType<typeof createDiscordProfiles>['stats']>;
 
 const SECONDS_BUCKETS = [0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5, 10, 20];
 
@@ -20,18 +20,8 @@ export function createRenderMetrics(registry: Registry, pool: CardRenderPool) {
     registers: [registry],
   });
   const jobs = new Counter({ name: 'card_render_jobs_total', help: 'Render jobs finished, by outcome.', labelNames: ['outcome'], registers: [registry] });
-  const imageFailures = new Counter({
-    name: 'card_image_failures_total',
-    help: 'Request and profile images refused or unusable, by reason.',
-    labelNames: ['reason'],
-    registers: [registry],
-  });
-  const waited = new Histogram({
-    name: 'card_render_queue_wait_seconds',
-    help: 'Time a job waited in the queue before a renderer started it.',
-    buckets: SECONDS_BUCKETS,
-    registers: [registry],
-  });
+  const imageFailures = new Counter({ name: 'card_image_failures_total', help: 'Request and profile images refused or unusable, by reason.', labelNames: ['reason'], registers: [registry] });
+  const waited = new Histogram({ name: 'card_render_queue_wait_seconds', help: 'Time a job waited in the queue before a renderer started it.', buckets: SECONDS_BUCKETS, registers: [registry] });
   registerCountsCounter(
     registry,
     {
@@ -63,11 +53,7 @@ export function createRenderMetrics(registry: Registry, pool: CardRenderPool) {
 }
 
 /** A counter fed at scrape time from cumulative counts kept elsewhere (the pool, the profile source). */
-function registerCountsCounter(
-  registry: Registry,
-  metric: { name: string; help: string; labelNames: string[] },
-  read: () => [labels: Record<string, string>, count: number][],
-): void {
+function registerCountsCounter(registry: Registry, metric: { name: string; help: string; labelNames: string[] }, read: () => [labels: Record<string, string>, count: number][]): void {
   const reported = new Map<string, number>();
   new Counter({
     ...metric,

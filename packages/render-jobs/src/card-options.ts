@@ -1,46 +1,43 @@
 import { z } from 'zod';
 import { hexColorField } from './hex-color.ts';
-import { isSupportedDateLocale } from './locale.ts';
 
 export const PRESENCE_STATUSES = ['offline', 'online', 'idle', 'dnd'] as const;
 export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
 
-export const CARD_LIMITS = {
-  maxCustomBadges: 8,
-  maxUrlLength: 2048,
-  maxUsernameLength: 64,
-  maxTagLength: 64,
-  maxSubtitleLength: 96,
-  maxDateLength: 48,
-  maxXp: 1e15,
-} as const;
+export const CARD_LIMITS = { maxCustomBadges: 8, maxUrlLength: 2048, maxUsernameLength: 64, maxTagLength: 64, maxSubtitleLength: 96, maxDateLength: 48, maxXp: 1e15 } as const;
 
 /** Default `backgroundBrightness`: dim enough for white text on any photo, bright enough to see it. */
 export const DEFAULT_BACKGROUND_BRIGHTNESS = 60;
 export const DEFAULT_DATE_LOCALE = 'en';
 
+/** BCP 47 shape only (`en`, `es`, `pt-BR`, `zh-Hant-TW`); the runtime then decides if it knows it. */
+const LOCALE_SHAPE = /^[a-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|\d{3}))?$/i;
+
+/**
+ * Whether dates can be written in this locale: a well-formed tag whose language this runtime's
+ * ICU data has (Node ships full ICU). `xx` or `en-` are refused; `en-ZZ` falls back to `en` and is
+ * accepted, as Intl itself does.
+ */
+export function isSupportedDateLocale(code: string): boolean {
+  if (!LOCALE_SHAPE.test(code)) return false;
+  try {
+    const [canonical] = Intl.getCanonicalLocales(code);
+    if (canonical === undefined) return false;
+    const language = canonical.split('-')[0] as string;
+    return Intl.DateTimeFormat.supportedLocalesOf([language], { localeMatcher: 'lookup' }).length === 1;
+  } catch {
+    return false;
+  }
+}
+
 const mediaUrl = (description: string) =>
   z
     .string({ error: 'must be an http or https URL' })
     .max(CARD_LIMITS.maxUrlLength, { error: `must be at most ${CARD_LIMITS.maxUrlLength} characters` })
-    .refine(
-      (text) => {
-        try {
-          const url = new URL(text);
-          return url.protocol === 'http:' || url.protocol === 'https:';
-        } catch {
-          return false;
-        }
-      },
-      { error: 'must be an http or https URL' },
-    )
+    .refine((text) => ['http:', 'https:'].includes(URL.parse(text)?.protocol ?? ''), { error: 'must be an http or https URL' })
     .meta({ description, examples: ['https://example.com/image.png'] });
 
-const text = (max: number, description: string) =>
-  z
-    .string({ error: 'must be text' })
-    .max(max, { error: `must be at most ${max} characters` })
-    .meta({ description });
+const text = (max: number, description: string) => z.string({ error: 'must be text' }).max(max, { error: `must be at most ${max} characters` }).meta({ description });
 
 const flag = (description: string) => z.boolean({ error: 'must be true or false' }).meta({ description });
 
@@ -55,10 +52,7 @@ const rankDataSchema = z
   .strictObject(
     {
       currentXp: xp('XP earned towards the next level.'),
-      requiredXp: xp('XP needed to reach the next level; the bar fills at currentXp / requiredXp.').refine(
-        (value) => value > 0,
-        { error: 'must be more than 0' },
-      ),
+      requiredXp: xp('XP needed to reach the next level; the bar fills at currentXp / requiredXp.').refine((value) => value > 0, { error: 'must be more than 0' }),
       level: z
         .number({ error: 'must be a whole number' })
         .int({ error: 'must be a whole number' })
@@ -75,12 +69,7 @@ const rankDataSchema = z
       levelColor: hexColorField('Color of the level number.'),
       autoColorRank: flag('When true, ranks 1, 2 and 3 are drawn gold, silver and bronze.'),
     },
-    {
-      error: (issue) =>
-        issue.code === 'invalid_type'
-          ? 'must be an object with currentXp, requiredXp, level, rank, barColor, levelColor and autoColorRank'
-          : undefined,
-    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object with currentXp, requiredXp, level, rank, barColor, levelColor and autoColorRank' : undefined) },
   )
   .meta({ description: 'Level and XP block. When present, every field is required.' });
 
@@ -99,9 +88,7 @@ export const cardOptionsSchema = z.strictObject(
     customBadges: z
       .array(mediaUrl('URL of a PNG, JPEG, GIF or WebP badge image.'), { error: 'must be an array of image URLs' })
       .max(CARD_LIMITS.maxCustomBadges, { error: `must have at most ${CARD_LIMITS.maxCustomBadges} badges` })
-      .meta({
-        description: `Up to ${CARD_LIMITS.maxCustomBadges} badge images shown top right. They replace the profile's badges unless \`overwriteBadges\` is true.`,
-      })
+      .meta({ description: `Up to ${CARD_LIMITS.maxCustomBadges} badge images shown top right. They replace the profile's badges unless \`overwriteBadges\` is true.` })
       .optional(),
     customBackground: mediaUrl('Background image URL. Default: the profile banner, else a background generated from the profile colors.').optional(),
     badgesFrame: flag('Draws a translucent frame behind the badges. Default false.').optional(),

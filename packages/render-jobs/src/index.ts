@@ -1,8 +1,7 @@
 /** The contract between the gateway and the renderers: nothing else passes between them. */
-export { CARD_LIMITS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema } from './card-options.ts';
+export { CARD_LIMITS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema, isSupportedDateLocale } from './card-options.ts';
 export type { CardOptions, PresenceStatus, RankData } from './card-options.ts';
 export { HEX_COLOR, hexColorField, parseHexColor, type Rgb } from './hex-color.ts';
-export { isSupportedDateLocale } from './locale.ts';
 export { describePixelCount, detectImageFormat, IMAGE_SNIFF_LENGTH, imageSizeProblem, judgeImageFormat, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, type ImageFormat } from './image-rules.ts';
 export { renderJobPayloadSchema, snowflakeSchema, type RenderJobPayload } from './render-job-payload.ts';
 export { RENDER_FAILED, RENDER_FAILURE_CODES, renderJobResultSchema, type RenderFailure, type RenderJobResult } from './render-job-result.ts';

@@ -13,11 +13,7 @@ export const RENDER_JOB_NAME = 'render-card';
  * what lets an identical request be answered without rendering; failed jobs stay briefly for
  * inspection and are replaced by a fresh attempt when the same card is asked for again.
  */
-export const RENDER_RETENTION = {
-  completedAgeSeconds: 600,
-  completedMaxCount: 50_000,
-  failedAgeSeconds: 300,
-} as const;
+export const RENDER_RETENTION = { completedAgeSeconds: 600, completedMaxCount: 50_000, failedAgeSeconds: 300 } as const;
 
 /** Options of every render job, set by the producer so every renderer retries the same way. */
 export const RENDER_JOB_OPTIONS = {

@@ -17,7 +17,7 @@ export const RENDER_FAILURE_CODES = {
   overloaded: 503,
 } as const;
 
-export type RenderFailureCode = keyof typeof RENDER_FAILURE_CODES;
+type RenderFailureCode = keyof typeof RENDER_FAILURE_CODES;
 
 const renderFailureSchema = z.object({
   code: z.enum(Object.keys(RENDER_FAILURE_CODES) as [RenderFailureCode, ...RenderFailureCode[]]),

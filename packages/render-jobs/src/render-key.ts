@@ -31,9 +31,7 @@ function uuidFromDigest(digest: Buffer): string {
  * numeric ids for its own counter.
  */
 export function renderJobId(payload: Pick<RenderJobPayload, 'userId' | 'options'>): string {
-  const digest = createHash('sha256')
-    .update(canonicalJson({ design: CARD_DESIGN_VERSION, userId: payload.userId, options: payload.options }))
-    .digest();
+  const digest = createHash('sha256').update(canonicalJson({ design: CARD_DESIGN_VERSION, userId: payload.userId, options: payload.options })).digest();
   return `card-${uuidFromDigest(digest)}`;
 }
 

@@ -42,18 +42,11 @@ interface GatewayAppParts {
   renderEndpoints: readonly EndpointDefinition[];
 }
 
-interface GatewayApp {
-  app: Koa<GatewayState>;
-  keys: ApiKeyVerifier;
-  /** Undefined when `RATE_LIMITS=off`. */
-  rateLimits: RateLimits | undefined;
-}
-
 /**
  * The Koa app from its parts: keys, limits, the endpoints, docs, media and probes behind the one
  * request pipeline. Opens the keys (registering their closer with the lifecycle); starts nothing else.
  */
-export async function createGatewayApp(parts: GatewayAppParts): Promise<GatewayApp> {
+export async function createGatewayApp(parts: GatewayAppParts) {
   const { config, logger } = parts;
   const records = apiKeyRecordsFor({ redis: parts.redis, redisUrl: config.redisUrl, keysFile: config.keysFile });
   const keys = parts.lifecycle.add(

@@ -7,33 +7,20 @@ import { defaultPublicBaseUrl, type GatewayConfig } from './config.ts';
 import { profileImageEndpoints } from './endpoints/profile-image/endpoint.ts';
 import { answerClientError } from './http/request-pipeline.ts';
 import { createGatewayMetrics } from './metrics/gateway-metrics.ts';
-import { startRenderBackends, type RenderBackends } from './rendering/render-backends.ts';
-
-interface RunningGateway {
-  server: Server;
-  url: string;
-  backends: RenderBackends;
-}
+import { startRenderBackends } from './rendering/render-backends.ts';
 
 /**
  * Builds and starts the gateway from a parsed config; every resource it opens registers its
  * closer with the lifecycle as it is created.
  */
-export async function startGateway(config: GatewayConfig, runtime: GatewayRuntime, logger: Logger, lifecycle: Lifecycle): Promise<RunningGateway> {
+export async function startGateway(config: GatewayConfig, runtime: GatewayRuntime, logger: Logger, lifecycle: Lifecycle) {
   const metrics = createGatewayMetrics();
   const backends = await startRenderBackends(config, logger, lifecycle, metrics.registry);
   const { server, port } = await listen(config, lifecycle);
   const publicBaseUrl = config.publicBaseUrl ?? defaultPublicBaseUrl(config.host, port);
   const { app, keys, rateLimits } = await createGatewayApp({
-    config,
-    runtime,
-    logger,
-    lifecycle,
-    metrics,
-    redis: backends.redis,
-    media: backends.media,
-    backingStore: backends.backingStore,
-    publicBaseUrl,
+    config, runtime, logger, lifecycle, metrics, publicBaseUrl,
+    redis: backends.redis, media: backends.media, backingStore: backends.backingStore,
     renderEndpoints: profileImageEndpoints({
       queue: backends.queue,
       publicBaseUrl,
@@ -47,18 +34,9 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
   server.on('request', (request, response) => void handle(request, response));
 
   const url = defaultPublicBaseUrl(config.host, port);
-  logger.info(
-    {
-      url,
-      publicBaseUrl,
-      keys: keys.bootstrapCount,
-      managedKeys: keys.activeCount,
-      keyStore: keys.backend,
-      rateLimits: rateLimits ? (rateLimits.shared ? 'redis' : 'memory') : 'off',
-      mode: backends.mode,
-    },
-    'gateway listening',
-  );
+  const rateLimitStore = rateLimits ? (rateLimits.shared ? 'redis' : 'memory') : 'off';
+  const keyCounts = { keys: keys.bootstrapCount, managedKeys: keys.activeCount, keyStore: keys.backend };
+  logger.info({ url, publicBaseUrl, ...keyCounts, rateLimits: rateLimitStore, mode: backends.mode }, 'gateway listening');
   return { server, url, backends };
 }
 

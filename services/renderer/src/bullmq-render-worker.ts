@@ -35,10 +35,8 @@ export function createRenderWorker(parts: {
       return result;
     },
     {
-      connection: parts.connection,
-      concurrency: parts.concurrency,
-      lockDuration: parts.locks.lockDurationMs,
-      stalledInterval: parts.locks.stalledIntervalMs,
+      connection: parts.connection, concurrency: parts.concurrency,
+      lockDuration: parts.locks.lockDurationMs, stalledInterval: parts.locks.stalledIntervalMs,
       // A job that stalls twice (two renderers died on it) fails instead of killing a third.
       maxStalledCount: 1,
       autorun: false,

@@ -27,13 +27,9 @@ export async function startRenderer(config: RendererConfig, logger: Logger, life
   await worker.waitUntilReady();
 
   const health = await startHealthServer({
-    host: config.health.host,
-    port: config.health.port,
+    ...config.health,
     checks: {
-      readiness: {
-        redis: async () => void (await redis.ping()),
-        storage: () => store.ping(),
-      },
+      readiness: { redis: async () => void (await redis.ping()), storage: () => store.ping() },
       metrics: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
     },
   });

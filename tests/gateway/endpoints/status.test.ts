@@ -2,8 +2,7 @@ import test from 'ava';
 import { inMemoryBackingStore, probeBackingStore, type BackingStore, type BackingStoreHealth } from '../../../services/gateway/src/health/backing-store.ts';
 import type { RequestSnapshot } from '../../../services/gateway/src/endpoints/endpoint.ts';
 import { Reply } from '../../../services/gateway/src/endpoints/endpoint.ts';
-import { describeStatus, statusEndpoint, type StatusFacts } from '../../../services/gateway/src/endpoints/status/endpoint.ts';
-import { REDACTED_HEADERS, redactHeaders } from '../../../services/gateway/src/endpoints/status/redact-headers.ts';
+import { describeStatus, REDACTED_HEADERS, redactHeaders, statusEndpoint, type StatusFacts } from '../../../services/gateway/src/endpoints/status/endpoint.ts';
 import { fixedClock } from '../../../services/gateway/src/runtime/clock.ts';
 
 const NOW = Date.UTC(2024, 5, 15, 12, 0, 0);

@@ -59,12 +59,8 @@ function heapLimitMb(memoryLimitBytes: number): number {
 
 /** Resident size of a process from /proc (Linux), or undefined once it is gone. */
 export async function readProcessMemory(pid: number): Promise<{ rssBytes: number } | undefined> {
-  let status: string;
-  try {
-    status = await readFile(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => undefined);
+  if (status === undefined) return undefined;
   // The kernel reports it in kB, whatever the page size (statm counts pages).
   const rssBytes = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) * 1024;
   return Number.isFinite(rssBytes) ? { rssBytes } : undefined;
@@ -206,14 +202,7 @@ export class RenderWorkerProcess {
     clearTimeout(this.#sampleTimer);
     clearTimeout(this.#budgetTimer);
     clearTimeout(this.#startTimer);
-    this.#events.onExit({
-      pid: this.pid,
-      cause: this.#killedFor ?? 'crashed',
-      signal,
-      exitCode,
-      rssBytes: this.#rssBytes,
-      started: this.#ready,
-      startError: this.#startError,
-    });
+    const cause = this.#killedFor ?? 'crashed';
+    this.#events.onExit({ pid: this.pid, cause, signal, exitCode, rssBytes: this.#rssBytes, started: this.#ready, startError: this.#startError });
   }
 }

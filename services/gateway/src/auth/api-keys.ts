@@ -72,10 +72,8 @@ export function managedKeyId(presentedKey: string): string | undefined {
 /** `abcd1234`, `uk_live_abcd1234` or a whole key name the same record; anything else is undefined. */
 export function keyIdFromReference(reference: string): string | undefined {
   const text = reference.trim();
-  if (MANAGED_KEY_ID.test(text)) return text;
-  const afterPrefix = text.startsWith(MANAGED_KEY_PREFIX) ? text.slice(MANAGED_KEY_PREFIX.length) : undefined;
-  if (afterPrefix !== undefined && MANAGED_KEY_ID.test(afterPrefix)) return afterPrefix;
-  return managedKeyId(text);
+  const id = text.startsWith(MANAGED_KEY_PREFIX) ? text.slice(MANAGED_KEY_PREFIX.length) : text;
+  return MANAGED_KEY_ID.test(id) ? id : managedKeyId(text);
 }
 
 export const KEY_NAME = /^[\p{L}\p{N} ._:@/-]{1,64}$/u;

@@ -85,9 +85,7 @@ function redisApiKeyRecords(redis: Redis, location: string): ApiKeyRecords {
   return {
     kind: 'redis',
     location,
-    async version() {
-      return (await redis.get(REDIS_KEY_VERSION)) ?? '0';
-    },
+    version: async () => (await redis.get(REDIS_KEY_VERSION)) ?? '0',
     async snapshot() {
       // One transaction, so the version belongs to exactly these records.
       const replies = await redis.multi().get(REDIS_KEY_VERSION).hgetall(REDIS_KEY_RECORDS).exec();
@@ -102,8 +100,7 @@ function redisApiKeyRecords(redis: Redis, location: string): ApiKeyRecords {
       };
     },
     async insert(record) {
-      const added = await redis.hsetnx(REDIS_KEY_RECORDS, record.id, JSON.stringify(record));
-      if (added === 0) return false;
+      if ((await redis.hsetnx(REDIS_KEY_RECORDS, record.id, JSON.stringify(record))) === 0) return false;
       await redis.incr(REDIS_KEY_VERSION);
       return true;
     },

@@ -107,15 +107,10 @@ export class ApiKeyVerifier {
     if (match) return match;
     const id = managedKeyId(presentedKey);
     if (id === undefined) return undefined;
-    let key = this.#managed.get(id);
-    if (!key) {
-      await Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
-      key = this.#managed.get(id);
-      if (!key) return undefined;
-    }
+    if (!this.#managed.has(id)) await Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
+    const key = this.#managed.get(id);
     // The id only finds the record; the secret part is what must match, in constant time.
-    if (!timingSafeEqual(presented, key.hash) || key.revoked) return undefined;
-    return key.identity;
+    return key && timingSafeEqual(presented, key.hash) && !key.revoked ? key.identity : undefined;
   }
 
   /**
@@ -204,14 +199,13 @@ export function authenticate(keys: ApiKeyVerifier, limits: RateLimits | undefine
     const header = ctx.get('authorization');
     if (header === '') throw unauthorized('Missing API key: send it in the Authorization header (Authorization: <key>).');
     const key = presentedApiKey(header);
-    const identity = key === undefined || key.length > MAX_KEY_LENGTH ? undefined : await keys.verify(key);
+    const wellFormed = key !== undefined && key.length <= MAX_KEY_LENGTH;
+    const identity = wellFormed ? await keys.verify(key) : undefined;
     if (!identity) {
       const waitMs = limits ? await limits.recordAuthFailure(address) : 0;
       if (waitMs > 0) throw tooManyFailures(waitMs);
-      if (key === undefined || key.length > MAX_KEY_LENGTH) {
-        throw unauthorized('Malformed Authorization header: send "Authorization: <key>" or "Authorization: Bearer <key>".', 'invalid_token');
-      }
-      throw unauthorized('Invalid API key.', 'invalid_token');
+      const message = wellFormed ? 'Invalid API key.' : 'Malformed Authorization header: send "Authorization: <key>" or "Authorization: Bearer <key>".';
+      throw unauthorized(message, 'invalid_token');
     }
     // From here on the request's log lines carry the key id too.
     ctx.state.apiKey = identity;

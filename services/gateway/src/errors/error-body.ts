@@ -3,35 +3,19 @@ import type { FieldProblem } from './api-error.ts';
 
 /** The JSON body of every error except the json-validator's own documented 400s. */
 export const errorBodySchema = z.object({
-    error: z.object({
-      status: z.number().int().meta({ description: 'The HTTP status, repeated for clients that only keep the body.' }),
-      code: z.string().meta({ description: 'A stable machine-readable code, such as `invalid_request` or `unauthorized`.' }),
-      message: z.string().meta({ description: 'What went wrong and how to fix it, in English.' }),
-      details: z
-        .array(
-          z.object({
-            in: z.enum(['query', 'body', 'path', 'header']),
-            field: z.string(),
-            message: z.string(),
-          }),
-        )
-        .optional()
-        .meta({ description: 'For validation errors: every bad field, where it was and what is expected.' }),
-    }),
-    requestId: z.string().meta({ description: 'Also sent as the `X-Request-Id` header; quote it when reporting a problem.' }),
-  });
+  error: z.object({
+    status: z.number().int().meta({ description: 'The HTTP status, repeated for clients that only keep the body.' }),
+    code: z.string().meta({ description: 'A stable machine-readable code, such as `invalid_request` or `unauthorized`.' }),
+    message: z.string().meta({ description: 'What went wrong and how to fix it, in English.' }),
+    details: z
+      .array(z.object({ in: z.enum(['query', 'body', 'path', 'header']), field: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: 'For validation errors: every bad field, where it was and what is expected.' }),
+  }),
+  requestId: z.string().meta({ description: 'Also sent as the `X-Request-Id` header; quote it when reporting a problem.' }),
+});
 
-type ErrorBody = z.infer<typeof errorBodySchema>;
-
-export function errorBody(
-  status: number,
-  code: string,
-  message: string,
-  requestId: string,
-  details?: readonly FieldProblem[],
-): ErrorBody {
-  return {
-    error: details && details.length > 0 ? { status, code, message, details: [...details] } : { status, code, message },
-    requestId,
-  };
+export function errorBody(status: number, code: string, message: string, requestId: string, details?: readonly FieldProblem[]): z.infer<typeof errorBodySchema> {
+  const error = details && details.length > 0 ? { status, code, message, details: [...details] } : { status, code, message };
+  return { error, requestId };
 }

@@ -25,6 +25,7 @@ export interface BackingStoreHealth {
 export async function probeBackingStore(store: BackingStore, timeoutMs: number): Promise<BackingStoreHealth> {
   const started = performance.now();
   try {
+    // Inside the try: a store whose ping throws synchronously is offline too.
     await withDeadline(store.ping(), timeoutMs, `${store.kind} ping`);
     return { online: true, latencyMs: performance.now() - started };
   } catch {

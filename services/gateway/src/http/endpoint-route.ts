@@ -1,9 +1,9 @@
-import type { Middleware, ParameterizedContext } from 'koa';
+import type { Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { z } from 'zod';
 import { Reply, type BodyEncoding, type EndpointDefinition, type RequestSnapshot } from '../endpoints/endpoint.ts';
 import { ApiError, validationError, type FieldProblem } from '../errors/api-error.ts';
-import type { GatewayState } from './request-pipeline.ts';
+import type { GatewayContext, GatewayState } from './request-pipeline.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 32;
@@ -14,8 +14,6 @@ const MEDIA_TYPES: Record<BodyEncoding, readonly string[]> = {
   json: ['application/json', 'application/*+json'],
   form: ['application/x-www-form-urlencoded'],
 };
-
-type GatewayContext = ParameterizedContext<GatewayState>;
 
 /**
  * Adapts an endpoint definition to Koa: parse and validate the query, path and body with the
@@ -103,10 +101,7 @@ export function problemsFromZod(error: z.ZodError, location: FieldProblem['in'])
  * Repeated query parameters (`?count=1&count=2`) are ambiguous, so a parameter the endpoint reads
  * must appear once. Parameters it does not read are ignored, whatever their form.
  */
-function singleValuedQuery(
-  query: Record<string, string | string[] | undefined>,
-  knownNames: readonly string[],
-): { values: Record<string, string>; problems: FieldProblem[] } {
+function singleValuedQuery(query: GatewayContext['query'], knownNames: readonly string[]): { values: Record<string, string>; problems: FieldProblem[] } {
   const values: Record<string, string> = {};
   const problems: FieldProblem[] = [];
   for (const name of knownNames) {

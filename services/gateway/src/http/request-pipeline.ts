@@ -124,7 +124,7 @@ export function requestPipeline(logger: Logger, latency: Histogram<'route' | 'me
  * `Allow` header. An unknown path is a 404 whatever the method: the router answers a method it
  * does not know (PROPFIND, LOCK) with 501 before looking at the path, with no method allowed.
  */
-function answerUnrouted(ctx: ParameterizedContext<GatewayState>): void {
+function answerUnrouted(ctx: GatewayContext): void {
   const allowed = ctx.response.get('Allow');
   if (ctx.status === 404 || (ctx.status === 501 && allowed === '')) {
     ctx.status = 404;
@@ -137,15 +137,8 @@ function answerUnrouted(ctx: ParameterizedContext<GatewayState>): void {
 }
 
 const STATUS_CODES: Readonly<Record<number, string>> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  408: 'request_timeout',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
+  400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
+  408: 'request_timeout', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
 };
 
 /** Errors from libraries (http-errors, co-body) that are safe to show: a 4xx they marked as exposed. */
@@ -157,7 +150,7 @@ function asClientError(error: unknown): ApiError | undefined {
   return new ApiError(candidate.status, STATUS_CODES[candidate.status] ?? 'client_error', message, { cause: error });
 }
 
-function answerError(ctx: ParameterizedContext<GatewayState>, error: unknown): void {
+function answerError(ctx: GatewayContext, error: unknown): void {
   const apiError = error instanceof ApiError ? error : asClientError(error);
   for (const name of REPRESENTATION_HEADERS) ctx.remove(name);
   setApiResponseHeaders(ctx);

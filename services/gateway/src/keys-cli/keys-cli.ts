@@ -55,15 +55,8 @@ function limitsText(limits: KeyRateLimits | undefined): string {
 }
 
 /** What `list --json` shows of a record: everything but the hash. */
-function publicView(record: ApiKeyRecord) {
-  return {
-    id: record.id,
-    name: record.name,
-    prefix: record.prefix,
-    createdAt: record.createdAt,
-    revokedAt: record.revokedAt,
-    limits: record.limits ?? {},
-  };
+function publicView({ id, name, prefix, createdAt, revokedAt, limits }: ApiKeyRecord) {
+  return { id, name, prefix, createdAt, revokedAt, limits: limits ?? {} };
 }
 
 function table(rows: string[][]): string[] {
@@ -88,20 +81,10 @@ export async function runKeysCli(argv: readonly string[], environment: Record<st
       output.err(`pnpm keys: ${error.message}\nRun "pnpm keys --help" for usage.`);
       return EXIT.usage;
     }
-    if (error instanceof ConfigurationError) {
-      output.err(`pnpm keys: ${error.message}`);
-      return EXIT.config;
-    }
-    if (error instanceof StoreUnavailableError) {
-      output.err(`pnpm keys: ${error.message}`);
-      return EXIT.unavailable;
-    }
-    if (error instanceof KeyStoreDataError) {
-      output.err(`pnpm keys: ${error.message}`);
-      return EXIT.dataError;
-    }
     output.err(`pnpm keys: ${error instanceof Error ? error.message : String(error)}`);
-    return EXIT.software;
+    if (error instanceof ConfigurationError) return EXIT.config;
+    if (error instanceof StoreUnavailableError) return EXIT.unavailable;
+    return error instanceof KeyStoreDataError ? EXIT.dataError : EXIT.software;
   }
 }
 
@@ -122,13 +105,12 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     const imageRate = rateOption(values['image-rate'], '--image-rate');
     const limits: KeyRateLimits = { ...(rate ? { default: rate } : {}), ...(imageRate ? { profileImage: imageRate } : {}) };
 
-    const store = await openKeyStore(environment);
-    try {
-      const { key, record } = await createApiKey(store.records, { name, limits, now: new Date() });
+    return withKeyStore(environment, async (records) => {
+      const { key, record } = await createApiKey(records, { name, limits, now: new Date() });
       if (values.json) {
         output.out(JSON.stringify({ key, ...publicView(record) }));
       } else {
-        output.out(`Created key ${record.id} (${record.prefix}) named "${record.name}" in ${store.records.location}`);
+        output.out(`Created key ${record.id} (${record.prefix}) named "${record.name}" in ${records.location}`);
         output.out(`Limits: ${limitsText(record.limits)}`);
         output.out('The key, shown this once (only its hash is stored; it cannot be shown again):');
         output.out('');
@@ -136,31 +118,24 @@ const COMMANDS: Readonly<Record<string, Command>> = {
         output.out('');
       }
       return EXIT.ok;
-    } finally {
-      store.close();
-    }
+    });
   },
 
   async list(args, environment, output) {
     const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true });
     if (positionals.length > 0) throw new UsageError('list takes no arguments');
-    const store = await openKeyStore(environment);
-    try {
-      const records = await listApiKeys(store.records);
+    return withKeyStore(environment, async (store) => {
+      const records = await listApiKeys(store);
       if (values.json) {
         output.out(JSON.stringify(records.map(publicView)));
-        return EXIT.ok;
+      } else if (records.length === 0) {
+        output.out(`No managed keys in ${store.location}. Create one with: pnpm keys create --name <name>`);
+      } else {
+        const rows = records.map((record) => [record.id, record.prefix, record.name, record.createdAt, record.revokedAt ?? '-', limitsText(record.limits)]);
+        for (const line of table([['ID', 'PREFIX', 'NAME', 'CREATED', 'REVOKED', 'LIMITS'], ...rows])) output.out(line);
       }
-      if (records.length === 0) {
-        output.out(`No managed keys in ${store.records.location}. Create one with: pnpm keys create --name <name>`);
-        return EXIT.ok;
-      }
-      const rows = records.map((record) => [record.id, record.prefix, record.name, record.createdAt, record.revokedAt ?? '-', limitsText(record.limits)]);
-      for (const line of table([['ID', 'PREFIX', 'NAME', 'CREATED', 'REVOKED', 'LIMITS'], ...rows])) output.out(line);
       return EXIT.ok;
-    } finally {
-      store.close();
-    }
+    });
   },
 
   async revoke(args, environment, output) {
@@ -169,17 +144,14 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     const reference = positionals[0]!;
     const id = keyIdFromReference(reference);
     if (id === undefined) {
-      throw new UsageError(
-        `"${reference}" is not a managed key id or prefix (8 lowercase letters and digits, or uk_live_ followed by them). ` +
-          'Keys in API_KEYS are bootstrap keys: remove them from API_KEYS and restart the gateway.',
-      );
+      const why = `"${reference}" is not a managed key id or prefix (8 lowercase letters and digits, or uk_live_ followed by them). `;
+      throw new UsageError(`${why}Keys in API_KEYS are bootstrap keys: remove them from API_KEYS and restart the gateway.`);
     }
-    const store = await openKeyStore(environment);
-    try {
-      const before = (await store.records.snapshot()).records.find((record) => record.id === id);
-      const record = before?.revokedAt ? before : await store.records.revoke(id, new Date());
+    return withKeyStore(environment, async (store) => {
+      const before = (await store.snapshot()).records.find((record) => record.id === id);
+      const record = before?.revokedAt ? before : await store.revoke(id, new Date());
       if (!record) {
-        output.err(`pnpm keys: no managed key ${id} in ${store.records.location} ("pnpm keys list" shows them)`);
+        output.err(`pnpm keys: no managed key ${id} in ${store.location} ("pnpm keys list" shows them)`);
         return EXIT.noSuchKey;
       }
       if (before?.revokedAt) {
@@ -188,9 +160,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
         output.out(`Revoked key ${record.id} (${record.prefix}) "${record.name}" at ${record.revokedAt}; every gateway refuses it within a second.`);
       }
       return EXIT.ok;
-    } finally {
-      store.close();
-    }
+    });
   },
 };
 
@@ -203,17 +173,10 @@ class StoreUnavailableError extends Error {
   }
 }
 
-interface KeyStoreAccess {
-  records: ApiKeyRecords;
-  close(): void;
-}
-
-/** Picks the backend as the gateway does: Redis when `REDIS_URL` is set, else the keys file. */
-async function openKeyStore(environment: Record<string, string | undefined>): Promise<KeyStoreAccess> {
+/** Runs `use` on the backend the gateway would pick: Redis when `REDIS_URL` is set, else the keys file. */
+async function withKeyStore(environment: Record<string, string | undefined>, use: (records: ApiKeyRecords) => Promise<number>): Promise<number> {
   const env = parseEnvironment(keysEnvironmentSchema, environment);
-  if (env.REDIS_URL === undefined) {
-    return { records: apiKeyRecordsFor({ redis: undefined, redisUrl: undefined, keysFile: env.KEYS_FILE }), close: () => {} };
-  }
+  if (env.REDIS_URL === undefined) return use(apiKeyRecordsFor({ redis: undefined, redisUrl: undefined, keysFile: env.KEYS_FILE }));
   const redis = createRedisConnection(env.REDIS_URL, 'producer', 'keys-cli');
   const records = apiKeyRecordsFor({ redis, redisUrl: env.REDIS_URL, keysFile: env.KEYS_FILE });
   try {
@@ -223,7 +186,11 @@ async function openKeyStore(environment: Record<string, string | undefined>): Pr
     throw new StoreUnavailableError(`cannot reach Redis at ${records.location}: ${(error as Error).message}`, error);
   }
   redis.on('error', () => {});
-  return { records, close: () => redis.disconnect() };
+  try {
+    return await use(records);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Ready, or the first connection error: a CLI says at once that Redis is not there instead of retrying as a service does. */

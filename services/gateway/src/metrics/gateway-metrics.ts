@@ -2,16 +2,12 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
 
-export interface GatewayMetrics {
-  registry: Registry;
-  /** Latency by route template (never the raw path), method and status; the request pipeline observes it. */
-  latency: Histogram<'route' | 'method' | 'status'>;
-  cardRequests: Counter<'render'>;
-}
+export type GatewayMetrics = ReturnType<typeof createGatewayMetrics>;
 
-export function createGatewayMetrics(): GatewayMetrics {
+export function createGatewayMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // By route template (never the raw path), method and status; the request pipeline observes it.
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from request arrival to response, by route template, method and status.',
@@ -19,11 +15,7 @@ export function createGatewayMetrics(): GatewayMetrics {
     buckets: LATENCY_BUCKETS_SECONDS,
     registers: [registry],
   });
-  const cardRequests = new Counter({
-    name: 'card_requests_total',
-    help: 'Successful profile-image answers: a new render, or one reused from an identical request.',
-    labelNames: ['render'],
-    registers: [registry],
-  });
+  const help = 'Successful profile-image answers: a new render, or one reused from an identical request.';
+  const cardRequests = new Counter({ name: 'card_requests_total', help, labelNames: ['render'], registers: [registry] });
   return { registry, latency, cardRequests };
 }

@@ -18,13 +18,7 @@ th{font-weight:600;color:#4a5268}nav a{margin-right:.8rem}
 
 const DOCS_STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')}`;
 
-export const DOCS_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  `style-src '${DOCS_STYLE_HASH}'`,
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DOCS_CONTENT_SECURITY_POLICY = `default-src 'none'; style-src '${DOCS_STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -62,13 +56,9 @@ function schemaType(schema: Record<string, unknown>): string {
 }
 
 function renderOperation(path: string, methods: string[], operation: Operation, serverUrl: string): string {
-  const parameters = operation.parameters ?? [];
-  const rows = parameters
-    .map(
-      (parameter) =>
-        `<tr><td><code>${escapeHtml(parameter.name)}</code></td><td>${escapeHtml(schemaType(parameter.schema))}</td>` +
-        `<td>${parameter.required ? 'yes' : 'no'}</td><td>${markdown(parameter.description ?? '')}</td></tr>`,
-    )
+  const rows = (operation.parameters ?? [])
+    .map((parameter) => `<tr><td><code>${escapeHtml(parameter.name)}</code></td><td>${escapeHtml(schemaType(parameter.schema))}</td>` +
+      `<td>${parameter.required ? 'yes' : 'no'}</td><td>${markdown(parameter.description ?? '')}</td></tr>`)
     .join('');
   const example = operation.requestBody?.content['application/json']?.example;
   const method = methods[0] ?? 'GET';

@@ -1,8 +1,6 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { EndpointDefinition, HttpMethod } from '../endpoints/endpoint.ts';
 import { errorBodySchema } from '../errors/error-body.ts';
-import { isOptional, jsonSchemaOf, type JsonSchema } from './json-schema.ts';
-import { RATE_LIMIT_HEADER_COMPONENTS, RATE_LIMIT_HEADERS, RATE_LIMITED_DESCRIPTION, RATE_LIMITED_HEADERS } from './rate-limit-responses.ts';
 
 interface DocumentInfo {
   title: string;
@@ -14,6 +12,42 @@ interface DocumentInfo {
 }
 
 const BODYLESS: readonly HttpMethod[] = ['GET', 'HEAD', 'OPTIONS'];
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * OpenAPI 3.1 schema objects are JSON Schema 2020-12, which zod emits directly. `io` picks the
+ * side of transforms to describe: clients send the input of a body and read the output of a
+ * response; query fields are described by their parsed (typed) form.
+ */
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
+  delete generated.$schema;
+  return generated;
+}
+
+/** The rate-limit headers and the 429 response, as the document describes them. */
+const RATE_LIMIT_HEADER_COMPONENTS = {
+  'RateLimit-Limit': { description: "The key's budget for this endpoint: requests allowed per window.", schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until the current window ends and the budget is full again.', schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Policy': {
+    description: 'The budget as `<limit>;w=<window in seconds>`, such as `600;w=60`.',
+    schema: { type: 'string', pattern: '^\\d+;w=\\d+$' },
+  },
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
+} as const;
+
+const headerRef = (name: keyof typeof RATE_LIMIT_HEADER_COMPONENTS) => ({ $ref: `#/components/headers/${name}` });
+
+/** On every response of an authenticated operation that got past the key check. */
+const RATE_LIMIT_HEADERS = Object.fromEntries(
+  (['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const).map((name) => [name, headerRef(name)]),
+);
+const RATE_LIMITED_HEADERS = { 'Retry-After': headerRef('Retry-After'), ...RATE_LIMIT_HEADERS };
+const RATE_LIMITED_DESCRIPTION =
+  "Rate limited (code `rate_limited`): the key's budget for this endpoint is used up, or this client address sent too many " +
+  'wrong keys. `Retry-After` says when to retry; the `RateLimit-*` headers are present when the key was the cause.';
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
@@ -33,7 +67,8 @@ function parametersIn(schema: z.ZodObject | undefined, location: 'path' | 'query
     return {
       name,
       in: location,
-      required: location === 'path' || !isOptional(field),
+      // Whether a query field may be left out is read from the schema itself rather than repeated.
+      required: location === 'path' || !field.safeParse(undefined).success,
       ...(typeof description === 'string' ? { description } : {}),
       schema: rest,
       ...(Array.isArray(examples) && examples.length > 0 ? { example: examples[0] as unknown } : {}),

@@ -24,18 +24,11 @@ const STORE_RETRY_MS = 1000;
 const MAX_BLOCKED_ADDRESSES = 10_000;
 const BUDGET_NAMES: Readonly<Record<RateBudget, string>> = { default: 'request', profileImage: 'profile-image' };
 
-/** The outcome of spending one request from a budget, with what the RateLimit-* headers report. */
+/** The outcome of spending one request from a budget; `resetMs` is until the budget is full again. */
 interface LimitDecision {
   allowed: boolean;
-  spec: RateSpec;
   remaining: number;
-  /** Until the window resets and the budget is full again. */
   resetMs: number;
-}
-
-interface Limiters {
-  store: RateLimiterRedis | undefined;
-  memory: RateLimiterMemory;
 }
 
 /** Whole seconds, rounded up and at least 1, for `Retry-After` and `RateLimit-Reset`. */
@@ -53,11 +46,10 @@ const secondsUntil = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  * Card renders fail with 503 while Redis is down anyway; the light endpoints keep serving.
  */
 export class RateLimits {
-  readonly cardsInFlightPerKey: number;
   readonly #settings: RateLimitSettings;
   readonly #redis: Redis | undefined;
   readonly #logger: Logger;
-  readonly #limiters = new Map<string, Limiters>();
+  readonly #limiters = new Map<string, { store: RateLimiterRedis | undefined; memory: RateLimiterMemory }>();
   readonly #cardsInFlight = new Map<string, number>();
   readonly #blockedUntil = new Map<string, number>();
   #storeRetryAt = 0;
@@ -67,7 +59,6 @@ export class RateLimits {
     this.#settings = settings;
     this.#redis = redis;
     this.#logger = logger;
-    this.cardsInFlightPerKey = settings.cardsInFlightPerKey;
   }
 
   /** Whether the counters are shared through Redis or kept in this process. */
@@ -89,6 +80,7 @@ export class RateLimits {
   middleware(limits: EndpointLimits = {}): Middleware<GatewayState> {
     const budget = limits.budget ?? 'default';
     const holdsCardSlot = limits.holdsCardSlot === true;
+    const { cardsInFlightPerKey } = this.#settings;
     return async (ctx, next) => {
       const key = ctx.state.apiKey!;
       const spec = key.limits?.[budget] ?? this.#settings.budgets[budget];
@@ -101,26 +93,18 @@ export class RateLimits {
       ctx.res.setHeader('RateLimit-Policy', `${spec.points};w=${spec.durationSeconds}`);
       if (!decision.allowed) {
         ctx.state.log.info({ budget }, 'rate limited');
-        throw new ApiError(
-          429,
-          'rate_limited',
-          `This key's ${BUDGET_NAMES[budget]} budget (${spec.points} per ${spec.durationSeconds} s) is used up; retry in ${reset} s.`,
-          { headers: { 'Retry-After': reset } },
-        );
+        const message = `This key's ${BUDGET_NAMES[budget]} budget (${spec.points} per ${spec.durationSeconds} s) is used up; retry in ${reset} s.`;
+        throw new ApiError(429, 'rate_limited', message, { headers: { 'Retry-After': reset } });
       }
       if (!holdsCardSlot) {
         await next();
         return;
       }
       const held = this.#cardsInFlight.get(key.id) ?? 0;
-      if (held >= this.cardsInFlightPerKey) {
-        ctx.state.log.info({ cardsInFlight: this.cardsInFlightPerKey }, 'too many cards in flight');
-        throw new ApiError(
-          429,
-          'too_many_cards_in_flight',
-          `This key already has ${this.cardsInFlightPerKey} cards in progress on this server, the most it may have at once; retry when one of them has been answered.`,
-          { headers: { 'Retry-After': '1' } },
-        );
+      if (held >= cardsInFlightPerKey) {
+        ctx.state.log.info({ cardsInFlight: cardsInFlightPerKey }, 'too many cards in flight');
+        const message = `This key already has ${cardsInFlightPerKey} cards in progress on this server, the most it may have at once; retry when one of them has been answered.`;
+        throw new ApiError(429, 'too_many_cards_in_flight', message, { headers: { 'Retry-After': '1' } });
       }
       this.#cardsInFlight.set(key.id, held + 1);
       try {
@@ -170,7 +154,7 @@ export class RateLimits {
     const limiters = this.#limitersFor(budget, spec);
     if (limiters.store && performance.now() >= this.#storeRetryAt) {
       try {
-        const decision = await withDeadline(settle(limiters.store, key, spec), STORE_TIMEOUT_MS, 'rate limit store');
+        const decision = await withDeadline(settle(limiters.store, key), STORE_TIMEOUT_MS, 'rate limit store');
         if (this.#storeFailing) this.#logger.info('rate limits: Redis is back, counters are shared again');
         this.#storeFailing = false;
         return decision;
@@ -180,10 +164,10 @@ export class RateLimits {
         this.#storeFailing = true;
       }
     }
-    return settle(limiters.memory, key, spec);
+    return settle(limiters.memory, key);
   }
 
-  #limitersFor(budget: string, spec: RateSpec): Limiters {
+  #limitersFor(budget: string, spec: RateSpec) {
     const id = `${budget}|${spec.points}|${spec.durationSeconds}`;
     let limiters = this.#limiters.get(id);
     if (!limiters) {
@@ -202,7 +186,7 @@ export class RateLimits {
 }
 
 /** rate-limiter-flexible rejects with a RateLimiterRes when over budget and with an Error on a store fault. */
-async function settle(limiter: RateLimiterAbstract, key: string, spec: RateSpec): Promise<LimitDecision> {
+async function settle(limiter: RateLimiterAbstract, key: string): Promise<LimitDecision> {
   let allowed = true;
   let result: RateLimiterRes;
   try {
@@ -212,7 +196,7 @@ async function settle(limiter: RateLimiterAbstract, key: string, spec: RateSpec)
     allowed = false;
     result = rejection;
   }
-  return { allowed, spec, remaining: allowed ? Math.max(0, result.remainingPoints) : 0, resetMs: Math.max(0, result.msBeforeNext) };
+  return { allowed, remaining: allowed ? Math.max(0, result.remainingPoints) : 0, resetMs: Math.max(0, result.msBeforeNext) };
 }
 
 /**

@@ -13,11 +13,6 @@ import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
 import { RenderQueueUnavailableError, type RenderBackend } from './render-queue.ts';
 
-interface Waiter {
-  resolve(result: RenderJobResult): void;
-  reject(error: unknown): void;
-}
-
 /**
  * A QueueEvents stream can miss an event (it starts at "now", and reconnects skip ahead), so a
  * waiter that heard nothing for this long asks Redis for the job's state directly.
@@ -63,7 +58,7 @@ export async function createBullmqBackend(parts: { producer: Redis; events: Redi
     },
   });
 
-  const waiters = new Map<string, Waiter>();
+  const waiters = new Map<string, { resolve(result: RenderJobResult): void; reject(error: unknown): void }>();
   const settle = (jobId: string, outcome: { result: RenderJobResult } | { error: unknown }) => {
     const waiter = waiters.get(jobId);
     waiters.delete(jobId);

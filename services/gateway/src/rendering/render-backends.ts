@@ -4,13 +4,12 @@ import { openMediaStore, type MediaStore } from '@utility-api/media-store';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.ts';
-import type { BackingStore } from '../health/backing-store.ts';
-import { inMemoryBackingStore } from '../health/backing-store.ts';
+import { inMemoryBackingStore, type BackingStore } from '../health/backing-store.ts';
 import { createBullmqBackend } from './bullmq-backend.ts';
 import { createEmbeddedBackend } from './embedded-backend.ts';
 import { createRenderQueue, type RenderQueue } from './render-queue.ts';
 
-export interface RenderBackends {
+interface RenderBackends {
   mode: 'embedded' | 'distributed';
   queue: RenderQueue;
   media: MediaStore;

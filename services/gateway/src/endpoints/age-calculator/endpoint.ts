@@ -79,10 +79,7 @@ const querySchema = z.object({
   dob: z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a date as YYYY-MM-DD') })
     .regex(DATE_TEXT, { error: 'must be a date as YYYY-MM-DD (for example 1990-05-17 or 2022-9-23)' })
-    .meta({
-      description: 'Date of birth as `YYYY-MM-DD`; month and day may be unpadded (`2022-9-23`). Must be a real date, not in the future.',
-      examples: ['1990-05-17'],
-    }),
+    .meta({ description: 'Date of birth as `YYYY-MM-DD`; month and day may be unpadded (`2022-9-23`). Must be a real date, not in the future.', examples: ['1990-05-17'] }),
 });
 
 const resultSchema = z.object({
@@ -164,8 +161,7 @@ export function calculateAge(dateOfBirth: Temporal.PlainDate, nowMs: number): Ag
     ageGroup: ageGroup(calendar.years),
     willBe18At: isoUtc(midnightUtc(birthdayInYear(dateOfBirth, dateOfBirth.year + 18))),
     ageInDays,
-    birthdayPassedThisYear:
-      today.year > dateOfBirth.year && Temporal.PlainDate.compare(birthdayThisYear, today) < 0,
+    birthdayPassedThisYear: today.year > dateOfBirth.year && Temporal.PlainDate.compare(birthdayThisYear, today) < 0,
   };
 }
 

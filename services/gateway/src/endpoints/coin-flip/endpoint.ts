@@ -23,10 +23,7 @@ const resultSchema = z.object({
 
 export type CoinFlipResult = z.infer<typeof resultSchema>;
 
-const DESCRIPTIONS = {
-  Heads: 'Heads: The coin landed on the head side.',
-  Tails: 'Tails: The coin landed on the tails side.',
-} as const;
+const DESCRIPTIONS = { Heads: 'Heads: The coin landed on the head side.', Tails: 'Tails: The coin landed on the tails side.' } as const;
 
 /** Floating-point slack for pairs such as 33.3 + 66.7 that do not sum to exactly 100 in binary. */
 const SUM_TOLERANCE = 1e-9;
@@ -40,9 +37,7 @@ export interface CoinOdds {
 export function resolveCoinOdds(heads: number | undefined, tails: number | undefined): CoinOdds | FieldProblem[] {
   if (heads === undefined && tails === undefined) return { heads: 50, custom: false };
   if (heads !== undefined && tails !== undefined && Math.abs(heads + tails - 100) > SUM_TOLERANCE) {
-    return [
-      { in: 'query', field: 'heads', message: `heads (${heads}) and tails (${tails}) must add up to 100` },
-    ];
+    return [{ in: 'query', field: 'heads', message: `heads (${heads}) and tails (${tails}) must add up to 100` }];
   }
   return { heads: heads ?? 100 - (tails as number), custom: true };
 }

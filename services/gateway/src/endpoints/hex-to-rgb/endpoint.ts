@@ -6,29 +6,17 @@ import { isoTimestamp, percentText } from '../answer-fields.ts';
 
 const querySchema = z.object({
   hex: z
-    .string({
-      error: (issue) =>
-        issue.input === undefined ? 'is required' : 'must be a color code such as #FF5733, FF5733 or #F53',
-    })
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a color code such as #FF5733, FF5733 or #F53') })
     .regex(HEX_COLOR, {
       error: (issue) =>
         issue.input === ''
           ? 'is empty; in a URL "#" starts a fragment, so send it as %23 (hex=%23FF5733) or leave it out (hex=FF5733)'
           : 'must be a color code such as #FF5733, FF5733 or #F53',
     })
-    .meta({
-      description:
-        'A color as `#RRGGBB` or `#RGB`, any letter case, `#` optional. Send `#` URL-encoded as `%23` or omit it.',
-      examples: ['#FF5733'],
-    }),
+    .meta({ description: 'A color as `#RRGGBB` or `#RGB`, any letter case, `#` optional. Send `#` URL-encoded as `%23` or omit it.', examples: ['#FF5733'] }),
 });
 
-const componentSchema = z.object({
-  value: z.number().int().min(0).max(255),
-  description: z.string(),
-  percentage: z.string(),
-  validity: z.boolean(),
-});
+const componentSchema = z.object({ value: z.number().int().min(0).max(255), description: z.string(), percentage: z.string(), validity: z.boolean() });
 
 const resultSchema = z.object({
   originalHex: z.string(),
@@ -41,12 +29,7 @@ const resultSchema = z.object({
 export type HexToRgbResult = z.infer<typeof resultSchema>;
 
 function component(value: number, name: string) {
-  return {
-    value,
-    description: `${name} component (0-255)`,
-    percentage: percentText((value / 255) * 100),
-    validity: value >= 0 && value <= 255,
-  };
+  return { value, description: `${name} component (0-255)`, percentage: percentText((value / 255) * 100), validity: value >= 0 && value <= 255 };
 }
 
 export function hexToRgb(hex: string, clock: Clock): HexToRgbResult {

@@ -10,13 +10,10 @@ const MESSAGES = {
   notContainer: 'The JSON is incorrectly formatted: it must be an object or an array.',
 } as const;
 
-const jsonValue = z
-  .union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()])
-  .meta({
-    description:
-      'The JSON to check: an object or an array, or a string holding JSON text (which is parsed and checked).',
-    examples: [{ name: 'Ada', roles: ['admin'] }],
-  });
+const jsonValue = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()]).meta({
+  description: 'The JSON to check: an object or an array, or a string holding JSON text (which is parsed and checked).',
+  examples: [{ name: 'Ada', roles: ['admin'] }],
+});
 
 const bodySchema = z.object({ json: jsonValue.optional() });
 
@@ -33,21 +30,15 @@ function invalid(message: string): Reply<JsonValidationResult> {
   return new Reply(400, { status: 'invalid', message, jsonType: 'N/A' });
 }
 
-function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
-
 export function validateJson(body: JsonValidatorBody): JsonValidationResult | Reply<JsonValidationResult> {
   if (body.json === undefined) return invalid(MESSAGES.missing);
   let value: unknown = body.json;
   if (typeof value === 'string') {
-    const parsed = parseJsonText(value);
-    if (!parsed.ok) return invalid(MESSAGES.malformed);
-    value = parsed.value;
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      return invalid(MESSAGES.malformed);
+    }
   }
   if (value === null || typeof value !== 'object') return invalid(MESSAGES.notContainer);
   const jsonType = Array.isArray(value) ? 'array' : 'object';
@@ -75,8 +66,7 @@ export function jsonValidatorEndpoint() {
     body: bodySchema,
     bodyExample: { json: { name: 'Ada', roles: ['admin'] } },
     onMalformedBody: () => invalid(MESSAGES.malformed),
-    onInvalidInput: (problems) =>
-      invalid(problems.some((problem) => problem.field === 'json') ? MESSAGES.notContainer : MESSAGES.missing),
+    onInvalidInput: (problems) => invalid(problems.some((problem) => problem.field === 'json') ? MESSAGES.notContainer : MESSAGES.missing),
     responses: {
       200: { description: 'The JSON is valid (possibly empty).', schema: resultSchema },
       400: {

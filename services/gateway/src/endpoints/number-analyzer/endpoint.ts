@@ -1,14 +1,7 @@
 import { compactNumber } from '@utility-api/compact-number';
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
-import {
-  groupThousands,
-  isArmstrong,
-  isFibonacci,
-  isPalindrome,
-  isPerfectSquare,
-  isPrime,
-} from './number-properties.ts';
+import { groupThousands, isArmstrong, isFibonacci, isPalindrome, isPerfectSquare, isPrime } from './number-properties.ts';
 
 // Any count of digits: leading zeros are allowed, and text past the safe range fails the refine below.
 const INTEGER_TEXT = /^[+-]?\d+$/;
@@ -18,10 +11,7 @@ const querySchema = z.object({
   integer: z.preprocess(
     (value) => (typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : value),
     z
-      .number({
-        error: (issue) =>
-          issue.input === undefined ? 'is required' : `must be a whole number ${SAFE_RANGE}, written in digits`,
-      })
+      .number({ error: (issue) => (issue.input === undefined ? 'is required' : `must be a whole number ${SAFE_RANGE}, written in digits`) })
       .refine(Number.isSafeInteger, { error: `must be a whole number ${SAFE_RANGE}` })
       .meta({ description: `A whole number ${SAFE_RANGE} (the safe integers), in plain digits with an optional sign.`, examples: [1234567] }),
   ),

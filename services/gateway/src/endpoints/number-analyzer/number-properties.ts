@@ -8,23 +8,21 @@ function integerSquareRoot(value: bigint): bigint {
   return root;
 }
 
+function isSquare(value: bigint): boolean {
+  if (value < 0n) return false;
+  const root = integerSquareRoot(value);
+  return root * root === value;
+}
+
 export function isPerfectSquare(value: number): boolean {
-  if (value < 0) return false;
-  const big = BigInt(value);
-  const root = integerSquareRoot(big);
-  return root * root === big;
+  return value >= 0 && isSquare(BigInt(value));
 }
 
 /** n is a Fibonacci number exactly when 5n²+4 or 5n²-4 is a perfect square. */
 export function isFibonacci(value: number): boolean {
   if (value < 0) return false;
   const big = BigInt(value);
-  const base = 5n * big * big;
-  return [base + 4n, base - 4n].some((candidate) => {
-    if (candidate < 0n) return false;
-    const root = integerSquareRoot(candidate);
-    return root * root === candidate;
-  });
+  return isSquare(5n * big * big + 4n) || isSquare(5n * big * big - 4n);
 }
 
 function modularPower(base: bigint, exponent: bigint, modulus: bigint): bigint {

@@ -6,15 +6,8 @@ import emojibaseGroups from 'emojibase-data/meta/groups.json' with { type: 'json
  * hair components) is not offered: those code points are modifiers, not emojis to send.
  */
 const EMOJI_CATEGORIES = {
-  0: 'Smileys & Emotion',
-  1: 'People & Body',
-  3: 'Animals & Nature',
-  4: 'Food & Drink',
-  5: 'Travel & Places',
-  6: 'Activities',
-  7: 'Objects',
-  8: 'Symbols',
-  9: 'Flags',
+  0: 'Smileys & Emotion', 1: 'People & Body', 3: 'Animals & Nature', 4: 'Food & Drink', 5: 'Travel & Places',
+  6: 'Activities', 7: 'Objects', 8: 'Symbols', 9: 'Flags',
 } as const satisfies Record<number, string>;
 
 export type EmojiCategory = (typeof EMOJI_CATEGORIES)[keyof typeof EMOJI_CATEGORIES];
@@ -24,9 +17,7 @@ export const CATEGORY_NAMES = Object.values(EMOJI_CATEGORIES) as EmojiCategory[]
 /** Matches a category name case-insensitively, also in the slug form `food-drink`. */
 export function findCategory(text: string): EmojiCategory | undefined {
   const wanted = text.trim().toLowerCase();
-  return CATEGORY_NAMES.find(
-    (name) => name.toLowerCase() === wanted || name.toLowerCase().replace(/ & /g, '-') === wanted,
-  );
+  return CATEGORY_NAMES.find((name) => name.toLowerCase() === wanted || name.toLowerCase().replace(/ & /g, '-') === wanted);
 }
 
 /**
@@ -35,48 +26,33 @@ export function findCategory(text: string): EmojiCategory | undefined {
  * `emojiType === "Symbol"` and `isSymbol` always agree.
  */
 const SUBGROUP_TYPES: readonly (readonly [prefix: string, type: string])[] = [
-  ['face-', 'Face'],
-  ['cat-face', 'Face'],
-  ['monkey-face', 'Face'],
-  ['heart', 'Heart'],
-  ['emotion', 'Emotion'],
-  ['hand', 'Body Part'],
-  ['body-parts', 'Body Part'],
-  ['animal-', 'Animal'],
-  ['plant-', 'Plant'],
-  ['drink', 'Drink'],
-  ['dishware', 'Object'],
-  ['place-', 'Place'],
-  ['hotel', 'Place'],
-  ['transport-ground', 'Transport'],
-  ['transport-water', 'Transport'],
-  ['transport-air', 'Transport'],
-  ['time', 'Time'],
-  ['sky-weather', 'Weather'],
-  ['event', 'Event'],
-  ['award-medal', 'Award'],
-  ['sport', 'Sport'],
-  ['game', 'Game'],
-  ['arts-crafts', 'Art'],
+  ['face-', 'Face'], ['cat-face', 'Face'], ['monkey-face', 'Face'], ['heart', 'Heart'], ['emotion', 'Emotion'],
+  ['hand', 'Body Part'], ['body-parts', 'Body Part'], ['animal-', 'Animal'], ['plant-', 'Plant'], ['drink', 'Drink'],
+  ['dishware', 'Object'], ['place-', 'Place'], ['hotel', 'Place'], ['transport-ground', 'Transport'],
+  ['transport-water', 'Transport'], ['transport-air', 'Transport'], ['time', 'Time'], ['sky-weather', 'Weather'],
+  ['event', 'Event'], ['award-medal', 'Award'], ['sport', 'Sport'], ['game', 'Game'], ['arts-crafts', 'Art'],
 ];
 
-const CATEGORY_TYPES: Record<EmojiCategory, string> = {
-  'Smileys & Emotion': 'Face',
-  'People & Body': 'Person',
-  'Animals & Nature': 'Animal',
-  'Food & Drink': 'Food',
-  'Travel & Places': 'Place',
-  Activities: 'Activity',
-  Objects: 'Object',
-  Symbols: 'Symbol',
-  Flags: 'Flag',
+/** Each category's type, mood and color, for emojis that nothing more specific describes. */
+const CATEGORY_DEFAULTS: Record<EmojiCategory, { type: string; mood: string; color: string }> = {
+  'Smileys & Emotion': { type: 'Face', mood: 'Expressive', color: 'Yellow' },
+  'People & Body': { type: 'Person', mood: 'Friendly', color: 'Yellow' },
+  'Animals & Nature': { type: 'Animal', mood: 'Calm', color: 'Brown' },
+  'Food & Drink': { type: 'Food', mood: 'Hungry', color: 'Brown' },
+  'Travel & Places': { type: 'Place', mood: 'Adventurous', color: 'Gray' },
+  Activities: { type: 'Activity', mood: 'Excited', color: 'Multicolor' },
+  Objects: { type: 'Object', mood: 'Curious', color: 'Gray' },
+  Symbols: { type: 'Symbol', mood: 'Neutral', color: 'Blue' },
+  Flags: { type: 'Flag', mood: 'Proud', color: 'Multicolor' },
 };
+const CATEGORY_DEFAULT_LIST = Object.values(CATEGORY_DEFAULTS);
 
-export const EMOJI_TYPES = [...new Set([...SUBGROUP_TYPES.map(([, type]) => type), ...Object.values(CATEGORY_TYPES)])];
+export const EMOJI_TYPES = [...new Set([...SUBGROUP_TYPES.map(([, type]) => type), ...CATEGORY_DEFAULT_LIST.map(({ type }) => type)])];
 
 function emojiType(category: EmojiCategory, subgroup: string): string {
-  if (category === 'Symbols' || category === 'Flags' || category === 'Objects') return CATEGORY_TYPES[category];
-  return SUBGROUP_TYPES.find(([prefix]) => subgroup.startsWith(prefix))?.[1] ?? CATEGORY_TYPES[category];
+  const byCategory = CATEGORY_DEFAULTS[category].type;
+  if (category === 'Symbols' || category === 'Flags' || category === 'Objects') return byCategory;
+  return SUBGROUP_TYPES.find(([prefix]) => subgroup.startsWith(prefix))?.[1] ?? byCategory;
 }
 
 /**
@@ -106,18 +82,6 @@ const MOOD_WORDS: Readonly<Record<string, string>> = wordTable({
   Proud: ['proud', 'trophy', 'medal', 'winner', 'victory', 'flag', 'crown'],
 });
 
-const CATEGORY_MOODS: Record<EmojiCategory, string> = {
-  'Smileys & Emotion': 'Expressive',
-  'People & Body': 'Friendly',
-  'Animals & Nature': 'Calm',
-  'Food & Drink': 'Hungry',
-  'Travel & Places': 'Adventurous',
-  Activities: 'Excited',
-  Objects: 'Curious',
-  Symbols: 'Neutral',
-  Flags: 'Proud',
-};
-
 const COLOR_WORDS: Readonly<Record<string, string>> = wordTable({
   Red: ['red', 'heart', 'fire', 'apple', 'cherry', 'cherries', 'strawberry', 'tomato', 'rose', 'blood', 'lipstick', 'chili', 'crab', 'lobster'],
   Orange: ['orange', 'tangerine', 'carrot', 'pumpkin', 'fox', 'tiger', 'basketball', 'peach'],
@@ -133,20 +97,8 @@ const COLOR_WORDS: Readonly<Record<string, string>> = wordTable({
   Multicolor: ['rainbow', 'multicolor', 'confetti', 'palette'],
 });
 
-const CATEGORY_COLORS: Record<EmojiCategory, string> = {
-  'Smileys & Emotion': 'Yellow',
-  'People & Body': 'Yellow',
-  'Animals & Nature': 'Brown',
-  'Food & Drink': 'Brown',
-  'Travel & Places': 'Gray',
-  Activities: 'Multicolor',
-  Objects: 'Gray',
-  Symbols: 'Blue',
-  Flags: 'Multicolor',
-};
-
-export const EMOJI_MOODS = [...new Set([...Object.values(MOOD_WORDS), ...Object.values(CATEGORY_MOODS)])];
-export const EMOJI_COLORS = [...new Set([...Object.values(COLOR_WORDS), ...Object.values(CATEGORY_COLORS)])];
+export const EMOJI_MOODS = [...new Set([...Object.values(MOOD_WORDS), ...CATEGORY_DEFAULT_LIST.map(({ mood }) => mood)])];
+export const EMOJI_COLORS = [...new Set([...Object.values(COLOR_WORDS), ...CATEGORY_DEFAULT_LIST.map(({ color }) => color)])];
 
 function wordTable(groups: Record<string, readonly string[]>): Record<string, string> {
   const table: Record<string, string> = {};
@@ -166,14 +118,6 @@ function firstMatch(words: readonly string[], table: Readonly<Record<string, str
 function describingWords(name: string, keywords: readonly string[]): string[] {
   const split = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   return [...split(name), ...keywords.flatMap(split)];
-}
-
-function emojiMood(words: readonly string[], category: EmojiCategory): string {
-  return firstMatch(words, MOOD_WORDS) ?? CATEGORY_MOODS[category];
-}
-
-function emojiColor(words: readonly string[], category: EmojiCategory): string {
-  return firstMatch(words, COLOR_WORDS) ?? CATEGORY_COLORS[category];
 }
 
 export interface EmojiDetails {
@@ -208,18 +152,16 @@ export function buildEmojiCatalog(): readonly EmojiDetails[] {
     const category = (EMOJI_CATEGORIES as Record<number, EmojiCategory | undefined>)[entry.group];
     if (category === undefined) continue;
     const words = describingWords(entry.label, entry.tags ?? []);
-    catalog.push(
-      Object.freeze({
-        emoji: entry.emoji,
-        emojiName: titleCase(entry.label),
-        unicode: codePoints(entry.emoji),
-        category,
-        emojiMood: emojiMood(words, category),
-        emojiColor: emojiColor(words, category),
-        isSymbol: category === 'Symbols',
-        emojiType: emojiType(category, subgroupKeys[String(entry.subgroup)] ?? ''),
-      }),
-    );
+    catalog.push(Object.freeze({
+      emoji: entry.emoji,
+      emojiName: titleCase(entry.label),
+      unicode: codePoints(entry.emoji),
+      category,
+      emojiMood: firstMatch(words, MOOD_WORDS) ?? CATEGORY_DEFAULTS[category].mood,
+      emojiColor: firstMatch(words, COLOR_WORDS) ?? CATEGORY_DEFAULTS[category].color,
+      isSymbol: category === 'Symbols',
+      emojiType: emojiType(category, subgroupKeys[String(entry.subgroup)] ?? ''),
+    }));
   }
   return Object.freeze(catalog);
 }

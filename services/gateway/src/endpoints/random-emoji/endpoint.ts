@@ -23,11 +23,8 @@ export class EmojiPicker {
     const key = `${filter.category ?? '*'}|${filter.isSymbol ?? '*'}`;
     let pool = this.#pools.get(key);
     if (!pool) {
-      pool = this.#catalog.filter(
-        (emoji) =>
-          (filter.category === undefined || emoji.category === filter.category) &&
-          (filter.isSymbol === undefined || emoji.isSymbol === filter.isSymbol),
-      );
+      const { category, isSymbol } = filter;
+      pool = this.#catalog.filter((emoji) => (category === undefined || emoji.category === category) && (isSymbol === undefined || emoji.isSymbol === isSymbol));
       this.#pools.set(key, pool);
     }
     return pool;
@@ -55,14 +52,10 @@ function countField() {
   const expectation = 'must be a whole number, 1 or more';
   return z.preprocess(
     (value) => (typeof value === 'string' && COUNT_TEXT.test(value) ? Math.min(Number(value), MAX_EMOJI_COUNT) : value),
-    z
-      .number({ error: expectation })
-      .int({ error: expectation })
-      .min(1, { error: expectation })
-      .meta({
-        description: `How many emojis, 1 or more (default 1); values above ${MAX_EMOJI_COUNT} give ${MAX_EMOJI_COUNT}.`,
-        examples: [3],
-      }),
+    z.number({ error: expectation }).int({ error: expectation }).min(1, { error: expectation }).meta({
+      description: `How many emojis, 1 or more (default 1); values above ${MAX_EMOJI_COUNT} give ${MAX_EMOJI_COUNT}.`,
+      examples: [3],
+    }),
   );
 }
 
@@ -93,12 +86,7 @@ const resultSchema = z
 
 export type RandomEmojiResult = Record<`emoji${number}`, EmojiDetails>;
 
-export function randomEmojis(
-  picker: EmojiPicker,
-  filter: EmojiFilter,
-  count: number,
-  random: RandomSource,
-): RandomEmojiResult {
+export function randomEmojis(picker: EmojiPicker, filter: EmojiFilter, count: number, random: RandomSource): RandomEmojiResult {
   const picked = picker.pick(filter, Math.min(count, MAX_EMOJI_COUNT), random);
   return Object.fromEntries(picked.map((emoji, index) => [`emoji${index + 1}`, emoji]));
 }
@@ -135,35 +123,19 @@ export function randomEmojiEndpoint(random: RandomSource) {
         description: 'The emojis, keyed `emoji1` ... `emoji<count>`.',
         schema: resultSchema,
         example: {
-          emoji1: {
-            emoji: '🍕',
-            emojiName: 'Pizza',
-            unicode: 'U+1F355',
-            category: 'Food & Drink',
-            emojiMood: 'Hungry',
-            emojiColor: 'Yellow',
-            isSymbol: false,
-            emojiType: 'Food',
-          },
+          emoji1: { emoji: '🍕', emojiName: 'Pizza', unicode: 'U+1F355', category: 'Food & Drink', emojiMood: 'Hungry', emojiColor: 'Yellow', isSymbol: false, emojiType: 'Food' },
         },
       },
       400: { description: 'Unknown category, or `count`/`isSymbol` malformed.' },
       404: { description: 'No emoji matches the filters (for example `category=Food & Drink&isSymbol=true`).' },
     },
     handle: ({ query }) => {
-      let category;
-      if (query.category !== undefined) {
-        category = findCategory(query.category);
-        if (category === undefined) {
-          throw validationError([
-            { in: 'query', field: 'category', message: `must be one of: ${CATEGORY_NAMES.join(', ')}` },
-          ]);
-        }
+      const category = query.category === undefined ? undefined : findCategory(query.category);
+      if (query.category !== undefined && category === undefined) {
+        throw validationError([{ in: 'query', field: 'category', message: `must be one of: ${CATEGORY_NAMES.join(', ')}` }]);
       }
       const filter: EmojiFilter = { category, isSymbol: query.isSymbol };
-      if (picker.pool(filter).length === 0) {
-        throw new ApiError(404, 'no_matching_emoji', 'No emoji matches this combination of category and isSymbol.');
-      }
+      if (picker.pool(filter).length === 0) throw new ApiError(404, 'no_matching_emoji', 'No emoji matches this combination of category and isSymbol.');
       return randomEmojis(picker, filter, query.count ?? 1, random);
     },
   });

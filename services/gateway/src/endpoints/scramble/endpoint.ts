@@ -65,16 +65,9 @@ const querySchema = z.object({
   word: z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
     .min(1, { error: 'must not be empty' })
-    .max(MAX_WORD_CODE_POINTS, {
-      error: `must be at most ${MAX_WORD_GRAPHEMES} characters (and ${MAX_WORD_CODE_POINTS} code points)`,
-      abort: true,
-    })
-    .refine(isSingleWord, {
-      error: 'must be a single word with no spaces, control characters or invisible formatting characters',
-    })
-    .refine((word) => graphemes(word).length <= MAX_WORD_GRAPHEMES, {
-      error: `must be at most ${MAX_WORD_GRAPHEMES} characters`,
-    })
+    .max(MAX_WORD_CODE_POINTS, { error: `must be at most ${MAX_WORD_GRAPHEMES} characters (and ${MAX_WORD_CODE_POINTS} code points)`, abort: true })
+    .refine(isSingleWord, { error: 'must be a single word with no spaces, control characters or invisible formatting characters' })
+    .refine((word) => graphemes(word).length <= MAX_WORD_GRAPHEMES, { error: `must be at most ${MAX_WORD_GRAPHEMES} characters` })
     .meta({ description: `One word of 1 to ${MAX_WORD_GRAPHEMES} characters (graphemes), no whitespace, control or invisible formatting characters.`, examples: ['example'] }),
 });
 

@@ -8,18 +8,13 @@ import { isoTimestamp } from '../answer-fields.ts';
 const MAX_SORT_ARRAY_LENGTH = 10_000;
 
 const querySchema = z.object({
-  sort: queryEnum(['high', 'low'], {
-    description: '`high` sorts descending, `low` ascending (the default). Case-insensitive.',
-    caseInsensitive: true,
-  }).optional(),
+  sort: queryEnum(['high', 'low'], { description: '`high` sorts descending, `low` ascending (the default). Case-insensitive.', caseInsensitive: true }).optional(),
 });
 
 const bodySchema = z.object(
   {
     array: z
-      .array(z.number({ error: 'must contain only numbers' }), {
-        error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array of numbers'),
-      })
+      .array(z.number({ error: 'must contain only numbers' }), { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array of numbers') })
       .max(MAX_SORT_ARRAY_LENGTH, { error: `must have at most ${MAX_SORT_ARRAY_LENGTH} numbers` })
       .meta({ description: `The numbers to sort: finite JSON numbers, at most ${MAX_SORT_ARRAY_LENGTH}.`, examples: [[5, 3, 9, 1]] }),
   },

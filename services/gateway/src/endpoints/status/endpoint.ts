@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../../runtime/clock.ts';
 import { probeBackingStore, type BackingStore, type BackingStoreHealth } from '../../health/backing-store.ts';
-import { defineEndpoint, type HttpMethod, type RequestSnapshot } from '../endpoint.ts';
-import { REDACTED_HEADERS, redactHeaders } from './redact-headers.ts';
+import { defineEndpoint, type HeaderValue, type HttpMethod, type RequestSnapshot } from '../endpoint.ts';
 
 const STATUS_PATH = '/v1/status';
 const STATUS_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -12,6 +11,19 @@ const GOOD_STORE_LATENCY_MS = 50;
 /** Handling slower than this is reported as not `latencyStable`. */
 const STABLE_LATENCY_MS = 100;
 const STORE_PING_TIMEOUT_MS = 1000;
+
+/** Credentials are never echoed back: a status response may end up in a log or a screenshot. */
+export const REDACTED_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key'] as const;
+
+export function redactHeaders(headers: Record<string, HeaderValue>): Record<string, string | string[]> {
+  const echoed: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    // Node lowercases header names, but a snapshot from elsewhere might not: compare case-insensitively.
+    echoed[name] = (REDACTED_HEADERS as readonly string[]).includes(name.toLowerCase()) ? '[redacted]' : value;
+  }
+  return echoed;
+}
 
 const resultSchema = z.object({
   status: z.enum(['online', 'degraded']),
@@ -103,14 +115,8 @@ export function statusEndpoint(dependencies: { store: BackingStore; environment:
     },
     handle: async ({ request, body }) => {
       const store = await probeBackingStore(dependencies.store, STORE_PING_TIMEOUT_MS);
-      return describeStatus({
-        request,
-        body,
-        store,
-        environment: dependencies.environment,
-        nowEpochMs: dependencies.clock.now(),
-        handlingMs: performance.now() - request.receivedAt,
-      });
+      const { environment, clock } = dependencies;
+      return describeStatus({ request, body, store, environment, nowEpochMs: clock.now(), handlingMs: performance.now() - request.receivedAt });
     },
   });
 }

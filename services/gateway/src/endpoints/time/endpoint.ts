@@ -25,15 +25,9 @@ const querySchema = z.object({
           // Milliseconds since March 1973 have 12 digits or more; 11-digit values just past the year 3000
           // (32503680001) are far more likely seconds a little out of range than a time in 1971.
           const looksLikeMilliseconds = Math.abs(value) >= MILLISECONDS_FROM && Math.abs(value / 1000) <= UNIX_RANGE.max;
-          context.addIssue({
-            code: 'custom',
-            message: looksLikeMilliseconds ? `${expectation}; this looks like milliseconds, divide by 1000` : expectation,
-          });
+          context.addIssue({ code: 'custom', message: looksLikeMilliseconds ? `${expectation}; this looks like milliseconds, divide by 1000` : expectation });
         })
-        .meta({
-          description: `UNIX time in seconds, ${UNIX_RANGE.min} to ${UNIX_RANGE.max}. Defaults to now.`,
-          examples: [1700000000],
-        }),
+        .meta({ description: `UNIX time in seconds, ${UNIX_RANGE.min} to ${UNIX_RANGE.max}. Defaults to now.`, examples: [1700000000] }),
     )
     .optional(),
   timezone: queryEnum(['EST', 'CET', 'PST'], {
@@ -77,8 +71,7 @@ export function timeEndpoint(clock: Clock) {
     responses: {
       200: { description: 'The facts.', schema: timeFactsSchema },
       400: {
-        description:
-          '`unix` not a whole number of seconds in range (a value of 12 digits or more that would be in range divided by 1000' +
+        description: '`unix` not a whole number of seconds in range (a value of 12 digits or more that would be in range divided by 1000' +
           ' gets a hint that it looks like milliseconds), or `timezone` not EST, CET or PST.',
       },
     },

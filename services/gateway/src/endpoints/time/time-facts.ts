@@ -3,9 +3,7 @@ import type { TimeFacts } from './time-facts-schema.ts';
 
 const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 
-const MONTH_NAMES = [
-  'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December',
-] as const;
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
 
 /** Meteorological seasons of the northern hemisphere, where all three supported zones are. */
 function seasonOfMonth(month: number): 'Winter' | 'Spring' | 'Summer' | 'Autumn' {
@@ -27,18 +25,13 @@ function twoDigits(value: number): string {
 }
 
 /** The zone labels the API accepts and the IANA zones behind them (daylight saving observed). */
-export const TIME_ZONES = {
-  EST: 'America/New_York',
-  CET: 'Europe/Paris',
-  PST: 'America/Los_Angeles',
-} as const;
+const TIME_ZONES = { EST: 'America/New_York', CET: 'Europe/Paris', PST: 'America/Los_Angeles' } as const;
 
 export type TimeZoneLabel = keyof typeof TIME_ZONES;
 
 const MS = { second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 
 const CHAT_STYLES = ['f', 't', 'd', 'D', 't', 'T', 'R'] as const;
-
 
 function isoInstant(instant: Temporal.Instant): string {
   return instant.toString({ fractionalSecondDigits: 3 });
@@ -95,9 +88,7 @@ export function timeFacts(unixSeconds: number, label: TimeZoneLabel, nowEpochMs:
   const nextDayStart = dayStart.add({ days: 1 });
   const weekStart = date.subtract({ days: moment.dayOfWeek - 1 });
   const monthStart = date.with({ day: 1 });
-  const chatFormats = Object.fromEntries(
-    CHAT_STYLES.map((style, index) => [`chatFormat${index + 1}`, `<t:${unixSeconds}:${style}>`]),
-  ) as TimeFacts['chatFormats'];
+  const chatFormats = Object.fromEntries(CHAT_STYLES.map((style, index) => [`chatFormat${index + 1}`, `<t:${unixSeconds}:${style}>`])) as TimeFacts['chatFormats'];
   const monthName = MONTH_NAMES[moment.month - 1] as string;
 
   return {
