@@ -11,12 +11,8 @@ import { RenderWorkerLostError } from './card-pool/card-render-pool.ts';
  * retries). Anything else is unexpected: undefined, and the caller lets it crash the job.
  */
 export function asRenderFailure(error: unknown): RenderFailure | undefined {
-  if (error instanceof CardImageError) {
+  if (error instanceof CardImageError || error instanceof ImageFetchError) {
     return { code: 'image_unusable', status: RENDER_FAILURE_CODES.image_unusable, field: error.field, detail: error.detail };
-  }
-  if (error instanceof ImageFetchError) {
-    // safe-fetch's error carries its sentence only inside `message`, after the field.
-    return { code: 'image_unusable', status: RENDER_FAILURE_CODES.image_unusable, field: error.field, detail: error.message.slice(error.field.length + 2) };
   }
   // The same card would most likely crash the next worker too, on this renderer or another.
   if (error instanceof RenderWorkerLostError) return RENDER_FAILED;

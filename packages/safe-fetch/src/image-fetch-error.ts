@@ -51,11 +51,13 @@ export class ImageFetchError extends Error {
   readonly reason: ImageFetchRefusal;
   /** Which request input the URL came from, e.g. `customBackground`, `customBadges.2`, `avatar`. */
   readonly field: string;
+  /** The public-safe sentence about the problem, without the field (`message` prefixes it). */
+  readonly detail: string;
 
-  /** `detail` is a public-safe sentence about the problem; the field name is prefixed here. */
   constructor(reason: ImageFetchRefusal, field: string, detail: string) {
     super(`${field}: ${detail}`);
     this.reason = reason;
     this.field = field;
+    this.detail = detail;
   }
 }
