@@ -5,6 +5,8 @@ import { createRenderQueue, type RenderBackend } from '../../services/gateway/sr
 
 const CARD: RenderJobResult = { ok: true, mediaKey: '0f8fad5b-d9cb-469f-a165-70867728950e', width: 900, height: 300, bytes: 1, timings: {}, warnings: [] };
 const UNUSABLE: RenderJobResult = { ok: false, failure: { code: 'image_unusable', status: 422, field: 'customBackground', detail: 'the image is empty' } };
+/** Far beyond any run here: only the deadline test's 20 ms is meant to expire. */
+const DEADLINE_MS = 10_000;
 const payload = (customTag: string): RenderJobPayload => ({ userId: '302050872383242240', options: { customTag } });
 
 /** A backend answering each job with `answer` after `delayMs`, counting the jobs it ran. */
@@ -25,25 +27,25 @@ function fakeBackend(answer: RenderJobResult, delayMs = 10): RenderBackend & { r
 test('identical requests share one run in flight, then the finished card answers from memory', async (t) => {
   const backend = fakeBackend(CARD);
   const queue = createRenderQueue(backend);
-  const [first, second] = await Promise.all([queue.render(payload('a'), 1000), queue.render(payload('a'), 1000)]);
+  const [first, second] = await Promise.all([queue.render(payload('a'), DEADLINE_MS), queue.render(payload('a'), DEADLINE_MS)]);
   t.deepEqual([first.reused, second.reused], [false, true]);
-  t.deepEqual((await queue.render(payload('a'), 1000)).result, CARD);
+  t.deepEqual((await queue.render(payload('a'), DEADLINE_MS)).result, CARD);
   t.is(backend.runs, 1);
-  await queue.render(payload('b'), 1000);
+  await queue.render(payload('b'), DEADLINE_MS);
   t.is(backend.runs, 2, 'another card is another run');
 });
 
 test('a card that crashed its renderer is refused from memory; other failures are tried afresh', async (t) => {
   const crashing = fakeBackend({ ok: false, failure: RENDER_FAILED });
   const poisoned = createRenderQueue(crashing);
-  await poisoned.render(payload('a'), 1000);
-  const again = await poisoned.render(payload('a'), 1000);
+  await poisoned.render(payload('a'), DEADLINE_MS);
+  const again = await poisoned.render(payload('a'), DEADLINE_MS);
   t.deepEqual([again.result, again.reused, crashing.runs], [{ ok: false, failure: RENDER_FAILED }, true, 1]);
 
   const refusing = fakeBackend(UNUSABLE);
   const queue = createRenderQueue(refusing);
-  await queue.render(payload('a'), 1000);
-  t.deepEqual((await queue.render(payload('a'), 1000)).result, UNUSABLE);
+  await queue.render(payload('a'), DEADLINE_MS);
+  t.deepEqual((await queue.render(payload('a'), DEADLINE_MS)).result, UNUSABLE);
   t.is(refusing.runs, 2);
 });
 
@@ -51,6 +53,6 @@ test('a caller past its deadline gets DeadlineError; the render goes on and answ
   const backend = fakeBackend(CARD, 200);
   const queue = createRenderQueue(backend);
   await t.throwsAsync(queue.render(payload('a'), 20), { instanceOf: DeadlineError });
-  const later = await queue.render(payload('a'), 1000);
+  const later = await queue.render(payload('a'), DEADLINE_MS);
   t.deepEqual([later.result, later.reused, backend.runs], [CARD, true, 1]);
 });
