@@ -48,23 +48,21 @@ const xp = (description: string) =>
     .max(CARD_LIMITS.maxXp, { error: `must be at most ${CARD_LIMITS.maxXp}` })
     .meta({ description });
 
+const wholeNumber = (min: number, max: number, description: string) =>
+  z
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(min, { error: `must be ${min} or more` })
+    .max(max, { error: `must be at most ${max}` })
+    .meta({ description });
+
 const rankDataSchema = z
   .strictObject(
     {
       currentXp: xp('XP earned towards the next level.'),
       requiredXp: xp('XP needed to reach the next level; the bar fills at currentXp / requiredXp.').refine((value) => value > 0, { error: 'must be more than 0' }),
-      level: z
-        .number({ error: 'must be a whole number' })
-        .int({ error: 'must be a whole number' })
-        .min(0, { error: 'must be 0 or more' })
-        .max(1e9, { error: 'must be at most 1000000000' })
-        .meta({ description: 'Current level.' }),
-      rank: z
-        .number({ error: 'must be a whole number' })
-        .int({ error: 'must be a whole number' })
-        .min(1, { error: 'must be 1 or more' })
-        .max(1e12, { error: 'must be at most 1000000000000' })
-        .meta({ description: 'Leaderboard position, shown as `#<rank>`.' }),
+      level: wholeNumber(0, 1e9, 'Current level.'),
+      rank: wholeNumber(1, 1e12, 'Leaderboard position, shown as `#<rank>`.'),
       barColor: hexColorField('Color of the XP bar.'),
       levelColor: hexColorField('Color of the level number.'),
       autoColorRank: flag('When true, ranks 1, 2 and 3 are drawn gold, silver and bronze.'),
