@@ -80,7 +80,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestGa
   const lifecycle = new Lifecycle();
   const logger = createLogger({ service: 'gateway-test', level: config.logLevel });
   const media = options.media ?? lifecycle.add('media', await createDiskMediaStore({ directory: mediaDir, ttlMs: 86_400_000 }), (store) => store.close());
-  const { server, port } = await listen(config, lifecycle);
+  const { port, serve } = await listen(config, lifecycle);
   const url = defaultPublicBaseUrl(config.host, port);
   const { app } = await createGatewayApp({
     config,
@@ -94,8 +94,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestGa
     publicBaseUrl: config.publicBaseUrl ?? url,
     renderEndpoints: [],
   });
-  const handle = app.callback();
-  server.on('request', (request, response) => void handle(request, response));
+  serve(app.callback());
   return testClient(url, mediaDir, () => lifecycle.shutdown(5000).then(() => undefined));
 }
 

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Lifecycle, Logger } from '@utility-api/infra';
 import { createGatewayApp, type GatewayRuntime } from './app.ts';
@@ -16,7 +16,7 @@ import { startRenderBackends } from './rendering/render-backends.ts';
 export async function startGateway(config: GatewayConfig, runtime: GatewayRuntime, logger: Logger, lifecycle: Lifecycle) {
   const metrics = createGatewayMetrics();
   const backends = await startRenderBackends(config, logger, lifecycle, metrics.registry);
-  const { server, port } = await listen(config, lifecycle);
+  const { server, port, serve } = await listen(config, lifecycle);
   const publicBaseUrl = config.publicBaseUrl ?? defaultPublicBaseUrl(config.host, port);
   const { app, keys, rateLimits } = await createGatewayApp({
     config, runtime, logger, lifecycle, metrics, publicBaseUrl,
@@ -30,8 +30,7 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
       onRendered: (reused) => metrics.cardRequests.inc({ render: reused ? 'reused' : 'new' }),
     }),
   });
-  const handle = app.callback();
-  server.on('request', (request, response) => void handle(request, response));
+  serve(app.callback());
 
   const url = defaultPublicBaseUrl(config.host, port);
   const rateLimitStore = rateLimits ? (rateLimits.shared ? 'redis' : 'memory') : 'off';
@@ -49,14 +48,24 @@ const SERVER_TIMEOUTS = { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, c
 /** How often a draining server closes the keep-alive sockets whose last response went out. */
 const DRAIN_SWEEP_MS = 100;
 
+type RequestHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
 /**
- * An HTTP server listening on the configured address, with no request handler yet (the app needs
- * the port for its public URL). On shutdown it stops accepting, lets in-flight requests finish, and
+ * An HTTP server listening on the configured address; `serve` hands it the app, which needs the
+ * port for its public URL. Requests that arrive before that wait for it instead of going unanswered.
+ * On shutdown it stops accepting, lets in-flight requests finish, and
  * closes idle keep-alive sockets at once and then as each in-flight response completes: left open,
  * they would hold shutdown until the client or the keep-alive timeout closed them.
  */
-export async function listen(config: Pick<GatewayConfig, 'port' | 'host' | 'headersTimeoutMs'>, lifecycle: Lifecycle): Promise<{ server: Server; port: number }> {
+export async function listen(
+  config: Pick<GatewayConfig, 'port' | 'host' | 'headersTimeoutMs'>,
+  lifecycle: Lifecycle,
+): Promise<{ server: Server; port: number; serve: (handler: RequestHandler) => void }> {
   const server = createServer({ connectionsCheckingInterval: SERVER_TIMEOUTS.connectionsCheckingIntervalMs });
+  const { promise: app, resolve: serve } = Promise.withResolvers<RequestHandler>();
+  let handle: RequestHandler = async (request, response) => (await app)(request, response);
+  void app.then((handler) => (handle = handler));
+  server.on('request', (request, response) => void handle(request, response));
   server.headersTimeout = config.headersTimeoutMs;
   server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
@@ -73,5 +82,5 @@ export async function listen(config: Pick<GatewayConfig, 'port' | 'host' | 'head
     });
     server.closeIdleConnections();
   }));
-  return { server, port: (server.address() as AddressInfo).port };
+  return { server, port: (server.address() as AddressInfo).port, serve };
 }
