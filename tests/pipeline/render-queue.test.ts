@@ -1,4 +1,4 @@
-import { DeadlineError } from '@utility-api/infra';
+import { DeadlineError, withDeadline } from '@utility-api/infra';
 import { RENDER_FAILED, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import test from 'ava';
 import { createRenderQueue, type RenderBackend } from '../../services/gateway/src/rendering/render-queue.ts';
@@ -55,4 +55,23 @@ test('a caller past its deadline gets DeadlineError; the render goes on and answ
   await t.throwsAsync(queue.render(payload('a'), 20), { instanceOf: DeadlineError });
   const later = await queue.render(payload('a'), DEADLINE_MS);
   t.deepEqual([later.result, later.reused, backend.runs], [CARD, true, 1]);
+});
+
+test('a caller who joined a render later waits until its own deadline, not the first caller\'s', async (t) => {
+  // Like BullMQ's backend: one job finishing after 300 ms, each wait on it bounded by its caller's deadline.
+  const finished = new Promise<RenderJobResult>((resolve) => setTimeout(() => resolve(CARD), 300));
+  let runs = 0;
+  const queue = createRenderQueue({
+    kind: 'bullmq',
+    async run(_jobId, _payload, deadlineMs) {
+      runs += 1;
+      return { result: await withDeadline(finished, deadlineMs, 'card render'), reused: runs > 1 };
+    },
+    async ping() {},
+  });
+  const first = queue.render(payload('a'), 100);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const joined = await queue.render(payload('a'), DEADLINE_MS);
+  await t.throwsAsync(first, { instanceOf: DeadlineError });
+  t.deepEqual([joined.result, joined.reused], [CARD, true]);
 });

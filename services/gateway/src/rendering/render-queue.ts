@@ -1,4 +1,4 @@
-import { withDeadline } from '@utility-api/infra';
+import { DeadlineError, withDeadline } from '@utility-api/infra';
 import { RENDER_RETENTION, renderJobId, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import { LRUCache } from 'lru-cache';
 
@@ -51,15 +51,27 @@ export function createRenderQueue(backend: RenderBackend) {
     /** Throws DeadlineError past `deadlineMs` (the render goes on) and RenderQueueUnavailableError. */
     async render(payload: RenderJobPayload, deadlineMs: number): Promise<RenderOutcome> {
       const jobId = renderJobId(payload);
-      const known = recent.get(jobId);
-      if (known) return { result: known, reused: true };
-      const running = inFlight.get(jobId);
-      if (running) return { ...(await withDeadline(running, deadlineMs, 'card render')), reused: true };
-      const started = backend.run(jobId, payload, deadlineMs);
-      inFlight.set(jobId, started);
-      // The render goes on after a caller's deadline; its failure then has nobody to reach.
-      void started.then(({ result }) => remember(jobId, result), () => {}).finally(() => inFlight.delete(jobId));
-      return withDeadline(started, deadlineMs, 'card render');
+      const deadlineAt = performance.now() + deadlineMs;
+      for (;;) {
+        const known = recent.get(jobId);
+        if (known) return { result: known, reused: true };
+        const running = inFlight.get(jobId);
+        if (!running) {
+          const started = backend.run(jobId, payload, deadlineMs);
+          inFlight.set(jobId, started);
+          // The render goes on after a caller's deadline; its failure then has nobody to reach.
+          void started.then(({ result }) => remember(jobId, result), () => {}).finally(() => inFlight.delete(jobId));
+          return withDeadline(started, deadlineMs, 'card render');
+        }
+        try {
+          return { ...(await withDeadline(running, deadlineAt - performance.now(), 'card render')), reused: true };
+        } catch (error) {
+          // The backend stopped waiting at the deadline of the caller that started the render; a
+          // caller who joined later still has time, so it waits again (BullMQ finds the job running).
+          if (!(error instanceof DeadlineError) || performance.now() >= deadlineAt) throw error;
+          if (inFlight.get(jobId) === running) inFlight.delete(jobId);
+        }
+      }
     },
   };
 }
