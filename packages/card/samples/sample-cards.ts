@@ -1,5 +1,5 @@
 import type { CardInput, CardProfile } from '../src/profile/card-profile.ts';
-import { sampleAbstractPng, sampleAvatarPng, sampleBadgePng, sampleDecorationPng, sampleLandscapeJpeg } from './sample-images.ts';
+import { sampleAbstractPng, sampleAvatarPng, sampleBadgePng, sampleBusyPng, sampleDecorationPng, sampleLandscapeJpeg, sampleLightPhotoJpeg, sampleSolidPng } from './sample-images.ts';
 
 /**
  * Named cards covering every option at least once, with names in many scripts. The preview
@@ -15,6 +15,10 @@ const avatarBlue = sampleAvatarPng(205);
 const decoration = sampleDecorationPng();
 const goldBadge = sampleBadgePng('#ffb020');
 const mintBadge = sampleBadgePng('#3ddc97');
+const white = sampleSolidPng('#ffffff');
+const black = sampleSolidPng('#000000');
+const busy = sampleBusyPng();
+const lightPhoto = sampleLightPhotoJpeg();
 
 const ADA: CardProfile = {
   userId: '175928847299117063',
@@ -191,6 +195,35 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     name: 'locale-es',
     description: 'Creation date in Spanish (localDateType es).',
     input: { profile: { ...ADA, banner: undefined }, options: { localDateType: 'es' } },
+  },
+  {
+    name: 'contrast-white',
+    description: 'A white background at brightness 100: the panel darkens until every text reads (4.5:1, the name 3:1).',
+    input: { profile: ADA, options: { customBackground: 'https://example.com/white.png', backgroundBrightness: 100, rankData: rank(), customSubtitle: 'Small text on a white photo' }, images: { background: white } },
+  },
+  {
+    name: 'contrast-black',
+    description: 'A black background at brightness 100.',
+    input: { profile: ADA, options: { customBackground: 'https://example.com/black.png', backgroundBrightness: 100, rankData: rank() }, images: { background: black } },
+  },
+  {
+    name: 'contrast-busy',
+    description: 'A busy background of black-to-white stripes and blocks at brightness 100.',
+    input: { profile: ADA, options: { customBackground: 'https://example.com/busy.png', backgroundBrightness: 100, rankData: rank(), customSubtitle: 'Still readable' }, images: { background: busy } },
+  },
+  {
+    name: 'contrast-light-photo',
+    description: 'A light sky photo at the default brightness.',
+    input: { profile: { ...ADA, banner: lightPhoto }, options: { rankData: rank({ currentXp: 999_950, requiredXp: 1_000_000 }) } },
+  },
+  {
+    name: 'contrast-dark-name-on-white',
+    description: 'A dark usernameColor on white at brightness 100: the panel turns light and the small text dark.',
+    input: {
+      profile: ADA,
+      options: { customBackground: 'https://example.com/white.png', backgroundBrightness: 100, usernameColor: '#1f2937', rankData: rank(), presenceStatus: 'idle' },
+      images: { background: white },
+    },
   },
   {
     name: 'hidpi',

@@ -148,3 +148,53 @@ export function sampleDecorationPng(): Buffer {
   }
   return canvas.toBuffer('image/png');
 }
+
+/** One flat color, PNG, 900x300: the hardest plain grounds (white, black) for the card's text. */
+export function sampleSolidPng(color: string): Buffer {
+  const canvas = createCanvas(900, 300);
+  const context = canvas.getContext('2d');
+  context.fillStyle = color;
+  context.fillRect(0, 0, 900, 300);
+  return canvas.toBuffer('image/png');
+}
+
+/**
+ * A busy picture, PNG, 1200x400: hard-edged stripes and blocks from black to white in every hue,
+ * so any text box lands on both its best and its worst ground.
+ */
+export function sampleBusyPng(seed = 11): Buffer {
+  const width = 1200;
+  const height = 400;
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  const random = mulberry(seed);
+  for (let stripe = 0; stripe < width; stripe += 24) {
+    context.fillStyle = `hsl(${Math.round(random() * 360)}, ${Math.round(40 + random() * 60)}%, ${Math.round(random() * 100)}%)`;
+    context.fillRect(stripe, 0, 24, height);
+  }
+  for (let block = 0; block < 160; block += 1) {
+    const light = random() < 0.5;
+    context.fillStyle = light ? `hsl(${Math.round(random() * 360)}, 80%, ${Math.round(80 + random() * 20)}%)` : `hsl(${Math.round(random() * 360)}, 70%, ${Math.round(random() * 25)}%)`;
+    context.fillRect(random() * width, random() * height, 10 + random() * 90, 6 + random() * 40);
+  }
+  return canvas.toBuffer('image/png');
+}
+
+/** A pale sky with white clouds, JPEG, 1600x640: the everyday light photo. */
+export function sampleLightPhotoJpeg(seed = 5): Buffer {
+  const width = 1600;
+  const height = 640;
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  const random = mulberry(seed);
+  context.fillStyle = withStops(context.createLinearGradient(0, 0, 0, height), [[0, '#9fd3f7'], [0.7, '#dff1fc'], [1, '#f4efe3']]);
+  context.fillRect(0, 0, width, height);
+  for (let cloud = 0; cloud < 40; cloud += 1) {
+    const x = random() * width;
+    const y = random() * height * 0.8;
+    const radius = 40 + random() * 140;
+    context.fillStyle = withStops(context.createRadialGradient(x, y, 0, x, y, radius), [[0, 'rgba(255, 255, 255, 0.95)'], [1, 'rgba(255, 255, 255, 0)']]);
+    context.fillRect(0, 0, width, height);
+  }
+  return canvas.toBuffer('image/jpeg', { quality: 0.9 });
+}

@@ -3,8 +3,9 @@ import type { CardInput } from './profile/card-profile.ts';
 import { prepareCardFonts } from './fonts/card-fonts.ts';
 import { CARD } from './layout/card-layout.ts';
 import { roundedRectPath } from './paint/shapes.ts';
+import type { PlacedText } from './layout/placed-text.ts';
 import { buildScene } from './scene.ts';
-import { RENDER_STEPS } from './steps/render-steps.ts';
+import { profileCardTexts, RENDER_STEPS } from './steps/render-steps.ts';
 
 /**
  * PNG settings, chosen by measurement on this project's cards (`pnpm card:bench` prints the full
@@ -24,6 +25,8 @@ export interface RenderedCard {
   /** Milliseconds spent decoding and preparing images, drawing the steps, and encoding the PNG. */
   timings: { prepare: number; draw: number; encode: number; steps: Record<string, number> };
   warnings: string[];
+  /** Every text drawn, where and how (1x pixels): what the legibility tests measure the PNG against. */
+  texts: PlacedText[];
 }
 
 /** Draws a card: a pure function from its input to PNG bytes (no network, no files but fonts). */
@@ -59,5 +62,6 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
     height: canvas.height,
     timings: { prepare: prepared - started, draw: drawn - prepared, encode: encoded - drawn, steps },
     warnings: scene.warnings,
+    texts: profileCardTexts(context, scene),
   };
 }

@@ -1,6 +1,8 @@
-import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE } from '@utility-api/render-jobs';
+import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, parseHexColor } from '@utility-api/render-jobs';
 import type { Canvas } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
+import { needsDarkGround } from './legibility/contrast.ts';
+import { GROUND_TEXT, type Ground } from './legibility/ground.ts';
 import { lighten, rgba } from './color/color.ts';
 import { CardImageError } from './images/card-image-error.ts';
 import { CardPixelBudget, type DecodedImage } from './images/decode-image.ts';
@@ -16,7 +18,9 @@ export type SceneBadge = { kind: 'profile'; badge: BadgeKind } | { kind: 'image'
 export type Scene = Awaited<ReturnType<typeof buildScene>>;
 
 const DEFAULT_NAME_COLOR = '#ffffff';
-const DEFAULT_TAG_COLOR = '#c9cdd6';
+
+/** A line of text that has something to show, or undefined. */
+const shown = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : text);
 
 /** An image checked and charged to the card's budget, whose pixels are still to be decoded. */
 type PendingImage<T> = () => Promise<T>;
@@ -98,6 +102,9 @@ export async function buildScene(input: CardInput) {
   const badgesWidth =
     badges.length === 0 ? 0 : badges.length * BADGES.size + (badges.length - 1) * BADGES.gap + (options.badgesFrame ? BADGES.framePadding * 2 : 0);
 
+  const nameColor = options.usernameColor ?? DEFAULT_NAME_COLOR;
+  const ground: Ground = needsDarkGround(parseHexColor(nameColor)) ? 'dark' : 'light';
+  const textColors = GROUND_TEXT[ground];
   const creationDate = new Intl.DateTimeFormat(options.localDateType ?? DEFAULT_DATE_LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
   return {
     scale,
@@ -115,12 +122,15 @@ export async function buildScene(input: CardInput) {
     },
     presence: options.presenceStatus,
     name: options.customUsername ?? profile.displayName ?? profile.username,
-    nameColor: options.usernameColor ?? DEFAULT_NAME_COLOR,
+    nameColor,
+    /** The tone the text stands on (legibility/ground.ts), from the name's color. */
+    ground,
+    textColors,
     bot: profile.bot ?? false,
     verifiedBot: (profile.badges ?? []).includes('verified_bot'),
-    tag: options.customTag ?? `@${profile.username}`,
-    tagColor: options.tagColor ?? DEFAULT_TAG_COLOR,
-    subtitle: options.customSubtitle,
+    tag: shown(options.customTag ?? `@${profile.username}`),
+    tagColor: options.tagColor ?? textColors.tag,
+    subtitle: shown(options.customSubtitle),
     badges,
     badgesFrame: options.badgesFrame ?? false,
     /** Width the badge row takes at the top right (0 without badges), so the name can avoid it. */

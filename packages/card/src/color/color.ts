@@ -57,3 +57,13 @@ export function tame(color: Rgb, limits: { minSaturation: number; maxLightness: 
   const { h, s, l } = toHsl(color);
   return fromHsl(h, Math.max(s, limits.minSaturation), Math.min(Math.max(l, limits.minLightness), limits.maxLightness));
 }
+
+/**
+ * Dark yellows and yellow-greens read as olive and mud behind text: a hue in that band moves to
+ * its nearest clean neighbour (amber below the band's middle, green above); others are kept.
+ */
+export function avoidMuddyHue(color: Rgb): Rgb {
+  const { h, s, l } = toHsl(color);
+  if (h < 45 || h > 100) return color;
+  return fromHsl(h < 72 ? 32 : 135, s, l);
+}

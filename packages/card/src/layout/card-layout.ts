@@ -19,15 +19,24 @@ export const TEXT_COLUMN = { left: 272, right: 856 } as const;
 
 export const BADGES = { size: 30, gap: 8, top: 34, framePadding: 7 } as const;
 
-export const NAME = { size: 44, minSize: 26 } as const;
-export const TAG = { size: 22, minSize: 16 } as const;
-export const SUBTITLE = { size: 18, minSize: 14 } as const;
+/**
+ * The type scale, for the size Discord shows a card (400 to 550 px wide, about half of 1x): no text
+ * is smaller than 16 px at 1x (about 8 px on screen), and the name stays at least 1.4 times the
+ * tag. A name that does not fit on one line at `minSize` takes two lines of `twoLineSize` (down to
+ * `twoLineMinSize`) before it ends with an ellipsis.
+ */
+export const NAME = { size: 52, minSize: 36, twoLineSize: 38, twoLineMinSize: 32, lineGap: 4 } as const;
+export const TAG = { size: 24, minSize: 18, gap: 14 } as const;
+export const SUBTITLE = { size: 20, minSize: 16, gap: 12 } as const;
 
-export const RANK = { rowBaseline: 206, barTop: 220, barHeight: 18, labelSize: 13, valueSize: 28, xpSize: 16 } as const;
+export const RANK = { rowBaseline: 204, barTop: 218, barHeight: 16, labelSize: 16, valueSize: 30, valueMinSize: 18, xpSize: 18 } as const;
 
-export const DATE = { baseline: 266, size: 14 } as const;
+export const DATE = { baseline: 266, size: 16 } as const;
+
+/** The smallest size any text on the card is drawn at, in 1x pixels. */
+export const MIN_TEXT_SIZE = 16;
 
 export const BORDER = { width: 5 } as const;
 
 /** Vertical room for the name block, depending on whether the rank block takes the bottom. */
-export const NAME_BLOCK = { top: 44, bottomWithRank: 176, bottomWithoutRank: 236 } as const;
+export const NAME_BLOCK = { top: 40, bottomWithRank: 172, bottomWithoutRank: 238 } as const;

@@ -1,5 +1,5 @@
 import { parseHexColor, type Rgb } from '@utility-api/render-jobs';
-import { darken, fromHsl, rotateHue, tame } from '../color/color.ts';
+import { avoidMuddyHue, darken, fromHsl, rotateHue, tame } from '../color/color.ts';
 import { type CardProfile, idHash } from '../profile/card-profile.ts';
 
 export type Palette = { primary: Rgb; secondary: Rgb };
@@ -23,6 +23,6 @@ export function resolvePalette(profile: CardProfile, disableProfileTheme: boolea
 
 /** The palette pushed into a range that stays behind white text: saturated, never too light. */
 export function backgroundTones(palette: Palette): Palette {
-  const limits = { minSaturation: 0.35, minLightness: 0.18, maxLightness: 0.42 };
-  return { primary: tame(palette.primary, limits), secondary: tame(palette.secondary, limits) };
+  const limits = { minSaturation: 0.4, minLightness: 0.18, maxLightness: 0.42 };
+  return { primary: tame(avoidMuddyHue(palette.primary), limits), secondary: tame(avoidMuddyHue(palette.secondary), limits) };
 }

@@ -1,24 +1,32 @@
 import type { CanvasRenderingContext2D } from 'canvas';
-import { DATE, TEXT_COLUMN } from '../layout/card-layout.ts';
+import { SMALL_TEXT_CONTRAST } from '../legibility/contrast.ts';
+import { DATE, MIN_TEXT_SIZE, TEXT_COLUMN } from '../layout/card-layout.ts';
+import { layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath } from '../paint/shapes.ts';
+import type { Scene } from '../scene.ts';
 import { drawText, fitText } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
-const COLOR = 'rgba(255, 255, 255, 0.66)';
-const ICON_GAP = 7;
+const ICON_GAP = 8;
+
+/** The date line, right-aligned at the bottom of the text column, with room for the calendar mark. */
+export const dateLayout = layoutOncePerCard((context: CanvasRenderingContext2D, scene: Scene): PlacedText[] => {
+  const iconRoom = scene.date.custom ? 0 : DATE.size + ICON_GAP;
+  const fitted = fitText(context, scene.date.text, { size: DATE.size, weight: 600, color: scene.textColors.date }, TEXT_COLUMN.right - TEXT_COLUMN.left - iconRoom, MIN_TEXT_SIZE);
+  return [{ role: 'date', text: fitted.text, x: TEXT_COLUMN.right - fitted.width, baseline: DATE.baseline, width: fitted.width, style: fitted.style, minContrast: SMALL_TEXT_CONTRAST }];
+});
 
 /** The account creation date with a calendar mark, or `customDate` as given, at the bottom right. */
 export const dateStep: RenderStep = {
   name: 'date',
   draw(context, scene) {
-    const room = (TEXT_COLUMN.right - TEXT_COLUMN.left) / 2;
-    const fitted = fitText(context, scene.date.text, { size: DATE.size, weight: 600, color: COLOR }, room, 11);
-    const left = TEXT_COLUMN.right - fitted.width;
-    if (!scene.date.custom) {
-      const iconSize = fitted.style.size;
-      drawCalendarIcon(context, left - ICON_GAP - iconSize, DATE.baseline - iconSize * 0.92, iconSize, COLOR);
+    for (const run of dateLayout(context, scene)) {
+      if (!scene.date.custom) {
+        const iconSize = run.style.size;
+        drawCalendarIcon(context, run.x - ICON_GAP - iconSize, DATE.baseline - iconSize * 0.92, iconSize, run.style.color);
+      }
+      drawText(context, run.text, run.x, run.baseline, run.style);
     }
-    drawText(context, fitted.text, left, DATE.baseline, fitted.style);
   },
 };
 

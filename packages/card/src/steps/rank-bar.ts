@@ -2,15 +2,16 @@ import { parseHexColor, type RankData } from '@utility-api/render-jobs';
 import { compactNumber } from '@utility-api/compact-number';
 import type { CanvasRenderingContext2D } from 'canvas';
 import { lighten, rgba } from '../color/color.ts';
+import { LARGE_TEXT_CONTRAST, SMALL_TEXT_CONTRAST } from '../legibility/contrast.ts';
 import { RANK, TEXT_COLUMN } from '../layout/card-layout.ts';
+import { layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
+import type { Scene } from '../scene.ts';
 import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
 /** Podium colors for `autoColorRank`. */
 const PODIUM_COLORS: Readonly<Record<number, string>> = { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' };
-
-const LABEL = { size: RANK.labelSize, weight: 700, color: 'rgba(255, 255, 255, 0.62)', letterSpacing: 1.4 } as const;
 
 /** 0 to 1; more XP than required shows a full bar rather than overflowing. */
 function xpFraction(currentXp: number, requiredXp: number): number {
@@ -19,52 +20,72 @@ function xpFraction(currentXp: number, requiredXp: number): number {
 
 /** Least space between the LEVEL/RANK group and the XP text on the right. */
 const ROW_GAP = 20;
-const VALUE_MIN_SIZE = 16;
+const LABEL_GAP = 8;
+const GROUP_GAP = 24;
 
 type RankRow = { level: string; place: string; valueSize: number };
 
 const valueStyle = (size: number, color: string): TextStyle => ({ size, weight: 800, color });
+const labelStyle = (scene: Scene): TextStyle => ({ size: RANK.labelSize, weight: 700, color: scene.textColors.label, letterSpacing: 1.2 });
 
-function rowWidth(context: CanvasRenderingContext2D, row: RankRow): number {
-  const style = valueStyle(row.valueSize, '#fff');
-  return measureText(context, 'LEVEL', LABEL) + 6 + measureText(context, row.level, style) + 22 + measureText(context, 'RANK', LABEL) + 6 + measureText(context, row.place, style);
+function rowWidth(context: CanvasRenderingContext2D, scene: Scene, row: RankRow): number {
+  const style = valueStyle(row.valueSize, '#ffffff');
+  const label = labelStyle(scene);
+  return measureText(context, 'LEVEL', label) + LABEL_GAP + measureText(context, row.level, style) + GROUP_GAP + measureText(context, 'RANK', label) + LABEL_GAP + measureText(context, row.place, style);
 }
 
 /**
  * Level and rank in full while they fit beside the XP text; then abbreviated like the XP ("1B",
  * "#1T"); then smaller, so the two sides of the row never run into each other.
  */
-function fitRankRow(context: CanvasRenderingContext2D, rank: RankData, room: number): RankRow {
+function fitRankRow(context: CanvasRenderingContext2D, scene: Scene, rank: RankData, room: number): RankRow {
   const full: RankRow = { level: String(rank.level), place: `#${rank.rank}`, valueSize: RANK.valueSize };
-  if (rowWidth(context, full) <= room) return full;
+  if (rowWidth(context, scene, full) <= room) return full;
   const compact: RankRow = { level: compactNumber(rank.level), place: `#${compactNumber(rank.rank)}`, valueSize: RANK.valueSize };
-  while (compact.valueSize > VALUE_MIN_SIZE && rowWidth(context, compact) > room) compact.valueSize -= 1;
+  while (compact.valueSize > RANK.valueMinSize && rowWidth(context, scene, compact) > room) compact.valueSize -= 1;
   return compact;
 }
+
+/** The rank row's texts, left to right, then the XP text on the right (computed once per card). */
+export const rankRowLayout = layoutOncePerCard((context: CanvasRenderingContext2D, scene: Scene): PlacedText[] => {
+  const rank = scene.rank;
+  if (!rank) return [];
+  const baseline = RANK.rowBaseline;
+  const xpStyle: TextStyle = { size: RANK.xpSize, weight: 600, color: scene.textColors.xp };
+  const xpText = `${compactNumber(rank.currentXp)} / ${compactNumber(rank.requiredXp)} XP`;
+  const xpWidth = measureText(context, xpText, xpStyle);
+  const row = fitRankRow(context, scene, rank, TEXT_COLUMN.right - TEXT_COLUMN.left - xpWidth - ROW_GAP);
+  const label = labelStyle(scene);
+  const rankColor = rank.autoColorRank ? (PODIUM_COLORS[rank.rank] ?? scene.textColors.value) : scene.textColors.value;
+  const runs: { role: string; text: string; style: TextStyle; gapAfter: number; minContrast: number }[] = [
+    { role: 'level label', text: 'LEVEL', style: label, gapAfter: LABEL_GAP, minContrast: SMALL_TEXT_CONTRAST },
+    { role: 'level', text: row.level, style: valueStyle(row.valueSize, rank.levelColor), gapAfter: GROUP_GAP, minContrast: LARGE_TEXT_CONTRAST },
+    { role: 'rank label', text: 'RANK', style: label, gapAfter: LABEL_GAP, minContrast: SMALL_TEXT_CONTRAST },
+    { role: 'rank', text: row.place, style: valueStyle(row.valueSize, rankColor), gapAfter: 0, minContrast: LARGE_TEXT_CONTRAST },
+  ];
+  const placed: PlacedText[] = [];
+  let cursor = TEXT_COLUMN.left;
+  for (const run of runs) {
+    const width = measureText(context, run.text, run.style);
+    placed.push({ role: run.role, text: run.text, x: cursor, baseline, width, style: run.style, minContrast: run.minContrast });
+    cursor += width + run.gapAfter;
+  }
+  placed.push({ role: 'xp', text: xpText, x: TEXT_COLUMN.right - xpWidth, baseline, width: xpWidth, style: xpStyle, minContrast: SMALL_TEXT_CONTRAST });
+  return placed;
+});
 
 export const rankBarStep: RenderStep = {
   name: 'rank bar',
   draw(context, scene) {
     const rank = scene.rank;
     if (!rank) return;
+    for (const run of rankRowLayout(context, scene)) drawText(context, run.text, run.x, run.baseline, run.style);
+
     const left = TEXT_COLUMN.left;
     const width = TEXT_COLUMN.right - left;
-    const baseline = RANK.rowBaseline;
-
-    const xp = `${compactNumber(rank.currentXp)} / ${compactNumber(rank.requiredXp)} XP`;
-    const xpWidth = drawText(context, xp, TEXT_COLUMN.right, baseline, { size: RANK.xpSize, weight: 600, color: 'rgba(255, 255, 255, 0.86)' }, 'right');
-
-    const row = fitRankRow(context, rank, width - xpWidth - ROW_GAP);
-    let cursor = left;
-    cursor += drawText(context, 'LEVEL', cursor, baseline, LABEL) + 6;
-    cursor += drawText(context, row.level, cursor, baseline, valueStyle(row.valueSize, rank.levelColor)) + 22;
-    cursor += drawText(context, 'RANK', cursor, baseline, LABEL) + 6;
-    const rankColor = rank.autoColorRank ? (PODIUM_COLORS[rank.rank] ?? '#ffffff') : '#ffffff';
-    drawText(context, row.place, cursor, baseline, valueStyle(row.valueSize, rankColor));
-
     const radius = RANK.barHeight / 2;
     roundedRectPath(context, left, RANK.barTop, width, RANK.barHeight, radius);
-    context.fillStyle = 'rgba(255, 255, 255, 0.16)';
+    context.fillStyle = scene.ground === 'dark' ? 'rgba(255, 255, 255, 0.18)' : 'rgba(20, 22, 28, 0.14)';
     context.fill();
     const fraction = xpFraction(rank.currentXp, rank.requiredXp);
     if (fraction > 0) {

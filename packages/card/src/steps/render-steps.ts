@@ -1,13 +1,16 @@
 import type { CanvasRenderingContext2D } from 'canvas';
+import { rgba } from '../color/color.ts';
+import { GROUND_COLOR, PANEL_ALPHA } from '../legibility/ground.ts';
+import { legibilityStepFor } from '../legibility/legibility-step.ts';
 import { BORDER, CARD, PANEL } from '../layout/card-layout.ts';
+import type { PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
 import { avatarStep } from './avatar.ts';
 import { badgesStep } from './badges.ts';
-import { dateStep } from './date.ts';
-import { presenceStep } from './presence.ts';
-import { rankBarStep } from './rank-bar.ts';
-import { textStep } from './text.ts';
+import { dateLayout, dateStep } from './date.ts';
+import { rankBarStep, rankRowLayout } from './rank-bar.ts';
+import { textBlockLayout, textStep } from './text.ts';
 
 /** One layer of the card. Steps run in order, each on the same context in 1x coordinates. */
 export interface RenderStep {
@@ -23,7 +26,7 @@ const backgroundStep: RenderStep = {
   },
 };
 
-/** The brightness veil over the whole background, then the frosted panel the content sits on. */
+/** The brightness veil over the whole background, then the frosted panel (dark, or light for dark text) the content sits on. */
 const overlayStep: RenderStep = {
   name: 'overlay',
   draw(context, scene) {
@@ -32,10 +35,12 @@ const overlayStep: RenderStep = {
       context.fillRect(0, 0, CARD.width, CARD.height);
     }
     roundedRectPath(context, PANEL.x, PANEL.y, PANEL.width, PANEL.height, PANEL.radius);
-    context.fillStyle = withStops(context.createLinearGradient(PANEL.x, 0, PANEL.x + PANEL.width, 0), [[0, 'rgba(8, 10, 18, 0.50)'], [1, 'rgba(8, 10, 18, 0.30)']]);
+    const ground = GROUND_COLOR[scene.ground];
+    const [leftAlpha, rightAlpha] = PANEL_ALPHA[scene.ground];
+    context.fillStyle = withStops(context.createLinearGradient(PANEL.x, 0, PANEL.x + PANEL.width, 0), [[0, rgba(ground, leftAlpha)], [1, rgba(ground, rightAlpha)]]);
     context.fill();
     context.lineWidth = 1;
-    context.strokeStyle = 'rgba(255, 255, 255, 0.10)';
+    context.strokeStyle = scene.ground === 'dark' ? 'rgba(255, 255, 255, 0.10)' : 'rgba(255, 255, 255, 0.35)';
     context.stroke();
   },
 };
@@ -52,5 +57,20 @@ const borderStep: RenderStep = {
   },
 };
 
+/** Every text of the profile card where it will be drawn, in drawing order. */
+export function profileCardTexts(context: CanvasRenderingContext2D, scene: Scene): PlacedText[] {
+  return [...textBlockLayout(context, scene).placed, ...rankRowLayout(context, scene), ...dateLayout(context, scene)];
+}
+
 /** The card, bottom layer first. */
-export const RENDER_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, avatarStep, presenceStep, textStep, badgesStep, rankBarStep, dateStep, borderStep];
+export const RENDER_STEPS: readonly RenderStep[] = [
+  backgroundStep,
+  overlayStep,
+  legibilityStepFor(profileCardTexts),
+  avatarStep,
+  textStep,
+  badgesStep,
+  rankBarStep,
+  dateStep,
+  borderStep,
+];

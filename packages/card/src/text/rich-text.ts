@@ -96,6 +96,19 @@ export function drawText(context: CanvasRenderingContext2D, text: string, x: num
 
 export type FittedText = { text: string; style: TextStyle; width: number };
 
+/** How far back from where text must be cut a space may be and still be where it is cut. */
+const NEAR_BREAK = 0.4;
+
+/**
+ * `end` (a count of graphemes), moved back to a space when one is near: text is cut between words
+ * where it can be ("The Extraordinarily…", not "The Extraordinaril…"), inside a word otherwise.
+ */
+export function wordBreakNear(graphemes: readonly string[], end: number): number {
+  if (end >= graphemes.length) return end;
+  for (let candidate = end; candidate > end * (1 - NEAR_BREAK); candidate -= 1) if (/\s/u.test(graphemes[candidate] ?? '')) return candidate;
+  return end;
+}
+
 /**
  * The largest size from `style.size` down to `minSize` at which the text fits `maxWidth`; if even
  * the smallest is too wide, the text is cut at a grapheme boundary and ends with an ellipsis.
@@ -120,7 +133,7 @@ export function fitText(context: CanvasRenderingContext2D, text: string, style: 
     if (measureText(context, candidate, smallest) <= maxWidth) low = middle;
     else high = middle - 1;
   }
-  const cut = `${graphemes.slice(0, low).join('').trimEnd()}…`;
+  const cut = `${graphemes.slice(0, wordBreakNear(graphemes, low)).join('').trimEnd()}…`;
   return { text: cut, style: smallest, width: measureText(context, cut, smallest) };
 }
 
@@ -134,7 +147,7 @@ const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u200F\u061C]/u;
 
 export type TextRun = { kind: 'text' | 'emoji'; text: string };
 
-function graphemesOf(text: string): string[] {
+export function graphemesOf(text: string): string[] {
   return Array.from(graphemeSegmenter.segment(text), (part) => part.segment);
 }
 

@@ -1,6 +1,6 @@
-import { CardImageError, type CardInput, type RenderedCard } from '@utility-api/card';
+import { CardImageError, type CardInput } from '@utility-api/card';
 import type { Logger } from '@utility-api/infra';
-import { asBuffer, type RenderTask, type RenderTaskOutcome } from './pool-messages.ts';
+import { asBuffer, type PooledCard, type RenderTask, type RenderTaskOutcome } from './pool-messages.ts';
 import { RenderWorkerProcess, type RenderWorkerLimits, type WorkerExit, type WorkerLossCause } from './render-worker-process.ts';
 
 export interface CardRenderPoolOptions extends RenderWorkerLimits {
@@ -39,7 +39,7 @@ export class RenderWorkerLostError extends Error {
 
 interface PendingTask {
   task: RenderTask;
-  resolve(card: RenderedCard): void;
+  resolve(card: PooledCard): void;
   reject(error: unknown): void;
 }
 
@@ -164,9 +164,9 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     },
     /** Workers lost since the pool started, by cause (read by the metrics at scrape time). */
     workersLost: workersLost as Readonly<typeof workersLost>,
-    render(input: CardInput): Promise<RenderedCard> {
+    render(input: CardInput): Promise<PooledCard> {
       if (closed) return Promise.reject(new RenderPoolClosedError());
-      return new Promise<RenderedCard>((resolve, reject) => {
+      return new Promise<PooledCard>((resolve, reject) => {
         waiting.push({ task: { id: nextTaskId++, input }, resolve, reject });
         refillUnlessScheduled();
         dispatch();

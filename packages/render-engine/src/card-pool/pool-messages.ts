@@ -1,5 +1,8 @@
 import type { CardImageErrorReason, CardInput, RenderedCard } from '@utility-api/card';
 
+/** A drawn card as the pool hands it back: where each text went stays in the worker. */
+export type PooledCard = Omit<RenderedCard, 'texts'>;
+
 /**
  * What crosses the IPC channel between the pool and its worker processes. The channel uses
  * advanced (structured clone) serialization, so Buffers arrive on the other side as plain
@@ -11,7 +14,7 @@ export interface RenderTask {
 }
 
 export type RenderTaskOutcome =
-  | ({ id: number; ok: true } & Omit<RenderedCard, 'png'> & { png: Uint8Array })
+  | ({ id: number; ok: true } & Omit<PooledCard, 'png'> & { png: Uint8Array })
   /** A CardImageError keeps its parts (`imageError`); any other error is only its message. */
   | { id: number; ok: false; imageError?: { reason: CardImageErrorReason; field: string; detail: string }; message: string };
 

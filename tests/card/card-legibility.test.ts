@@ -1,0 +1,158 @@
+/**
+ * Legibility measured from the rendered PNG: for every text a card draws (where, at what size and
+ * in what color: `RenderedCard.texts`), the pixels behind it in the PNG itself must give it WCAG
+ * contrast (4.5:1 for small text, 3:1 for the name and the big rank numbers), on white, black,
+ * busy and light photos, at any brightness and with light, dark and mid-tone chosen colors.
+ */
+import { parseHexColor, type Rgb } from '@utility-api/render-jobs';
+import test from 'ava';
+import type { PNG } from 'pngjs';
+import { renderCard, type CardInput } from '../../packages/card/src/index.ts';
+import { MIN_TEXT_SIZE } from '../../packages/card/src/layout/card-layout.ts';
+import type { PlacedText } from '../../packages/card/src/layout/placed-text.ts';
+import { contrastRatio, relativeLuminance } from '../../packages/card/src/legibility/contrast.ts';
+import { SAMPLE_CARDS } from '../../packages/card/samples/sample-cards.ts';
+import { sampleBusyPng, sampleLandscapeJpeg, sampleLightPhotoJpeg, sampleSolidPng } from '../../packages/card/samples/sample-images.ts';
+import { decodePng } from './golden-images.ts';
+
+const PROFILE = { userId: '175928847299117063', username: 'ada.codes', displayName: 'Ada' };
+const RANK = { currentXp: 1240, requiredXp: 5000, level: 12, rank: 7, barColor: '#7c5cff', levelColor: '#ffd166', autoColorRank: true };
+
+/** Colour emoji are pictures, not text in the run's colour: runs with one are not measured. */
+const HAS_EMOJI = /\p{Extended_Pictographic}/u;
+/** Pixels this close to the text colour are the glyphs themselves (antialiased edges are beyond). */
+const GLYPH_DISTANCE = 60;
+/** Antialiased edges reach this far from a glyph core; they are neither text nor ground. */
+const EDGE_PX = 2;
+/** The share of ground pixels allowed to be lighter (for light text) than the one measured. */
+const IGNORED_SHARE = 0.05;
+
+interface Measured {
+  role: string;
+  text: string;
+  contrast: number;
+  required: number;
+}
+
+function pixelAt(png: PNG, x: number, y: number): Rgb {
+  const offset = (y * png.width + x) * 4;
+  return { r: png.data[offset] ?? 0, g: png.data[offset + 1] ?? 0, b: png.data[offset + 2] ?? 0 };
+}
+
+/**
+ * The contrast between a run's colour and the ground around its glyphs, read from the PNG alone:
+ * glyph pixels are found by colour, their antialiased edges skipped, and the ground's lightest
+ * (darkest, for dark text) few percent ignored.
+ */
+function measure(png: PNG, run: PlacedText, scale: number): Measured {
+  const color = parseHexColor(run.style.color);
+  const left = Math.max(0, Math.floor(run.x * scale));
+  const right = Math.min(png.width, Math.ceil((run.x + run.width) * scale));
+  const top = Math.max(0, Math.floor((run.baseline - run.style.size * 0.8) * scale));
+  const bottom = Math.min(png.height, Math.ceil((run.baseline + run.style.size * 0.25) * scale));
+  const width = right - left;
+  const height = bottom - top;
+  const glyph = new Uint8Array(width * height);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const pixel = pixelAt(png, left + x, top + y);
+      const distance = Math.hypot(pixel.r - color.r, pixel.g - color.g, pixel.b - color.b);
+      if (distance < GLYPH_DISTANCE) glyph[y * width + x] = 1;
+    }
+  }
+  const ground: number[] = [];
+  const edge = EDGE_PX * scale;
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      let nearGlyph = false;
+      for (let dy = -edge; dy <= edge && !nearGlyph; dy += 1) {
+        for (let dx = -edge; dx <= edge && !nearGlyph; dx += 1) {
+          const [nx, ny] = [x + dx, y + dy];
+          if (nx >= 0 && ny >= 0 && nx < width && ny < height && glyph[ny * width + nx] === 1) nearGlyph = true;
+        }
+      }
+      if (!nearGlyph) ground.push(relativeLuminance(pixelAt(png, left + x, top + y)));
+    }
+  }
+  const textLuminance = relativeLuminance(color);
+  const lightText = contrastRatio(textLuminance, 0) >= contrastRatio(textLuminance, 1);
+  ground.sort((first, second) => (lightText ? second - first : first - second));
+  const worst = ground[Math.floor(ground.length * IGNORED_SHARE)] ?? (lightText ? 1 : 0);
+  return { role: run.role, text: run.text, contrast: contrastRatio(textLuminance, worst), required: run.minContrast };
+}
+
+async function shortfalls(input: CardInput): Promise<string[]> {
+  const card = await renderCard(input);
+  const png = decodePng(card.png);
+  return card.texts
+    .filter((run) => !HAS_EMOJI.test(run.text))
+    .map((run) => measure(png, run, input.scale ?? 1))
+    .filter((measured) => measured.contrast < measured.required)
+    .map((measured) => `${measured.role} "${measured.text}": ${measured.contrast.toFixed(2)}:1 < ${measured.required}:1`);
+}
+
+const BACKGROUNDS = {
+  white: sampleSolidPng('#ffffff'),
+  black: sampleSolidPng('#000000'),
+  busy: sampleBusyPng(),
+  'light photo': sampleLightPhotoJpeg(),
+  'dark photo': sampleLandscapeJpeg(),
+} as const;
+
+/** Default (white), dark, mid-tone and light-yellow names, each with the texts that follow them. */
+const NAME_COLORS = [undefined, '#1f2937', '#7c3aed', '#ffe08a'] as const;
+
+for (const [backgroundName, background] of Object.entries(BACKGROUNDS)) {
+  test(`every text reaches its contrast on a ${backgroundName} background, at any brightness and name colour`, async (t) => {
+    const problems: string[] = [];
+    for (const backgroundBrightness of [1, 40, 60, 100]) {
+      for (const usernameColor of NAME_COLORS) {
+        const options = {
+          customBackground: 'https://example.com/background.png',
+          backgroundBrightness,
+          rankData: RANK,
+          customSubtitle: 'A subtitle in the smallest text',
+          presenceStatus: 'online' as const,
+          ...(usernameColor === undefined ? {} : { usernameColor }),
+        };
+        for (const problem of await shortfalls({ profile: PROFILE, options, images: { background } })) {
+          problems.push(`brightness ${backgroundBrightness}, name ${usernameColor ?? 'default'}: ${problem}`);
+        }
+      }
+    }
+    t.deepEqual(problems, []);
+  });
+}
+
+test('a light tag beside a dark name, and a light level colour on a light panel, still reach their contrast', async (t) => {
+  const options = { customBackground: 'https://example.com/white.png', backgroundBrightness: 100, usernameColor: '#111827', tagColor: '#f9fafb', rankData: { ...RANK, levelColor: '#fde68a' } };
+  t.deepEqual(await shortfalls({ profile: PROFILE, options, images: { background: BACKGROUNDS.white } }), []);
+});
+
+test('every text of every sample card reaches its contrast, and none is smaller than 16 px at 1x', async (t) => {
+  const problems: string[] = [];
+  for (const sample of SAMPLE_CARDS) {
+    for (const problem of await shortfalls(sample.input)) problems.push(`${sample.name}: ${problem}`);
+    const card = await renderCard(sample.input);
+    for (const run of card.texts) if (run.style.size < MIN_TEXT_SIZE) problems.push(`${sample.name}: ${run.role} "${run.text}" at ${run.style.size} px`);
+  }
+  t.deepEqual(problems, []);
+});
+
+test('the measurement catches illegible text: white text on a white card without the legibility step would fail', async (t) => {
+  // The same measurement on a picture made to fail: the white name drawn straight onto white.
+  const card = await renderCard({ profile: PROFILE, options: { customBackground: 'https://example.com/white.png', backgroundBrightness: 100 }, images: { background: BACKGROUNDS.white } });
+  const png = decodePng(card.png);
+  const name = card.texts.find((run) => run.role === 'name')!;
+  // Paint the ground behind the name white again, keeping the glyphs: what the card was before this step.
+  const top = Math.floor(name.baseline - name.style.size * 0.8);
+  for (let y = top; y < name.baseline + name.style.size * 0.25; y += 1) {
+    for (let x = Math.floor(name.x); x < name.x + name.width; x += 1) {
+      const offset = (y * png.width + x) * 4;
+      const isGlyph = (png.data[offset] ?? 0) > 240 && (png.data[offset + 1] ?? 0) > 240 && (png.data[offset + 2] ?? 0) > 240;
+      if (!isGlyph) png.data.fill(255, offset, offset + 3);
+    }
+  }
+  const measured = measure(png, name, 1);
+  t.true(measured.contrast < 1.5, `measured ${measured.contrast.toFixed(2)}:1`);
+});
