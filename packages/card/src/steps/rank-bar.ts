@@ -31,13 +31,20 @@ function rowWidth(context: CanvasRenderingContext2D, row: RankRow): number {
 }
 
 /**
+ * Every number on the card is truncated, never rounded up: progress must not claim what has not
+ * been reached (999 950 / 1 000 000 XP reads "999.9K / 1M XP", not a finished-looking "1M / 1M"),
+ * and a level or rank must not read higher than it is.
+ */
+const cardNumber = (value: number) => compactNumber(value, { round: 'down' });
+
+/**
  * Level and rank in full while they fit beside the XP text; then abbreviated like the XP ("1B",
  * "#1T"); then smaller, so the two sides of the row never run into each other.
  */
 function fitRankRow(context: CanvasRenderingContext2D, rank: RankData, room: number): RankRow {
   const full: RankRow = { level: String(rank.level), place: `#${rank.rank}`, valueSize: RANK.valueSize };
   if (rowWidth(context, full) <= room) return full;
-  const compact: RankRow = { level: compactNumber(rank.level), place: `#${compactNumber(rank.rank)}`, valueSize: RANK.valueSize };
+  const compact: RankRow = { level: cardNumber(rank.level), place: `#${cardNumber(rank.rank)}`, valueSize: RANK.valueSize };
   while (compact.valueSize > VALUE_MIN_SIZE && rowWidth(context, compact) > room) compact.valueSize -= 1;
   return compact;
 }
@@ -51,7 +58,7 @@ export const rankBarStep: RenderStep = {
     const width = TEXT_COLUMN.right - left;
     const baseline = RANK.rowBaseline;
 
-    const xp = `${compactNumber(rank.currentXp)} / ${compactNumber(rank.requiredXp)} XP`;
+    const xp = `${cardNumber(rank.currentXp)} / ${cardNumber(rank.requiredXp)} XP`;
     const xpWidth = drawText(context, xp, TEXT_COLUMN.right, baseline, { size: RANK.xpSize, weight: 600, color: 'rgba(255, 255, 255, 0.86)' }, 'right');
 
     const row = fitRankRow(context, rank, width - xpWidth - ROW_GAP);
