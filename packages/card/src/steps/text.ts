@@ -52,11 +52,11 @@ function layoutBlock(context: CanvasRenderingContext2D, scene: Scene, nameRoom: 
   const columnWidth = TEXT_COLUMN.right - TEXT_COLUMN.left;
   const nameStyle: TextStyle = { size: NAME.size, weight: 800, color: scene.nameColor };
   const lines: Line[] = [{ fitted: fitText(context, scene.name, nameStyle, nameRoom, NAME.minSize), advance: 0 }];
-  if (scene.tag.trim() !== '') {
+  if (scene.tag !== undefined) {
     const tagStyle: TextStyle = { size: TAG.size, weight: 600, color: scene.tagColor };
     lines.push({ fitted: fitText(context, scene.tag, tagStyle, columnWidth, TAG.minSize), advance: TAG.size + 14 });
   }
-  if (scene.subtitle && scene.subtitle.trim() !== '') {
+  if (scene.subtitle !== undefined) {
     // Never larger than a tag that had to shrink: the subtitle is the lesser line.
     const size = Math.min(SUBTITLE.size, (lines[1]?.fitted.style.size ?? SUBTITLE.size));
     const subtitleStyle: TextStyle = { size, weight: 400, color: 'rgba(255, 255, 255, 0.72)' };
