@@ -200,8 +200,9 @@ test('accent colors are zero-padded #rrggbb', async (t) => {
   t.is((await profiles.resolveProfile(id)).accentColor, '#0000ff');
 });
 
-test('without a token the id-only profile is a placeholder named after the last four digits', (t) => {
-  t.deepEqual(idOnlyProfile('80351110224678912'), { userId: '80351110224678912', username: 'User 8912' });
+test('without a token the id-only profile is a placeholder display name after the last four digits, with no username', (t) => {
+  // No username: the card would otherwise draw the placeholder a second time as "@User 8912".
+  t.deepEqual(idOnlyProfile('80351110224678912'), { userId: '80351110224678912', displayName: 'User 8912' });
   t.throws(() => idOnlyProfile('not-an-id'), { instanceOf: UnknownUserError });
 });
 

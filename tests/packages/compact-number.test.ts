@@ -2,15 +2,18 @@ import test from 'ava';
 import { compactNumber } from '@utility-api/compact-number';
 
 /**
- * Reference: exact decimal half-up on a number's shortest decimal text, done on digit strings so it
- * shares no arithmetic with the implementation. Suffix choice: the largest unit the value reaches,
- * promoted once more when the rounded value reads 1000 of that unit (T is never promoted).
+ * Reference: exact decimal rounding (half-up, or truncation for `down`) on a number's shortest
+ * decimal text, done on digit strings so it shares no arithmetic with the implementation. Suffix
+ * choice: the largest unit the value reaches, promoted once more when the rounded value reads 1000
+ * of that unit (Dc is never promoted).
  */
-function referenceCompact(value: number): string {
+function referenceCompact(value: number, round: 'half-up' | 'down' = 'half-up'): string {
   const text = String(Math.abs(value));
   if (!/^\d+(\.\d+)?$/.test(text)) throw new Error(`reference cannot handle ${text}`);
   const [whole = '', fraction = ''] = text.split('.');
-  const units: [string, number][] = [['T', 12], ['B', 9], ['M', 6], ['K', 3], ['', 0]];
+  const units: [string, number][] = [
+    ['Dc', 33], ['No', 30], ['Oc', 27], ['Sp', 24], ['Sx', 21], ['Qi', 18], ['Qa', 15], ['T', 12], ['B', 9], ['M', 6], ['K', 3], ['', 0],
+  ];
   const digitsBeforePoint = whole.replace(/^0+(?=\d)/, '').length;
   let unitIndex = units.findIndex(([, zeros]) => whole !== '0' && digitsBeforePoint > zeros);
   if (unitIndex === -1) unitIndex = units.length - 1;
@@ -20,7 +23,7 @@ function referenceCompact(value: number): string {
     const pointAt = all.length - fraction.length - 2 - zeros;
     const kept = all.slice(0, pointAt + 1);
     let tenths = BigInt(kept);
-    if (Number(all[pointAt + 1]) >= 5) tenths += 1n;
+    if (round === 'half-up' && Number(all[pointAt + 1]) >= 5) tenths += 1n;
     return tenths.toString();
   };
   let tenths = roundAt((units[unitIndex] as [string, number])[1]);
@@ -64,9 +67,11 @@ const EXAMPLES: [number, string][] = [
   [999_950_000_000, '1T'],
   [1_000_000_000_000, '1T'],
   [4_350_000_000_000, '4.4T'],
-  [999_999_999_999_999, '1000T'],
-  [1_000_000_000_000_000, '1000T'],
-  [Number.MAX_SAFE_INTEGER, '9007.2T'],
+  [999_949_999_999_999, '999.9T'],
+  [999_950_000_000_000, '1Qa'],
+  [999_999_999_999_999, '1Qa'],
+  [1_000_000_000_000_000, '1Qa'],
+  [Number.MAX_SAFE_INTEGER, '9Qa'],
 ];
 
 test('abbreviates the documented examples', (t) => {
@@ -81,7 +86,7 @@ test('negative numbers mirror positive ones', (t) => {
   t.is(compactNumber(-1_250), '-1.3K');
   t.is(compactNumber(-1_249), '-1.2K');
   t.is(compactNumber(-999_950), '-1M');
-  t.is(compactNumber(-Number.MAX_SAFE_INTEGER), '-9007.2T');
+  t.is(compactNumber(-Number.MAX_SAFE_INTEGER), '-9Qa');
 });
 
 test('rounds exact halves away from zero, also where doubles would misround', (t) => {
@@ -94,8 +99,9 @@ test('rounds exact halves away from zero, also where doubles would misround', (t
   t.is(compactNumber(1_005_000_000), '1B');
   t.is(compactNumber(8_150_000_000_000), '8.2T');
   // Halves just below 2^53, where value * 10 is no longer exact as a double.
-  t.is(compactNumber(9_007_150_000_000_000 - 1), '9007.1T');
-  t.is(compactNumber(9_007_150_000_000_000), '9007.2T');
+  t.is(compactNumber(8_950_000_000_000_000 - 1), '8.9Qa');
+  t.is(compactNumber(8_950_000_000_000_000), '9Qa');
+  t.is(compactNumber(1_250_000_000_000_000), '1.3Qa');
 });
 
 test('every half boundary from 1K to 1M rounds up and the value below it rounds down', (t) => {
@@ -159,14 +165,65 @@ test('tiny magnitudes and negative zero print as a plain 0, never -0', (t) => {
   t.is(compactNumber(Number.MIN_VALUE), '0');
 });
 
-test('values past 1000T stay in T and are written in plain digits', (t) => {
-  t.is(compactNumber(2 ** 53 + 2), '9007.2T');
-  t.is(compactNumber(1e21), '1000000000T');
-  t.is(compactNumber(-1e21), '-1000000000T');
-  t.is(compactNumber(1.5e22), '15000000000T');
+test('past T come the game-style suffixes Qa, Qi, Sx, Sp, Oc, No and Dc, one every 10^3', (t) => {
+  const suffixes = ['Qa', 'Qi', 'Sx', 'Sp', 'Oc', 'No', 'Dc'];
+  for (const [step, suffix] of suffixes.entries()) {
+    const exponent = 15 + step * 3;
+    t.is(compactNumber(Number(`1e${exponent}`)), `1${suffix}`, `1e${exponent}`);
+    t.is(compactNumber(Number(`2.5e${exponent + 1}`)), `25${suffix}`, `2.5e${exponent + 1}`);
+    t.is(compactNumber(Number(`1.25e${exponent + 2}`)), `125${suffix}`, `1.25e${exponent + 2}`);
+    t.is(compactNumber(-Number(`4.56e${exponent}`)), `-4.6${suffix}`, `-4.56e${exponent}`);
+  }
+  t.is(compactNumber(2 ** 53 + 2), '9Qa');
+  t.is(compactNumber(9.9995e20), '1Sx');
+  t.is(compactNumber(1.5e22), '15Sx');
+  t.is(compactNumber(999.96e33 - 1e18), '1000Dc');
+});
+
+test('values past 1000Dc stay in Dc and are written in plain digits', (t) => {
+  t.is(compactNumber(1e36), '1000Dc');
+  t.is(compactNumber(-1e36), '-1000Dc');
+  t.is(compactNumber(1.5e40), '15000000Dc');
   const huge = compactNumber(Number.MAX_VALUE);
-  t.regex(huge, /^17976931348623157\d+T$/);
+  t.regex(huge, /^17976931348623157\d+Dc$/);
   t.notRegex(huge, /e/);
+});
+
+test('rounding down truncates toward zero, so a value never reads as one it has not reached', (t) => {
+  const down = (value: number) => compactNumber(value, { round: 'down' });
+  t.is(down(999_950), '999.9K');
+  t.is(down(999_999), '999.9K');
+  t.is(down(1_000_000), '1M');
+  t.is(down(1_999), '1.9K');
+  t.is(down(1_050), '1K');
+  t.is(down(999), '999');
+  t.is(down(999.99), '999.9');
+  t.is(down(0.09), '0');
+  t.is(down(-0.09), '0');
+  t.is(down(-1_999), '-1.9K');
+  t.is(down(999_999_999_999_999), '999.9T');
+  t.is(down(1e15), '1Qa');
+  t.is(down(Number.MAX_SAFE_INTEGER), '9Qa');
+  t.is(down(1e36), '1000Dc');
+  t.is(compactNumber(999_950, { round: 'half-up' }), compactNumber(999_950));
+});
+
+test('rounding down agrees with a digit-string reference on integers and decimals of every size', (t) => {
+  const values: number[] = [];
+  for (let value = 0; value <= 20_000; value += 1) values.push(value);
+  for (let hundredths = 0; hundredths < 100_000; hundredths += 7) values.push(hundredths / 100);
+  for (let exponent = 3; exponent <= 15; exponent += 1) {
+    const unit = 10 ** exponent;
+    for (const factor of [1, 9.9995, 9.99949, 1.05, 2.45, 99.95, 999.95, 999.949]) {
+      const around = Math.round(unit * factor);
+      for (let delta = -2; delta <= 2; delta += 1) values.push(around + delta);
+    }
+  }
+  for (const value of values) {
+    if (value > Number.MAX_SAFE_INTEGER) continue;
+    t.is(compactNumber(value, { round: 'down' }), referenceCompact(value, 'down'), String(value));
+    t.is(compactNumber(-value, { round: 'down' }), referenceCompact(-value, 'down'), String(-value));
+  }
 });
 
 test('refuses NaN and infinities', (t) => {

@@ -11,6 +11,7 @@ import { checkPhotoBackground, generatedCardBackground } from './paint/card-back
 import type { Drawable, Softness } from './paint/soften.ts';
 import { resolvePalette, type Palette } from './paint/palette.ts';
 import { type BadgeKind, type CardInput, snowflakeCreatedAt } from './profile/card-profile.ts';
+import { visibleText } from './text/clean-text.ts';
 
 export type SceneBadge = { kind: 'profile'; badge: BadgeKind } | { kind: 'image'; image: Drawable };
 
@@ -18,9 +19,6 @@ export type SceneBadge = { kind: 'profile'; badge: BadgeKind } | { kind: 'image'
 export type Scene = Awaited<ReturnType<typeof buildScene>>;
 
 const DEFAULT_NAME_COLOR = '#ffffff';
-
-/** A line of text that has something to show, or undefined. */
-const shown = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : text);
 
 /** An image checked and charged to the card's budget, whose pixels are still to be decoded. */
 type PendingImage<T> = () => Promise<T>;
@@ -76,6 +74,23 @@ function resolveBadges(input: CardInput, customImages: Drawable[]): SceneBadge[]
   return options.overwriteBadges ? [...profileBadges, ...custom] : custom;
 }
 
+/**
+ * The name, tag, subtitle and custom date, cleaned for one-line layout. A field with nothing visible
+ * left counts as not given: the name falls back to the display name, then the username (a profile
+ * with neither, which no resolver builds, gets an empty name line); the tag to `@username`, or no
+ * tag line without a username (the id-only profile has none); the date to the creation date.
+ */
+function resolveTexts(input: CardInput) {
+  const { profile, options } = input;
+  const username = visibleText(profile.username);
+  return {
+    name: visibleText(options.customUsername) ?? visibleText(profile.displayName) ?? username ?? '',
+    tag: visibleText(options.customTag) ?? (username === undefined ? undefined : `@${username}`),
+    subtitle: visibleText(options.customSubtitle),
+    customDate: visibleText(options.customDate),
+  };
+}
+
 export async function buildScene(input: CardInput) {
   const { profile, options } = input;
   const scale = input.scale ?? 1;
@@ -102,6 +117,7 @@ export async function buildScene(input: CardInput) {
   const badgesWidth =
     badges.length === 0 ? 0 : badges.length * BADGES.size + (badges.length - 1) * BADGES.gap + (options.badgesFrame ? BADGES.framePadding * 2 : 0);
 
+  const texts = resolveTexts(input);
   const nameColor = options.usernameColor ?? DEFAULT_NAME_COLOR;
   const ground: Ground = needsDarkGround(parseHexColor(nameColor)) ? 'dark' : 'light';
   const textColors = GROUND_TEXT[ground];
@@ -121,22 +137,23 @@ export async function buildScene(input: CardInput) {
       decoration: decoration.value?.source,
     },
     presence: options.presenceStatus,
-    name: options.customUsername ?? profile.displayName ?? profile.username,
+    name: texts.name,
     nameColor,
     /** The tone the text stands on (legibility/ground.ts), from the name's color. */
     ground,
     textColors,
     bot: profile.bot ?? false,
     verifiedBot: (profile.badges ?? []).includes('verified_bot'),
-    tag: shown(options.customTag ?? `@${profile.username}`),
+    /** Undefined: no tag line. */
+    tag: texts.tag,
     tagColor: options.tagColor ?? textColors.tag,
-    subtitle: shown(options.customSubtitle),
+    subtitle: texts.subtitle,
     badges,
     badgesFrame: options.badgesFrame ?? false,
     /** Width the badge row takes at the top right (0 without badges), so the name can avoid it. */
     badgesWidth,
     rank: options.rankData,
-    date: options.customDate !== undefined ? { text: options.customDate, custom: true } : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false },
+    date: texts.customDate !== undefined ? { text: texts.customDate, custom: true } : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false },
     border: options.removeBorder ? undefined : (options.borderColor ?? rgba(lighten(palette.primary, 0.15))),
     /** Problems with profile images that were replaced by defaults (the request still succeeds). */
     warnings,

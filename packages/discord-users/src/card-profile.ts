@@ -47,11 +47,13 @@ export function toCardProfile(user: DiscordUser, images: Partial<Record<ProfileI
 }
 
 /**
- * The profile used when no bot token is configured: nothing is fetched, so the username is a
+ * The profile used when no bot token is configured: nothing is fetched, so the name is a
  * placeholder, `User 1234` after the id's last four digits, and the card paints its default avatar
- * and generated background (both derived from the id).
+ * and generated background (both derived from the id). The placeholder is a display name, not a
+ * username: there is no real username to show, so the card draws no `@username` tag line rather
+ * than repeat the name as "@User 1234".
  */
 export function idOnlyProfile(userId: string): CardProfile {
   if (!isDiscordUserId(userId)) throw new UnknownUserError(userId);
-  return { userId, username: `User ${userId.slice(-4)}` };
+  return { userId, displayName: `User ${userId.slice(-4)}` };
 }

@@ -37,7 +37,15 @@ const mediaUrl = (description: string) =>
     .refine((text) => ['http:', 'https:'].includes(URL.parse(text)?.protocol ?? ''), { error: 'must be an http or https URL' })
     .meta({ description, examples: ['https://example.com/image.png'] });
 
-const text = (max: number, description: string) => z.string({ error: 'must be text' }).max(max, { error: `must be at most ${max} characters` }).meta({ description });
+/**
+ * How the card treats every text field (packages/card/src/text/clean-text.ts does it), written once
+ * into each field's description.
+ */
+const TEXT_CLEANING =
+  'Drawn on one line: line breaks and tabs become a space, control and bidi override characters are dropped, and at most 3 combining marks stack on a letter. Text with nothing visible (spaces, zero-width or blank characters only) counts as not given.';
+
+const text = (max: number, description: string) =>
+  z.string({ error: 'must be text' }).max(max, { error: `must be at most ${max} characters` }).meta({ description: `${description} ${TEXT_CLEANING}` });
 
 const flag = (description: string) => z.boolean({ error: 'must be true or false' }).meta({ description });
 
@@ -81,7 +89,7 @@ export const cardOptionsSchema = z.strictObject(
     customUsername: text(CARD_LIMITS.maxUsernameLength, 'Replaces the displayed name. Default: the display name, else the username.')
       .refine((value) => value.trim().length > 0, { error: 'must not be blank' })
       .optional(),
-    customTag: text(CARD_LIMITS.maxTagLength, 'Text below the name. Default: `@username`.').optional(),
+    customTag: text(CARD_LIMITS.maxTagLength, 'Text below the name. Default: `@username`; no tag line when the username is unknown (no Discord token).').optional(),
     customSubtitle: text(CARD_LIMITS.maxSubtitleLength, 'Text below the tag. Default: none.').optional(),
     customBadges: z
       .array(mediaUrl('URL of a PNG, JPEG, GIF or WebP badge image.'), { error: 'must be an array of image URLs' })

@@ -328,7 +328,22 @@ test('abbreviated uses the shared compact number text', (t) => {
   t.is(analyzeNumber(-1_250).abbreviated, '-1.3K');
   t.is(analyzeNumber(999_950).abbreviated, '1M');
   t.is(analyzeNumber(999).abbreviated, '999');
-  t.is(analyzeNumber(Number.MAX_SAFE_INTEGER).abbreviated, '9007.2T');
+  t.is(analyzeNumber(Number.MAX_SAFE_INTEGER).abbreviated, '9Qa');
+  t.is(analyzeNumber(-Number.MAX_SAFE_INTEGER).abbreviated, '-9Qa');
+});
+
+test('abbreviated rounds half up into Qa past T, never writing 1000T', (t) => {
+  t.is(analyzeNumber(999_949_999_999_999).abbreviated, '999.9T');
+  t.is(analyzeNumber(999_950_000_000_000).abbreviated, '1Qa');
+  t.is(analyzeNumber(1_000_000_000_000_000).abbreviated, '1Qa');
+  t.is(analyzeNumber(1_250_000_000_000_000).abbreviated, '1.3Qa');
+  t.is(analyzeNumber(-1_249_999_999_999_999).abbreviated, '-1.2Qa');
+});
+
+test('the documentation of abbreviated lists every suffix and the rounding', (t) => {
+  const description = numberAnalyzerEndpoint().description;
+  for (const suffix of ['K', 'M', 'B', 'T', 'Qa', 'Qi', 'Sx', 'Sp', 'Oc', 'No', 'Dc']) t.regex(description, new RegExp(`\\b${suffix} \\(10\\^\\d+\\)`), suffix);
+  t.regex(description, /rounded half away from zero/);
 });
 
 test('numberType is always integer', (t) => {

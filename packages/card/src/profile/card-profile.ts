@@ -15,7 +15,8 @@ export type BadgeKind = (typeof BADGE_KINDS)[number];
 export interface CardProfile {
   /** The Discord user id; the creation date and generated art derive from it. */
   userId: string;
-  username: string;
+  /** Absent when unknown (the profile made without a Discord token): the card then shows no tag line. */
+  username?: string | undefined;
   displayName?: string | undefined;
   bot?: boolean | undefined;
   /** `#rrggbb` banner color. */

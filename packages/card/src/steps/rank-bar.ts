@@ -35,13 +35,20 @@ function rowWidth(context: CanvasRenderingContext2D, scene: Scene, row: RankRow)
 }
 
 /**
+ * Every number on the card is truncated, never rounded up: progress must not claim what has not
+ * been reached (999 950 / 1 000 000 XP reads "999.9K / 1M XP", not a finished-looking "1M / 1M"),
+ * and a level or rank must not read higher than it is.
+ */
+const cardNumber = (value: number) => compactNumber(value, { round: 'down' });
+
+/**
  * Level and rank in full while they fit beside the XP text; then abbreviated like the XP ("1B",
  * "#1T"); then smaller, so the two sides of the row never run into each other.
  */
 function fitRankRow(context: CanvasRenderingContext2D, scene: Scene, rank: RankData, room: number): RankRow {
   const full: RankRow = { level: String(rank.level), place: `#${rank.rank}`, valueSize: RANK.valueSize };
   if (rowWidth(context, scene, full) <= room) return full;
-  const compact: RankRow = { level: compactNumber(rank.level), place: `#${compactNumber(rank.rank)}`, valueSize: RANK.valueSize };
+  const compact: RankRow = { level: cardNumber(rank.level), place: `#${cardNumber(rank.rank)}`, valueSize: RANK.valueSize };
   while (compact.valueSize > RANK.valueMinSize && rowWidth(context, scene, compact) > room) compact.valueSize -= 1;
   return compact;
 }
@@ -52,7 +59,7 @@ export const rankRowLayout = layoutOncePerCard((context: CanvasRenderingContext2
   if (!rank) return [];
   const baseline = RANK.rowBaseline;
   const xpStyle: TextStyle = { size: RANK.xpSize, weight: 600, color: scene.textColors.xp };
-  const xpText = `${compactNumber(rank.currentXp)} / ${compactNumber(rank.requiredXp)} XP`;
+  const xpText = `${cardNumber(rank.currentXp)} / ${cardNumber(rank.requiredXp)} XP`;
   const xpWidth = measureText(context, xpText, xpStyle);
   const row = fitRankRow(context, scene, rank, TEXT_COLUMN.right - TEXT_COLUMN.left - xpWidth - ROW_GAP);
   const label = labelStyle(scene);
