@@ -151,9 +151,10 @@ test('an invisible display name falls back to the username', async (t) => {
   t.is(differentPixels(actual, expected), 0);
 });
 
-test('an invisible tag, subtitle or date draws like none given', async (t) => {
+test('an invisible tag, subtitle or date draws like none given; an empty customTag removes the tag line', async (t) => {
   await drawsLike(t, { customTag: '\u200B \u3164' }, {});
-  await drawsLike(t, { customTag: '' }, {});
+  // Documented before the cleaning rules existed: "" is how a caller asks for no tag line.
+  await drawsLike(t, { customTag: '' }, {}, { ...PROFILE, username: undefined });
   await drawsLike(t, { customSubtitle: '\u2800\n' }, {});
   await drawsLike(t, { customDate: '\uFFA0\u200D' }, {});
 });

@@ -85,7 +85,8 @@ function resolveTexts(input: CardInput) {
   const username = visibleText(profile.username);
   return {
     name: visibleText(options.customUsername) ?? visibleText(profile.displayName) ?? username ?? '',
-    tag: visibleText(options.customTag) ?? (username === undefined ? undefined : `@${username}`),
+    // An empty customTag asks for no tag line (documented before the cleaning rules); an invisible one is absent.
+    tag: options.customTag === '' ? undefined : (visibleText(options.customTag) ?? (username === undefined ? undefined : `@${username}`)),
     subtitle: visibleText(options.customSubtitle),
     customDate: visibleText(options.customDate),
   };

@@ -89,7 +89,7 @@ export const cardOptionsSchema = z.strictObject(
     customUsername: text(CARD_LIMITS.maxUsernameLength, 'Replaces the displayed name. Default: the display name, else the username.')
       .refine((value) => value.trim().length > 0, { error: 'must not be blank' })
       .optional(),
-    customTag: text(CARD_LIMITS.maxTagLength, 'Text below the name. Default: `@username`; no tag line when the username is unknown (no Discord token).').optional(),
+    customTag: text(CARD_LIMITS.maxTagLength, 'Text below the name. Default: `@username`; no tag line when the username is unknown (no Discord token). An empty string removes the tag line; text with nothing visible counts as not given.').optional(),
     customSubtitle: text(CARD_LIMITS.maxSubtitleLength, 'Text below the tag. Default: none.').optional(),
     customBadges: z
       .array(mediaUrl('URL of a PNG, JPEG, GIF or WebP badge image.'), { error: 'must be an array of image URLs' })
