@@ -4,7 +4,7 @@ import { prepareCardFonts } from './fonts/card-fonts.ts';
 import { CARD } from './layout/card-layout.ts';
 import { roundedRectPath } from './paint/shapes.ts';
 import { buildScene } from './scene.ts';
-import { RENDER_STEPS } from './steps/render-steps.ts';
+import { layoutSteps } from './steps/render-steps.ts';
 
 /**
  * PNG settings, chosen by measurement on this project's cards (`pnpm card:bench` prints the full
@@ -43,7 +43,7 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
   roundedRectPath(context, 0, 0, CARD.width, CARD.height, CARD.radius);
   context.clip();
   const steps: Record<string, number> = {};
-  for (const step of RENDER_STEPS) {
+  for (const step of layoutSteps(scene.layout)) {
     const stepStarted = performance.now();
     context.save();
     step.draw(context, scene);

@@ -1,3 +1,4 @@
+import type { CardLayout } from '@utility-api/render-jobs';
 import type { CanvasRenderingContext2D } from 'canvas';
 import { BORDER, CARD, PANEL } from '../layout/card-layout.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
@@ -8,6 +9,7 @@ import { dateStep } from './date.ts';
 import { presenceStep } from './presence.ts';
 import { rankBarStep } from './rank-bar.ts';
 import { textStep } from './text.ts';
+import { welcomeTextStep } from './welcome-text.ts';
 
 /** One layer of the card. Steps run in order, each on the same context in 1x coordinates. */
 export interface RenderStep {
@@ -54,3 +56,14 @@ const borderStep: RenderStep = {
 
 /** The card, bottom layer first. */
 export const RENDER_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, avatarStep, presenceStep, textStep, badgesStep, rankBarStep, dateStep, borderStep];
+
+/**
+ * The welcome layout: the same layers with the centred welcome text instead of the name block, and
+ * no rank block (`rankData` is not shown in this layout; docs/card-design.md).
+ */
+const WELCOME_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, avatarStep, presenceStep, welcomeTextStep, badgesStep, dateStep, borderStep];
+
+/** The steps that draw a card of this layout, bottom layer first. */
+export function layoutSteps(layout: CardLayout): readonly RenderStep[] {
+  return layout === 'welcome' ? WELCOME_STEPS : RENDER_STEPS;
+}
