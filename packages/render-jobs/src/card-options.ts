@@ -76,7 +76,7 @@ const rankDataSchema = z
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object with currentXp, requiredXp, level, rank, barColor, levelColor and autoColorRank' : undefined) },
   )
-  .meta({ description: 'Level and XP block. When present, every field is required.' });
+  .meta({ description: 'Level and XP block, drawn in the profile layout only (the welcome layout validates it but does not show it). When present, every field is required.' });
 
 /**
  * Every body option of `POST /v1/profile-image`. Unknown fields are refused so a typo such as
