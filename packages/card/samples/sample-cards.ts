@@ -253,6 +253,14 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     },
   },
   {
+    name: 'welcome-right-to-left',
+    description: 'Welcome layout in Arabic: the headline keeps its joined letters (no capitals, no letter spacing), the tag sits left of the right-to-left name, Arabic date.',
+    input: {
+      profile: { ...NEWCOMER, avatar, accentColor: '#0ea5e9' },
+      options: { layout: 'welcome', headline: 'أهلا وسهلا', customUsername: 'مرحبا بالعالم 🌙', customTag: '@marhaba', message: 'שלום לכולם', localDateType: 'ar' },
+    },
+  },
+  {
     name: 'hidpi',
     description: 'scale 2: 1800x600 for HiDPI screens.',
     input: { profile: ADA, options: { rankData: rank({ rank: 2 }), presenceStatus: 'online' }, scale: 2 },

@@ -137,7 +137,7 @@ export const cardOptionsSchema = z.strictObject(
       .optional(),
     headline: text(
       CARD_LIMITS.maxHeadlineLength,
-      `Large title of the welcome layout, drawn in capitals, such as \`Welcome\` or \`Goodbye\`. Default \`${DEFAULT_WELCOME_HEADLINE}\`. Only drawn when \`layout\` is \`welcome\`; the profile layout accepts and ignores it. An empty or blank headline hides the line.`,
+      `Large title of the welcome layout, such as \`Welcome\` or \`Goodbye\`. Default \`${DEFAULT_WELCOME_HEADLINE}\`. Latin, Greek and Cyrillic text is drawn in capitals. Only drawn when \`layout\` is \`welcome\`; the profile layout accepts and ignores it. An empty or blank headline hides the line.`,
     ).optional(),
     message: text(
       CARD_LIMITS.maxMessageLength,

@@ -12,7 +12,8 @@ export const WELCOME_TEXT = {
 } as const;
 
 /** Sizes at 1x; no line is drawn smaller than 16 px (Discord shows the card 400-550 px wide). */
-export const WELCOME_HEADLINE = { size: 54, minSize: 30, letterSpacing: 4 } as const;
+/** `letterSpacing` is a share of the size (4 px at 54 px); only for Latin, Greek, Cyrillic and Armenian headlines. */
+export const WELCOME_HEADLINE = { size: 54, minSize: 22, letterSpacing: 0.075 } as const;
 export const WELCOME_NAME = { size: 34, minSize: 20 } as const;
 export const WELCOME_TAG = { size: 20, minSize: 16, gap: 12 } as const;
 export const WELCOME_MESSAGE = { size: 20, minSize: 16 } as const;

@@ -4,7 +4,7 @@ import { AVATAR, BADGES, TEXT_COLUMN } from '../layout/card-layout.ts';
 import { WELCOME_HEADLINE, WELCOME_MESSAGE, WELCOME_NAME, WELCOME_RULE, WELCOME_SUBTITLE, WELCOME_TAG, WELCOME_TEXT } from '../layout/welcome-layout.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
-import { drawText, fitText, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
+import { drawText, fitText, isRightToLeft, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
 /** Inter's cap height and descender as a share of the font size, to place lines optically. */
@@ -27,11 +27,38 @@ const centered = (fitted: FittedText, gap: number, descent = DESCENT): Row => ({
   },
 });
 
-function headlineRow(context: CanvasRenderingContext2D, scene: Scene, width: number): Row | undefined {
-  if (scene.headline.trim() === '') return undefined;
-  const style: TextStyle = { size: WELCOME_HEADLINE.size, weight: 800, color: '#ffffff', letterSpacing: WELCOME_HEADLINE.letterSpacing };
-  // Capitals sit on the baseline: no descender room under them.
-  return centered(fitText(context, scene.headline.trim().toUpperCase(), style, width, WELCOME_HEADLINE.minSize), 0, 0.04);
+/**
+ * Scripts written with capitals and unjoined letters, which take the capitals-and-letter-spacing
+ * treatment. Joined (Arabic), complex (Devanagari, Thai) and CJK scripts keep their own shapes:
+ * drawn letter by letter they would fall apart.
+ */
+const CASED_SCRIPTS = /^[\P{L}\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]*$/u;
+
+/** Letter spacing grows and shrinks with the headline's size. */
+const headlineStyle = (size: number, spaced: boolean): TextStyle => ({
+  size,
+  weight: 800,
+  color: '#ffffff',
+  ...(spaced ? { letterSpacing: Math.round(size * WELCOME_HEADLINE.letterSpacing) } : {}),
+});
+
+/** The headline at the largest size that fits the column, then cut with "…" at the smallest. */
+function fitHeadline(context: CanvasRenderingContext2D, scene: Scene, width: number): { fitted: FittedText; cased: boolean } | undefined {
+  const raw = scene.headline.trim();
+  if (raw === '') return undefined;
+  const cased = CASED_SCRIPTS.test(raw);
+  const text = cased ? raw.toUpperCase() : raw;
+  for (let size = WELCOME_HEADLINE.size; size > WELCOME_HEADLINE.minSize; size -= 2) {
+    const style = headlineStyle(size, cased);
+    const measured = measureText(context, text, style);
+    if (measured <= width) return { fitted: { text, style, width: measured }, cased };
+  }
+  return { fitted: fitText(context, text, headlineStyle(WELCOME_HEADLINE.minSize, cased), width, WELCOME_HEADLINE.minSize), cased };
+}
+
+function headlineRow(headline: { fitted: FittedText; cased: boolean }): Row {
+  // Capitals sit on the baseline: almost no descender room under them.
+  return centered(headline.fitted, 0, headline.cased ? 0.04 : DESCENT);
 }
 
 /** The short rule under the headline, in the avatar ring's colors. */
@@ -52,7 +79,7 @@ function ruleRow(scene: Scene): Row {
   };
 }
 
-/** The name with the tag beside it on one line; when both do not fit, the tag gives way first (down to a third of the line). */
+/** The name with the tag beside it on one line (before it for a right-to-left name); when both do not fit, the tag gives way first (down to a third of the line). */
 function nameRow(context: CanvasRenderingContext2D, scene: Scene, width: number, gap: number): Row {
   const nameStyle: TextStyle = { size: WELCOME_NAME.size, weight: 800, color: scene.nameColor };
   const tagStyle: TextStyle = { size: WELCOME_TAG.size, weight: 600, color: scene.tagColor };
@@ -72,15 +99,21 @@ function nameRow(context: CanvasRenderingContext2D, scene: Scene, width: number,
     gap,
     draw(context, centerX, baseline) {
       const left = centerX - total / 2;
+      // The tag follows the name in its reading direction: on the left of a right-to-left name.
+      if (tagFit && isRightToLeft(scene.name)) {
+        drawText(context, tagFit.text, left, baseline, tagFit.style);
+        drawText(context, nameFit.text, left + tagFit.width + WELCOME_TAG.gap, baseline, nameFit.style);
+        return;
+      }
       drawText(context, nameFit.text, left, baseline, nameFit.style);
       if (tagFit) drawText(context, tagFit.text, left + nameFit.width + WELCOME_TAG.gap, baseline, tagFit.style);
     },
   };
 }
 
-function rows(context: CanvasRenderingContext2D, scene: Scene, width: number): Row[] {
-  const headline = headlineRow(context, scene, width);
-  const list: Row[] = headline ? [headline, ruleRow(scene)] : [];
+function rows(context: CanvasRenderingContext2D, scene: Scene, width: number): { list: Row[]; headlineWidth: number } {
+  const headline = fitHeadline(context, scene, width);
+  const list: Row[] = headline ? [headlineRow(headline), ruleRow(scene)] : [];
   list.push(nameRow(context, scene, width, WELCOME_RULE.gapBelow));
   if (scene.message && scene.message.trim() !== '') {
     const style: TextStyle = { size: WELCOME_MESSAGE.size, weight: 600, color: 'rgba(255, 255, 255, 0.88)' };
@@ -90,7 +123,7 @@ function rows(context: CanvasRenderingContext2D, scene: Scene, width: number): R
     const style: TextStyle = { size: WELCOME_SUBTITLE.size, weight: 400, color: 'rgba(255, 255, 255, 0.72)' };
     list.push(centered(fitText(context, scene.subtitle, style, width, WELCOME_SUBTITLE.minSize), 10));
   }
-  return list;
+  return { list, headlineWidth: headline?.fitted.width ?? width };
 }
 
 /** Whether the first row, centred in the column, reaches under the badge row at the top right. */
@@ -108,11 +141,10 @@ export const welcomeTextStep: RenderStep = {
   draw(context, scene) {
     const width = TEXT_COLUMN.right - TEXT_COLUMN.left;
     const centerX = TEXT_COLUMN.left + width / 2;
-    const list = rows(context, scene, width);
+    const { list, headlineWidth } = rows(context, scene, width);
     const height = list.reduce((sum, row, index) => sum + (index === 0 ? 0 : row.gap) + row.ascent + row.descent, 0);
     let top = Math.min(Math.max(AVATAR.centerY - height / 2, WELCOME_TEXT.top), WELCOME_TEXT.bottom - height);
-    const firstWidth = scene.headline.trim() === '' ? width : measureText(context, scene.headline.trim().toUpperCase(), { size: WELCOME_HEADLINE.size, weight: 800, color: '#fff', letterSpacing: WELCOME_HEADLINE.letterSpacing });
-    if (reachesBadges(scene, Math.min(width, firstWidth), centerX)) {
+    if (reachesBadges(scene, headlineWidth, centerX)) {
       const badgesBottom = BADGES.top + BADGES.size + (scene.badgesFrame ? BADGES.framePadding : 0);
       top = Math.max(top, badgesBottom + WELCOME_TEXT.badgeClearance);
     }
