@@ -33,7 +33,11 @@ test('every option of the spec is accepted and colors are normalized', (t) => {
     moreBackgroundBlur: true,
     localDateType: 'pt-BR',
     disableProfileTheme: true,
+    layout: 'welcome',
+    headline: 'Goodbye',
+    message: 'You are member #1,234',
   });
+  t.is(options.layout, 'welcome');
   t.is(options.usernameColor, '#ff5533');
   t.is(options.tagColor, '#aabbcc');
   t.is(options.rankData?.barColor, '#ffffff');
@@ -51,6 +55,20 @@ test('bad values name their field', (t) => {
   t.deepEqual(problems({ localDateType: 'xx' }), ['localDateType: must be a locale code such as en, es or pt-BR']);
   t.deepEqual(problems({ removeBorder: 'yes' }), ['removeBorder: must be true or false']);
   t.deepEqual(problems({ customUsername: '   ' }), ['customUsername: must not be blank']);
+});
+
+test('layout, headline and message: the layout names its values, texts have limits', (t) => {
+  t.deepEqual(problems({ layout: 'banner' }), ['layout: must be one of profile, welcome']);
+  t.deepEqual(problems({ layout: 1 }), ['layout: must be one of profile, welcome']);
+  t.deepEqual(problems({ layout: 'Welcome' }), ['layout: must be one of profile, welcome']);
+  t.deepEqual(problems({ headline: 42 }), ['headline: must be text']);
+  t.deepEqual(problems({ message: ['a'] }), ['message: must be text']);
+  t.deepEqual(problems({ headline: 'x'.repeat(41) }), ['headline: must be at most 40 characters']);
+  t.deepEqual(problems({ message: 'x'.repeat(97) }), ['message: must be at most 96 characters']);
+  t.deepEqual(problems({ layout: 'welcome', headline: 'x'.repeat(40), message: 'x'.repeat(96) }), []);
+  // Accepted with the profile layout too (documented as not drawn there), so switching layouts is one field.
+  t.deepEqual(problems({ layout: 'profile', headline: 'Hi', message: 'there' }), []);
+  t.deepEqual(problems({ headline: '', message: '' }), []);
 });
 
 test('an incomplete rankData names every missing field', (t) => {

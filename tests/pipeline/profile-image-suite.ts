@@ -79,7 +79,9 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     const cases: [string, string, unknown, number][] = [
       ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { customTag: 'contract' }, 200],
       ['/v1/profile-image/{userId}', `/v1/profile-image/${USER_ID}`, { customTag: 'contract' }, 200],
+      ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { layout: 'welcome', headline: 'Goodbye', message: 'contract' }, 200],
       ['/v1/profile-image', `/v1/profile-image?userId=1`, {}, 400],
+      ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { layout: 'card' }, 400],
       ['/v1/profile-image/{userId}', `/v1/profile-image/${USER_ID}`, { backgroundBrightness: 500 }, 400],
       ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { customBackground: `${current.images.url}/missing.png` }, 422],
     ];
@@ -149,6 +151,9 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
       [`/v1/profile-image?userId=${USER_ID}`, { customBadges: Array.from({ length: 9 }, () => 'https://example.com/a.png') }, 'customBadges'],
       [`/v1/profile-image?userId=${USER_ID}`, { localDateType: 'xx-NOPE' }, 'localDateType'],
       [`/v1/profile-image?userId=${USER_ID}`, { usernamecolor: '#fff' }, 'usernamecolor'],
+      [`/v1/profile-image?userId=${USER_ID}`, { layout: 'banner' }, 'layout'],
+      [`/v1/profile-image?userId=${USER_ID}`, { layout: 'welcome', headline: 'x'.repeat(41) }, 'headline'],
+      [`/v1/profile-image?userId=${USER_ID}`, { layout: 'welcome', message: 7 }, 'message'],
     ];
     for (const [path, body, field] of cases) {
       const reply = await post(current, path, body);
@@ -159,6 +164,30 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
         `${field} in ${JSON.stringify(reply.body.error.details)}`,
       );
     }
+  });
+
+  test(`${mode}: layout welcome draws a welcome card: another render than the profile card, headline across the middle`, async (t) => {
+    const current = target();
+    const body = { customBackground: `${current.images.url}/red.png`, backgroundBrightness: 100, headline: 'Goodbye', message: `We are now ${mode} members` };
+    const welcome = await post(current, `/v1/profile-image?userId=${USER_ID}`, { ...body, layout: 'welcome' });
+    t.is(welcome.status, 200, JSON.stringify(welcome.body));
+    t.deepEqual(welcome.body.options, { ...body, layout: 'welcome' });
+    const profile = await post(current, `/v1/profile-image?userId=${USER_ID}`, body);
+    t.is(profile.status, 200, JSON.stringify(profile.body));
+    t.not(welcome.body.url, profile.body.url);
+    const isWhite = (pixel: { r: number; g: number; b: number }) => pixel.r > 220 && pixel.g > 220 && pixel.b > 220;
+    // The capital headline GOODBYE, centred in the text column above the middle; the profile card
+    // draws neither it nor the message (they are only drawn in the welcome layout).
+    const welcomePixels = decodePng((await fetchMedia(current, welcome.body.url)).bytes);
+    const profilePixels = decodePng((await fetchMedia(current, profile.body.url)).bytes);
+    t.deepEqual([welcomePixels.width, welcomePixels.height], [900, 300]);
+    t.true(welcomePixels.share(440, 90, 250, 30, isWhite) > 0.15, 'white headline letters');
+    t.true(welcomePixels.share(20, 140, 10, 20, isReddish) > 0.9, 'the custom background still shows');
+    t.true(profilePixels.share(440, 90, 250, 30, isWhite) < welcomePixels.share(440, 90, 250, 30, isWhite) / 2);
+
+    const refused = await post(current, `/v1/profile-image?userId=${USER_ID}`, { layout: 'Welcome' });
+    t.is(refused.status, 400);
+    t.deepEqual(refused.body.error.details, [{ in: 'body', field: 'layout', message: 'must be one of profile, welcome' }]);
   });
 
   test(`${mode}: custom background and badge images from a loopback server appear on the card`, async (t) => {

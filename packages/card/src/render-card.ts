@@ -5,7 +5,7 @@ import { CARD } from './layout/card-layout.ts';
 import { roundedRectPath } from './paint/shapes.ts';
 import type { PlacedText } from './layout/placed-text.ts';
 import { buildScene } from './scene.ts';
-import { profileCardTexts, RENDER_STEPS } from './steps/render-steps.ts';
+import { layoutSteps } from './steps/render-steps.ts';
 
 /**
  * PNG settings, chosen by measurement on this project's cards (`pnpm card:bench` prints the full
@@ -46,7 +46,8 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
   roundedRectPath(context, 0, 0, CARD.width, CARD.height, CARD.radius);
   context.clip();
   const steps: Record<string, number> = {};
-  for (const step of RENDER_STEPS) {
+  const layout = layoutSteps(scene.layout);
+  for (const step of layout.steps) {
     const stepStarted = performance.now();
     context.save();
     step.draw(context, scene);
@@ -62,6 +63,6 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
     height: canvas.height,
     timings: { prepare: prepared - started, draw: drawn - prepared, encode: encoded - drawn, steps },
     warnings: scene.warnings,
-    texts: profileCardTexts(context, scene),
+    texts: layout.texts(context, scene),
   };
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, parseHexColor } from '@utility-api/render-jobs';
+import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_WELCOME_HEADLINE, parseHexColor } from '@utility-api/render-jobs';
 import type { Canvas } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
 import { needsDarkGround } from './legibility/contrast.ts';
@@ -156,6 +156,12 @@ export async function buildScene(input: CardInput) {
     rank: options.rankData,
     date: texts.customDate !== undefined ? { text: texts.customDate, custom: true } : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false },
     border: options.removeBorder ? undefined : (options.borderColor ?? rgba(lighten(palette.primary, 0.15))),
+    /** Which step list draws the card (render-steps.ts `layoutSteps`). */
+    layout: options.layout ?? DEFAULT_CARD_LAYOUT,
+    /** The welcome layout's title and the line under the name (the profile layout draws neither). */
+    // A headline with nothing visible hides the line (an explicit choice), unlike leaving it out.
+    headline: options.headline === undefined ? DEFAULT_WELCOME_HEADLINE : (visibleText(options.headline) ?? ''),
+    message: visibleText(options.message),
     /** Problems with profile images that were replaced by defaults (the request still succeeds). */
     warnings,
   };

@@ -4,7 +4,14 @@ import { hexColorField } from './hex-color.ts';
 export const PRESENCE_STATUSES = ['offline', 'online', 'idle', 'dnd'] as const;
 export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
 
-export const CARD_LIMITS = { maxCustomBadges: 8, maxUrlLength: 2048, maxUsernameLength: 64, maxTagLength: 64, maxSubtitleLength: 96, maxDateLength: 48, maxXp: 1e15 } as const;
+export const CARD_LIMITS = { maxCustomBadges: 8, maxUrlLength: 2048, maxUsernameLength: 64, maxTagLength: 64, maxSubtitleLength: 96, maxDateLength: 48, maxXp: 1e15, maxHeadlineLength: 40, maxMessageLength: 96 } as const;
+
+/** `profile`: the profile/rank card. `welcome`: a welcome (or goodbye) card with a big headline. */
+export const CARD_LAYOUTS = ['profile', 'welcome'] as const;
+export type CardLayout = (typeof CARD_LAYOUTS)[number];
+export const DEFAULT_CARD_LAYOUT: CardLayout = 'profile';
+/** The welcome layout's headline when `headline` is not given. */
+export const DEFAULT_WELCOME_HEADLINE = 'Welcome';
 
 /** Default `backgroundBrightness`: dim enough for white text on any photo, bright enough to see it. */
 export const DEFAULT_BACKGROUND_BRIGHTNESS = 60;
@@ -77,7 +84,7 @@ const rankDataSchema = z
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object with currentXp, requiredXp, level, rank, barColor, levelColor and autoColorRank' : undefined) },
   )
-  .meta({ description: 'Level and XP block. When present, every field is required.' });
+  .meta({ description: 'Level and XP block, drawn in the profile layout only (the welcome layout validates it but does not show it). When present, every field is required.' });
 
 /**
  * Every body option of `POST /v1/profile-image`. Unknown fields are refused so a typo such as
@@ -128,6 +135,22 @@ export const cardOptionsSchema = z.strictObject(
       .refine(isSupportedDateLocale, { error: 'must be a locale code such as en, es or pt-BR' })
       .meta({ description: `Locale of the creation date, such as \`en\`, \`es\`, \`pt-BR\`. Default \`${DEFAULT_DATE_LOCALE}\`.`, examples: ['es'] })
       .optional(),
+    layout: z
+      .enum(CARD_LAYOUTS, { error: `must be one of ${CARD_LAYOUTS.join(', ')}` })
+      .meta({
+        description:
+          'Which card to draw. `profile` (default): the profile/rank card. `welcome`: a welcome or goodbye card: the avatar on the left and, centred beside it, a large `headline`, the name, the tag, `message` and `customSubtitle`; badges stay top right and the date bottom right. The welcome layout does not show `rankData` (it is accepted and validated, but not drawn).',
+        examples: ['welcome'],
+      })
+      .optional(),
+    headline: text(
+      CARD_LIMITS.maxHeadlineLength,
+      `Large title of the welcome layout, such as \`Welcome\` or \`Goodbye\`. Default \`${DEFAULT_WELCOME_HEADLINE}\`. Latin, Greek and Cyrillic text is drawn in capitals. Only drawn when \`layout\` is \`welcome\`; the profile layout accepts and ignores it. An empty or blank headline hides the line.`,
+    ).optional(),
+    message: text(
+      CARD_LIMITS.maxMessageLength,
+      'Line under the name in the welcome layout, such as `You are member #1,234`. Default: none. Only drawn when `layout` is `welcome`; the profile layout accepts and ignores it (use `customSubtitle` there).',
+    ).optional(),
     disableProfileTheme: flag("Ignores the profile's theme colors (border, avatar ring, generated background). Default false.").optional(),
   },
   { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },

@@ -1,6 +1,6 @@
 /** The contract between the gateway and the renderers: nothing else passes between them. */
-export { CARD_LIMITS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema, isSupportedDateLocale } from './card-options.ts';
-export type { CardOptions, PresenceStatus, RankData } from './card-options.ts';
+export { CARD_LAYOUTS, CARD_LIMITS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_WELCOME_HEADLINE, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema, isSupportedDateLocale } from './card-options.ts';
+export type { CardLayout, CardOptions, PresenceStatus, RankData } from './card-options.ts';
 export { HEX_COLOR, hexColorField, parseHexColor, type Rgb } from './hex-color.ts';
 export { describePixelCount, detectImageFormat, IMAGE_SNIFF_LENGTH, imageSizeProblem, judgeImageFormat, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, type ImageFormat } from './image-rules.ts';
 export { renderJobPayloadSchema, snowflakeSchema, type RenderJobPayload } from './render-job-payload.ts';

@@ -1,4 +1,4 @@
-import { CARD_LIMITS, PRESENCE_STATUSES } from '@utility-api/render-jobs';
+import { CARD_LAYOUTS, CARD_LIMITS, PRESENCE_STATUSES } from '@utility-api/render-jobs';
 import fc from 'fast-check';
 
 /** Card option bodies for `POST /v1/profile-image`: valid ones, and ones broken in one known field. */
@@ -51,6 +51,9 @@ export function validCardOptions(withUrls: boolean): fc.Arbitrary<Record<string,
       rankData,
       presenceStatus: fc.constantFrom(...PRESENCE_STATUSES),
       localDateType: fc.constantFrom('en', 'es', 'pt-BR', 'de', 'ja', 'ar', 'zh-Hant-TW', 'en-ZZ'),
+      layout: fc.constantFrom(...CARD_LAYOUTS),
+      headline: cardText(CARD_LIMITS.maxHeadlineLength),
+      message: cardText(CARD_LIMITS.maxMessageLength),
       ...(withUrls
         ? { customBadges: fc.array(refusedImageUrl, { minLength: 1, maxLength: CARD_LIMITS.maxCustomBadges }), customBackground: refusedImageUrl }
         : {}),
@@ -62,7 +65,7 @@ export function validCardOptions(withUrls: boolean): fc.Arbitrary<Record<string,
 const KNOWN_FIELDS = new Set([
   'customUsername', 'customTag', 'customSubtitle', 'customBadges', 'customBackground', 'badgesFrame', 'overwriteBadges', 'removeBadges',
   'removeBorder', 'usernameColor', 'tagColor', 'borderColor', 'squareAvatar', 'backgroundBrightness', 'removeAvatarFrame', 'customDate',
-  'rankData', 'presenceStatus', 'moreBackgroundBlur', 'localDateType', 'disableProfileTheme',
+  'rankData', 'presenceStatus', 'moreBackgroundBlur', 'localDateType', 'disableProfileTheme', 'layout', 'headline', 'message',
 ]);
 
 const notHttpUrl = fc.constantFrom('ftp://example.com/a.png', 'javascript:alert(1)', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=', 'not a url', '', '//example.com/a.png', 'http//x', 42, null, ['http://example.com/a.png']);
@@ -82,13 +85,14 @@ const breakage: fc.Arbitrary<{ field: string; patch: Record<string, unknown> }> 
     patch: { customBadges: [...Array.from({ length: index }, () => 'https://example.com/a.png'), value] },
   })),
   notHttpUrl.filter((value) => !Array.isArray(value)).map((value) => ({ field: 'customBackground', patch: { customBackground: value } })),
-  fc.tuple(fc.constantFrom(['customUsername', 64], ['customTag', 64], ['customSubtitle', 96], ['customDate', 48]), fc.integer({ min: 1, max: 500 }), fc.constantFrom('a', '👍')).map(
+  fc.tuple(fc.constantFrom(['customUsername', 64], ['customTag', 64], ['customSubtitle', 96], ['customDate', 48], ['headline', 40], ['message', 96]), fc.integer({ min: 1, max: 500 }), fc.constantFrom('a', '👍')).map(
     // zod counts code points, so an emoji is one character here.
     ([[field, max], extra, unit]) => ({ field, patch: { [field]: unit.repeat(Number(max) + extra) } }),
   ),
-  fc.tuple(fc.constantFrom('customUsername', 'customTag', 'customSubtitle', 'customDate'), notText).map(([field, value]) => ({ field, patch: { [field]: value } })),
+  fc.tuple(fc.constantFrom('customUsername', 'customTag', 'customSubtitle', 'customDate', 'headline', 'message'), notText).map(([field, value]) => ({ field, patch: { [field]: value } })),
   fc.constantFrom(' ', '\t', '   ').map((value) => ({ field: 'customUsername', patch: { customUsername: value } })),
   fc.oneof(fc.string({ maxLength: 10 }).filter((text) => !(PRESENCE_STATUSES as readonly string[]).includes(text)), fc.constantFrom('ONLINE', 'invisible', 1)).map((value) => ({ field: 'presenceStatus', patch: { presenceStatus: value } })),
+  fc.constantFrom('Welcome', 'PROFILE', 'rank', '', 1, null, true).map((value) => ({ field: 'layout', patch: { layout: value } })),
   fc.constantFrom('xx', 'en-', 'english', '', 'en_US', 'a'.repeat(100), 1).map((value) => ({ field: 'localDateType', patch: { localDateType: value } })),
   fc.tuple(rankData, fc.constantFrom('currentXp', 'requiredXp', 'level', 'rank', 'barColor', 'levelColor', 'autoColorRank')).map(([rank, missing]) => {
     const broken: Record<string, unknown> = { ...rank };

@@ -45,6 +45,21 @@ test('the document describes query parameters with types and required flags', (t
   t.is(emoji.parameters.find((parameter: any) => parameter.name === 'isSymbol').schema.type, 'boolean');
 });
 
+test('the profile-image body documents the welcome layout fields: the layout values, text limits and where each is drawn', (t) => {
+  for (const path of ['/v1/profile-image', '/v1/profile-image/{userId}']) {
+    const properties = contract.document.paths[path].post.requestBody.content['application/json'].schema.properties;
+    t.deepEqual(properties.layout.enum, ['profile', 'welcome'], path);
+    t.is(properties.layout.type, 'string');
+    t.regex(properties.layout.description, /`profile` \(default\)/);
+    t.regex(properties.layout.description, /does not show `rankData`/);
+    t.deepEqual([properties.headline.type, properties.headline.maxLength], ['string', 40]);
+    t.regex(properties.headline.description, /Default `Welcome`.*Only drawn when `layout` is `welcome`/);
+    t.deepEqual([properties.message.type, properties.message.maxLength], ['string', 96]);
+    t.regex(properties.message.description, /Only drawn when `layout` is `welcome`/);
+    t.regex(properties.rankData.description, /profile layout only/);
+  }
+});
+
 test('the status path documents all seven methods', (t) => {
   t.deepEqual(Object.keys(contract.document.paths['/v1/status']).sort(), [
     'delete',

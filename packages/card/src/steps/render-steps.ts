@@ -1,3 +1,4 @@
+import type { CardLayout } from '@utility-api/render-jobs';
 import type { CanvasRenderingContext2D } from 'canvas';
 import { rgba } from '../color/color.ts';
 import { GROUND_COLOR, PANEL_ALPHA } from '../legibility/ground.ts';
@@ -11,6 +12,7 @@ import { badgesStep } from './badges.ts';
 import { dateLayout, dateStep } from './date.ts';
 import { rankBarStep, rankRowLayout } from './rank-bar.ts';
 import { textBlockLayout, textStep } from './text.ts';
+import { welcomeTextLayout, welcomeTextStep } from './welcome-text.ts';
 
 /** One layer of the card. Steps run in order, each on the same context in 1x coordinates. */
 export interface RenderStep {
@@ -74,3 +76,19 @@ export const RENDER_STEPS: readonly RenderStep[] = [
   dateStep,
   borderStep,
 ];
+
+/** Every text of the welcome card where it will be drawn. */
+function welcomeCardTexts(context: CanvasRenderingContext2D, scene: Scene): PlacedText[] {
+  return [...welcomeTextLayout(context, scene).placed, ...dateLayout(context, scene)];
+}
+
+/**
+ * The welcome layout: the same layers with the centred welcome text instead of the name block, and
+ * no rank block (`rankData` is not shown in this layout; docs/card-design.md).
+ */
+const WELCOME_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, legibilityStepFor(welcomeCardTexts), avatarStep, welcomeTextStep, badgesStep, dateStep, borderStep];
+
+/** The steps that draw a card of this layout, bottom layer first, and where its texts go. */
+export function layoutSteps(layout: CardLayout): { steps: readonly RenderStep[]; texts: (context: CanvasRenderingContext2D, scene: Scene) => PlacedText[] } {
+  return layout === 'welcome' ? { steps: WELCOME_STEPS, texts: welcomeCardTexts } : { steps: RENDER_STEPS, texts: profileCardTexts };
+}

@@ -53,6 +53,7 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
   [
     'Draws a 900x300 PNG profile/welcome card and answers with its public URL. The user id travels in the query',
     '(`?userId=`) or as the last path segment (`/v1/profile-image/{userId}`); both are the same operation.',
+    '`layout` picks the card: `profile` (default) or `welcome`, a welcome/goodbye card with a big `headline` and a `message` line.',
     'Every body field is optional and unknown fields are a 400 naming them. Booleans default to `false`;',
     `\`backgroundBrightness\` defaults to ${DEFAULT_BACKGROUND_BRIGHTNESS}; at most ${CARD_LIMITS.maxCustomBadges} \`customBadges\`;`,
     'image URLs must be http or https and may not point at private or loopback addresses; they are fetched by the renderer with a',

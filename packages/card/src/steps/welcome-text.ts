@@ -1,0 +1,185 @@
+import type { CanvasRenderingContext2D } from 'canvas';
+import { lighten, rgba } from '../color/color.ts';
+import { LARGE_TEXT_CONTRAST, SMALL_TEXT_CONTRAST } from '../legibility/contrast.ts';
+import { AVATAR, BADGES, TEXT_COLUMN } from '../layout/card-layout.ts';
+import { layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
+import { WELCOME_HEADLINE, WELCOME_MESSAGE, WELCOME_NAME, WELCOME_RULE, WELCOME_SUBTITLE, WELCOME_TAG, WELCOME_TEXT } from '../layout/welcome-layout.ts';
+import { roundedRectPath, withStops } from '../paint/shapes.ts';
+import type { Scene } from '../scene.ts';
+import { drawText, fitText, isRightToLeft, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
+import type { RenderStep } from './render-steps.ts';
+
+/** Inter's cap height and descender as a share of the font size, to place lines optically. */
+const CAP_HEIGHT = 0.73;
+const DESCENT = 0.22;
+
+/**
+ * One row of the centred block: `ascent` above its baseline, `descent` below, `gap` above it (not
+ * counted for the first row), and what it puts where once its baseline is known: texts, or the
+ * accent rule.
+ */
+type Row = {
+  ascent: number;
+  descent: number;
+  gap: number;
+  place(centerX: number, baseline: number): { texts: PlacedText[]; rule?: RuleBox };
+};
+
+type RuleBox = { x: number; y: number };
+
+/** A text centred on `centerX`; drawText counts the letter spacing after the last letter too, so the letters alone are centred. */
+function centeredText(role: string, fitted: FittedText, centerX: number, baseline: number, minContrast: number): PlacedText {
+  const x = centerX + (fitted.style.letterSpacing ?? 0) / 2 - fitted.width / 2;
+  return { role, text: fitted.text, x, baseline, width: fitted.width, style: fitted.style, minContrast };
+}
+
+const centered = (role: string, fitted: FittedText, gap: number, minContrast: number, descent = DESCENT): Row => ({
+  ascent: fitted.style.size * CAP_HEIGHT,
+  descent: fitted.style.size * descent,
+  gap,
+  place: (centerX, baseline) => ({ texts: [centeredText(role, fitted, centerX, baseline, minContrast)] }),
+});
+
+/**
+ * Scripts written with capitals and unjoined letters, which take the capitals-and-letter-spacing
+ * treatment. Joined (Arabic), complex (Devanagari, Thai) and CJK scripts keep their own shapes:
+ * drawn letter by letter they would fall apart.
+ */
+const CASED_SCRIPTS = /^[\P{L}\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]*$/u;
+
+/** Letter spacing grows and shrinks with the headline's size. */
+const headlineStyle = (scene: Scene, size: number, spaced: boolean): TextStyle => ({
+  size,
+  weight: 800,
+  color: scene.textColors.value,
+  ...(spaced ? { letterSpacing: Math.round(size * WELCOME_HEADLINE.letterSpacing) } : {}),
+});
+
+/** The headline at the largest size that fits the column, then cut with "…" at the smallest. */
+function fitHeadline(context: CanvasRenderingContext2D, scene: Scene, width: number): { fitted: FittedText; cased: boolean } | undefined {
+  const raw = scene.headline.trim();
+  if (raw === '') return undefined;
+  const cased = CASED_SCRIPTS.test(raw);
+  const text = cased ? raw.toUpperCase() : raw;
+  for (let size = WELCOME_HEADLINE.size; size > WELCOME_HEADLINE.minSize; size -= 2) {
+    const style = headlineStyle(scene, size, cased);
+    const measured = measureText(context, text, style);
+    if (measured <= width) return { fitted: { text, style, width: measured }, cased };
+  }
+  return { fitted: fitText(context, text, headlineStyle(scene, WELCOME_HEADLINE.minSize, cased), width, WELCOME_HEADLINE.minSize), cased };
+}
+
+function headlineRow(headline: { fitted: FittedText; cased: boolean }): Row {
+  // Capitals sit on the baseline: almost no descender room under them.
+  return centered('headline', headline.fitted, 0, LARGE_TEXT_CONTRAST, headline.cased ? 0.04 : DESCENT);
+}
+
+/** The short rule under the headline, in the avatar ring's colors. */
+const ruleRow: Row = {
+  ascent: WELCOME_RULE.height,
+  descent: 0,
+  gap: WELCOME_RULE.gapAbove,
+  place: (centerX, baseline) => ({ texts: [], rule: { x: centerX - WELCOME_RULE.width / 2, y: baseline - WELCOME_RULE.height } }),
+};
+
+function drawRule(context: CanvasRenderingContext2D, scene: Scene, rule: RuleBox): void {
+  roundedRectPath(context, rule.x, rule.y, WELCOME_RULE.width, WELCOME_RULE.height, WELCOME_RULE.height / 2);
+  context.fillStyle = withStops(context.createLinearGradient(rule.x, 0, rule.x + WELCOME_RULE.width, 0), [
+    [0, rgba(lighten(scene.palette.primary, 0.35))],
+    [1, rgba(lighten(scene.palette.secondary, 0.1))],
+  ]);
+  context.fill();
+}
+
+/** The name with the tag beside it on one line (before it for a right-to-left name); when both do not fit, the tag gives way first (down to a third of the line). */
+function nameRow(context: CanvasRenderingContext2D, scene: Scene, width: number, gap: number): Row {
+  const nameStyle: TextStyle = { size: WELCOME_NAME.size, weight: 800, color: scene.nameColor };
+  const tagStyle: TextStyle = { size: WELCOME_TAG.size, weight: 600, color: scene.tagColor };
+  const tag = scene.tag;
+  let tagFit: FittedText | undefined;
+  let nameRoom = width;
+  if (tag !== undefined) {
+    const nameWidth = measureText(context, scene.name, nameStyle);
+    tagFit = fitText(context, tag, tagStyle, Math.max(width * 0.32, width - nameWidth - WELCOME_TAG.gap), WELCOME_TAG.minSize);
+    nameRoom = width - tagFit.width - WELCOME_TAG.gap;
+  }
+  const nameFit = fitText(context, scene.name, nameStyle, nameRoom, WELCOME_NAME.minSize);
+  const total = nameFit.width + (tagFit ? WELCOME_TAG.gap + tagFit.width : 0);
+  return {
+    ascent: nameFit.style.size * CAP_HEIGHT,
+    descent: nameFit.style.size * DESCENT,
+    gap,
+    place(centerX, baseline) {
+      const left = centerX - total / 2;
+      const name = (x: number): PlacedText => ({ role: 'name', text: nameFit.text, x, baseline, width: nameFit.width, style: nameFit.style, minContrast: LARGE_TEXT_CONTRAST });
+      if (!tagFit) return { texts: [name(left)] };
+      const tagAt = (x: number): PlacedText => ({ role: 'tag', text: tagFit.text, x, baseline, width: tagFit.width, style: tagFit.style, minContrast: SMALL_TEXT_CONTRAST });
+      // The tag follows the name in its reading direction: on the left of a right-to-left name.
+      if (isRightToLeft(scene.name)) return { texts: [tagAt(left), name(left + tagFit.width + WELCOME_TAG.gap)] };
+      return { texts: [name(left), tagAt(left + nameFit.width + WELCOME_TAG.gap)] };
+    },
+  };
+}
+
+function rows(context: CanvasRenderingContext2D, scene: Scene, width: number): { list: Row[]; headlineWidth: number } {
+  const headline = fitHeadline(context, scene, width);
+  const list: Row[] = headline ? [headlineRow(headline), ruleRow] : [];
+  list.push(nameRow(context, scene, width, WELCOME_RULE.gapBelow));
+  if (scene.message !== undefined) {
+    const style: TextStyle = { size: WELCOME_MESSAGE.size, weight: 600, color: scene.textColors.xp };
+    list.push(centered('message', fitText(context, scene.message, style, width, WELCOME_MESSAGE.minSize), 12, SMALL_TEXT_CONTRAST));
+  }
+  if (scene.subtitle !== undefined) {
+    const style: TextStyle = { size: WELCOME_SUBTITLE.size, weight: 400, color: scene.textColors.subtitle };
+    list.push(centered('subtitle', fitText(context, scene.subtitle, style, width, WELCOME_SUBTITLE.minSize), 10, SMALL_TEXT_CONTRAST));
+  }
+  return { list, headlineWidth: headline?.fitted.width ?? width };
+}
+
+/** Whether the first row, centred in the column, reaches under the badge row at the top right. */
+function reachesBadges(scene: Scene, firstWidth: number, centerX: number): boolean {
+  return scene.badgesWidth > 0 && centerX + firstWidth / 2 > TEXT_COLUMN.right - scene.badgesWidth - WELCOME_TEXT.badgeClearance;
+}
+
+/**
+ * The welcome layout's text: headline (capitals, letter-spaced), an accent rule, the name with its
+ * tag, the message and the subtitle, centred in the text column and, as a block, on the avatar's
+ * middle; pushed down under the badge row when the first line would run into it. Computed once
+ * per card: the legibility step measures behind these texts before they are drawn.
+ */
+export const welcomeTextLayout = layoutOncePerCard((context: CanvasRenderingContext2D, scene: Scene): { placed: PlacedText[]; rule: RuleBox | undefined } => {
+  const width = TEXT_COLUMN.right - TEXT_COLUMN.left;
+  const centerX = TEXT_COLUMN.left + width / 2;
+  const { list, headlineWidth } = rows(context, scene, width);
+  const height = list.reduce((sum, row, index) => sum + (index === 0 ? 0 : row.gap) + row.ascent + row.descent, 0);
+  let top = Math.min(Math.max(AVATAR.centerY - height / 2, WELCOME_TEXT.top), WELCOME_TEXT.bottom - height);
+  if (reachesBadges(scene, headlineWidth, centerX)) {
+    const badgesBottom = BADGES.top + BADGES.size + (scene.badgesFrame ? BADGES.framePadding : 0);
+    top = Math.max(top, badgesBottom + WELCOME_TEXT.badgeClearance);
+  }
+  const placed: PlacedText[] = [];
+  let rule: RuleBox | undefined;
+  let cursor = top;
+  for (const [index, row] of list.entries()) {
+    cursor += (index === 0 ? 0 : row.gap) + row.ascent;
+    const put = row.place(centerX, cursor);
+    placed.push(...put.texts);
+    rule ??= put.rule;
+    cursor += row.descent;
+  }
+  return { placed, rule };
+});
+
+export const welcomeTextStep: RenderStep = {
+  name: 'welcome text',
+  draw(context, scene) {
+    const { placed, rule } = welcomeTextLayout(context, scene);
+    if (rule) drawRule(context, scene, rule);
+    context.save();
+    context.shadowColor = scene.textColors.shadow;
+    context.shadowBlur = 8;
+    context.shadowOffsetY = 1;
+    for (const run of placed) drawText(context, run.text, run.x, run.baseline, run.style);
+    context.restore();
+  },
+};
