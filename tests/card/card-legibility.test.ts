@@ -103,11 +103,13 @@ const BACKGROUNDS = {
 const NAME_COLORS = [undefined, '#1f2937', '#7c3aed', '#ffe08a'] as const;
 
 for (const [backgroundName, background] of Object.entries(BACKGROUNDS)) {
-  test(`every text reaches its contrast on a ${backgroundName} background, at any brightness and name colour`, async (t) => {
+  test(`every text reaches its contrast on a ${backgroundName} background, at any brightness and name colour, in both layouts`, async (t) => {
     const problems: string[] = [];
-    for (const backgroundBrightness of [1, 40, 60, 100]) {
+    for (const [layout, backgroundBrightness] of [['profile', 1], ['profile', 40], ['profile', 60], ['profile', 100], ['welcome', 60], ['welcome', 100]] as const) {
       for (const usernameColor of NAME_COLORS) {
         const options = {
+          layout,
+          message: 'You are member #1,234',
           customBackground: 'https://example.com/background.png',
           backgroundBrightness,
           rankData: RANK,
@@ -116,7 +118,7 @@ for (const [backgroundName, background] of Object.entries(BACKGROUNDS)) {
           ...(usernameColor === undefined ? {} : { usernameColor }),
         };
         for (const problem of await shortfalls({ profile: PROFILE, options, images: { background } })) {
-          problems.push(`brightness ${backgroundBrightness}, name ${usernameColor ?? 'default'}: ${problem}`);
+          problems.push(`${layout}, brightness ${backgroundBrightness}, name ${usernameColor ?? 'default'}: ${problem}`);
         }
       }
     }

@@ -17,7 +17,7 @@ export const WELCOME_HEADLINE = { size: 54, minSize: 22, letterSpacing: 0.075 } 
 export const WELCOME_NAME = { size: 34, minSize: 20 } as const;
 export const WELCOME_TAG = { size: 20, minSize: 16, gap: 12 } as const;
 export const WELCOME_MESSAGE = { size: 20, minSize: 16 } as const;
-export const WELCOME_SUBTITLE = { size: 17, minSize: 16 } as const;
+export const WELCOME_SUBTITLE = { size: 18, minSize: 16 } as const;
 
 /** The short accent rule between the headline and the name. */
 export const WELCOME_RULE = { width: 64, height: 4, gapAbove: 14, gapBelow: 12 } as const;
