@@ -2,7 +2,7 @@
 //   node /app/docker/collect-card-fonts.mjs <output directory>
 // Copies the system font files the card registers by path into <output directory>, keeping their
 // absolute paths, together with the Debian copyright file of each package they come from (the
-// fonts' licence travels with them). The runtime image then gets these ~60 MB instead of the
+// fonts' licence travels with them). The runtime image then gets these ~75 MB instead of the
 // ~145 MB that fonts-noto-core, fonts-noto-cjk and fonts-noto-color-emoji install. The list is
 // read from packages/card/src/fonts/font-files.ts itself, so it cannot drift from what the card
 // loads; a font missing here fails the build instead of the renderer's boot.

@@ -20,6 +20,7 @@ import {
   GOLDEN_CARDS,
   GOLDEN_FOLDER,
   goldenPath,
+  HIDPI_EMOJI_CARD,
   HIDPI_TOLERANCE,
   saveMismatch,
   type Comparison,
@@ -141,4 +142,40 @@ test('scale 2 draws the 1x layout at twice the size, and the check would see a m
   const fewerBadges = await renderCard({ ...input, profile: { ...input.profile, badges: input.profile.badges?.slice(1) } });
   const different = compareImages(await downscaled(fewerBadges.png), oneX, HIDPI_TOLERANCE);
   t.false(different.matches, `only ${different.differentPixels} pixels differ`);
+});
+
+/**
+ * 8x8 blocks in which `actual` is on average clearly darker than `reference` (luma drop over 10 of
+ * 255). Averaging over a block lets the scattered edge pixels where text hinting differs between
+ * sizes cancel out, while a blurred shadow box darkens every pixel of its blocks.
+ */
+function darkenedBlocks(actual: PNG, reference: PNG): number {
+  const block = 8;
+  const luma = (data: Buffer, index: number) => 0.299 * (data[index] ?? 0) + 0.587 * (data[index + 1] ?? 0) + 0.114 * (data[index + 2] ?? 0);
+  let count = 0;
+  for (let top = 0; top + block <= actual.height; top += block) {
+    for (let left = 0; left + block <= actual.width; left += block) {
+      let drop = 0;
+      for (let y = top; y < top + block; y += 1) {
+        for (let x = left; x < left + block; x += 1) {
+          const index = (y * actual.width + x) * 4;
+          drop += luma(reference.data, index) - luma(actual.data, index);
+        }
+      }
+      if (drop / (block * block) > 10) count += 1;
+    }
+  }
+  return count;
+}
+
+test('scale 2 emoji under the text shadow: no dark shadow box the 1x card lacks', async (t) => {
+  const input = sampleInput(HIDPI_EMOJI_CARD);
+  t.is(input.scale, 2);
+  const hidpi = await downscaled((await renderCard(input)).png);
+  const oneX = decodePng((await renderCard({ ...input, scale: 1 })).png);
+  // node-canvas's drawImage shadow under a transform left a dark box below-right of every emoji:
+  // 93 darkened blocks on this card (6 emoji). Without it, 12, on glyph edges, as on the emoji-free
+  // HiDPI card.
+  const darkened = darkenedBlocks(hidpi, oneX);
+  t.true(darkened < 40, `${darkened} 8x8 blocks are darker at 2x than at 1x`);
 });

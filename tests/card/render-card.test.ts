@@ -74,3 +74,19 @@ test('text splits into runs of plain text and single emoji graphemes', (t) => {
   ]);
   t.deepEqual(splitRuns('★彡 1'), [{ kind: 'text', text: '★彡 1' }], 'symbols without emoji presentation stay text');
 });
+
+test('emoji presentation follows Unicode: Emoji_Presentation, U+FE0F or an RGI sequence; text-default symbols stay text', (t) => {
+  const kinds = (text: string) => splitRuns(text).map((run) => `${run.kind}:${run.text}`);
+  // Text-default (Emoji_Presentation=No) without U+FE0F: drawn by the symbol fonts.
+  t.deepEqual(kinds('⚙'), ['text:⚙']);
+  t.deepEqual(kinds('♫ ⌘ ❤ © 1'), ['text:♫ ⌘ ❤ © 1']);
+  // The same symbols with U+FE0F, and keycaps: color emoji.
+  t.deepEqual(kinds('⚙\uFE0F'), ['emoji:⚙\uFE0F']);
+  t.deepEqual(kinds('❤\uFE0F1\uFE0F\u20E3'), ['emoji:❤\uFE0F', 'emoji:1\uFE0F\u20E3']);
+  // Emoji-default characters are emoji alone, and text with U+FE0E.
+  t.deepEqual(kinds('⌚🐉'), ['emoji:⌚', 'emoji:🐉']);
+  t.deepEqual(kinds('⌚\uFE0E'), ['text:⌚\uFE0E']);
+  // Full sequences: skin tone, ZWJ with a text-default part, flags.
+  t.deepEqual(kinds('👍🏽🏳️‍🌈🇯🇵'), ['emoji:👍🏽', 'emoji:🏳️‍🌈', 'emoji:🇯🇵']);
+  t.deepEqual(kinds('gear ⚙ and ⚙️'), ['text:gear ⚙ and ', 'emoji:⚙️']);
+});

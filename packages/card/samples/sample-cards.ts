@@ -298,4 +298,9 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     description: 'scale 2: 1800x600 for HiDPI screens.',
     input: { profile: ADA, options: { rankData: rank({ rank: 2 }), presenceStatus: 'online' }, scale: 2 },
   },
+  {
+    name: 'hidpi-emoji',
+    description: 'scale 2 with color emoji in the name and tag, under the text shadow.',
+    input: { profile: { ...NEWCOMER, avatar: avatarBlue, accentColor: '#ff7a59' }, options: { customUsername: 'Mika 🔥😀 ⚙️', customTag: '🎮 gamer ✨ 🇯🇵', presenceStatus: 'idle' }, scale: 2 },
+  },
 ];

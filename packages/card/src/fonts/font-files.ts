@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -23,35 +24,72 @@ function interFiles(): FontFile[] {
 
 const NOTO_CORE = '/usr/share/fonts/truetype/noto';
 const NOTO_CJK = '/usr/share/fonts/opentype/noto';
+const NOTO_CORE_SOURCE = 'Debian package fonts-noto-core';
 
 /**
- * Scripts that show up in chat names, from Debian's fonts-noto-core: Inter covers Latin, Greek and
- * Cyrillic; these fill in everything else so no name draws as tofu boxes. A file's family is its
- * name spaced out (`NotoSansSymbols2` is `Noto Sans Symbols 2`).
+ * Faces the design names in its font stack (rich-text.ts) or that cover the scripts most chat names
+ * use: a machine without them fails at start-up, naming the package, instead of drawing tofu.
+ * `bold: false` marks faces that exist in a regular weight only (Pango synthesizes bold for them).
  */
-const NOTO_SCRIPTS = [
-  'NotoSans', 'NotoSansArabic', 'NotoSansHebrew', 'NotoSansDevanagari', 'NotoSansBengali', 'NotoSansTamil', 'NotoSansTelugu',
-  'NotoSansKannada', 'NotoSansMalayalam', 'NotoSansGujarati', 'NotoSansGurmukhi', 'NotoSansSinhala', 'NotoSansThai', 'NotoSansLao',
-  'NotoSansKhmer', 'NotoSansMyanmar', 'NotoSansGeorgian', 'NotoSansArmenian', 'NotoSansEthiopic', 'NotoSansCherokee',
-  'NotoSansCanadianAboriginal', 'NotoSansSymbols',
+const REQUIRED_NOTO = [
+  ...['NotoSans', 'NotoSansArabic', 'NotoSansHebrew', 'NotoSansDevanagari', 'NotoSansBengali', 'NotoSansTamil', 'NotoSansTelugu',
+    'NotoSansKannada', 'NotoSansMalayalam', 'NotoSansGujarati', 'NotoSansGurmukhi', 'NotoSansSinhala', 'NotoSansThai', 'NotoSansLao',
+    'NotoSansKhmer', 'NotoSansMyanmar', 'NotoSansGeorgian', 'NotoSansArmenian', 'NotoSansEthiopic', 'NotoSansCherokee',
+    'NotoSansCanadianAboriginal', 'NotoSansSymbols'].map((face) => ({ face, bold: true })),
+  ...['NotoSansMath', 'NotoSansSymbols2', 'NotoSansMongolian', 'NotoSansRunic'].map((face) => ({ face, bold: false })),
 ];
 
-/** Faces that exist only in a regular weight (Pango synthesizes bold for them). */
-const REGULAR_ONLY = ['NotoSansMath', 'NotoSansSymbols2', 'NotoSansMongolian', 'NotoSansRunic'];
+/** A script face's file in fonts-noto-core: `NotoSansJavanese-Bold.ttf` (italics do not match). */
+const SCRIPT_FACE_FILE = /^(Noto\w+)-(Regular|Bold)\.ttf$/;
+/**
+ * Restyled duplicates of a script some Noto Sans face already covers: Kufi, Naskh and Nastaliq
+ * Arabic, Rashi Hebrew, looped Thai and Lao, traditional Nüshu, display and slanted cuts, unjoined
+ * Adlam and the regional Tifinagh variants. Registering them would only let fontconfig pick one of
+ * them for a fallback instead of the plain Sans face.
+ */
+const RESTYLED_DUPLICATE = /^Noto(Kufi|Naskh|Nastaliq|Rashi|Looped|Traditional)|(Display|Slanted|Unjoined)$|^NotoSansTifinagh./;
 
-const familyOf = (file: string) => file.replace(/([a-z])([A-Z0-9])/g, '$1 $2');
+/** A file's family is its name spaced out (`NotoSansSymbols2` is `Noto Sans Symbols 2`). */
+const familyOf = (face: string) => face.replace(/([a-z])([A-Z0-9])/g, '$1 $2');
+
+function notoFile(face: string, style: 'Regular' | 'Bold'): FontFile {
+  return { path: join(NOTO_CORE, `${face}-${style}.ttf`), family: familyOf(face), weight: style === 'Bold' ? '700' : '400', source: NOTO_CORE_SOURCE };
+}
+
+/**
+ * Every script face fonts-noto-core installs, read from its folder so that Tifinagh, Javanese,
+ * Tibetan, hieroglyphs, musical symbols and the rest draw instead of hex boxes: Noto Sans faces,
+ * plus Noto Serif faces for the scripts that have no Sans face (Tibetan, Ahom, Tangut...) and Noto
+ * Music. The required faces are listed whether or not the folder has them, so a missing one is
+ * reported by name.
+ */
+function notoScriptFiles(): FontFile[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(NOTO_CORE);
+  } catch {
+    // No folder at all: the required faces below are reported missing at start-up.
+  }
+  const styles = new Map<string, Set<string>>();
+  for (const name of names) {
+    const [, face, style] = SCRIPT_FACE_FILE.exec(name) ?? [];
+    if (!face || !style || RESTYLED_DUPLICATE.test(face)) continue;
+    styles.set(face, (styles.get(face) ?? new Set()).add(style));
+  }
+  for (const { face, bold } of REQUIRED_NOTO) styles.set(face, new Set(bold ? ['Regular', 'Bold'] : ['Regular']));
+  const hasSansFace = (face: string) => styles.has(face.replace(/^NotoSerif/, 'NotoSans'));
+  return [...styles.entries()]
+    .filter(([face]) => !face.startsWith('NotoSerif') || !hasSansFace(face))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([face, faceStyles]) => (['Regular', 'Bold'] as const).filter((style) => faceStyles.has(style)).map((style) => notoFile(face, style)));
+}
 
 export const EMOJI_FAMILY = 'Noto Color Emoji';
 
 export function cardFontFiles(): FontFile[] {
-  const core = 'Debian package fonts-noto-core';
   return [
     ...interFiles(),
-    ...NOTO_SCRIPTS.flatMap((file) => [
-      { path: join(NOTO_CORE, `${file}-Regular.ttf`), family: familyOf(file), weight: '400' as const, source: core },
-      { path: join(NOTO_CORE, `${file}-Bold.ttf`), family: familyOf(file), weight: '700' as const, source: core },
-    ]),
-    ...REGULAR_ONLY.map((file) => ({ path: join(NOTO_CORE, `${file}-Regular.ttf`), family: familyOf(file), source: core })),
+    ...notoScriptFiles(),
     { path: join(NOTO_CJK, 'NotoSansCJK-Regular.ttc'), family: 'Noto Sans CJK JP', weight: '400', source: 'Debian package fonts-noto-cjk' },
     { path: join(NOTO_CJK, 'NotoSansCJK-Bold.ttc'), family: 'Noto Sans CJK JP', weight: '700', source: 'Debian package fonts-noto-cjk' },
     { path: join(NOTO_CORE, 'NotoColorEmoji.ttf'), family: EMOJI_FAMILY, source: 'Debian package fonts-noto-color-emoji' },

@@ -43,3 +43,25 @@ const glyphs = new LRUCache<string, Canvas | false>({ max: 512, memoMethod: (emo
 export function emojiGlyph(emoji: string): Canvas | null {
   return glyphs.memo(emoji) || null;
 }
+
+/** Glyphs resampled to the device pixels they cover, keyed by emoji and size. */
+const sized = new LRUCache<string, Canvas>({ max: 512 });
+
+/**
+ * The emoji scaled once to exactly `width` x `height` pixels, for drawing without any transform
+ * (see drawEmoji in rich-text.ts); null when the emoji font has no glyph for it.
+ */
+export function emojiGlyphAtSize(emoji: string, width: number, height: number): Canvas | null {
+  const key = `${width}x${height} ${emoji}`;
+  const cached = sized.get(key);
+  if (cached) return cached;
+  const glyph = emojiGlyph(emoji);
+  if (!glyph) return null;
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.imageSmoothingEnabled = true;
+  context.patternQuality = 'good';
+  context.drawImage(glyph, 0, 0, width, height);
+  sized.set(key, canvas);
+  return canvas;
+}

@@ -1,5 +1,5 @@
 import type { CanvasRenderingContext2D } from 'canvas';
-import { emojiGlyph } from './emoji-glyphs.ts';
+import { emojiGlyph, emojiGlyphAtSize } from './emoji-glyphs.ts';
 
 /** The design face first; Pango finds the script fonts registered beside it for anything Inter lacks. */
 const FONT_STACK = 'Inter, "Noto Sans", "Noto Sans CJK JP", "Noto Sans Symbols", "Noto Sans Symbols 2", "Noto Sans Math"';
@@ -52,6 +52,31 @@ export function measureText(context: CanvasRenderingContext2D, text: string, sty
   return measureRuns(context, text, style).reduce((sum, run) => sum + run.width, 0);
 }
 
+/**
+ * Draws a color emoji `height` tall with its bottom-left corner at (`left`, `bottom`). node-canvas
+ * draws an image's shadow from the image's own pixels at their own size and ignores the transform:
+ * a scaled image under `scale: 2` got a dark, misplaced box for a shadow. So the emoji is resampled
+ * once to the device pixels it covers and drawn without a transform: its shadow (the text step's)
+ * is then the emoji's outline, where the text's shadow would be. Only scale and translation are
+ * handled, the only transforms the card uses.
+ */
+function drawEmoji(context: CanvasRenderingContext2D, emoji: string, left: number, bottom: number, height: number): void {
+  const glyph = emojiGlyph(emoji);
+  if (!glyph) return;
+  const width = (glyph.width / glyph.height) * height;
+  const { a: scaleX, d: scaleY, e: offsetX, f: offsetY } = context.getTransform();
+  const deviceLeft = Math.round(left * scaleX + offsetX);
+  const deviceTop = Math.round((bottom - height) * scaleY + offsetY);
+  const deviceRight = Math.round((left + width) * scaleX + offsetX);
+  const deviceBottom = Math.round(bottom * scaleY + offsetY);
+  const image = emojiGlyphAtSize(emoji, deviceRight - deviceLeft, deviceBottom - deviceTop);
+  if (!image) return;
+  context.save();
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  context.drawImage(image, deviceLeft, deviceTop);
+  context.restore();
+}
+
 /** Draws text with emojis on the alphabetic baseline `y`, aligned to `x`; returns the width drawn. */
 export function drawText(context: CanvasRenderingContext2D, text: string, x: number, y: number, style: TextStyle, align: 'left' | 'right' | 'center' = 'left'): number {
   context.save();
@@ -72,13 +97,7 @@ export function drawText(context: CanvasRenderingContext2D, text: string, x: num
   context.fillStyle = style.color;
   for (const run of ordered) {
     if (run.kind === 'emoji') {
-      const glyph = emojiGlyph(run.text);
-      if (glyph) {
-        const height = style.size * EMOJI_HEIGHT;
-        const width = (glyph.width / glyph.height) * height;
-        const top = y + style.size * EMOJI_DESCENT - height;
-        context.drawImage(glyph, cursor + style.size * EMOJI_GAP, top, width, height);
-      }
+      drawEmoji(context, run.text, cursor + style.size * EMOJI_GAP, y + style.size * EMOJI_DESCENT, style.size * EMOJI_HEIGHT);
     } else if (style.letterSpacing) {
       let letterX = cursor;
       for (const grapheme of graphemesOf(run.text)) {
@@ -139,8 +158,13 @@ export function fitText(context: CanvasRenderingContext2D, text: string, style: 
 
 const graphemeSegmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
-/** Graphemes drawn from the color emoji font rather than by Pango, which draws them at the wrong size. */
-const EMOJI_GRAPHEME = /^(\p{RGI_Emoji}|\p{Extended_Pictographic}\uFE0F?)$/v;
+/**
+ * Graphemes drawn from the color emoji font rather than by Pango, which draws them at the wrong
+ * size. Unicode's presentation rule: a full RGI emoji (sequences, and text-default symbols followed
+ * by U+FE0F such as `⚙️`), or a lone character whose default presentation is emoji (`🐉`, `✨`).
+ * Text-default symbols without U+FE0F (`⚙`, `♫`, `⌘`, `❤`) stay text and come from the symbol fonts.
+ */
+const EMOJI_GRAPHEME = /^(\p{RGI_Emoji}|\p{Emoji_Presentation})$/v;
 /** Letters, and the invisible direction marks (LRM, RLM, ALM) that Intl puts in some dates. */
 const FIRST_STRONG = /[\p{L}\u200E\u200F\u061C]/u;
 const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u200F\u061C]/u;
