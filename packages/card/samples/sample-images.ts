@@ -1,5 +1,11 @@
 import { createCanvas, type CanvasRenderingContext2D } from 'canvas';
+import { prepareCardFonts } from '../src/fonts/card-fonts.ts';
 import { withStops } from '../src/paint/shapes.ts';
+
+// node-canvas starts fontconfig with the first canvas a process creates. Sample pictures are drawn
+// as soon as the samples load; without this, every card drawn afterwards (goldens, previews, the
+// benchmark) would use the system's fonts and settings instead of the card's own, unlike production.
+prepareCardFonts();
 
 /**
  * Pictures drawn in code for previews, tests and benchmarks, so no photo or third-party asset has
