@@ -60,7 +60,7 @@ const borderStep: RenderStep = {
 };
 
 /** Every text of the profile card where it will be drawn, in drawing order. */
-export function profileCardTexts(context: CanvasRenderingContext2D, scene: Scene): PlacedText[] {
+function profileCardTexts(context: CanvasRenderingContext2D, scene: Scene): PlacedText[] {
   return [...textBlockLayout(context, scene).placed, ...rankRowLayout(context, scene), ...dateLayout(context, scene)];
 }
 
