@@ -1,7 +1,7 @@
 import { parseHexColor, type Rgb } from '@utility-api/render-jobs';
 import type { CanvasRenderingContext2D } from 'canvas';
 import type { Rect } from '../paint/shapes.ts';
-import type { TextStyle } from '../text/rich-text.ts';
+import { drawText, type TextStyle } from '../text/rich-text.ts';
 
 /**
  * A run of text where a step will draw it. Steps lay their text out before anything is drawn, so
@@ -46,4 +46,14 @@ export function layoutOncePerCard<Card extends object, Layout>(compute: (context
     }
     return layout;
   };
+}
+
+/** Draws placed runs with the card's soft text shadow, whose colour follows the ground. */
+export function drawPlacedTexts(context: CanvasRenderingContext2D, runs: readonly PlacedText[], shadowColor: string): void {
+  context.save();
+  context.shadowColor = shadowColor;
+  context.shadowBlur = 8;
+  context.shadowOffsetY = 1;
+  for (const run of runs) drawText(context, run.text, run.x, run.baseline, run.style);
+  context.restore();
 }

@@ -1,7 +1,7 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import { LARGE_TEXT_CONTRAST, SMALL_TEXT_CONTRAST } from '../legibility/contrast.ts';
 import { BADGES, NAME, NAME_BLOCK, SUBTITLE, TAG, TEXT_COLUMN } from '../layout/card-layout.ts';
-import { layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
+import { drawPlacedTexts, layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath } from '../paint/shapes.ts';
 import { fitLines } from '../text/fit-lines.ts';
 import { drawText, fitText, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
@@ -129,12 +129,7 @@ export const textStep: RenderStep = {
   name: 'text',
   draw(context, scene) {
     const { placed, chip } = textBlockLayout(context, scene);
-    context.save();
-    context.shadowColor = scene.textColors.shadow;
-    context.shadowBlur = 8;
-    context.shadowOffsetY = 1;
-    for (const run of placed) drawText(context, run.text, run.x, run.baseline, run.style);
-    context.restore();
+    drawPlacedTexts(context, placed, scene.textColors.shadow);
     if (chip) drawBotChip(context, scene, chip.x, chip.baseline, chip.nameSize);
   },
 };

@@ -2,11 +2,11 @@ import type { CanvasRenderingContext2D } from 'canvas';
 import { lighten, rgba } from '../color/color.ts';
 import { LARGE_TEXT_CONTRAST, SMALL_TEXT_CONTRAST } from '../legibility/contrast.ts';
 import { AVATAR, BADGES, TEXT_COLUMN } from '../layout/card-layout.ts';
-import { layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
+import { drawPlacedTexts, layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
 import { WELCOME_HEADLINE, WELCOME_MESSAGE, WELCOME_NAME, WELCOME_RULE, WELCOME_SUBTITLE, WELCOME_TAG, WELCOME_TEXT } from '../layout/welcome-layout.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
-import { drawText, fitText, isRightToLeft, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
+import { fitText, isRightToLeft, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
 /** Inter's cap height and descender as a share of the font size, to place lines optically. */
@@ -175,11 +175,6 @@ export const welcomeTextStep: RenderStep = {
   draw(context, scene) {
     const { placed, rule } = welcomeTextLayout(context, scene);
     if (rule) drawRule(context, scene, rule);
-    context.save();
-    context.shadowColor = scene.textColors.shadow;
-    context.shadowBlur = 8;
-    context.shadowOffsetY = 1;
-    for (const run of placed) drawText(context, run.text, run.x, run.baseline, run.style);
-    context.restore();
+    drawPlacedTexts(context, placed, scene.textColors.shadow);
   },
 };
