@@ -45,6 +45,9 @@ function drawBotChip(context: CanvasRenderingContext2D, scene: Scene, x: number,
 
 /** `advance`: the space from the previous line's baseline to this one's. */
 type Line = { role: string; fitted: FittedText; advance: number; minContrast: number };
+type Block = { lines: Line[]; top: number; height: number };
+/** Room for the name's first line (beside the bot chip, maybe under the badge row) and for its second. */
+type NameRoom = { first: number; rest: number };
 
 /** Space kept between the end of the name (or its bot chip) and the badge row. */
 const BADGE_CLEARANCE = 16;
@@ -53,10 +56,10 @@ const BADGE_CLEARANCE = 16;
  * The name (one or two lines), tag and subtitle, sized to fit and centred as a block in the room
  * the rank block leaves. Two name lines only when the whole block still fits that room.
  */
-function layoutBlock(context: CanvasRenderingContext2D, scene: Scene, nameRoom: number, allowTwoLines: boolean): { lines: Line[]; top: number; height: number } {
+function layoutBlock(context: CanvasRenderingContext2D, scene: Scene, nameRoom: NameRoom, allowTwoLines: boolean): Block {
   const columnWidth = TEXT_COLUMN.right - TEXT_COLUMN.left;
   const nameStyle: TextStyle = { size: NAME.size, weight: 800, color: scene.nameColor };
-  const nameLines = allowTwoLines ? fitLines(context, scene.name, nameStyle, nameRoom, NAME) : [fitText(context, scene.name, nameStyle, nameRoom, NAME.minSize)];
+  const nameLines = allowTwoLines ? fitLines(context, scene.name, nameStyle, nameRoom, NAME) : [fitText(context, scene.name, nameStyle, nameRoom.first, NAME.minSize)];
   const lines: Line[] = nameLines.map((fitted, index) => ({
     role: 'name',
     fitted,
@@ -85,13 +88,20 @@ function blockFits(block: { height: number }, scene: Scene): boolean {
   return block.height <= (scene.rank ? NAME_BLOCK.bottomWithRank : NAME_BLOCK.bottomWithoutRank) - NAME_BLOCK.top;
 }
 
-/** Whether the name line, as laid out, reaches into the badge row at the top right. */
-function nameMeetsBadges(block: { lines: Line[]; top: number }, scene: Scene, chipWidth: number): boolean {
+/** Whether a name line, as laid out, reaches into the badge row at the top right. */
+function nameMeetsBadges(block: Block, scene: Scene, chipWidth: number): boolean {
   if (scene.badgesWidth === 0) return false;
   const badgesBottom = BADGES.top + BADGES.size + (scene.badgesFrame ? BADGES.framePadding : 0);
-  const nameRight = TEXT_COLUMN.left + Math.max(...block.lines.filter((line) => line.role === 'name').map((line) => line.fitted.width)) + (chipWidth > 0 ? CHIP.gap + chipWidth : 0);
   const badgesLeft = TEXT_COLUMN.right - scene.badgesWidth;
-  return block.top < badgesBottom + 6 && nameRight > badgesLeft - BADGE_CLEARANCE;
+  let baseline = block.top + (block.lines[0] as Line).fitted.style.size * CAP_HEIGHT;
+  for (const [index, line] of block.lines.entries()) {
+    if (line.role !== 'name') break;
+    baseline += line.advance;
+    const top = baseline - line.fitted.style.size * CAP_HEIGHT;
+    const right = TEXT_COLUMN.left + line.fitted.width + (index === 0 && chipWidth > 0 ? CHIP.gap + chipWidth : 0);
+    if (top < badgesBottom + 6 && right > badgesLeft - BADGE_CLEARANCE) return true;
+  }
+  return false;
 }
 
 interface TextBlockLayout {
@@ -104,14 +114,17 @@ export const textBlockLayout = layoutOncePerCard((context: CanvasRenderingContex
   const columnWidth = TEXT_COLUMN.right - TEXT_COLUMN.left;
   const chipWidth = botChipWidth(context, scene);
   const chipRoom = chipWidth > 0 ? chipWidth + CHIP.gap : 0;
-  const place = (nameRoom: number) => {
+  const place = (nameRoom: NameRoom) => {
     const twoLines = layoutBlock(context, scene, nameRoom, true);
     return blockFits(twoLines, scene) ? twoLines : layoutBlock(context, scene, nameRoom, false);
   };
   // The name gets the whole column unless, placed there, it would run into the badge row: names
-  // usually sit below the badges, and a long one should not be cut short for nothing.
-  let block = place(columnWidth - chipRoom);
-  if (nameMeetsBadges(block, scene, chipWidth)) block = place(columnWidth - chipRoom - scene.badgesWidth - BADGE_CLEARANCE);
+  // usually sit below the badges, and a long one should not be cut short for nothing. Under the
+  // badges, only the first line gives way, unless a second one still reaches them.
+  const besideBadges = columnWidth - scene.badgesWidth - BADGE_CLEARANCE;
+  let block = place({ first: columnWidth - chipRoom, rest: columnWidth });
+  if (nameMeetsBadges(block, scene, chipWidth)) block = place({ first: besideBadges - chipRoom, rest: columnWidth });
+  if (nameMeetsBadges(block, scene, chipWidth)) block = place({ first: besideBadges - chipRoom, rest: besideBadges });
 
   let baseline = block.top + (block.lines[0] as Line).fitted.style.size * CAP_HEIGHT;
   const placed: PlacedText[] = [];

@@ -28,19 +28,21 @@ function fittingStart(context: CanvasRenderingContext2D, graphemes: readonly str
 /**
  * One line as large as fits (`fitText`, down to `minSize`); a text still too long then takes two
  * lines at one size, broken between words where one ends near the edge; the second line ends with
- * an ellipsis if the text does not fit even at `twoLineMinSize`.
+ * an ellipsis if the text does not fit even at `twoLineMinSize`. The first line may have less room
+ * than the second (`firstLineWidth`: it shares its height with the badge row).
  */
-export function fitLines(context: CanvasRenderingContext2D, text: string, style: TextStyle, maxWidth: number, sizes: LineSizes): FittedText[] {
+export function fitLines(context: CanvasRenderingContext2D, text: string, style: TextStyle, widths: { first: number; rest: number }, sizes: LineSizes): FittedText[] {
+  const { first: firstWidth, rest: maxWidth } = widths;
   const fullWidth = measureText(context, text, style);
   // Width grows with size, so one measurement says whether one line can hold the text at minSize.
-  if (fullWidth * (sizes.minSize / style.size) <= maxWidth) return [fitText(context, text, style, maxWidth, sizes.minSize)];
+  if (fullWidth * (sizes.minSize / style.size) <= firstWidth) return [fitText(context, text, style, firstWidth, sizes.minSize)];
   const graphemes = graphemesOf(text);
   // Start at the size where the whole text is about two lines' worth (a break between words
   // wastes some of the first line), instead of measuring every size above it.
-  const predicted = Math.floor((style.size * maxWidth * 2 * 0.9) / fullWidth);
+  const predicted = Math.floor((style.size * (firstWidth + maxWidth) * 0.9) / fullWidth);
   for (let size = Math.min(sizes.twoLineSize, Math.max(predicted, sizes.twoLineMinSize)); size >= sizes.twoLineMinSize; size -= 1) {
     const sized = { ...style, size };
-    const split = fittingStart(context, graphemes, sized, maxWidth);
+    const split = fittingStart(context, graphemes, sized, firstWidth);
     if (split === 0) break;
     const first = graphemes.slice(0, split).join('').trimEnd();
     const rest = graphemes.slice(split).join('').trimStart();
@@ -54,5 +56,5 @@ export function fitLines(context: CanvasRenderingContext2D, text: string, style:
       ];
     }
   }
-  return [fitText(context, text, style, maxWidth, sizes.minSize)];
+  return [fitText(context, text, style, firstWidth, sizes.minSize)];
 }
