@@ -41,9 +41,10 @@ function entry(emoji: string): EmojiDetails {
 
 test('the catalog is the whole Emojibase set minus components and lone regional indicators', (t) => {
   t.true(catalog.length > 1800, `only ${catalog.length} entries`);
-  const expected = emojibaseData.filter((item) => item.group !== undefined && item.group !== 2).map((item) => item.emoji);
+  // The same emojis in the same order; Emojibase's extra U+FE0F after default-emoji characters aside (next test).
+  const expected = emojibaseData.filter((item) => item.group !== undefined && item.group !== 2).map((item) => item.emoji.replace(/\uFE0F$/u, ''));
   t.deepEqual(
-    catalog.map((item) => item.emoji),
+    catalog.map((item) => item.emoji.replace(/\uFE0F$/u, '')),
     expected,
   );
   t.is(byEmoji.size, catalog.length, 'emojis are distinct');
@@ -67,7 +68,7 @@ test('entries are frozen so a response cannot alter the catalog', (t) => {
 });
 
 test('unicode is U+<hex> per code point, at least four digits, matching the emoji and Emojibase', (t) => {
-  const hexcodes = new Map(emojibaseData.map((item) => [item.emoji, item.hexcode]));
+  const hexcodes = new Map(emojibaseData.map((item) => [item.emoji.replace(/\uFE0F$/u, ''), item.hexcode]));
   for (const item of catalog) {
     if (!/^U\+[0-9A-F]+( U\+[0-9A-F]+)*$/.test(item.unicode)) t.fail(`${item.emoji}: ${item.unicode}`);
     const points = item.unicode.split(' ').map((part) => Number.parseInt(part.slice(2), 16));
@@ -79,16 +80,32 @@ test('unicode is U+<hex> per code point, at least four digits, matching the emoj
       .filter((part) => part !== 'U+FE0F')
       .map((part) => part.slice(2))
       .join('-');
-    const hexcode = hexcodes.get(item.emoji);
+    const hexcode = hexcodes.get(item.emoji.replace(/\uFE0F$/u, ''));
     if (hexcode?.split('-').filter((part) => part !== 'FE0F').join('-') !== withoutSelectors) {
       t.fail(`${item.emoji}: ${item.unicode} disagrees with Emojibase ${hexcode}`);
     }
   }
   t.is(entry('❤️').unicode, 'U+2764 U+FE0F');
+  t.is(entry('☺️').unicode, 'U+263A U+FE0F');
   t.is(entry('#️⃣').unicode, 'U+0023 U+FE0F U+20E3');
   t.is(entry('👩‍👩‍👧').unicode, 'U+1F469 U+200D U+1F469 U+200D U+1F467');
   t.is(codePoints('©'), 'U+00A9');
   t.is(codePoints('\u{1F355}'), 'U+1F355');
+});
+
+test("emojis are in Unicode's fully-qualified form: no U+FE0F after a character that is an emoji by default", (t) => {
+  // emoji-test.txt: ⌚ is "231A ; fully-qualified"; "231A FE0F" is not listed at all. Emojibase adds it to 152 emojis.
+  const extra = catalog.filter((item) => /\p{Emoji_Presentation}\uFE0F/u.test(item.emoji)).map((item) => item.unicode);
+  t.deepEqual(extra, []);
+  for (const [emoji, unicode] of [['⌚', 'U+231A'], ['☕', 'U+2615'], ['✅', 'U+2705'], ['👍', 'U+1F44D'], ['🏆', 'U+1F3C6'], ['♈', 'U+2648']]) {
+    t.is(entry(emoji).unicode, unicode);
+  }
+  t.is(catalog.length, 1914);
+});
+
+test('names are title-cased after opening quotes too, never after an apostrophe', (t) => {
+  t.is(entry('🈁').emojiName, 'Japanese “Here” Button');
+  t.is(entry('👞').emojiName, 'Man’s Shoe');
 });
 
 test('isSymbol, category Symbols and emojiType Symbol always agree', (t) => {

@@ -131,8 +131,19 @@ export interface EmojiDetails {
   emojiType: string;
 }
 
+/** Each word capitalised, also after an opening quote (`Japanese “Here” Button`); never after an apostrophe (`Man’s Shoe`). */
 function titleCase(label: string): string {
-  return label.replace(/(^|[\s(-])(\p{Ll})/gu, (_match, before: string, letter: string) => before + letter.toUpperCase());
+  return label.replace(/(^|[\s(\-“‘"])(\p{Ll})/gu, (_match, before: string, letter: string) => before + letter.toUpperCase());
+}
+
+/**
+ * Unicode's fully-qualified form of an emoji, as emoji-test.txt lists it: Emojibase writes U+FE0F
+ * after every single emoji, also after those shown as emoji by default (⌚ ☕ 👍 🏆, which have
+ * Emoji_Presentation), where Unicode has none; after text-default characters (☺️ ❤️) it belongs.
+ */
+function fullyQualified(entry: { emoji: string; hexcode: string }): string {
+  const sequence = String.fromCodePoint(...entry.hexcode.split('-').map((hex) => Number.parseInt(hex, 16)));
+  return entry.emoji === `${sequence}\uFE0F` && /^\p{Emoji_Presentation}/u.test(sequence) ? sequence : entry.emoji;
 }
 
 /** `U+<hex>` per code point, with at least four hex digits as Unicode writes them (`U+0023`, `U+1F355`). */
@@ -152,10 +163,11 @@ export function buildEmojiCatalog(): readonly EmojiDetails[] {
     const category = (EMOJI_CATEGORIES as Record<number, EmojiCategory | undefined>)[entry.group];
     if (category === undefined) continue;
     const words = describingWords(entry.label, entry.tags ?? []);
+    const emoji = fullyQualified(entry);
     catalog.push(Object.freeze({
-      emoji: entry.emoji,
+      emoji,
       emojiName: titleCase(entry.label),
-      unicode: codePoints(entry.emoji),
+      unicode: codePoints(emoji),
       category,
       emojiMood: firstMatch(words, MOOD_WORDS) ?? CATEGORY_DEFAULTS[category].mood,
       emojiColor: firstMatch(words, COLOR_WORDS) ?? CATEGORY_DEFAULTS[category].color,
