@@ -85,11 +85,12 @@ test('other fields beside json are ignored', (t) => {
   t.deepEqual(throughSchema({ other: { a: 1 } }), { status: 400, body: MISSING });
 });
 
-test('a body that is not valid JSON is answered like a malformed json', (t) => {
-  const reply = endpoint.onMalformedBody?.();
+test('a body that is not valid JSON is answered like a malformed json; JSON that is not an object asks for a JSON', (t) => {
+  const reply = endpoint.onMalformedBody?.('not_json');
   t.true(reply instanceof Reply);
   t.is(reply?.status, 400);
   t.deepEqual(reply?.body, MALFORMED);
+  t.deepEqual(endpoint.onMalformedBody?.('not_object')?.body, { status: 'invalid', message: 'Please provide a JSON in the request body, as the value of the "json" field.', jsonType: 'N/A' });
 });
 
 test('every answer has exactly status, message and jsonType', (t) => {

@@ -97,7 +97,7 @@ test("emojis are in Unicode's fully-qualified form: no U+FE0F after a character 
   // emoji-test.txt: ⌚ is "231A ; fully-qualified"; "231A FE0F" is not listed at all. Emojibase adds it to 152 emojis.
   const extra = catalog.filter((item) => /\p{Emoji_Presentation}\uFE0F/u.test(item.emoji)).map((item) => item.unicode);
   t.deepEqual(extra, []);
-  for (const [emoji, unicode] of [['⌚', 'U+231A'], ['☕', 'U+2615'], ['✅', 'U+2705'], ['👍', 'U+1F44D'], ['🏆', 'U+1F3C6'], ['♈', 'U+2648']]) {
+  for (const [emoji, unicode] of [['⌚', 'U+231A'], ['☕', 'U+2615'], ['✅', 'U+2705'], ['👍', 'U+1F44D'], ['🏆', 'U+1F3C6'], ['♈', 'U+2648']] as const) {
     t.is(entry(emoji).unicode, unicode);
   }
   t.is(catalog.length, 1914);

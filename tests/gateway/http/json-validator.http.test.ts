@@ -92,12 +92,30 @@ test('400 invalid when json is a number, null or a boolean', async (t) => {
 });
 
 test('400 invalid with the validator body when the request body is not valid JSON at all', async (t) => {
-  for (const text of ['{"json": {', 'not json', '{json: {}}', '{"json": {}} trailing', '5', '"text"']) {
+  for (const text of ['{"json": {', 'not json', '{json: {}}', '{"json": {}} trailing', '5 5', "'text'"]) {
     const { status, body } = await validate(text);
     t.is(status, 400, text);
     t.deepEqual(body, MALFORMED, text);
     t.false('error' in body, `${text}: not the shared error body`);
   }
+});
+
+test('400 asking for a JSON, like an array body, when the body is JSON but not an object', async (t) => {
+  for (const text of ['5', '"text"', 'true', 'null', ' 12.5 ']) {
+    const { status, body } = await validate(text);
+    t.is(status, 400, text);
+    t.deepEqual(body, MISSING, text);
+  }
+});
+
+test('a json value 31 levels deep is checked; 32 levels (33 with the body object) is body_too_deep', async (t) => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const allowed = await validate(`{"json": ${nested(31)}}`);
+  t.is(allowed.status, 200);
+  t.is(allowed.body.jsonType, 'array');
+  const refused = await validate(`{"json": ${nested(32)}}`);
+  t.is(refused.status, 400);
+  t.is(refused.body.error.code, 'body_too_deep');
 });
 
 test('400 asking for a JSON when the body is a top-level array', async (t) => {

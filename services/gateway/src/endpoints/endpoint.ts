@@ -10,6 +10,9 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 
 
 export type BodyEncoding = 'json' | 'form';
 
+/** Why a body was refused before validation: `not_json`, it does not parse; `not_object`, it is JSON but a number, string, boolean or null. */
+export type MalformedBodyKind = 'not_json' | 'not_object';
+
 export type HeaderValue = string | string[] | undefined;
 
 /** What a handler may know of the request beyond its validated query and body. */
@@ -85,8 +88,8 @@ export interface EndpointDefinition<
   /** Body encodings accepted besides none at all; JSON unless stated. */
   bodyEncodings?: readonly BodyEncoding[];
   bodyExample?: unknown;
-  /** Answers a body that is not valid JSON; by default the shared 400 `malformed_body` error. */
-  onMalformedBody?: () => Reply<unknown>;
+  /** Answers a body that is not valid JSON, or JSON but not an object; by default the shared 400 `malformed_body` error. */
+  onMalformedBody?: (kind: MalformedBodyKind) => Reply<unknown>;
   /** Answers a query or body that fails its schema; by default the shared 400 `invalid_request`. */
   onInvalidInput?: (problems: readonly FieldProblem[]) => Reply<unknown>;
   responses: Record<number, ResponseDoc>;

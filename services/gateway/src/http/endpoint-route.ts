@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { z } from 'zod';
-import { Reply, type BodyEncoding, type EndpointDefinition, type RequestSnapshot } from '../endpoints/endpoint.ts';
+import { Reply, type BodyEncoding, type EndpointDefinition, type MalformedBodyKind, type RequestSnapshot } from '../endpoints/endpoint.ts';
 import { ApiError, validationError, type FieldProblem } from '../errors/api-error.ts';
 import type { GatewayContext, GatewayState } from './request-pipeline.ts';
 
@@ -28,7 +28,7 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
       try {
         await parseBody(ctx);
       } catch (error) {
-        if (error instanceof MalformedBodyError && endpoint.onMalformedBody) return writeReply(ctx, endpoint.onMalformedBody());
+        if (error instanceof MalformedBodyError && endpoint.onMalformedBody) return writeReply(ctx, endpoint.onMalformedBody(error.kind));
         throw error;
       }
     }
@@ -113,8 +113,22 @@ function singleValuedQuery(query: GatewayContext['query'], knownNames: readonly 
 }
 
 class MalformedBodyError extends ApiError {
-  constructor(message: string) {
+  readonly kind: MalformedBodyKind;
+
+  constructor(message: string, kind: MalformedBodyKind = 'not_json') {
     super(400, 'malformed_body', message);
+    this.kind = kind;
+  }
+}
+
+/** Whether text is JSON at all (co-body's strict mode refuses JSON that is not an object or array without saying which). */
+function parsesAsJson(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -123,7 +137,7 @@ function unsupportedEncoding(): ApiError {
 }
 
 /** co-body's failures, by their `type`, as the API's errors. */
-function bodyError(error: { status?: number; type?: string; message?: string }): ApiError {
+function bodyError(error: { status?: number; type?: string; message?: string; body?: unknown }): ApiError {
   switch (error.type) {
     case 'entity.too.large':
       return new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
@@ -141,6 +155,7 @@ function bodyError(error: { status?: number; type?: string; message?: string }):
       if (error.message?.includes('forbidden prototype property')) {
         return new MalformedBodyError('The JSON body has a "__proto__" key, which is refused.');
       }
+      if (parsesAsJson(error.body)) return new MalformedBodyError('The request body must be a JSON object.', 'not_object');
       return new MalformedBodyError('The request body is not valid JSON.');
   }
 }

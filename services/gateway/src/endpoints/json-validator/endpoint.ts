@@ -57,21 +57,23 @@ export function jsonValidatorEndpoint() {
       'an empty one is valid with the message that it is empty. `json` may also be a string holding JSON text,',
       'which is parsed: text that does not parse, or parses to something other than an object or array, is `invalid`.',
       'A request body that is not valid JSON at all is answered like a malformed `json` (400, `invalid`, `jsonType` `N/A`),',
-      'and a missing `json` field (or a body that is not an object) asks for a JSON. Those 400s use this endpoint\'s own',
-      'body, not the shared error body; only the authentication (401), nesting-depth (400 `body_too_deep`: a `json` value',
-      'nested deeper than 32 levels), truncated-body (400 `incomplete_body`), size (413) and content-type (415) errors use the',
+      'and a missing `json` field (or a body that is JSON but not an object: an array, a number, a string) asks for a JSON.',
+      'Those 400s use this endpoint\'s own body, not the shared error body; only the authentication (401), nesting-depth',
+      '(400 `body_too_deep`: the request body nested deeper than 32 levels, so a `json` value deeper than 31 inside its',
+      '`{"json": …}` object), truncated-body (400 `incomplete_body`), size (413) and content-type (415) errors use the',
       'shared one. JSON text inside a string is parsed without that depth limit (the 1 MB body limit bounds it).',
     ].join(' '),
     authenticated: true,
     body: bodySchema,
     bodyExample: { json: { name: 'Ada', roles: ['admin'] } },
-    onMalformedBody: () => invalid(MESSAGES.malformed),
+    // A body that is JSON but not an object (`5`, `"text"`) is answered like a top-level array: it lacks the `json` field.
+    onMalformedBody: (kind) => invalid(kind === 'not_object' ? MESSAGES.missing : MESSAGES.malformed),
     onInvalidInput: (problems) => invalid(problems.some((problem) => problem.field === 'json') ? MESSAGES.notContainer : MESSAGES.missing),
     responses: {
       200: { description: 'The JSON is valid (possibly empty).', schema: resultSchema },
       400: {
         description:
-          'No `json`, or `json` incorrectly formatted: `status` `invalid`, `jsonType` `N/A`. A body nested deeper than 32 levels ' +
+          'No `json`, or `json` incorrectly formatted: `status` `invalid`, `jsonType` `N/A`. A body nested deeper than 32 levels (a `json` value deeper than 31) ' +
           '(`body_too_deep`) or cut short before its declared length (`incomplete_body`) gets the shared error body instead.',
         // Both bodies are real 400s of this operation, so the document lists both shapes.
         schema: z.union([resultSchema, errorBodySchema]),
