@@ -163,6 +163,9 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
         reply.body.error.details.some((detail: { field: string }) => detail.field === field),
         `${field} in ${JSON.stringify(reply.body.error.details)}`,
       );
+      // Each problem once: a malformed userId used to be reported by the pattern and again by the range check.
+      const described = reply.body.error.details.map((detail: { field: string; message: string }) => `${detail.field}: ${detail.message}`);
+      t.deepEqual(described, [...new Set(described)], `${path}: ${JSON.stringify(reply.body.error.details)}`);
     }
   });
 
