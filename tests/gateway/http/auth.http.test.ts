@@ -52,6 +52,17 @@ test('401 for other schemes, spaces and oversized values', async (t) => {
   }
 });
 
+test('only spaces and tabs around the key are skipped: a no-break space or other byte makes it another key', async (t) => {
+  for (const authorization of [` ${TEST_API_KEY}\t`, `Bearer \t${TEST_API_KEY} `]) {
+    const response = await fetch(`${gateway.url}${PROTECTED}`, { headers: { authorization } });
+    t.is(response.status, 200, JSON.stringify(authorization));
+  }
+  for (const authorization of [`${TEST_API_KEY}\u00A0`, `\u00A0${TEST_API_KEY}`, `Bearer ${TEST_API_KEY}\u00A0`, `${TEST_API_KEY}\u00FF`]) {
+    const response = await fetch(`${gateway.url}${PROTECTED}`, { headers: { authorization } });
+    t.is(response.status, 401, JSON.stringify(authorization));
+  }
+});
+
 test('401 for a key sent in the query string instead of the header', async (t) => {
   for (const name of ['apiKey', 'api_key', 'key', 'authorization', 'token']) {
     const response = await fetch(`${gateway.url}${PROTECTED}&${name}=${TEST_API_KEY}`);

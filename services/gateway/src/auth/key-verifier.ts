@@ -176,11 +176,14 @@ function tooManyFailures(retryAfterMs: number): ApiError {
 
 /** The key is the whole header value, or follows a `Bearer` scheme; nothing else is read. */
 export function presentedApiKey(header: string): string | undefined {
-  const value = header.trim();
+  // HTTP's optional whitespace is spaces and tabs only: `String.trim` would also drop a no-break
+  // space (U+00A0) and accept `<key>\u00A0` as the key.
+  const value = header.replace(/^[ \t]+|[ \t]+$/g, '');
   if (value === '') return undefined;
-  const bearer = /^bearer\s+(\S+)$/i.exec(value);
+  const bearer = /^bearer[ \t]+([\x21-\x7E]+)$/i.exec(value);
   if (bearer) return bearer[1];
-  return /\s/.test(value) ? undefined : value;
+  // A key is printable ASCII without spaces (what `API_KEYS` and `keys create` make).
+  return /^[\x21-\x7E]+$/.test(value) ? value : undefined;
 }
 
 /**
