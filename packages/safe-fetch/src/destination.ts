@@ -29,7 +29,7 @@ export async function resolveDestination(target: FetchTarget, rules: Destination
 export function chooseDestination(target: FetchTarget, addresses: readonly string[], rules: DestinationRules): Destination {
   const { field, allowList } = rules;
   const first = addresses[0];
-  if (first === undefined) throw new ImageFetchError('unreachable', field, `the host ${target.hostname} has no address`);
+  if (first === undefined) throw new ImageFetchError('unreachable', field, noPublicAddress(target.hostname));
   const nameAllowed = allowList.allowsHostname(target.hostname);
   if (!nameAllowed) {
     for (const address of addresses) {
@@ -46,19 +46,24 @@ export function chooseDestination(target: FetchTarget, addresses: readonly strin
 }
 
 /**
+ * What a caller is told about a hostname that cannot be fetched from: the same words whether it
+ * does not resolve at all or resolves to a private address, so the API cannot be used to learn
+ * which internal DNS names exist. The reasons stay apart in logs and metrics.
+ */
+const noPublicAddress = (hostname: string) => `the host ${hostname} has no public address`;
+
+/**
  * A literal address is the user's own input and may be quoted; what a hostname resolved to is not
  * repeated, so the API cannot be used to map internal DNS names to internal addresses.
  */
 function nonPublic(target: FetchTarget, field: string): ImageFetchError {
-  const detail = target.literalAddress
-    ? `the address ${target.hostname} is not public`
-    : `the host ${target.hostname} resolves to an address that is not public`;
+  const detail = target.literalAddress ? `the address ${target.hostname} is not public` : noPublicAddress(target.hostname);
   return new ImageFetchError('forbidden_address', field, detail);
 }
 
 function lookupAll(lookup: LookupFunction, hostname: string, field: string, signal: AbortSignal): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const unreachable = () => new ImageFetchError('unreachable', field, `the host ${hostname} could not be resolved`);
+    const unreachable = () => new ImageFetchError('unreachable', field, noPublicAddress(hostname));
     const aborted = () => reject(signal.reason as Error);
     if (signal.aborted) return aborted();
     signal.addEventListener('abort', aborted, { once: true });
