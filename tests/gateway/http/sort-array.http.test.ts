@@ -187,6 +187,21 @@ test('415 when the body is sent as text/plain', async (t) => {
   t.is(body.error.code, 'unsupported_media_type');
 });
 
+test('415 for a JSON body in a charset other than UTF-8; utf-8 in any spelling is read', async (t) => {
+  const json = '{"array":[3,1,2]}';
+  for (const charset of ['utf-16', 'UTF-16LE', 'iso-8859-1', 'x-unknown']) {
+    const encoded = charset.toLowerCase().startsWith('utf-16') ? Buffer.from(`\uFEFF${json}`, 'utf16le') : Buffer.from(json, 'latin1');
+    const { status, body } = await gateway.json('/v1/sort-array', { method: 'POST', headers: { 'content-type': `application/json; charset=${charset}` }, body: encoded });
+    t.is(status, 415, charset);
+    t.is(body.error.code, 'unsupported_media_type', charset);
+    t.regex(body.error.message, /UTF-8/, charset);
+  }
+  for (const charset of ['utf-8', 'UTF-8', 'utf8', '"utf-8"']) {
+    const { status } = await gateway.json('/v1/sort-array', { method: 'POST', headers: { 'content-type': `application/json; charset=${charset}` }, body: json });
+    t.is(status, 200, charset);
+  }
+});
+
 test('415 when the body is sent as a form', async (t) => {
   const { status, body } = await gateway.json('/v1/sort-array', {
     method: 'POST',

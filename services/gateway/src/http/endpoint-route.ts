@@ -132,6 +132,8 @@ function parsesAsJson(text: unknown): boolean {
   }
 }
 
+const UTF8_ONLY = 'The body must be UTF-8 text (no charset, or charset=utf-8).';
+
 function unsupportedEncoding(): ApiError {
   return new ApiError(415, 'unsupported_media_type', `Send the body with a Content-Encoding of ${CONTENT_ENCODINGS.join(', ')}, or none.`);
 }
@@ -142,7 +144,7 @@ function bodyError(error: { status?: number; type?: string; message?: string; bo
     case 'entity.too.large':
       return new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
     case 'charset.unsupported':
-      return new ApiError(415, 'unsupported_media_type', 'The body must be UTF-8 text.');
+      return new ApiError(415, 'unsupported_media_type', UTF8_ONLY);
     case 'encoding.unsupported':
       return unsupportedEncoding();
     case 'request.aborted':
@@ -204,6 +206,9 @@ function bodyParser(encodings: readonly BodyEncoding[]): (ctx: GatewayContext) =
     if (matched === false) {
       throw new ApiError(415, 'unsupported_media_type', `Send the body as ${encodings.map((encoding) => MEDIA_TYPES[encoding][0]).join(' or ')}.`);
     }
+    // co-body decodes every body as UTF-8 whatever its charset says: a UTF-16 body would be read as garbage.
+    const charset = ctx.request.charset;
+    if (charset !== '' && !/^utf-?8$/i.test(charset)) throw new ApiError(415, 'unsupported_media_type', UTF8_ONLY);
     try {
       await parse(ctx, done);
     } catch (error) {

@@ -79,7 +79,7 @@ export function jsonValidatorEndpoint() {
         schema: z.union([resultSchema, errorBodySchema]),
       },
       413: { description: 'Body larger than the request size limit.' },
-      415: { description: 'Body sent with a content type other than JSON, or a Content-Encoding other than gzip, deflate or br.' },
+      415: { description: 'Body sent with a content type other than JSON, a charset other than UTF-8, or a Content-Encoding other than gzip, deflate or br.' },
     },
     handle: ({ body }) => validateJson(body),
   });
