@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import test from 'ava';
 import { loadContract } from '../../helpers/openapi-contract.ts';
 import { postJson, startTestApp, TEST_API_KEY, type TestGateway } from '../../helpers/test-app.ts';
@@ -74,6 +76,20 @@ test('200 echoes the url with its query string, and repeated parameters as array
   t.is(body.request_details.path, '/v1/status');
   t.is(body.request_details.root_url, '/v1/status');
   t.deepEqual(body.request_details.query, { tag: ['a', 'b'], name: 'Ada L', empty: '', flag: '' });
+});
+
+test('url is the path plus query even for an absolute-form request target', async (t) => {
+  const { port } = new URL(gateway.url);
+  const socket = connect(Number(port), '127.0.0.1');
+  await once(socket, 'connect');
+  socket.write(`GET http://api.example.com/v1/status?a=1 HTTP/1.1\r\nHost: api.example.com\r\nAuthorization: ${TEST_API_KEY}\r\nConnection: close\r\n\r\n`);
+  let answer = '';
+  socket.setEncoding('utf8');
+  for await (const chunk of socket) answer += chunk as string;
+  t.regex(answer, /^HTTP\/1\.1 200/);
+  const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { request_details: { url: string; path: string } };
+  t.is(body.request_details.url, '/v1/status?a=1');
+  t.is(body.request_details.path, '/v1/status');
 });
 
 test('200 echoes a JSON object body', async (t) => {

@@ -65,7 +65,8 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
 
     const request: RequestSnapshot = {
       method: ctx.method,
-      url: ctx.originalUrl,
+      // Path plus query, also when the request target came in absolute form (`GET http://host/v1/status`).
+      url: `${ctx.path}${ctx.search}`,
       path: ctx.path,
       query: ctx.query,
       headers: ctx.headers,
