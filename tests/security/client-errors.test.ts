@@ -32,6 +32,19 @@ test('400 for bytes Node cannot parse, as JSON with the security headers', async
   t.is(body.error.code, 'malformed_request');
 });
 
+test('answers to requests Node refuses carry every security header and a request id, also in the body', async (t) => {
+  for (const request of ['GET /v1/time HTTP/1.1\r\nHost: x\r\nNot a header line\r\n\r\n', `GET /v1/time HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]) {
+    const answer = await rawExchange(request);
+    const head = answer.slice(0, answer.indexOf('\r\n\r\n'));
+    for (const header of ['X-Content-Type-Options: nosniff', 'Cache-Control: no-store', "Content-Security-Policy: default-src 'none'", 'Cross-Origin-Resource-Policy: same-origin', 'Referrer-Policy: no-referrer', 'X-Frame-Options: DENY']) {
+      t.true(head.includes(`\r\n${header}`), `${header} in ${head.split('\r\n')[0]}`);
+    }
+    const id = /\r\nX-Request-Id: ([0-9a-f-]{36})(\r\n|$)/.exec(head)?.[1];
+    t.truthy(id, head);
+    t.is(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).requestId, id);
+  }
+});
+
 test('431 for oversized headers, as JSON', async (t) => {
   const answer = await rawExchange(`GET /v1/time HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
   t.regex(answer, /^HTTP\/1\.1 431 /);

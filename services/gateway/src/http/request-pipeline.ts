@@ -184,14 +184,15 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return;
   }
   const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
-  const body = JSON.stringify({ error: { status, code, message }, requestId: 'none' });
+  // The same id and security headers as every other answer, so a refused request can be reported and traced too.
+  const requestId = randomUUID();
+  const body = JSON.stringify({ error: { status, code, message }, requestId });
+  const headers = [...API_RESPONSE_HEADERS, ['X-Request-Id', requestId]].map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Cache-Control: no-store\r\n' +
-      'X-Content-Type-Options: nosniff\r\n' +
-      `Content-Security-Policy: ${API_CONTENT_SECURITY_POLICY}\r\n` +
+      headers +
       'Connection: close\r\n\r\n' +
       body,
   );
