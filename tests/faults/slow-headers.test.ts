@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import test from 'ava';
 import { API_KEY, startGatewayProcess, timedFetch, type RunningGatewayProcess } from './fault-topology.ts';
 
-/** Short so the attack is bounded in time; production defaults to 10 s. */
+/** Short so the attack is bounded in time; production defaults to 10 s and 30 s. */
 const HEADERS_TIMEOUT_MS = 2000;
+const REQUEST_TIMEOUT_MS = 4000;
 const SLOW_CLIENTS = 40;
 /** Timeout, plus the server's one-second sweep, plus room for a loaded machine; the old sweep alone was 30 s. */
 const DROPPED_WITHIN_MS = HEADERS_TIMEOUT_MS + 5000;
@@ -15,7 +16,7 @@ const mediaDirectory = mkdtempSync(join(tmpdir(), 'utility-api-faults-slowloris-
 let gateway: RunningGatewayProcess;
 
 test.before(async () => {
-  gateway = await startGatewayProcess({ MEDIA_DIR: mediaDirectory, HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS) });
+  gateway = await startGatewayProcess({ MEDIA_DIR: mediaDirectory, HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
 });
 
 test.after.always(async () => {
@@ -87,4 +88,21 @@ test('clients dripping their headers a byte a second are dropped while others ar
   } finally {
     for (const attacker of attackers) attacker.destroy();
   }
+});
+
+test('a client dripping its body is answered 408 at REQUEST_TIMEOUT_MS, not at a fixed 30 s', async (t) => {
+  const socket = connect({ host: '127.0.0.1', port: gateway.port });
+  const opened = performance.now();
+  let reply = '';
+  socket.on('data', (chunk: Buffer) => (reply += chunk.toString('latin1')));
+  socket.on('error', () => {});
+  socket.write(`POST /v1/sort-array HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${API_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"array":[`);
+  const drip = setInterval(() => socket.writable && socket.write('1,'), 500);
+  const closed = await new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now() - opened)));
+  clearInterval(drip);
+  t.log(`dripping body dropped after ${Math.round(closed)} ms (REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS})`);
+  t.true(closed >= REQUEST_TIMEOUT_MS - 500, 'not before the request timeout');
+  // The timeout, the one-second sweep, and room for a loaded machine; far below the old fixed 30 s.
+  t.true(closed < REQUEST_TIMEOUT_MS + 8000, `within ${REQUEST_TIMEOUT_MS + 8000} ms`);
+  t.regex(reply, /^HTTP\/1\.1 408 /);
 });

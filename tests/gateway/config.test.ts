@@ -56,6 +56,19 @@ test('reports every bad variable in one error', (t) => {
   t.regex(error.message, /at least 16 characters/);
 });
 
+test('the request and header timeouts default to 30 s and 10 s; headers may not outlast the request', (t) => {
+  const defaults = loadGatewayConfig({});
+  t.is(defaults.requestTimeoutMs, 30_000);
+  t.is(defaults.headersTimeoutMs, 10_000);
+  t.is(loadGatewayConfig({ REQUEST_TIMEOUT_MS: '120000', HEADERS_TIMEOUT_MS: '60000' }).requestTimeoutMs, 120_000);
+  const error = t.throws(() => loadGatewayConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '8000' }), { instanceOf: ConfigurationError });
+  t.deepEqual(
+    error.problems.map((problem) => problem.variable),
+    ['HEADERS_TIMEOUT_MS'],
+  );
+  t.regex(error.message, /at most REQUEST_TIMEOUT_MS \(5000\)/);
+});
+
 test('PORT outside 0-65535 is refused', (t) => {
   t.throws(() => loadGatewayConfig({ PORT: '70000' }), { instanceOf: ConfigurationError });
   t.throws(() => loadGatewayConfig({ PORT: '-1' }), { instanceOf: ConfigurationError });

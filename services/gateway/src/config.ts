@@ -37,8 +37,10 @@ const environmentSchema = z
     /** Embedded mode: distinct cards waiting or drawing at once; more are refused with 503 overloaded. */
     RENDER_QUEUE_LIMIT: envInteger({ min: 1, max: 100_000, default: 64 }),
     METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-    /** A client must finish sending headers within this (slowloris); at most the 30 s request timeout. */
-    HEADERS_TIMEOUT_MS: envInteger({ min: 500, max: 30_000, default: 10_000 }),
+    /** A client must finish sending headers within this (slowloris); at most REQUEST_TIMEOUT_MS. */
+    HEADERS_TIMEOUT_MS: envInteger({ min: 500, max: 600_000, default: 10_000 }),
+    /** A client must finish sending the whole request (headers and body) within this; the answer may take longer. */
+    REQUEST_TIMEOUT_MS: envInteger({ min: 1000, max: 600_000, default: 30_000 }),
     /** Managed keys in embedded mode (`pnpm keys` writes it); with REDIS_URL they live in Redis. */
     KEYS_FILE: keysFileField,
     RATE_LIMITS: envBoolean(true),
@@ -50,6 +52,11 @@ const environmentSchema = z
     ...serviceEnvironmentShape,
   })
   .superRefine(refineServiceEnvironment)
+  .superRefine((env, context) => {
+    if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
+      context.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: `must be at most REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS})` });
+    }
+  })
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST,
@@ -65,6 +72,7 @@ const environmentSchema = z
     renderQueueLimit: env.RENDER_QUEUE_LIMIT,
     metricsToken: env.METRICS_TOKEN,
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     allowRedisEviction: env.ALLOW_REDIS_EVICTION,
     keysFile: env.KEYS_FILE,
     rateLimits: {

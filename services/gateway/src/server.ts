@@ -41,10 +41,11 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
 
 /**
  * Slow or silent clients are dropped instead of holding sockets (slowloris): headers must arrive
- * within HEADERS_TIMEOUT_MS. Node only enforces the header and request timeouts when it sweeps its
- * connections, every 30 s by default; sweeping each second keeps the bound close to the setting.
+ * within HEADERS_TIMEOUT_MS and the whole request within REQUEST_TIMEOUT_MS. Node only enforces
+ * those when it sweeps its connections, every 30 s by default; sweeping each second keeps the bound
+ * close to the settings.
  */
-const SERVER_TIMEOUTS = { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, connectionsCheckingIntervalMs: 1000 } as const;
+const SERVER_TIMEOUTS = { keepAliveTimeoutMs: 5_000, connectionsCheckingIntervalMs: 1000 } as const;
 /** How often a draining server closes the keep-alive sockets whose last response went out. */
 const DRAIN_SWEEP_MS = 100;
 
@@ -58,7 +59,7 @@ type RequestHandler = (request: IncomingMessage, response: ServerResponse) => Pr
  * they would hold shutdown until the client or the keep-alive timeout closed them.
  */
 export async function listen(
-  config: Pick<GatewayConfig, 'port' | 'host' | 'headersTimeoutMs'>,
+  config: Pick<GatewayConfig, 'port' | 'host' | 'headersTimeoutMs' | 'requestTimeoutMs'>,
   lifecycle: Lifecycle,
 ): Promise<{ server: Server; port: number; serve: (handler: RequestHandler) => void }> {
   const server = createServer({ connectionsCheckingInterval: SERVER_TIMEOUTS.connectionsCheckingIntervalMs });
@@ -67,7 +68,7 @@ export async function listen(
   void app.then((handler) => (handle = handler));
   server.on('request', (request, response) => void handle(request, response));
   server.headersTimeout = config.headersTimeoutMs;
-  server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
+  server.requestTimeout = config.requestTimeoutMs;
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
   server.on('clientError', answerClientError);
   server.listen(config.port, config.host);
