@@ -80,6 +80,8 @@ async function assertGatewayDrains(t: ExecutionContext, gateway: RunningGatewayP
   const response = await card.pending;
   const answeredMs = performance.now() - signalledAt;
   t.is(response.status, 200, JSON.stringify(response.body));
+  // Answered while draining: the client must not reuse the connection for another request.
+  t.is(response.headers.get('connection'), 'close');
   const exit = await gateway.process.exited;
   const exitedMs = performance.now() - signalledAt;
   t.log(`after SIGTERM: refusing connections by ${Math.round(refusedMs)} ms, 200 at ${Math.round(answeredMs)} ms, exit at ${Math.round(exitedMs)} ms`);

@@ -66,7 +66,18 @@ export async function listen(
   const { promise: app, resolve: serve } = Promise.withResolvers<RequestHandler>();
   let handle: RequestHandler = async (request, response) => (await app)(request, response);
   void app.then((handler) => (handle = handler));
-  server.on('request', (request, response) => void handle(request, response));
+  // Responses still being made when shutdown starts say `Connection: close`, so a keep-alive client
+  // does not send its next request into a socket about to close (it would see a reset).
+  let draining = false;
+  const unanswered = new Set<ServerResponse>();
+  server.on('request', (request, response) => {
+    if (draining) response.shouldKeepAlive = false;
+    else {
+      unanswered.add(response);
+      response.once('close', () => unanswered.delete(response));
+    }
+    void handle(request, response);
+  });
   server.headersTimeout = config.headersTimeoutMs;
   server.requestTimeout = config.requestTimeoutMs;
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
@@ -75,6 +86,8 @@ export async function listen(
   // Rejects with the listen error (a taken port, say) instead of waiting forever.
   await once(server, 'listening');
   lifecycle.onClose('http server', () => new Promise<void>((resolve, reject) => {
+    draining = true;
+    for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false;
     const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
     server.close((error) => {
       clearInterval(sweep);
