@@ -15,7 +15,7 @@ fi
 SYSTEM_PACKAGES=(
   build-essential pkg-config python3
   libcairo2-dev libpango1.0-dev libjpeg-dev libgif-dev librsvg2-dev
-  redis-server openssl
+  redis-server openssl tzdata
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
   webp gifsicle libjpeg-turbo-progs
 )

@@ -565,6 +565,34 @@ test('Paris Mean Time (+0:09:21, before March 1911) is reported as a whole-minut
   t.is(facts.startOfDay, '1910-07-14T23:50:39.000Z');
 });
 
+test("isDST is the time zone database's own flag, also where summer time lasted all year or the zone changed", (t) => {
+  // The periods the issue's independent check (tzdata, dateutil) found wrong, each with a mid and edge date,
+  // and standard-time neighbours that must stay false. Comparing January and July offsets gets all of them wrong.
+  const cases: [TimeZoneLabel, number, boolean, string][] = [
+    ['EST', noon(1943, 1, 1), true, 'Eastern War Time, 1943-01-01'],
+    ['EST', noon(1944, 12, 15), true, 'Eastern War Time, winter 1944'],
+    ['EST', noon(1945, 9, 29), true, 'Eastern Peace Time, 1945-09-29'],
+    ['EST', noon(1945, 10, 15), false, 'EST again after 1945-09-30'],
+    ['PST', noon(1943, 1, 1), true, 'Pacific War Time, 1943-01-01'],
+    ['PST', noon(1945, 9, 29), true, 'Pacific Peace Time, 1945-09-29'],
+    ['PST', noon(1946, 1, 15), false, 'PST in 1946'],
+    ['CET', noon(1941, 1, 1), true, 'Paris on CEST all year, 1941-01-01'],
+    ['CET', noon(1942, 11, 1), true, 'CEST until 1942-11-02'],
+    ['CET', noon(1943, 1, 15), false, 'CET in winter 1943'],
+    ['CET', noon(1944, 10, 8), true, 'WEST from 1944-10-08'],
+    ['CET', noon(1945, 4, 1), true, 'WEST until 1945-04-02'],
+    ['CET', noon(1911, 1, 1), false, 'Paris Mean Time, 1911-01-01'],
+    ['CET', noon(1911, 3, 10), false, 'Paris Mean Time, 1911-03-10'],
+    ['CET', noon(1911, 7, 15), false, 'WET, standard time, in summer 1911 (France kept no summer time before 1916)'],
+    ['CET', noon(2024, 1, 15), false, 'CET, January 2024'],
+    ['CET', noon(2024, 7, 15), true, 'CEST, July 2024'],
+    ['EST', noon(2060, 7, 15), true, 'EDT in 2060, past the last listed transition'],
+    ['EST', noon(2060, 1, 15), false, 'EST in 2060'],
+    ['PST', noon(2999, 7, 15), true, 'PDT at the end of the range'],
+  ];
+  for (const [zone, unix, expected, what] of cases) t.is(timeFacts(unix, zone, NOW_MS).isDST, expected, `${zone} ${what}`);
+});
+
 test('every field matches the response schema across the whole range in every zone', (t) => {
   const step = 1009 * 86_400 + 3_607; // about 2.8 years plus an hour, so times of day vary
   let checked = 0;

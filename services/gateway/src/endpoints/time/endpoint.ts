@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../../runtime/clock.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { queryEnum } from '../query-fields.ts';
-import { timeFacts, type TimeZoneLabel } from './time-facts.ts';
+import { loadTimeZoneRules, timeFacts, type TimeZoneLabel } from './time-facts.ts';
 import { timeFactsSchema } from './time-facts-schema.ts';
 
 /** 1900-01-01T00:00:00Z to 3000-01-01T00:00:00Z: every date in it has a four-digit year in every zone. */
@@ -39,6 +39,8 @@ const querySchema = z.object({
 const FIELD_RULES = [
   '`timezone` echoes the label; the labels name IANA zones with daylight saving observed: `EST` is America/New_York,',
   '`CET` Europe/Paris and `PST` America/Los_Angeles, so a July timestamp in `EST` is shown in EDT (UTC-4) and `isDST` is true.',
+  '`isDST` is the time zone database\'s own daylight-saving flag for that instant (so the year-round war time of 1942-45 is',
+  'daylight saving time, and Paris Mean Time before March 1911 is not), not a comparison of offsets.',
   '`unix` is optional and defaults to the current second.',
   'All zone-dependent fields (dates, clock parts, weekday, ranges) are computed in the chosen zone.',
   '`yearsAgo` and `monthsAgo` are whole calendar years and months from the timestamp to now;',
@@ -60,6 +62,7 @@ const FIELD_RULES = [
 ].join(' ');
 
 export function timeEndpoint(clock: Clock) {
+  loadTimeZoneRules();
   return defineEndpoint({
     operationId: 'time',
     methods: ['GET'],

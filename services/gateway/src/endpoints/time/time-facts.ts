@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import type { TimeFacts } from './time-facts-schema.ts';
+import { isDaylightSavingAt, loadZoneRules } from './zone-daylight-saving.ts';
 
 const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 
@@ -45,11 +46,9 @@ function durationText(milliseconds: number): string {
   return `${days} days, ${hours} hours, ${minutes} minutes, ${seconds} seconds`;
 }
 
-/** Daylight saving is in force when the offset is above the year's standard (smallest) offset. */
-function isDaylightSaving(moment: Temporal.ZonedDateTime): boolean {
-  const offsetOn = (month: number) =>
-    Temporal.ZonedDateTime.from({ timeZone: moment.timeZoneId, year: moment.year, month, day: 1 }).offsetNanoseconds;
-  return moment.offsetNanoseconds > Math.min(offsetOn(1), offsetOn(7));
+/** Reads the daylight saving rules of every zone the endpoint offers: a missing tzdata fails at boot, not on a request. */
+export function loadTimeZoneRules(): void {
+  for (const zone of Object.values(TIME_ZONES)) loadZoneRules(zone);
 }
 
 function range(from: Temporal.PlainDate, to: Temporal.PlainDate): string {
@@ -117,7 +116,7 @@ export function timeFacts(unixSeconds: number, label: TimeZoneLabel, nowEpochMs:
     startOfDay: isoInstant(dayStart.toInstant()),
     endOfDay: isoInstant(nextDayStart.toInstant().subtract({ milliseconds: 1 })),
     quarter: `Q${Math.ceil(moment.month / 3)}` as TimeFacts['quarter'],
-    isDST: isDaylightSaving(moment),
+    isDST: isDaylightSavingAt(zone, Math.floor(epochMs / MS.second), moment.offsetNanoseconds / 1e9),
     weekNumber: moment.weekOfYear ?? 0,
     isWeekend: moment.dayOfWeek >= 6,
     monthName,
