@@ -63,6 +63,22 @@ test('only spaces and tabs around the key are skipped: a no-break space or other
   }
 });
 
+test('OPTIONS on a keyed endpoint needs the key like any method; with it, 204 and the allowed methods', async (t) => {
+  const anonymous = await fetch(`${gateway.url}/v1/hex-to-rgb`, { method: 'OPTIONS' });
+  t.is(anonymous.status, 401);
+  t.is((await readJson(anonymous)).error.code, 'unauthorized');
+  const keyed = await fetch(`${gateway.url}/v1/hex-to-rgb`, { method: 'OPTIONS', headers: { authorization: TEST_API_KEY } });
+  t.is(keyed.status, 204);
+  t.is(keyed.headers.get('allow'), 'GET, HEAD, OPTIONS');
+  t.is(await keyed.text(), '');
+  const post = await fetch(`${gateway.url}/v1/sort-array`, { method: 'OPTIONS', headers: { authorization: TEST_API_KEY } });
+  t.is(post.headers.get('allow'), 'POST, OPTIONS');
+  // Public paths answer OPTIONS without a key.
+  const docs = await fetch(`${gateway.url}/docs`, { method: 'OPTIONS' });
+  t.is(docs.status, 200);
+  t.regex(docs.headers.get('allow') ?? '', /GET/);
+});
+
 test('401 for a key sent in the query string instead of the header', async (t) => {
   for (const name of ['apiKey', 'api_key', 'key', 'authorization', 'token']) {
     const response = await fetch(`${gateway.url}${PROTECTED}&${name}=${TEST_API_KEY}`);

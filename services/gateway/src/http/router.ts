@@ -46,6 +46,18 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     // GET routes answer HEAD too, as the router does for every GET.
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
     router.register(routerPath(endpoint.path), methods.map((method) => method.toLowerCase()), [...guards, endpointRoute(endpoint)]);
+    // OPTIONS is a method like the others: behind the key where the endpoint is (the router would
+    // otherwise answer it for everyone). The answer lists the methods; no CORS is offered.
+    if (endpoint.authenticated && !endpoint.methods.includes('OPTIONS')) {
+      const allow = [...new Set([...endpoint.methods, ...(endpoint.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ');
+      router.register(routerPath(endpoint.path), ['options'], [
+        requireKey,
+        (ctx) => {
+          ctx.status = 204;
+          ctx.set('Allow', allow);
+        },
+      ]);
+    }
   }
 
   router.get('/v1/openapi.json', (ctx) => {

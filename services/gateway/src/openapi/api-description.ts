@@ -23,6 +23,7 @@ const API_DESCRIPTION_HEAD = [
   `Bodies are JSON (\`application/json\`), at most ${MAX_BODY_BYTES / 1024 / 1024} MB (413 above) and nested at most ${MAX_JSON_DEPTH} levels`,
   '(400 deeper); a `__proto__` key anywhere in a body is refused (400); another content type, or a charset other than UTF-8, is a 415. A query parameter an endpoint reads must appear once (a repeated one is a 400);',
   'parameters it does not read are ignored. Unknown paths are a 404 and a wrong method a 405 with an `Allow` header, both JSON.',
+  '`OPTIONS` needs the key like any other method on a keyed path and answers 204 with an `Allow` header (`/v1/status` answers it like every method).',
   'Bodies may be sent gzip, deflate or br encoded; the size limit counts the decompressed bytes.',
   "API responses and errors carry `Cache-Control: no-store`, `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'`,",
   '`Cross-Origin-Resource-Policy: same-origin`, `Referrer-Policy: no-referrer` and `X-Frame-Options: DENY`; `Strict-Transport-Security` only over https.',
