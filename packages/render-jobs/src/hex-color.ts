@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
-/** `#RGB` or `#RRGGBB`, any case, `#` optional: the one spelling of a colour the API accepts. */
-export const HEX_COLOR = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i;
+/**
+ * `#RGB` or `#RRGGBB`, any case, `#` optional: the one spelling of a colour the API accepts. Both
+ * cases are spelled out instead of an `i` flag: the OpenAPI document carries the pattern's source,
+ * and JSON Schema patterns have no flags.
+ */
+export const HEX_COLOR = /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 /** An sRGB colour with channels 0-255. */
 export interface Rgb {
@@ -28,7 +32,7 @@ export function parseHexColor(text: string): Rgb {
 export function hexColorField(description: string) {
   return z
     .string({ error: 'must be a color such as #FF5733 or #F53' })
-    .refine((text) => fullDigits(text) !== undefined, { error: 'must be a color such as #FF5733 or #F53' })
+    .regex(HEX_COLOR, { error: 'must be a color such as #FF5733 or #F53' })
     .transform((text) => `#${fullDigits(text)}`)
     .meta({ description, examples: ['#FF5733'] });
 }

@@ -39,16 +39,35 @@ export function queryBoolean(description: string) {
   );
 }
 
+/**
+ * A JSON Schema pattern (ECMA regex, which has no case-insensitive flag in JSON Schema) accepting
+ * exactly these values in any letter case: `EST` → `^([Ee][Ss][Tt])$`.
+ */
+export function anyCasePattern(values: readonly string[], options: { surroundingSpace?: boolean } = {}): string {
+  const anyCase = (value: string) =>
+    Array.from(value, (character) => {
+      const lower = character.toLowerCase();
+      const upper = character.toUpperCase();
+      if (lower !== upper) return `[${upper}${lower}]`;
+      // Only the characters special outside a class; other escapes are errors under the `u` flag validators use.
+      return /[\\^$.*+?()[\]{}|]/.test(character) ? `\\${character}` : character;
+    }).join('');
+  const space = options.surroundingSpace ? '\\s*' : '';
+  return `^${space}(${values.map(anyCase).join('|')})${space}$`;
+}
+
 export function queryEnum<const Values extends readonly [string, ...string[]]>(
   values: Values,
   options: { description: string; caseInsensitive?: boolean },
 ) {
   const expectation = `must be one of ${values.join(', ')}`;
+  // The document says what the server takes: the listed values, or, case-insensitive, a pattern of them.
+  const documented = options.caseInsensitive ? { pattern: anyCasePattern(values), enum: undefined } : {};
   return z.preprocess(
     (value) => {
       if (!options.caseInsensitive || typeof value !== 'string') return value;
       return values.find((candidate) => candidate.toLowerCase() === value.toLowerCase()) ?? value;
     },
-    z.enum(values, { error: requiredOr(expectation) }).meta({ description: options.description }),
+    z.enum(values, { error: requiredOr(expectation) }).meta({ description: options.description, ...documented }),
   );
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError, validationError } from '../../errors/api-error.ts';
 import type { RandomSource } from '../../runtime/random-source.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { queryBoolean } from '../query-fields.ts';
+import { anyCasePattern, queryBoolean } from '../query-fields.ts';
 import { buildEmojiCatalog, CATEGORY_NAMES, EMOJI_COLORS, EMOJI_MOODS, EMOJI_TYPES, findCategory, type EmojiCategory, type EmojiDetails } from './emoji-catalog.ts';
 
 export interface EmojiFilter {
@@ -63,7 +63,12 @@ const querySchema = z.object({
   category: z
     .string()
     .max(64, { error: 'is too long' })
-    .meta({ description: `One of: ${CATEGORY_NAMES.join(', ')} (case-insensitive).`, examples: ['Food & Drink'] })
+    .meta({
+      description: `One of: ${CATEGORY_NAMES.join(', ')} (case-insensitive; also as a slug such as \`food-drink\`).`,
+      examples: ['Food & Drink'],
+      // What findCategory accepts, so a validating proxy or a generated client refuses what the server would.
+      pattern: anyCasePattern([...CATEGORY_NAMES, ...CATEGORY_NAMES.map((name) => name.toLowerCase().replace(/ & /g, '-'))], { surroundingSpace: true }),
+    })
     .optional(),
   isSymbol: queryBoolean('`true` for symbols only, `false` for everything but symbols.').optional(),
   count: countField().optional(),

@@ -27,7 +27,13 @@ const querySchema = z.object({
           const looksLikeMilliseconds = Math.abs(value) >= MILLISECONDS_FROM && Math.abs(value / 1000) <= UNIX_RANGE.max;
           context.addIssue({ code: 'custom', message: looksLikeMilliseconds ? `${expectation}; this looks like milliseconds, divide by 1000` : expectation });
         })
-        .meta({ description: `UNIX time in seconds, ${UNIX_RANGE.min} to ${UNIX_RANGE.max}. Defaults to now.`, examples: [1700000000] }),
+        .meta({
+          description: `UNIX time in seconds, ${UNIX_RANGE.min} to ${UNIX_RANGE.max}. Defaults to now.`,
+          examples: [1700000000],
+          // The range the server checks, not just a safe integer's.
+          minimum: UNIX_RANGE.min,
+          maximum: UNIX_RANGE.max,
+        }),
     )
     .optional(),
   timezone: queryEnum(['EST', 'CET', 'PST'], {
