@@ -1,0 +1,199 @@
+import { type Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas';
+import sharp, { type Sharp } from 'sharp';
+import { prepareCardFonts } from '../fonts/card-fonts.ts';
+import { CardImageError } from '../images/card-image-error.ts';
+import { CardPixelBudget } from '../images/decode-image.ts';
+import { AVATAR, AVATAR_DECORATION_SCALE, CARD } from '../layout/card-layout.ts';
+import { softening } from '../paint/soften.ts';
+import type { CardInput } from '../profile/card-profile.ts';
+import { cardContext, renderCard } from '../render-card.ts';
+import { buildScene, type Scene } from '../scene.ts';
+import { layoutSteps, type RenderStep } from '../steps/render-steps.ts';
+import { type AnimatedSource, readAnimation } from './decode-animation.ts';
+import { ANIMATION_CAPS, mergeTimelines, type Timeline } from './timeline.ts';
+
+export type CardAnimationFormat = 'webp' | 'gif';
+
+/** A card as encoded bytes: animated (WebP or GIF) when a layer moves, else the still PNG. */
+export type RenderedAnimatedCard = {
+  bytes: Buffer;
+  width: number;
+  height: number;
+  /** Milliseconds spent decoding (all frames), drawing every frame, and encoding. */
+  timings: { prepare: number; draw: number; encode: number };
+  warnings: string[];
+} & ({ animated: true; format: CardAnimationFormat; frames: number; delaysMs: number[] } | { animated: false; format: 'png'; frames: 1; delaysMs: [] });
+
+/** The layers that can move, each with the source that moves it. */
+interface MovingLayers {
+  background?: AnimatedSource | undefined;
+  avatar?: AnimatedSource | undefined;
+  decoration?: AnimatedSource | undefined;
+}
+
+/**
+ * Encoder settings. WebP effort 2 of 6: on the 40-frame bench card it encodes about twice as fast as
+ * the default 4 for ~3% more bytes (docs/card-design.md "Animated cards"). GIF: cgif with
+ * libimagequant's palette per frame, effort 1 of 10 (the fastest), dithering kept low so that a
+ * still area keeps the same indices from frame to frame and compresses away.
+ */
+const ENCODING = { webp: { quality: 80, effort: 2 }, gif: { effort: 1, dither: 0.3 } } as const;
+
+/**
+ * Draws a card that moves when its background photo, avatar or avatar decoration does (GIF or
+ * animated WebP sources, read by libvips only: animation/decode-animation.ts), as animated WebP or
+ * GIF. A card where nothing moves is the still card, exactly `renderCard`'s PNG, with
+ * `animated: false`. The static layers are drawn once; each frame composites only what moves
+ * between them, in the card's step order (docs/card-design.md "Animated cards").
+ */
+export async function renderAnimatedCard(input: CardInput, options: { format: CardAnimationFormat }): Promise<RenderedAnimatedCard> {
+  prepareCardFonts();
+  const started = performance.now();
+  const budget = new CardPixelBudget();
+  const scene = await buildScene(input, budget);
+  const warnings = [...scene.warnings];
+  const moving = await readMovingLayers(input, scene, budget, warnings);
+  const sources = [moving.background, moving.avatar, moving.decoration].filter((source) => source !== undefined);
+  if (sources.length === 0) {
+    const still = await renderCard(input);
+    const { draw, encode, prepare } = still.timings;
+    return { animated: false, format: 'png', bytes: still.png, frames: 1, delaysMs: [], width: still.width, height: still.height, timings: { prepare, draw, encode }, warnings: still.warnings };
+  }
+  const prepared = performance.now();
+
+  const width = CARD.width * scene.scale;
+  const height = CARD.height * scene.scale;
+  const layers = staticLayers(scene, moving);
+  let maxFrames = Math.min(ANIMATION_CAPS.maxFrames, Math.floor(ANIMATION_CAPS.maxOutputPixels / (width * height)));
+  let draw = 0;
+  let encode = 0;
+  for (;;) {
+    const drawStarted = performance.now();
+    const timeline = mergeTimelines(
+      sources.map((source) => source.delaysMs),
+      { maxFrames, stepMs: options.format === 'gif' ? 10 : 1 },
+    );
+    const pixels = drawFrames(scene, moving, layers, timeline);
+    const encodeStarted = performance.now();
+    const encoder = sharp(pixels, { raw: { width, height: height * timeline.delaysMs.length, channels: 4, pageHeight: height } });
+    const bytes = await (options.format === 'gif'
+      ? encoder.gif({ loop: 0, delay: timeline.delaysMs, ...ENCODING.gif })
+      : encoder.webp({ loop: 0, delay: timeline.delaysMs, ...ENCODING.webp })
+    ).toBuffer();
+    draw += encodeStarted - drawStarted;
+    encode += performance.now() - encodeStarted;
+    // Too many bytes: the same loop with half the frames (sampled again from the sources' times).
+    if (bytes.length > ANIMATION_CAPS.maxBytes && timeline.delaysMs.length > 2) {
+      maxFrames = Math.ceil(timeline.delaysMs.length / 2);
+      continue;
+    }
+    return { animated: true, format: options.format, bytes, frames: timeline.delaysMs.length, delaysMs: timeline.delaysMs, width, height, timings: { prepare: prepared - started, draw, encode }, warnings };
+  }
+}
+
+/**
+ * The moving sources, read in a fixed order (background, avatar, decoration) so the budget is
+ * charged the same way every time. Only images whose first frame the still card drew are read; a
+ * damaged later frame leaves that layer still, with a warning, as a damaged profile image does.
+ */
+async function readMovingLayers(input: CardInput, scene: Scene, budget: CardPixelBudget, warnings: string[]): Promise<MovingLayers> {
+  const read = async (bytes: Buffer | undefined, field: string, transform: Parameters<typeof readAnimation>[1]['transform'], drawnPixels: number) => {
+    if (!bytes) return undefined;
+    try {
+      return await readAnimation(bytes, { field, budget, transform, drawnPixels });
+    } catch (error) {
+      if (!(error instanceof CardImageError)) throw error;
+      warnings.push(error.message);
+      return undefined;
+    }
+  };
+  const softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
+  const small = softening({ softness, width: CARD.width * scene.scale, height: CARD.height * scene.scale });
+  const backgroundField = input.images?.background ? 'customBackground' : 'banner';
+  const avatarSide = Math.round(AVATAR.radius * 2 * scene.scale);
+  const decorationSide = Math.round(avatarSide * AVATAR_DECORATION_SCALE);
+  const square = (side: number) => (image: Sharp) => image.resize(side, side, { fit: 'outside', withoutEnlargement: true });
+  const background = await read(scene.backgroundPhoto, backgroundField, small.transform, small.width * small.height);
+  const avatar = scene.avatar.image ? await read(input.profile.avatar, 'avatar', square(avatarSide), avatarSide * avatarSide) : undefined;
+  const decoration = scene.avatar.decoration ? await read(input.profile.avatarDecoration, 'avatarDecoration', square(decorationSide), decorationSide * decorationSide) : undefined;
+  return { background, avatar, decoration };
+}
+
+/** A run of the card's steps: drawn once onto a layer when nothing in it moves, else every frame. */
+type Layer = { moving: false; canvas: Canvas } | { moving: true; step: RenderStep };
+
+/**
+ * The card's steps, in order, cut where a moving step is: each run of static steps is drawn once on
+ * a transparent layer of the card's size (compositing it later gives what drawing its steps there
+ * would, up to rounding). The moving steps are the background and the avatar (which holds the
+ * decoration). When the background moves, the legibility step measures on a backdrop of its
+ * worst case instead of a frame: every frame's lightest pixel (darkest, for dark text) under the
+ * veil and panel, so the text stays legible on every frame.
+ */
+function staticLayers(scene: Scene, moving: MovingLayers): Layer[] {
+  const movingSteps = new Set<string>();
+  if (moving.background) movingSteps.add('background');
+  if (moving.avatar || moving.decoration) movingSteps.add('avatar');
+  const layers: Layer[] = [];
+  let current: CanvasRenderingContext2D | undefined;
+  let measured = { ...scene, legibilityBackdrop: moving.background ? worstBackdrop(scene, moving.background).getContext('2d') : undefined };
+  for (const step of layoutSteps(scene.layout).steps) {
+    if (movingSteps.has(step.name)) {
+      layers.push({ moving: true, step });
+      current = undefined;
+      continue;
+    }
+    if (!current) {
+      const canvas = createCanvas(CARD.width * scene.scale, CARD.height * scene.scale);
+      current = cardContext(canvas, scene.scale);
+      layers.push({ moving: false, canvas });
+    }
+    current.save();
+    step.draw(current, measured);
+    current.restore();
+    // The backdrop follows the card up to the text: the veil and panel drawn over the worst case.
+    if (measured.legibilityBackdrop && step.name !== 'legibility') step.draw(measured.legibilityBackdrop, measured);
+    if (step.name === 'legibility') measured = { ...measured, legibilityBackdrop: undefined };
+  }
+  return layers;
+}
+
+/** The background's frames merged per pixel into the hardest one to read the card's text on. */
+function worstBackdrop(scene: Scene, background: AnimatedSource): Canvas {
+  const canvas = createCanvas(CARD.width * scene.scale, CARD.height * scene.scale);
+  const context = cardContext(canvas, scene.scale);
+  for (const [index, frame] of background.frames.entries()) {
+    context.globalCompositeOperation = index === 0 ? 'source-over' : scene.ground === 'dark' ? 'lighten' : 'darken';
+    context.drawImage(frame, 0, 0, CARD.width, CARD.height);
+  }
+  context.globalCompositeOperation = 'source-over';
+  return canvas;
+}
+
+/** Every frame of the timeline, drawn and stacked top to bottom as straight-alpha RGBA (libvips' "toilet roll"). */
+function drawFrames(scene: Scene, moving: MovingLayers, layers: readonly Layer[], timeline: Timeline): Buffer {
+  const width = CARD.width * scene.scale;
+  const height = CARD.height * scene.scale;
+  // The moving sources in the order the timeline was merged in (renderAnimatedCard).
+  const merged = [moving.background, moving.avatar, moving.decoration].filter((source) => source !== undefined);
+  const pixels = Buffer.alloc(width * height * 4 * timeline.sourceFrames.length);
+  for (const [frameIndex, shown] of timeline.sourceFrames.entries()) {
+    const frameOf = (layer: AnimatedSource | undefined) => (layer ? layer.frames[shown[merged.indexOf(layer)] ?? 0] : undefined);
+    const frameScene: Scene = {
+      ...scene,
+      background: frameOf(moving.background) ?? scene.background,
+      avatar: { ...scene.avatar, image: frameOf(moving.avatar) ?? scene.avatar.image, decoration: frameOf(moving.decoration) ?? scene.avatar.decoration },
+    };
+    // A new canvas each frame: clearing one under the card's antialiased clip would leave its corners' edge pixels half cleared.
+    const context = cardContext(createCanvas(width, height), scene.scale);
+    for (const layer of layers) {
+      context.save();
+      if (layer.moving) layer.step.draw(context, frameScene);
+      else context.drawImage(layer.canvas, 0, 0, CARD.width, CARD.height);
+      context.restore();
+    }
+    const frame = context.getImageData(0, 0, width, height).data;
+    pixels.set(frame, frameIndex * frame.length);
+  }
+  return pixels;
+}
