@@ -1,4 +1,5 @@
 import test from 'ava';
+import sharp from 'sharp';
 import { renderAnimatedCard, renderCard } from '../../../packages/card/src/index.ts';
 import { AVATAR, AVATAR_DECORATION_SCALE } from '../../../packages/card/src/layout/card-layout.ts';
 import { buildApng, GREEN, solidCanvas, WHITE, type Rgba } from '../images/fixtures.ts';
@@ -110,6 +111,8 @@ test('nothing moving gives the still card: the same PNG as renderCard, animated 
 
 test("an APNG decoration is drawn still: sharp 0.35's libvips reads only its default image", async (t) => {
   const avatarDecoration = buildApng(solidCanvas(48, 48, GREEN), solidCanvas(48, 48, WHITE));
+  // The finding itself: libvips (libspng) sees one page in an APNG of two frames.
+  t.true(((await sharp(avatarDecoration, { animated: true }).metadata()).pages ?? 1) === 1);
   const card = await renderAnimatedCard({ profile: { ...PROFILE, avatarDecoration }, options: {} }, { format: 'webp' });
   t.false(card.animated);
   t.deepEqual(card.warnings, []);

@@ -65,7 +65,8 @@ export async function renderAnimatedCard(input: CardInput, options: { format: Ca
   const height = CARD.height * scene.scale;
   const layers = staticLayers(scene, moving);
   let maxFrames = Math.min(ANIMATION_CAPS.maxFrames, Math.floor(ANIMATION_CAPS.maxOutputPixels / (width * height)));
-  let draw = 0;
+  // Drawing the static layers once counts as drawing.
+  let draw = performance.now() - prepared;
   let encode = 0;
   for (;;) {
     const drawStarted = performance.now();
@@ -158,15 +159,20 @@ function staticLayers(scene: Scene, moving: MovingLayers): Layer[] {
   return layers;
 }
 
-/** The background's frames merged per pixel into the hardest one to read the card's text on. */
+/**
+ * The background's frames merged per pixel into the hardest one to read the card's text on, at the
+ * frames' own (small, softened) size, then drawn as the background step draws a frame.
+ */
 function worstBackdrop(scene: Scene, background: AnimatedSource): Canvas {
-  const canvas = createCanvas(CARD.width * scene.scale, CARD.height * scene.scale);
-  const context = cardContext(canvas, scene.scale);
+  const [first] = background.frames;
+  const merged = createCanvas(first?.width ?? 1, first?.height ?? 1);
+  const mergedContext = merged.getContext('2d');
   for (const [index, frame] of background.frames.entries()) {
-    context.globalCompositeOperation = index === 0 ? 'source-over' : scene.ground === 'dark' ? 'lighten' : 'darken';
-    context.drawImage(frame, 0, 0, CARD.width, CARD.height);
+    mergedContext.globalCompositeOperation = index === 0 ? 'source-over' : scene.ground === 'dark' ? 'lighten' : 'darken';
+    mergedContext.drawImage(frame, 0, 0);
   }
-  context.globalCompositeOperation = 'source-over';
+  const canvas = createCanvas(CARD.width * scene.scale, CARD.height * scene.scale);
+  cardContext(canvas, scene.scale).drawImage(merged, 0, 0, CARD.width, CARD.height);
   return canvas;
 }
 
