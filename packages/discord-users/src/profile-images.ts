@@ -23,7 +23,7 @@ function imageUrl(cdnBaseUrl: string, path: string, size: DiscordImageSize | und
   const query = new URLSearchParams();
   if (size !== undefined) query.set('size', String(size));
   if (animated) query.set('animated', 'true');
-  const search = query.size === 0 ? '' : `?${query}`;
+  const search = query.size === 0 ? '' : `?${query.toString()}`;
   return `${cdnBaseUrl.replace(/\/+$/, '')}/${path}.${animated ? 'webp' : 'png'}${search}`;
 }
 

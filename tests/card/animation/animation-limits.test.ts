@@ -1,5 +1,6 @@
 import test from 'ava';
-import { readAnimation } from '../../../packages/card/src/animation/decode-animation.ts';
+import type { Sharp } from 'sharp';
+import { readAnimation } from '../../../packages/card/src/images/decode-animation.ts';
 import { ANIMATION_CAPS, renderAnimatedCard } from '../../../packages/card/src/index.ts';
 import { CardImageError } from '../../../packages/card/src/images/card-image-error.ts';
 import { CardPixelBudget } from '../../../packages/card/src/images/decode-image.ts';
@@ -8,7 +9,7 @@ import { animatedImage, webpmuxInfo } from './animated-fixtures.ts';
 
 const PROFILE = { userId: '175928847299117063', username: 'ada.codes' };
 const shade = (index: number): Rgba => [(index * 37) % 256, (index * 91) % 256, (index * 13) % 256, 255];
-const untouched = (image: import('sharp').Sharp) => image;
+const untouched = (image: Sharp) => image;
 
 test("each later frame is charged to the card's pixel budget: what it cannot pay for is cut, not refused", async (t) => {
   const gif = await animatedImage('gif', { width: 40, height: 30 }, Array.from({ length: 12 }, (_, index) => shade(index)), Array.from({ length: 12 }, () => 100));

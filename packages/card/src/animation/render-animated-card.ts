@@ -1,18 +1,16 @@
 import { type Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas';
-import sharp, { type Sharp } from 'sharp';
 import { prepareCardFonts } from '../fonts/card-fonts.ts';
 import { CardImageError } from '../images/card-image-error.ts';
-import { CardPixelBudget } from '../images/decode-image.ts';
+import { CardPixelBudget, type ImageTransform } from '../images/decode-image.ts';
 import { AVATAR, AVATAR_DECORATION_SCALE, CARD } from '../layout/card-layout.ts';
 import { softening } from '../paint/soften.ts';
 import type { CardInput } from '../profile/card-profile.ts';
 import { cardContext, renderCard } from '../render-card.ts';
 import { buildScene, type Scene } from '../scene.ts';
 import { layoutSteps, type RenderStep } from '../steps/render-steps.ts';
-import { type AnimatedSource, readAnimation } from './decode-animation.ts';
+import { type AnimatedSource, readAnimation } from '../images/decode-animation.ts';
+import { type CardAnimationFormat, encodeAnimation } from './encode-animation.ts';
 import { ANIMATION_CAPS, mergeTimelines, type Timeline } from './timeline.ts';
-
-export type CardAnimationFormat = 'webp' | 'gif';
 
 /** A card as encoded bytes: animated (WebP or GIF) when a layer moves, else the still PNG. */
 export type RenderedAnimatedCard = {
@@ -30,14 +28,6 @@ interface MovingLayers {
   avatar?: AnimatedSource | undefined;
   decoration?: AnimatedSource | undefined;
 }
-
-/**
- * Encoder settings. WebP effort 2 of 6: on the 40-frame bench card it encodes about twice as fast as
- * the default 4 for ~3% more bytes (docs/card-design.md "Animated cards"). GIF: cgif with
- * libimagequant's palette per frame, effort 1 of 10 (the fastest), dithering kept low so that a
- * still area keeps the same indices from frame to frame and compresses away.
- */
-const ENCODING = { webp: { quality: 80, effort: 2 }, gif: { effort: 1, dither: 0.3 } } as const;
 
 /**
  * Draws a card that moves when its background photo, avatar or avatar decoration does (GIF or
@@ -76,11 +66,7 @@ export async function renderAnimatedCard(input: CardInput, options: { format: Ca
     );
     const pixels = drawFrames(scene, moving, layers, timeline);
     const encodeStarted = performance.now();
-    const encoder = sharp(pixels, { raw: { width, height: height * timeline.delaysMs.length, channels: 4, pageHeight: height } });
-    const bytes = await (options.format === 'gif'
-      ? encoder.gif({ loop: 0, delay: timeline.delaysMs, ...ENCODING.gif })
-      : encoder.webp({ loop: 0, delay: timeline.delaysMs, ...ENCODING.webp })
-    ).toBuffer();
+    const bytes = await encodeAnimation(pixels, { width, height, delaysMs: timeline.delaysMs, format: options.format });
     draw += encodeStarted - drawStarted;
     encode += performance.now() - encodeStarted;
     // Too many bytes: the same loop with half the frames (sampled again from the sources' times).
@@ -98,7 +84,7 @@ export async function renderAnimatedCard(input: CardInput, options: { format: Ca
  * damaged later frame leaves that layer still, with a warning, as a damaged profile image does.
  */
 async function readMovingLayers(input: CardInput, scene: Scene, budget: CardPixelBudget, warnings: string[]): Promise<MovingLayers> {
-  const read = async (bytes: Buffer | undefined, field: string, transform: Parameters<typeof readAnimation>[1]['transform'], drawnPixels: number) => {
+  const read = async (bytes: Buffer | undefined, field: string, transform: ImageTransform, drawnPixels: number) => {
     if (!bytes) return undefined;
     try {
       return await readAnimation(bytes, { field, budget, transform, drawnPixels });
@@ -113,7 +99,7 @@ async function readMovingLayers(input: CardInput, scene: Scene, budget: CardPixe
   const backgroundField = input.images?.background ? 'customBackground' : 'banner';
   const avatarSide = Math.round(AVATAR.radius * 2 * scene.scale);
   const decorationSide = Math.round(avatarSide * AVATAR_DECORATION_SCALE);
-  const square = (side: number) => (image: Sharp) => image.resize(side, side, { fit: 'outside', withoutEnlargement: true });
+  const square = (side: number): ImageTransform => (image) => image.resize(side, side, { fit: 'outside', withoutEnlargement: true });
   const background = await read(scene.backgroundPhoto, backgroundField, small.transform, small.width * small.height);
   const avatar = scene.avatar.image ? await read(input.profile.avatar, 'avatar', square(avatarSide), avatarSide * avatarSide) : undefined;
   const decoration = scene.avatar.decoration ? await read(input.profile.avatarDecoration, 'avatarDecoration', square(decorationSide), decorationSide * decorationSide) : undefined;

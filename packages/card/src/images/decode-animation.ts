@@ -1,9 +1,9 @@
 import type { Canvas } from 'canvas';
 import sharp, { type OutputInfo } from 'sharp';
-import { corruptImage } from '../images/card-image-error.ts';
-import { type CardPixelBudget, type ImageTransform, rgbaCanvas, sniffImageFormat } from '../images/decode-image.ts';
-import { stripPngMetadata } from '../images/decoder-guards.ts';
-import { framesWithinDuration, playedDelayMs } from './timeline.ts';
+import { corruptImage } from './card-image-error.ts';
+import { type CardPixelBudget, type ImageTransform, rgbaCanvas, sniffImageFormat } from './decode-image.ts';
+import { stripPngMetadata } from './decoder-guards.ts';
+import { framesWithinDuration, playedDelayMs } from '../animation/timeline.ts';
 
 /** A moving source at its drawn size: its frames and how long each shows (played delays, ms). */
 export interface AnimatedSource {
@@ -20,7 +20,7 @@ const MAX_DECODED_BYTES = 32 * 1024 * 1024;
 
 /**
  * Reads the frames of an image whose first frame the card already checked, decoded and charged
- * (scene.ts): undefined when it does not move. Only libvips reads them, with the same guards as a
+ * (scene.ts), beside decode-image.ts as the other reader of untrusted bytes: undefined when it does not move. Only libvips reads them, with the same guards as a
  * still image (decode-image.ts), plus:
  * - frames that start after the longest a card plays (10 s) are not read;
  * - each later frame is charged to the card's pixel budget at its declared size; when the budget
