@@ -130,3 +130,20 @@ test('at scale 2 the animation is 1800x600 with fewer frames allowed', async (t)
   t.deepEqual([card.width, card.height, card.frames], [1800, 600, 4]);
   t.is(webpmuxInfo(card.bytes).width, 1800);
 });
+
+test('under a moving background the text is made legible for its lightest frame, not only its first', async (t) => {
+  const black: Rgba = [0, 0, 0, 255];
+  const white: Rgba = [255, 255, 255, 255];
+  const background = await animatedImage('webp', { width: 300, height: 100 }, [black, white], [500, 500]);
+  const whiteStill = await animatedImage('webp', { width: 300, height: 100 }, [white], [500]);
+  const options = { customBackground: 'https://example.com/blink.webp' };
+  const [animated, stillOnWhite] = await Promise.all([
+    renderAnimatedCard({ profile: PROFILE, options, images: { background } }, { format: 'webp' }),
+    renderCard({ profile: PROFILE, options, images: { background: whiteStill } }),
+  ]);
+  const [{ frames }, still] = await Promise.all([decodeFrames(animated.bytes), decodeFrames(stillOnWhite.png)]);
+  // The white frame is the still card on white: the panel darkened just as much for the text.
+  let total = 0;
+  for (let offset = 0; offset < frames[1]!.length; offset += 1) total += Math.abs((frames[1]![offset] ?? 0) - (still.frames[0]![offset] ?? 0));
+  t.true(total / frames[1]!.length < 3, `mean channel difference ${total / frames[1]!.length}`);
+});

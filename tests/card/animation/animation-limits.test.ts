@@ -5,7 +5,9 @@ import { ANIMATION_CAPS, renderAnimatedCard } from '../../../packages/card/src/i
 import { CardImageError } from '../../../packages/card/src/images/card-image-error.ts';
 import { CardPixelBudget } from '../../../packages/card/src/images/decode-image.ts';
 import type { Rgba } from '../images/fixtures.ts';
-import { animatedImage, webpmuxInfo } from './animated-fixtures.ts';
+import { animatedBenchCard } from '../../../packages/card/samples/animated-sources.ts';
+import { benchCardSets } from '../../../packages/card/samples/bench-cards.ts';
+import { animatedImage, gifsicleInfo, webpmuxInfo } from './animated-fixtures.ts';
 
 const PROFILE = { userId: '175928847299117063', username: 'ada.codes' };
 const shade = (index: number): Rgba => [(index * 37) % 256, (index * 91) % 256, (index * 13) % 256, 255];
@@ -56,4 +58,21 @@ test('a 500-frame background is sampled to the frame cap, quickly and in bounded
   // Generous for a loaded 2-core machine; a quiet one takes about a second.
   t.true(ms < 15_000, `${ms} ms`);
   t.true(peak - rssBefore < 400 * 1024 * 1024, `RSS grew ${peak - rssBefore} bytes`);
+});
+
+test('the bench card (animated avatar, 40-frame background) is a small animated WebP and GIF', async (t) => {
+  const input = await animatedBenchCard(benchCardSets()[1]!.input);
+  for (const format of ['webp', 'gif'] as const) {
+    const started = performance.now();
+    const card = await renderAnimatedCard(input, { format });
+    const ms = performance.now() - started;
+    t.true(card.animated);
+    t.true(card.frames >= 40 && card.frames <= ANIMATION_CAPS.maxFrames, `${card.frames} frames`);
+    t.true(card.bytes.length <= ANIMATION_CAPS.maxBytes, `${card.bytes.length} bytes`);
+    const frames = format === 'webp' ? webpmuxInfo(card.bytes).frames : gifsicleInfo(card.bytes).frames;
+    t.is(frames, card.frames);
+    // The 1.5 s target is measured by `pnpm card:bench`; tests share the machine, so only a loose bound here.
+    t.true(ms < 20_000, `${ms} ms`);
+    t.log(`${format}: ${card.frames} frames, ${(card.bytes.length / 1024).toFixed(0)} KB, ${ms.toFixed(0)} ms`);
+  }
 });
