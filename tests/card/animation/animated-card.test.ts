@@ -2,7 +2,7 @@ import test from 'ava';
 import sharp from 'sharp';
 import { renderAnimatedCard, renderCard } from '../../../packages/card/src/index.ts';
 import { AVATAR, AVATAR_DECORATION_SCALE } from '../../../packages/card/src/layout/card-layout.ts';
-import { buildApng, GREEN, solidCanvas, WHITE, type Rgba } from '../images/fixtures.ts';
+import { buildApng, buildGif, GREEN, solidCanvas, solidGifFrame, WHITE, type Rgba } from '../images/fixtures.ts';
 import { animatedImage, decodeFrames, gifsicleInfo, webpmuxInfo } from './animated-fixtures.ts';
 
 const PROFILE = { userId: '175928847299117063', username: 'ada.codes' };
@@ -146,4 +146,15 @@ test('under a moving background the text is made legible for its lightest frame,
   let total = 0;
   for (let offset = 0; offset < frames[1]!.length; offset += 1) total += Math.abs((frames[1]![offset] ?? 0) - (still.frames[0]![offset] ?? 0));
   t.true(total / frames[1]!.length < 3, `mean channel difference ${total / frames[1]!.length}`);
+});
+
+test('an avatar whose later frame is damaged is drawn still, with a warning naming it', async (t) => {
+  // The second frame's LZW data asks for codes its table does not have yet.
+  const broken = { ...solidGifFrame(32, 32, 1), imageData: Buffer.from([2, 3, 0xff, 0xff, 0xff, 0]) };
+  const avatar = buildGif({ width: 32, height: 32, palette: [[255, 0, 0], [0, 0, 255]], loop: true, frames: [solidGifFrame(32, 32, 0), broken, solidGifFrame(32, 32, 0)] });
+  const input = { profile: { ...PROFILE, avatar }, options: {} };
+  const [card, still] = await Promise.all([renderAnimatedCard(input, { format: 'webp' }), renderCard(input)]);
+  t.false(card.animated);
+  t.true(card.bytes.equals(still.png));
+  t.deepEqual(card.warnings, ['avatar: a frame of the animation could not be decoded; it may be damaged']);
 });

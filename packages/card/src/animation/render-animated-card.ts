@@ -31,7 +31,7 @@ interface MovingLayers {
 
 /**
  * Draws a card that moves when its background photo, avatar or avatar decoration does (GIF or
- * animated WebP sources, read by libvips only: animation/decode-animation.ts), as animated WebP or
+ * animated WebP sources, read by libvips only: images/decode-animation.ts), as animated WebP or
  * GIF. A card where nothing moves is the still card, exactly `renderCard`'s PNG, with
  * `animated: false`. The static layers are drawn once; each frame composites only what moves
  * between them, in the card's step order (docs/card-design.md "Animated cards").
@@ -45,9 +45,10 @@ export async function renderAnimatedCard(input: CardInput, options: { format: Ca
   const moving = await readMovingLayers(input, scene, budget, warnings);
   const sources = [moving.background, moving.avatar, moving.decoration].filter((source) => source !== undefined);
   if (sources.length === 0) {
+    // The still card itself, so its bytes never differ; the warnings include a moving layer that failed.
     const still = await renderCard(input);
     const { draw, encode, prepare } = still.timings;
-    return { animated: false, format: 'png', bytes: still.png, frames: 1, delaysMs: [], width: still.width, height: still.height, timings: { prepare, draw, encode }, warnings: still.warnings };
+    return { animated: false, format: 'png', bytes: still.png, frames: 1, delaysMs: [], width: still.width, height: still.height, timings: { prepare, draw, encode }, warnings };
   }
   const prepared = performance.now();
 
