@@ -5,5 +5,5 @@ export { CardImageError, type CardImageErrorReason } from './images/card-image-e
 export { PNG_ENCODING, renderCard, type RenderedCard } from './render-card.ts';
 export { warmUpCardRenderer } from './warm-up.ts';
 export type { CardAnimationFormat } from './animation/encode-animation.ts';
-export { renderAnimatedCard, type RenderedAnimatedCard } from './animation/render-animated-card.ts';
+export { type AnimatedCardOptions, renderAnimatedCard, type RenderedAnimatedCard } from './animation/render-animated-card.ts';
 export { ANIMATION_CAPS } from './animation/timeline.ts';

@@ -76,3 +76,16 @@ test('the bench card (animated avatar, 40-frame background) is a small animated 
     t.log(`${format}: ${card.frames} frames, ${(card.bytes.length / 1024).toFixed(0)} KB, ${ms.toFixed(0)} ms`);
   }
 });
+
+test('over the byte cap the card is drawn again with half the frames, sampled anew from the same timing', async (t) => {
+  const background = await animatedImage('webp', { width: 300, height: 100 }, Array.from({ length: 40 }, (_, index) => shade(index)), Array.from({ length: 40 }, () => 50));
+  const input = { profile: PROFILE, options: {}, images: { background } };
+  const full = await renderAnimatedCard(input, { format: 'webp' });
+  t.is(full.frames, 40);
+  const capped = await renderAnimatedCard(input, { format: 'webp', maxBytes: Math.floor(full.bytes.length * 0.7) });
+  t.true(capped.frames <= 20, `${capped.frames} frames`);
+  t.true(capped.bytes.length <= full.bytes.length * 0.7);
+  // The loop keeps its length: fewer, longer frames, not a faster animation.
+  t.is(capped.delaysMs.reduce((sum, delay) => sum + delay, 0), 2000);
+  t.deepEqual(webpmuxInfo(capped.bytes).durationsMs, capped.delaysMs);
+});

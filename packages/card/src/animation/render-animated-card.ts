@@ -22,6 +22,15 @@ export type RenderedAnimatedCard = {
   warnings: string[];
 } & ({ animated: true; format: CardAnimationFormat; frames: number; delaysMs: number[] } | { animated: false; format: 'png'; frames: 1; delaysMs: [] });
 
+export interface AnimatedCardOptions {
+  format: CardAnimationFormat;
+  /**
+   * The most bytes the animation may take (default ANIMATION_CAPS.maxBytes, 4 MiB); over it, the
+   * card is drawn again with half the frames. A caller with a smaller upload limit sets less.
+   */
+  maxBytes?: number | undefined;
+}
+
 /** The layers that can move, each with the source that moves it. */
 interface MovingLayers {
   background?: AnimatedSource | undefined;
@@ -36,7 +45,7 @@ interface MovingLayers {
  * `animated: false`. The static layers are drawn once; each frame composites only what moves
  * between them, in the card's step order (docs/card-design.md "Animated cards").
  */
-export async function renderAnimatedCard(input: CardInput, options: { format: CardAnimationFormat }): Promise<RenderedAnimatedCard> {
+export async function renderAnimatedCard(input: CardInput, options: AnimatedCardOptions): Promise<RenderedAnimatedCard> {
   prepareCardFonts();
   const started = performance.now();
   const budget = new CardPixelBudget();
@@ -71,7 +80,7 @@ export async function renderAnimatedCard(input: CardInput, options: { format: Ca
     draw += encodeStarted - drawStarted;
     encode += performance.now() - encodeStarted;
     // Too many bytes: the same loop with half the frames (sampled again from the sources' times).
-    if (bytes.length > ANIMATION_CAPS.maxBytes && timeline.delaysMs.length > 2) {
+    if (bytes.length > (options.maxBytes ?? ANIMATION_CAPS.maxBytes) && timeline.delaysMs.length > 2) {
       maxFrames = Math.ceil(timeline.delaysMs.length / 2);
       continue;
     }
