@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Sharp } from 'sharp';
-import { readAnimation } from '../../../packages/card/src/images/decode-animation.ts';
+import { checkAnimation } from '../../../packages/card/src/images/decode-animation.ts';
 import { ANIMATION_CAPS, renderAnimatedCard } from '../../../packages/card/src/index.ts';
 import { CardImageError } from '../../../packages/card/src/images/card-image-error.ts';
 import { CardPixelBudget } from '../../../packages/card/src/images/decode-image.ts';
@@ -17,19 +17,19 @@ test("each later frame is charged to the card's pixel budget: what it cannot pay
   const gif = await animatedImage('gif', { width: 40, height: 30 }, Array.from({ length: 12 }, (_, index) => shade(index)), Array.from({ length: 12 }, () => 100));
   // The first frame is the still path's to charge; 5 more frames' worth are left.
   const budget = new CardPixelBudget(40 * 30 * 5 + 7);
-  const animation = await readAnimation(gif, { field: 'avatar', budget, transform: untouched, drawnPixels: 40 * 30 });
+  const animation = await (await checkAnimation(gif, { field: 'avatar', budget, transform: untouched, drawnPixels: 40 * 30 }))?.();
   t.is(animation?.frames.length, 6);
   t.deepEqual(animation?.delaysMs, [100, 100, 100, 100, 100, 100]);
   // Nothing is left for another image.
   t.throws(() => budget.charge('customBadges.0', 1, 8), { instanceOf: CardImageError });
-  const broke = await readAnimation(gif, { field: 'avatar', budget: new CardPixelBudget(10), transform: untouched, drawnPixels: 40 * 30 });
+  const broke = await checkAnimation(gif, { field: 'avatar', budget: new CardPixelBudget(10), transform: untouched, drawnPixels: 40 * 30 });
   t.is(broke, undefined, 'with no budget for a second frame the image is drawn still');
 });
 
 test('a truncated animation plays the frames libvips could read whole', async (t) => {
   const gif = await animatedImage('gif', { width: 40, height: 30 }, [shade(1), shade(2), shade(3)], [100, 100, 100]);
   const cut = gif.subarray(0, Math.round(gif.length * 0.7));
-  const animation = await readAnimation(cut, { field: 'avatar', budget: new CardPixelBudget(), transform: untouched, drawnPixels: 1200 });
+  const animation = await (await checkAnimation(cut, { field: 'avatar', budget: new CardPixelBudget(), transform: untouched, drawnPixels: 1200 }))?.();
   t.is(animation?.frames.length, 2);
 });
 

@@ -8,7 +8,7 @@ import type { CardInput } from '../profile/card-profile.ts';
 import { cardContext, renderCard } from '../render-card.ts';
 import { buildScene, type Scene } from '../scene.ts';
 import { layoutSteps, type RenderStep } from '../steps/render-steps.ts';
-import { type AnimatedSource, readAnimation } from '../images/decode-animation.ts';
+import { type AnimatedSource, checkAnimation } from '../images/decode-animation.ts';
 import { type CardAnimationFormat, encodeAnimation } from './encode-animation.ts';
 import { ANIMATION_CAPS, mergeTimelines, type Timeline } from './timeline.ts';
 
@@ -89,19 +89,24 @@ export async function renderAnimatedCard(input: CardInput, options: AnimatedCard
 }
 
 /**
- * The moving sources, read in a fixed order (background, avatar, decoration) so the budget is
- * charged the same way every time. Only images whose first frame the still card drew are read; a
- * damaged later frame leaves that layer still, with a warning, as a damaged profile image does.
+ * The moving sources, checked in a fixed order (background, avatar, decoration) so the budget is
+ * charged the same way every time, then decoded side by side. Only images whose first frame the
+ * still card drew are read; one that fails leaves its layer still, with a warning (in that same
+ * order), as a damaged profile image does.
  */
 async function readMovingLayers(input: CardInput, scene: Scene, budget: CardPixelBudget, warnings: string[]): Promise<MovingLayers> {
-  const read = async (bytes: Buffer | undefined, field: string, transform: ImageTransform, drawnPixels: number) => {
-    if (!bytes) return undefined;
+  const failed = (error: unknown) => {
+    if (!(error instanceof CardImageError)) throw error;
+    return { warning: error.message };
+  };
+  const check = async (bytes: Buffer | undefined, field: string, transform: ImageTransform, drawnPixels: number): Promise<() => Promise<{ source?: AnimatedSource; warning?: string }>> => {
+    if (!bytes) return () => Promise.resolve({});
     try {
-      return await readAnimation(bytes, { field, budget, transform, drawnPixels });
+      const decode = await checkAnimation(bytes, { field, budget, transform, drawnPixels });
+      return async () => (decode ? decode().then((source) => ({ source }), failed) : {});
     } catch (error) {
-      if (!(error instanceof CardImageError)) throw error;
-      warnings.push(error.message);
-      return undefined;
+      const outcome = failed(error);
+      return () => Promise.resolve(outcome);
     }
   };
   const softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
@@ -110,10 +115,14 @@ async function readMovingLayers(input: CardInput, scene: Scene, budget: CardPixe
   const avatarSide = Math.round(AVATAR.radius * 2 * scene.scale);
   const decorationSide = Math.round(avatarSide * AVATAR_DECORATION_SCALE);
   const square = (side: number): ImageTransform => (image) => image.resize(side, side, { fit: 'outside', withoutEnlargement: true });
-  const background = await read(scene.backgroundPhoto, backgroundField, small.transform, small.width * small.height);
-  const avatar = scene.avatar.image ? await read(input.profile.avatar, 'avatar', square(avatarSide), avatarSide * avatarSide) : undefined;
-  const decoration = scene.avatar.decoration ? await read(input.profile.avatarDecoration, 'avatarDecoration', square(decorationSide), decorationSide * decorationSide) : undefined;
-  return { background, avatar, decoration };
+  const pending = [
+    await check(scene.backgroundPhoto, backgroundField, small.transform, small.width * small.height),
+    await check(scene.avatar.image ? input.profile.avatar : undefined, 'avatar', square(avatarSide), avatarSide * avatarSide),
+    await check(scene.avatar.decoration ? input.profile.avatarDecoration : undefined, 'avatarDecoration', square(decorationSide), decorationSide * decorationSide),
+  ];
+  const [background, avatar, decoration] = await Promise.all(pending.map((decode) => decode()));
+  for (const outcome of [background, avatar, decoration]) if (outcome?.warning !== undefined) warnings.push(outcome.warning);
+  return { background: background?.source, avatar: avatar?.source, decoration: decoration?.source };
 }
 
 /** A run of the card's steps: drawn once onto a layer when nothing in it moves, else every frame. */

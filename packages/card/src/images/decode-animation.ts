@@ -19,9 +19,11 @@ export interface AnimatedSource {
 const MAX_DECODED_BYTES = 32 * 1024 * 1024;
 
 /**
- * Reads the frames of an image whose first frame the card already checked, decoded and charged
- * (scene.ts), beside decode-image.ts as the other reader of untrusted bytes: undefined when it does not move. Only libvips reads them, with the same guards as a
- * still image (decode-image.ts), plus:
+ * Checks the frames of an image whose first frame the card already checked, decoded and charged
+ * (scene.ts), beside decode-image.ts as the other reader of untrusted bytes: undefined when it does
+ * not move, else the decode of its frames to run later (a card checks its sources one after the
+ * other, so the budget is charged in a fixed order, then decodes them side by side). Only libvips
+ * reads them, with the same guards as a still image (decode-image.ts), plus:
  * - frames that start after the longest a card plays (10 s) are not read;
  * - each later frame is charged to the card's pixel budget at its declared size; when the budget
  *   (or MAX_DECODED_BYTES at the drawn size) runs out the animation is cut there, never refused,
@@ -32,7 +34,10 @@ const MAX_DECODED_BYTES = 32 * 1024 * 1024;
  * Images turned by EXIF orientation (the still path turns them) are drawn still too.
  * A damaged later frame is `corrupt`: the caller then draws the still image with a warning.
  */
-export async function readAnimation(bytes: Buffer, options: { field: string; budget: CardPixelBudget; transform: ImageTransform; drawnPixels: number }): Promise<AnimatedSource | undefined> {
+export async function checkAnimation(
+  bytes: Buffer,
+  options: { field: string; budget: CardPixelBudget; transform: ImageTransform; drawnPixels: number },
+): Promise<(() => Promise<AnimatedSource>) | undefined> {
   const { field } = options;
   const format = sniffImageFormat(bytes, field);
   const input = format === 'png' ? stripPngMetadata(bytes, field) : bytes;
@@ -50,7 +55,12 @@ export async function readAnimation(bytes: Buffer, options: { field: string; bud
   // The first frame was charged by the still path; only the others are charged here.
   const frames = 1 + options.budget.chargeFrames(width, height, wanted - 1);
   if (frames < 2) return undefined;
+  return () => decodeFrames(input, { field, frames, width, height, transform: options.transform, delaysMs: delays.slice(0, frames) });
+}
 
+/** The pixels of the first `frames` frames, checked and charged by {@link checkAnimation}. */
+async function decodeFrames(input: Buffer, options: { field: string; frames: number; width: number; height: number; transform: ImageTransform; delaysMs: number[] }): Promise<AnimatedSource> {
+  const { field, frames, width, height } = options;
   const pipeline = options.transform(sharp(input, { pages: frames, limitInputPixels: frames * width * height, failOn: 'warning', ignoreIcc: true }));
   let pixels: { data: Buffer; info: OutputInfo };
   try {
@@ -62,5 +72,5 @@ export async function readAnimation(bytes: Buffer, options: { field: string; bud
   const frameHeight = pixels.info.height / frames;
   const frameBytes = frameWidth * frameHeight * 4;
   const canvases = Array.from({ length: frames }, (_, index) => rgbaCanvas(pixels.data.subarray(index * frameBytes, (index + 1) * frameBytes), frameWidth, frameHeight));
-  return { frames: canvases, delaysMs: delays.slice(0, frames) };
+  return { frames: canvases, delaysMs: options.delaysMs };
 }
