@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { Canvas, createCanvas, loadImage } from 'canvas';
-import { cardCacheStats, clearCardCaches, PNG_ENCODING, prepareCardFonts, renderCard, type RenderedCard } from '@utility-api/card';
+import { cardCacheStats, clearCardCaches, PNG_ENCODING, prepareCardFonts, renderAnimatedCard, renderCard, type RenderedCard } from '@utility-api/card';
+import { animatedBenchCard } from '../packages/card/samples/animated-sources.ts';
 import { benchCardSets, distinctBenchCard } from '../packages/card/samples/bench-cards.ts';
 
 /**
@@ -13,7 +14,9 @@ import { benchCardSets, distinctBenchCard } from '../packages/card/samples/bench
  * - fresh background: caches emptied before every render, so each one decodes and softens its
  *   images (or generates its art), as the first card with a new banner, custom background or
  *   user does;
- * - PNG settings: the encode time and size of every zlib level and filter on these cards' pixels.
+ * - PNG settings: the encode time and size of every zlib level and filter on these cards' pixels;
+ * - animated: the "photo + rank" card with an animated GIF avatar (24 frames) and a 40-frame
+ *   animated WebP background, as animated WebP and as GIF (whole renderAnimatedCard calls).
  * Results also go to bench-results/card.json. Takes about a minute on the 2-core machine.
  */
 const quick = process.argv.includes('--quick');
@@ -140,6 +143,22 @@ const pngTable = settings.map((setting) => ({
   kb: setting.bytes / setting.times.length / 1024,
 }));
 
+// Animated cards: every render decodes all frames again (animations are not cached).
+const ANIMATED_RENDERS = quick ? 2 : 8;
+const animatedInput = await animatedBenchCard(SETS[1]!.input);
+const animatedTable = [];
+for (const format of ['webp', 'gif'] as const) {
+  const totals: number[] = [];
+  let last: Awaited<ReturnType<typeof renderAnimatedCard>> | undefined;
+  for (let index = 0; index < ANIMATED_RENDERS; index += 1) {
+    const started = performance.now();
+    last = await renderAnimatedCard(distinct(animatedInput, index), { format });
+    totals.push(performance.now() - started);
+  }
+  if (!last?.animated) throw new Error('the animated bench card did not animate');
+  animatedTable.push({ format, frames: last.frames, total: summarize(totals), timings: last.timings, kb: last.bytes.length / 1024 });
+}
+
 const lines = [
   `## Card render benchmark (${quick ? 'quick' : 'full'})`,
   '',
@@ -159,6 +178,12 @@ const lines = [
   '| zlib level | filter | encode ms (median over the 3 cards) | KB (mean) |',
   '| ---: | --- | ---: | ---: |',
   ...pngTable.map((row) => `| ${row.level} | ${row.filter} | ${ms(row.ms)} | ${row.kb.toFixed(0)} |`),
+  '',
+  `Animated card (photo + rank, GIF avatar of 24 frames, WebP background of 40 frames), ${ANIMATED_RENDERS} renders per format:`,
+  '',
+  '| format | frames | total ms med / p95 | prepare ms | draw ms | encode ms | KB |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...animatedTable.map((row) => `| ${row.format} | ${row.frames} | ${pair(row.total)} | ${ms(row.timings.prepare)} | ${ms(row.timings.draw)} | ${ms(row.timings.encode)} | ${row.kb.toFixed(0)} |`),
 ];
 console.log(lines.join('\n'));
 
@@ -175,6 +200,7 @@ writeFileSync(
       runs,
       cacheStats,
       pngTable,
+      animatedTable,
     },
     null,
     2,

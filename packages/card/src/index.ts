@@ -4,3 +4,6 @@ export { prepareCardFonts } from './fonts/card-fonts.ts';
 export { CardImageError, type CardImageErrorReason } from './images/card-image-error.ts';
 export { PNG_ENCODING, renderCard, type RenderedCard } from './render-card.ts';
 export { warmUpCardRenderer } from './warm-up.ts';
+export type { CardAnimationFormat } from './animation/encode-animation.ts';
+export { type AnimatedCardOptions, renderAnimatedCard, type RenderedAnimatedCard } from './animation/render-animated-card.ts';
+export { ANIMATION_CAPS } from './animation/timeline.ts';

@@ -1,4 +1,4 @@
-import { Canvas, createCanvas } from 'canvas';
+import { Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas';
 import type { CardInput } from './profile/card-profile.ts';
 import { prepareCardFonts } from './fonts/card-fonts.ts';
 import { CARD } from './layout/card-layout.ts';
@@ -29,6 +29,19 @@ export interface RenderedCard {
   texts: PlacedText[];
 }
 
+/** A context for drawing card layers on `canvas` (the card's pixel size) in 1x coordinates. */
+export function cardContext(canvas: Canvas, scale: number): CanvasRenderingContext2D {
+  const context = canvas.getContext('2d');
+  context.scale(scale, scale);
+  context.imageSmoothingEnabled = true;
+  // node-canvas has no imageSmoothingQuality; its scaling filter is the non-standard patternQuality.
+  context.patternQuality = 'good';
+  // Everything is clipped to the card's rounded outline; the corners stay transparent.
+  roundedRectPath(context, 0, 0, CARD.width, CARD.height, CARD.radius);
+  context.clip();
+  return context;
+}
+
 /** Draws a card: a pure function from its input to PNG bytes (no network, no files but fonts). */
 export async function renderCard(input: CardInput): Promise<RenderedCard> {
   prepareCardFonts();
@@ -37,14 +50,7 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
   const prepared = performance.now();
 
   const canvas = createCanvas(CARD.width * scene.scale, CARD.height * scene.scale);
-  const context = canvas.getContext('2d');
-  context.scale(scene.scale, scene.scale);
-  context.imageSmoothingEnabled = true;
-  // node-canvas has no imageSmoothingQuality; its scaling filter is the non-standard patternQuality.
-  context.patternQuality = 'good';
-  // Everything is clipped to the card's rounded outline; the corners stay transparent.
-  roundedRectPath(context, 0, 0, CARD.width, CARD.height, CARD.radius);
-  context.clip();
+  const context = cardContext(canvas, scene.scale);
   const steps: Record<string, number> = {};
   const layout = layoutSteps(scene.layout);
   for (const step of layout.steps) {

@@ -1,5 +1,5 @@
 import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_WELCOME_HEADLINE, parseHexColor } from '@utility-api/render-jobs';
-import type { Canvas } from 'canvas';
+import type { Canvas, CanvasRenderingContext2D } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
 import { needsDarkGround } from './legibility/contrast.ts';
 import { GROUND_TEXT, type Ground } from './legibility/ground.ts';
@@ -92,14 +92,17 @@ function resolveTexts(input: CardInput) {
   };
 }
 
-export async function buildScene(input: CardInput) {
+/**
+ * `budget` is the card's pixel budget: an animated card passes its own, to charge its later frames
+ * to what the still images left.
+ */
+export async function buildScene(input: CardInput, budget = new CardPixelBudget()) {
   const { profile, options } = input;
   const scale = input.scale ?? 1;
   const palette = resolvePalette(profile, options.disableProfileTheme ?? false);
 
   // Headers first, one image after the other, so the budget is charged in a fixed order and the
   // caller's own images are the ones a full budget refuses; then every image's pixels at once.
-  const budget = new CardPixelBudget();
   const pendingBackground = await checkBackground(input, palette, scale, budget);
   const pendingBadges: PendingImage<DecodedImage>[] = [];
   for (const [index, bytes] of (input.images?.customBadges ?? []).entries()) {
@@ -129,6 +132,14 @@ export async function buildScene(input: CardInput) {
     palette,
     /** The background at the card's pixel size: a softened photo, or art generated from the palette. */
     background: background.value,
+    /** The bytes the background photo was drawn from (custom background or banner), if one was: an animated card reads its other frames. */
+    backgroundPhoto: input.images?.background ?? (background.warning === undefined ? profile.banner : undefined),
+    /**
+     * Where the legibility step measures what is behind the text; undefined: the canvas it draws
+     * on. An animated card whose background moves draws the static layers apart from it, and
+     * measures on a backdrop of its frames' worst case instead (animation/animated-layers.ts).
+     */
+    legibilityBackdrop: undefined as CanvasRenderingContext2D | undefined,
     // The black veil: 0 at brightness 100, 0.85 at brightness 1.
     veilAlpha: (0.85 * (100 - (options.backgroundBrightness ?? DEFAULT_BACKGROUND_BRIGHTNESS))) / 99,
     avatar: {

@@ -68,7 +68,11 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
     maxEntrySize: 1,
     sizeCalculation: () => 2,
     ignoreFetchAbort: true,
-    fetchMethod: (userId) => resolve(userId),
+    // The key is the id, with `/animated` for the profile with moving images (its own entry).
+    fetchMethod: (key) => {
+      const [userId = key, variant] = key.split('/');
+      return resolve(userId, variant === 'animated');
+    },
   });
   // Errors are cache calls that failed or timed out (misses too); shared resolves joined one in flight.
   const counts = { profileCacheHits: 0, profileCacheMisses: 0, profileCacheErrors: 0, sharedResolves: 0 };
@@ -97,9 +101,9 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
     return user;
   }
 
-  async function resolve(userId: string): Promise<CardProfile> {
+  async function resolve(userId: string, animated: boolean): Promise<CardProfile> {
     const user = await loadUser(userId);
-    const urls = profileImageUrls(user, cdnBaseUrl);
+    const urls = profileImageUrls(user, cdnBaseUrl, { animated });
     const [avatar, banner, avatarDecoration] = await Promise.all([
       urls.avatar ? images.load(urls.avatar, 'avatar', userId) : undefined,
       urls.banner ? images.load(urls.banner, 'banner', userId) : undefined,
@@ -112,12 +116,14 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
     /**
      * The card profile of a user: from the profile cache or Discord, with images from the byte cache
      * or the CDN. Throws UnknownUserError or DiscordUnavailableError; a missing image never throws.
+     * `animated`: an animated (`a_`) avatar or banner comes as its moving variant (animated WebP),
+     * for an animated card; fetched within the same image budgets and cached beside the still one.
      */
-    async resolveProfile(userId: string): Promise<CardProfile> {
+    async resolveProfile(userId: string, options: { animated?: boolean } = {}): Promise<CardProfile> {
       // Checked before any URL is built: the id becomes a path segment of an authenticated call.
       if (!isDiscordUserId(userId)) throw new UnknownUserError(userId);
       const status: LRUCache.Status<string, CardProfile> = {};
-      const resolving = inFlight.fetch(userId, { status });
+      const resolving = inFlight.fetch(options.animated ? `${userId}/animated` : userId, { status });
       if (status.fetch === 'inflight') counts.sharedResolves += 1;
       return (await resolving) as CardProfile;
     },

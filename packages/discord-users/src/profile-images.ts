@@ -14,19 +14,32 @@ const BANNER_SIZE: DiscordImageSize = 1024;
 export type ProfileImageField = 'avatar' | 'banner' | 'avatarDecoration';
 
 /**
- * Always the static `.png`, also for animated (`a_`) hashes: Discord then serves the first frame,
- * which is what a still card shows, without us decoding a GIF.
+ * The static `.png` by default, also for animated (`a_`) hashes: Discord then serves the first
+ * frame, which is what a still card shows, without us decoding a GIF. An animated card asks for the
+ * moving variant of `a_` hashes as animated WebP (`.webp?animated=true`), which Discord serves
+ * smaller than the `.gif` of the same frames.
  */
-function imageUrl(cdnBaseUrl: string, path: string, size: DiscordImageSize | undefined): string {
-  const query = size === undefined ? '' : `?size=${size}`;
-  return `${cdnBaseUrl.replace(/\/+$/, '')}/${path}.png${query}`;
+function imageUrl(cdnBaseUrl: string, path: string, size: DiscordImageSize | undefined, animated = false): string {
+  const query = new URLSearchParams();
+  if (size !== undefined) query.set('size', String(size));
+  if (animated) query.set('animated', 'true');
+  const search = query.size === 0 ? '' : `?${query.toString()}`;
+  return `${cdnBaseUrl.replace(/\/+$/, '')}/${path}.${animated ? 'webp' : 'png'}${search}`;
 }
 
-/** The CDN URLs of the user's images; a missing hash means no URL (the card paints a default). */
-export function profileImageUrls(user: DiscordUser, cdnBaseUrl: string): Partial<Record<ProfileImageField, string>> {
+/** Discord marks the hashes of animated avatars and banners with an `a_` prefix. */
+const isAnimatedHash = (hash: string) => hash.startsWith('a_');
+
+/**
+ * The CDN URLs of the user's images; a missing hash means no URL (the card paints a default).
+ * `animated`: animated avatars and banners as their moving variant. Decorations stay the static
+ * PNG: their moving variant is an APNG, which the card's decoder (libvips) draws still anyway.
+ */
+export function profileImageUrls(user: DiscordUser, cdnBaseUrl: string, options: { animated?: boolean } = {}): Partial<Record<ProfileImageField, string>> {
   const urls: Partial<Record<ProfileImageField, string>> = {};
-  if (user.avatar) urls.avatar = imageUrl(cdnBaseUrl, `avatars/${user.id}/${user.avatar}`, AVATAR_SIZE);
-  if (user.banner) urls.banner = imageUrl(cdnBaseUrl, `banners/${user.id}/${user.banner}`, BANNER_SIZE);
+  const moving = (hash: string) => (options.animated ?? false) && isAnimatedHash(hash);
+  if (user.avatar) urls.avatar = imageUrl(cdnBaseUrl, `avatars/${user.id}/${user.avatar}`, AVATAR_SIZE, moving(user.avatar));
+  if (user.banner) urls.banner = imageUrl(cdnBaseUrl, `banners/${user.id}/${user.banner}`, BANNER_SIZE, moving(user.banner));
   const decoration = user.avatar_decoration_data?.asset;
   if (decoration) urls.avatarDecoration = imageUrl(cdnBaseUrl, `avatar-decoration-presets/${decoration}`, undefined);
   return urls;

@@ -117,7 +117,7 @@ async function decodePixels(bytes: Buffer, image: Omit<DecodedImage, 'source' | 
 }
 
 /** Straight-alpha RGBA rows (libvips' raw output) painted onto a canvas of the same size. */
-function rgbaCanvas(data: Buffer, width: number, height: number): Canvas {
+export function rgbaCanvas(data: Buffer, width: number, height: number): Canvas {
   const canvas = createCanvas(width, height);
   const clamped = new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength);
   canvas.getContext('2d').putImageData(createImageData(clamped, width, height), 0, 0);
@@ -167,5 +167,15 @@ export class CardPixelBudget {
       throw new CardImageError('too_large', field, `the card's images together exceed ${describePixelCount(this.#total)}, the limit for one card`);
     }
     this.#remaining -= pixels;
+  }
+
+  /**
+   * Takes as many of `wanted` more frames of `width` x `height` as the budget still holds and says
+   * how many that was (0 when none fits): an animation's later frames are cut, never refused.
+   */
+  chargeFrames(width: number, height: number, wanted: number): number {
+    const frames = Math.max(0, Math.min(wanted, Math.floor(this.#remaining / Math.max(1, width * height))));
+    this.#remaining -= frames * width * height;
+    return frames;
   }
 }

@@ -91,7 +91,7 @@ export function legibilityStepFor(textRuns: (context: CanvasRenderingContext2D, 
         const color = textColor(run);
         const wantsDark = needsDarkGround(color);
         const box = textBounds(run);
-        return { run, box, color, wantsDark, target: run.minContrast + MARGIN, behind: worstPixel(context, box, scene.scale, wantsDark) };
+        return { run, box, color, wantsDark, target: run.minContrast + MARGIN, behind: worstPixel(scene.legibilityBackdrop ?? context, box, scene.scale, wantsDark) };
       });
       const panelGround = GROUND_COLOR[scene.ground];
       const onPanelGround = runs.filter((measured) => measured.wantsDark === (scene.ground === 'dark'));

@@ -1,5 +1,5 @@
 import { createCanvas, type Canvas, type Image } from 'canvas';
-import type { CheckedImage } from '../images/decode-image.ts';
+import type { CheckedImage, ImageTransform } from '../images/decode-image.ts';
 
 export type Drawable = Image | Canvas;
 
@@ -16,13 +16,22 @@ const SOFTNESS = { soft: { factor: 3, sigma: 1.15 }, strong: { factor: 6, sigma:
 export type Softness = keyof typeof SOFTNESS;
 
 /**
+ * The libvips half of softening: the cover crop shrunk to its small size and blurred there. The
+ * small picture is then drawn scaled up to the card's size (softenedCover, or an animated card's
+ * background step for each frame).
+ */
+export function softening(options: { softness: Softness; width: number; height: number }): { transform: ImageTransform; width: number; height: number } {
+  const { factor, sigma } = SOFTNESS[options.softness];
+  const [width, height] = [Math.max(1, Math.round(options.width / factor)), Math.max(1, Math.round(options.height / factor))];
+  return { width, height, transform: (image) => image.resize(width, height, { fit: 'cover', position: 'centre' }).blur(sigma) };
+}
+
+/**
  * A checked photo as a cover-cropped, softened canvas of `width` x `height` (the card's pixel size).
  * Throws CardImageError when its pixels turn out to be damaged.
  */
 export async function softenedCover(photo: CheckedImage, options: { softness: Softness; width: number; height: number }): Promise<Canvas> {
-  const { factor, sigma } = SOFTNESS[options.softness];
-  const [smallWidth, smallHeight] = [Math.max(1, Math.round(options.width / factor)), Math.max(1, Math.round(options.height / factor))];
-  const small = await photo.decode((image) => image.resize(smallWidth, smallHeight, { fit: 'cover', position: 'centre' }).blur(sigma));
+  const small = await photo.decode(softening(options).transform);
   const canvas = createCanvas(options.width, options.height);
   const context = canvas.getContext('2d');
   context.imageSmoothingEnabled = true;

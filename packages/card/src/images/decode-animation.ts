@@ -1,0 +1,76 @@
+import type { Canvas } from 'canvas';
+import sharp, { type OutputInfo } from 'sharp';
+import { corruptImage } from './card-image-error.ts';
+import { type CardPixelBudget, type ImageTransform, rgbaCanvas, sniffImageFormat } from './decode-image.ts';
+import { stripPngMetadata } from './decoder-guards.ts';
+import { framesWithinDuration, playedDelayMs } from '../animation/timeline.ts';
+
+/** A moving source at its drawn size: its frames and how long each shows (played delays, ms). */
+export interface AnimatedSource {
+  frames: Canvas[];
+  delaysMs: number[];
+}
+
+/**
+ * The most bytes one source's frames may take once decoded at their drawn size (4 bytes a pixel):
+ * libvips hands back every frame it read in one buffer, so this bounds the memory of a source with
+ * hundreds of frames (a 1x avatar at 184 px keeps ~240 frames, about 5 s at 20 ms a frame).
+ */
+const MAX_DECODED_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Checks the frames of an image whose first frame the card already checked, decoded and charged
+ * (scene.ts), beside decode-image.ts as the other reader of untrusted bytes: undefined when it does
+ * not move, else the decode of its frames to run later (a card checks its sources one after the
+ * other, so the budget is charged in a fixed order, then decodes them side by side). Only libvips
+ * reads them, with the same guards as a still image (decode-image.ts), plus:
+ * - frames that start after the longest a card plays (10 s) are not read;
+ * - each later frame is charged to the card's pixel budget at its declared size; when the budget
+ *   (or MAX_DECODED_BYTES at the drawn size) runs out the animation is cut there, never refused,
+ *   so an animated card accepts everything the still card accepts;
+ * - `transform` (the resize to the drawn size) runs inside libvips on every frame, as for stills.
+ * APNG: the PNG loader in sharp 0.35's prebuilt libvips (libspng) reads the default image only, so
+ *   an animated PNG reports one page and is drawn still (the test guards this finding).
+ * Images turned by EXIF orientation (the still path turns them) are drawn still too.
+ * A damaged later frame is `corrupt`: the caller then draws the still image with a warning.
+ */
+export async function checkAnimation(
+  bytes: Buffer,
+  options: { field: string; budget: CardPixelBudget; transform: ImageTransform; drawnPixels: number },
+): Promise<(() => Promise<AnimatedSource>) | undefined> {
+  const { field } = options;
+  const format = sniffImageFormat(bytes, field);
+  const input = format === 'png' ? stripPngMetadata(bytes, field) : bytes;
+  const header = await sharp(input, { animated: true, limitInputPixels: false, failOn: 'warning', ignoreIcc: true })
+    .metadata()
+    .catch(() => {
+      throw corruptImage(field, 'the image could not be decoded; it may be damaged');
+    });
+  const pages = header.pages ?? 1;
+  if (pages < 2 || (header.orientation ?? 1) > 1) return undefined;
+  const width = header.width;
+  const height = header.pageHeight ?? header.height / pages;
+  const delays = Array.from({ length: pages }, (_, index) => playedDelayMs(header.delay?.[index]));
+  const wanted = Math.min(framesWithinDuration(delays), Math.floor(MAX_DECODED_BYTES / Math.max(1, options.drawnPixels * 4)));
+  // The first frame was charged by the still path; only the others are charged here.
+  const frames = 1 + options.budget.chargeFrames(width, height, wanted - 1);
+  if (frames < 2) return undefined;
+  return () => decodeFrames(input, { field, frames, width, height, transform: options.transform, delaysMs: delays.slice(0, frames) });
+}
+
+/** The pixels of the first `frames` frames, checked and charged by {@link checkAnimation}. */
+async function decodeFrames(input: Buffer, options: { field: string; frames: number; width: number; height: number; transform: ImageTransform; delaysMs: number[] }): Promise<AnimatedSource> {
+  const { field, frames, width, height } = options;
+  const pipeline = options.transform(sharp(input, { pages: frames, limitInputPixels: frames * width * height, failOn: 'warning', ignoreIcc: true }));
+  let pixels: { data: Buffer; info: OutputInfo };
+  try {
+    pixels = await pipeline.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  } catch {
+    throw corruptImage(field, 'a frame of the animation could not be decoded; it may be damaged');
+  }
+  const frameWidth = pixels.info.width;
+  const frameHeight = pixels.info.height / frames;
+  const frameBytes = frameWidth * frameHeight * 4;
+  const canvases = Array.from({ length: frames }, (_, index) => rgbaCanvas(pixels.data.subarray(index * frameBytes, (index + 1) * frameBytes), frameWidth, frameHeight));
+  return { frames: canvases, delaysMs: options.delaysMs };
+}
