@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { Canvas, createCanvas, loadImage } from 'canvas';
 import { cardCacheStats, clearCardCaches, PNG_ENCODING, prepareCardFonts, renderCard, type RenderedCard } from '@utility-api/card';
 import { benchCardSets, distinctBenchCard } from '../packages/card/samples/bench-cards.ts';
+import { formatCostTable, measureCardFormats, type BenchCard, type FormatCost } from './bench/card-formats.ts';
 
 /**
  * `pnpm card:bench [--quick]`: times renderCard on three option sets and prints markdown tables.
@@ -13,7 +14,9 @@ import { benchCardSets, distinctBenchCard } from '../packages/card/samples/bench
  * - fresh background: caches emptied before every render, so each one decodes and softens its
  *   images (or generates its art), as the first card with a new banner, custom background or
  *   user does;
- * - PNG settings: the encode time and size of every zlib level and filter on these cards' pixels.
+ * - PNG settings: the encode time and size of every zlib level and filter on these cards' pixels;
+ * - formats: what each stored format (PNG, WebP, AVIF, GIF) costs and weighs on the first
+ *   FORMAT_CARDS cards of each set, encoded as the render worker does.
  * Results also go to bench-results/card.json. Takes about a minute on the 2-core machine.
  */
 const quick = process.argv.includes('--quick');
@@ -21,6 +24,7 @@ const RENDERS = quick ? 40 : 220;
 const WARMUP = quick ? 5 : 20;
 const FRESH_RENDERS = quick ? 10 : 40;
 const PNG_ROUNDS = quick ? 3 : 12;
+const FORMAT_CARDS = quick ? 5 : 20;
 const OUTPUT = resolve('bench-results/card.json');
 
 const SETS = benchCardSets();
@@ -48,7 +52,7 @@ interface Run {
   pngKb: number;
 }
 
-async function timeRenders(set: (typeof SETS)[number], mode: Run['mode'], count: number, offset: number): Promise<{ run: Run; last: RenderedCard }> {
+async function timeRenders(set: (typeof SETS)[number], mode: Run['mode'], count: number, offset: number, kept: BenchCard[] = []): Promise<{ run: Run; last: RenderedCard }> {
   const prepare: number[] = [];
   const draw: number[] = [];
   const encode: number[] = [];
@@ -59,6 +63,7 @@ async function timeRenders(set: (typeof SETS)[number], mode: Run['mode'], count:
     if (mode === 'fresh background') clearCardCaches();
     const started = performance.now();
     last = await renderCard(distinct(set.input, offset + index));
+    if (mode === 'cached background' && kept.length < FORMAT_CARDS) kept.push({ png: last.png, pngEncodeMs: last.timings.encode });
     total.push(performance.now() - started);
     prepare.push(last.timings.prepare);
     draw.push(last.timings.draw);
@@ -91,9 +96,12 @@ const cold = { fontsMs, firstRenderMs: performance.now() - coldStarted - fontsMs
 
 const runs: Run[] = [];
 const lastCards = new Map<string, RenderedCard>();
+const formatCards = new Map<string, BenchCard[]>();
 for (const set of SETS) {
   for (let index = 0; index < WARMUP; index += 1) await renderCard(distinct(set.input, -index - 1));
-  const cached = await timeRenders(set, 'cached background', RENDERS, 0);
+  const kept: BenchCard[] = [];
+  formatCards.set(set.name, kept);
+  const cached = await timeRenders(set, 'cached background', RENDERS, 0, kept);
   runs.push(cached.run);
   lastCards.set(set.name, cached.last);
   runs.push((await timeRenders(set, 'fresh background', FRESH_RENDERS, RENDERS)).run);
@@ -133,6 +141,9 @@ for (let round = 0; round < PNG_ROUNDS; round += 1) {
     }
   }
 }
+const formats: { set: string; formats: FormatCost[] }[] = [];
+for (const [set, cards] of formatCards) formats.push({ set, formats: await measureCardFormats(cards) });
+
 const pngTable = settings.map((setting) => ({
   level: setting.level,
   filter: setting.filter,
@@ -159,6 +170,10 @@ const lines = [
   '| zlib level | filter | encode ms (median over the 3 cards) | KB (mean) |',
   '| ---: | --- | ---: | ---: |',
   ...pngTable.map((row) => `| ${row.level} | ${row.filter} | ${ms(row.ms)} | ${row.kb.toFixed(0)} |`),
+  '',
+  `Stored formats (\`format\`), ${FORMAT_CARDS} cards per set encoded as the render worker does; encode ms includes the PNG encode:`,
+  '',
+  ...formatCostTable(formats),
 ];
 console.log(lines.join('\n'));
 
@@ -175,6 +190,7 @@ writeFileSync(
       runs,
       cacheStats,
       pngTable,
+      formats,
     },
     null,
     2,

@@ -4,3 +4,4 @@ export { prepareCardFonts } from './fonts/card-fonts.ts';
 export { CardImageError, type CardImageErrorReason } from './images/card-image-error.ts';
 export { PNG_ENCODING, renderCard, type RenderedCard } from './render-card.ts';
 export { warmUpCardRenderer } from './warm-up.ts';
+export { cardAltText } from './text/alt-text.ts';

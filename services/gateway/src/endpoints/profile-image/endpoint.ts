@@ -1,5 +1,5 @@
 import { DeadlineError } from '@utility-api/infra';
-import { CARD_LIMITS, type CardOptions, cardOptionsSchema, DEFAULT_BACKGROUND_BRIGHTNESS, RENDER_RETENTION, type RenderFailure, snowflakeSchema } from '@utility-api/render-jobs';
+import { ALT_TEXT_MAX_LENGTH, CARD_LIMITS, cardFormatSchema, cardOptionsSchema, DEFAULT_BACKGROUND_BRIGHTNESS, RENDER_RETENTION, type RenderFailure, snowflakeSchema } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import { ApiError } from '../../errors/api-error.ts';
 import { RenderQueueUnavailableError, type RenderQueue } from '../../rendering/render-queue.ts';
@@ -20,8 +20,16 @@ const resultSchema = z.object({
   success: z.literal(true),
   message: z.literal('Image Created'),
   options: z.record(z.string(), z.unknown()).meta({ description: 'The body options as received (validated), `rankData` included.' }),
-  url: z.string().meta({ description: 'Public URL of the PNG: `{PUBLIC_BASE_URL}/media/<uuid>.png`, fetchable without a key.' }),
+  url: z.string().meta({ description: 'Public URL of the image: `{PUBLIC_BASE_URL}/media/<uuid>.png` (or `.webp`, `.avif`, `.gif` as `format` asks), fetchable without a key.' }),
+  altText: z.string().max(ALT_TEXT_MAX_LENGTH).meta({
+    description: `One plain sentence describing the card (layout, name, tag, level, rank, XP, status), at most ${ALT_TEXT_MAX_LENGTH} characters (Discord's limit): pass it as the attachment's \`description\` so screen readers can say what the card shows.`,
+    examples: ['Profile card for Ada (@ada.codes): level 12, rank #1, 1.2K of 5K XP, online.'],
+  }),
 });
+
+/** The card options plus the format to store the card in, which is not a drawing option. */
+const profileImageBodySchema = cardOptionsSchema.extend({ format: cardFormatSchema.optional() });
+type ProfileImageBody = z.output<typeof profileImageBodySchema>;
 
 type ProfileImageResult = z.infer<typeof resultSchema>;
 
@@ -51,7 +59,7 @@ function queueErrorToApiError(error: unknown, renderTimeoutMs: number): unknown 
 
 const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
   [
-    'Draws a 900x300 PNG profile/welcome card and answers with its public URL. The user id travels in the query',
+    'Draws a 900x300 profile/welcome card, PNG unless `format` asks for WebP, AVIF or GIF, and answers with its public URL and an `altText` describing it. The user id travels in the query',
     '(`?userId=`) or as the last path segment (`/v1/profile-image/{userId}`); both are the same operation.',
     '`layout` picks the card: `profile` (default) or `welcome`, a welcome/goodbye card with a big `headline` and a `message` line.',
     'Every body field is optional and unknown fields are a 400 naming them. Booleans default to `false`;',
@@ -65,7 +73,7 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     `${RENDER_RETENTION.failedAgeSeconds / 60} minutes.`,
     `The answer waits for the render, at most ${dependencies.renderTimeoutMs} ms (then 504). Identical requests (same user id and body)`,
     `in progress or finished in the last ${RENDER_RETENTION.completedAgeSeconds / 60} minutes share one render and get the same URL;`,
-    'the `X-Card-Render` header says `new` or `reused`. The URL names the PNG by its content, so it never changes meaning and may be',
+    'the `X-Card-Render` header says `new` or `reused`. Each format is its own render and URL. The URL names the image by its content, so it never changes meaning and may be',
     `cached forever; the image is kept for ${dependencies.mediaTtlDays} days (\`MEDIA_TTL_DAYS\`).`,
     ...(dependencies.cardsInFlightPerKey === undefined
       ? []
@@ -97,6 +105,7 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
       message: 'Image Created',
       options: { customTag: 'Welcome!', presenceStatus: 'online' },
       url: `${dependencies.publicBaseUrl}/media/8d0f6c3e-2b1a-8c4d-9e7f-0a1b2c3d4e5f.png`,
+      altText: 'Profile card for Ada (Welcome!): online.',
     },
   },
   400: { description: 'A bad user id or body field; `details` names each one.' },
@@ -112,15 +121,16 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
 
 /** Two routes, one operation: `?userId=` as the original service documents, or a path segment. */
 export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
-  const handleFor = async (userId: string, options: CardOptions, requestId: string) => {
-    const { result, reused } = await dependencies.queue.render({ userId, options, requestId }, dependencies.renderTimeoutMs).catch((error: unknown) => {
+  const handleFor = async (userId: string, body: ProfileImageBody, requestId: string) => {
+    const { format, ...options } = body;
+    const { result, reused } = await dependencies.queue.render({ userId, options, format, requestId }, dependencies.renderTimeoutMs).catch((error: unknown) => {
       throw queueErrorToApiError(error, dependencies.renderTimeoutMs);
     });
     if (!result.ok) throw renderFailureToApiError(result.failure);
     dependencies.onRendered?.(reused);
     return new Reply<ProfileImageResult>(
       200,
-      { success: true, message: 'Image Created', options, url: `${dependencies.publicBaseUrl}/media/${result.mediaKey}.png` },
+      { success: true, message: 'Image Created', options: body, url: `${dependencies.publicBaseUrl}/media/${result.mediaKey}.${result.format}`, altText: result.altText },
       { 'X-Card-Render': reused ? 'reused' : 'new' },
     );
   };
@@ -131,7 +141,7 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     tags: ['Profile image'],
     authenticated: true,
     limits: { budget: 'profileImage', holdsCardSlot: true } as const,
-    body: cardOptionsSchema,
+    body: profileImageBodySchema,
     bodyExample: { customTag: 'Welcome!', presenceStatus: 'online', rankData: { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true } },
     responses: RESPONSES(dependencies),
   };
