@@ -38,13 +38,23 @@ export async function startPipelineImageServer(): Promise<ImageServer> {
   return startImageServer(imageRoutes());
 }
 
-async function post(target: PipelineTarget, path: string, body: unknown) {
+async function post(target: PipelineTarget, path: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${target.url}${path}`, {
     method: 'POST',
-    headers: { authorization: target.apiKey, 'content-type': 'application/json' },
+    headers: { authorization: target.apiKey, 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
   return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+}
+
+/** A POST whose answer may be image bytes: the raw bytes and headers. */
+async function postForBytes(target: PipelineTarget, path: string, body: unknown, accept: string) {
+  const response = await fetch(`${target.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: target.apiKey, 'content-type': 'application/json', accept },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
 async function fetchMedia(target: PipelineTarget, url: string) {
@@ -328,5 +338,69 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     const profile = await post(current, `/v1/profile-image?userId=${USER_ID}`, { customUsername: 'Ada\u202e', customTag: '@ada.codes', rankData: rank, presenceStatus: 'online' });
     t.is(profile.status, 200, JSON.stringify(profile.body));
     t.is(profile.body.altText, 'Profile card for Ada (@ada.codes): level 12, rank #1, 1.2K of 5K XP, online.');
+  });
+
+  test(`${mode}: Accept image/* answers the card's bytes with the stored URL in Content-Location; JSON stays the default`, async (t) => {
+    const current = target();
+    const body = { customTag: `accept ${mode} ${Date.now()}`, presenceStatus: 'idle' };
+    const path = `/v1/profile-image?userId=${USER_ID}`;
+    const json = await post(current, path, body);
+    t.is(json.status, 200);
+    t.is(json.headers.get('vary'), 'Accept');
+    for (const accept of ['*/*', 'application/json', 'application/json, image/png', 'image/png;q=0.5, application/json', 'text/html, */*;q=0.1']) {
+      const reply = await post(current, path, body, { accept });
+      t.is(reply.status, 200, accept);
+      t.regex(reply.headers.get('content-type') ?? '', /^application\/json/, accept);
+      t.deepEqual(reply.body, json.body, accept);
+    }
+    const png = await postForBytes(current, path, body, 'image/png');
+    t.is(png.status, 200);
+    t.is(png.headers.get('content-type'), 'image/png');
+    t.is(Number(png.headers.get('content-length')), png.bytes.length);
+    t.is(png.headers.get('content-location'), json.body.url);
+    t.is(png.headers.get('x-card-render'), 'reused');
+    t.is(png.headers.get('vary'), 'Accept');
+    const stored = await fetchMedia(current, json.body.url);
+    t.deepEqual(png.bytes, stored.bytes, 'the same bytes as /media serves');
+    t.is(png.headers.get('etag'), stored.headers.get('etag'));
+    t.is(decodeURIComponent(png.headers.get('x-alt-text')!.replace(/^UTF-8''/, '')), json.body.altText);
+    t.regex(png.headers.get('x-alt-text')!, /^UTF-8''[A-Za-z0-9%!#$&+\-.^_`|~]+$/, 'RFC 8187 attr-chars only');
+
+    // An image type without `format` picks the format, q-values respected.
+    const webp = await postForBytes(current, path, body, 'image/png;q=0.4, image/webp, application/json;q=0.9');
+    t.is(webp.status, 200);
+    t.is(webp.headers.get('content-type'), 'image/webp');
+    t.regex(webp.headers.get('content-location') ?? '', /\.webp$/);
+    t.regex((await runWithInput('webpmux', ['-info', '-'], webp.bytes)).stdout, /Canvas size: 900 x 300/);
+    const avif = await postForBytes(current, path, { ...body, format: 'avif' }, 'image/*');
+    t.is(avif.headers.get('content-type'), 'image/avif');
+    t.deepEqual([decodePng(await avifToPng(avif.bytes)).width, decodePng(await avifToPng(avif.bytes)).height], [900, 300]);
+    const gif = await postForBytes(current, path, body, 'image/gif');
+    t.is(gif.headers.get('content-type'), 'image/gif');
+    t.regex((await runWithInput('gifsicle', ['--info'], gif.bytes)).stdout, /logical screen 900x300/);
+  });
+
+  test(`${mode}: an Accept that matches nothing, or contradicts format, is a 406 JSON error before anything is drawn; errors stay JSON`, async (t) => {
+    const current = target();
+    const path = `/v1/profile-image?userId=${USER_ID}`;
+    const tag = `not acceptable ${mode} ${Date.now()}`;
+    for (const accept of ['text/html', 'image/jpeg', 'application/json;q=0, image/*;q=0']) {
+      const reply = await post(current, path, { customTag: tag }, { accept });
+      t.is(reply.status, 406, accept);
+      t.is(reply.body.error.code, 'not_acceptable');
+      t.regex(reply.body.error.message, /application\/json, image\/png, image\/webp, image\/avif, image\/gif/);
+    }
+    const conflict = await post(current, path, { customTag: tag, format: 'webp' }, { accept: 'image/png' });
+    t.is(conflict.status, 406);
+    t.regex(conflict.headers.get('content-type') ?? '', /^application\/json/);
+    t.deepEqual(conflict.body.error.details, [{ in: 'body', field: 'format', message: 'contradicts Accept (image/png)' }]);
+    // Nothing was drawn: the first acceptable request for this card is a new render.
+    const fine = await post(current, path, { customTag: tag });
+    t.is(fine.headers.get('x-card-render'), 'new');
+    const invalid = await postForBytes(current, path, { presenceStatus: 'busy' }, 'image/png');
+    t.is(invalid.status, 400);
+    t.regex(invalid.headers.get('content-type') ?? '', /^application\/json/);
+    const contract = await loadContract(current.url);
+    t.deepEqual(contract.check('/v1/profile-image', 'POST', 406, conflict.body), []);
   });
 }

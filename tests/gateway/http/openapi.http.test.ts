@@ -73,6 +73,15 @@ test('the profile-image body documents format and the 200 answer documents altTe
     t.true(answer.required.includes('altText'));
     t.regex(answer.properties.url.description, /`\.webp`/);
     t.deepEqual(contract.check(path, 'POST', 200, operation.responses['200'].content['application/json'].example), [], 'the example matches its schema');
+    // The Accept answers: the image types, their headers, and the 406.
+    const content = operation.responses['200'].content;
+    t.deepEqual(Object.keys(content), ['application/json', 'image/png', 'image/webp', 'image/avif', 'image/gif']);
+    t.deepEqual(content['image/webp'].schema, { type: 'string', contentMediaType: 'image/webp' });
+    const headers = operation.responses['200'].headers;
+    for (const name of ['Content-Location', 'ETag', 'X-Alt-Text', 'X-Card-Render', 'Vary', 'RateLimit-Limit']) t.truthy(headers[name], name);
+    t.regex(headers['X-Alt-Text'].description, /RFC 8187/);
+    t.regex(operation.responses['406'].description, /`not_acceptable`/);
+    t.regex(operation.description, /Accept: image\/png/);
   }
 });
 
