@@ -1,6 +1,6 @@
 import type { Router } from '@koa/router';
 import { parseMediaName, StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
-import { ApiError } from '../errors/api-error.ts';
+import { ApiError, storageUnavailableError } from '../errors/api-error.ts';
 import type { GatewayContext, GatewayState } from './request-pipeline.ts';
 
 /**
@@ -53,7 +53,7 @@ export function mountMediaRoutes(router: Router<GatewayState>, store: MediaStore
       ctx.body = opened.body;
     } catch (error) {
       if (error instanceof StorageUnavailableError) {
-        throw new ApiError(503, 'storage_unavailable', 'Image storage is unavailable. Please retry shortly.', { headers: { 'Retry-After': '2' } });
+        throw storageUnavailableError();
       }
       throw error;
     }

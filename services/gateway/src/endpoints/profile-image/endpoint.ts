@@ -4,7 +4,7 @@ import { MEDIA_FORMATS, StorageUnavailableError, type MediaFormat, type MediaSto
 import accepts from 'accepts';
 import { ALT_TEXT_MAX_LENGTH, CARD_LIMITS, cardFormatSchema, cardOptionsSchema, DEFAULT_BACKGROUND_BRIGHTNESS, RENDER_RETENTION, type RenderFailure, snowflakeSchema } from '@utility-api/render-jobs';
 import { z } from 'zod';
-import { ApiError } from '../../errors/api-error.ts';
+import { ApiError, storageUnavailableError } from '../../errors/api-error.ts';
 import { RenderQueueUnavailableError, type RenderQueue } from '../../rendering/render-queue.ts';
 import { defineEndpoint, Reply, type HeaderValue, type RequestSnapshot, type ResponseDoc } from '../endpoint.ts';
 
@@ -99,20 +99,18 @@ async function readStoredImage(store: MediaStore, key: string, format: MediaForm
   try {
     opened = await store.open(key, format);
   } catch (error) {
-    if (error instanceof StorageUnavailableError) throw storageUnavailable();
+    if (error instanceof StorageUnavailableError) throw storageUnavailableError();
     throw error;
   }
-  if (!opened) throw storageUnavailable();
+  if (!opened) throw storageUnavailableError();
   const chunks: Buffer[] = [];
   try {
     for await (const chunk of opened.body) chunks.push(chunk as Buffer);
   } catch {
-    throw storageUnavailable();
+    throw storageUnavailableError();
   }
   return { bytes: Buffer.concat(chunks), contentType: opened.object.contentType, etag: opened.object.etag };
 }
-
-const storageUnavailable = () => new ApiError(503, 'storage_unavailable', 'Image storage is unavailable. Please retry shortly.', { headers: { 'Retry-After': '2' } });
 
 /** The queue's thrown outcomes as the documented errors; everything else stays a 500. */
 function queueErrorToApiError(error: unknown, renderTimeoutMs: number): unknown {
