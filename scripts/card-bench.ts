@@ -5,6 +5,7 @@ import { Canvas, createCanvas, loadImage } from 'canvas';
 import { cardCacheStats, clearCardCaches, PNG_ENCODING, prepareCardFonts, renderAnimatedCard, renderCard, type RenderedCard } from '@utility-api/card';
 import { animatedBenchCard } from '../packages/card/samples/animated-sources.ts';
 import { benchCardSets, distinctBenchCard } from '../packages/card/samples/bench-cards.ts';
+import { formatCostTable, measureCardFormats, type BenchCard, type FormatCost } from './bench/card-formats.ts';
 
 /**
  * `pnpm card:bench [--quick]`: times renderCard on three option sets and prints markdown tables.
@@ -17,6 +18,8 @@ import { benchCardSets, distinctBenchCard } from '../packages/card/samples/bench
  * - PNG settings: the encode time and size of every zlib level and filter on these cards' pixels;
  * - animated: the "photo + rank" card with an animated GIF avatar (24 frames) and a 40-frame
  *   animated WebP background, as animated WebP and as GIF (whole renderAnimatedCard calls).
+ * - formats: what each stored format (PNG, WebP, AVIF, GIF) costs and weighs on the first
+ *   FORMAT_CARDS cards of each set, encoded as the render worker does.
  * Results also go to bench-results/card.json. Takes about a minute on the 2-core machine.
  */
 const quick = process.argv.includes('--quick');
@@ -24,6 +27,7 @@ const RENDERS = quick ? 40 : 220;
 const WARMUP = quick ? 5 : 20;
 const FRESH_RENDERS = quick ? 10 : 40;
 const PNG_ROUNDS = quick ? 3 : 12;
+const FORMAT_CARDS = quick ? 5 : 20;
 const OUTPUT = resolve('bench-results/card.json');
 
 const SETS = benchCardSets();
@@ -51,7 +55,7 @@ interface Run {
   pngKb: number;
 }
 
-async function timeRenders(set: (typeof SETS)[number], mode: Run['mode'], count: number, offset: number): Promise<{ run: Run; last: RenderedCard }> {
+async function timeRenders(set: (typeof SETS)[number], mode: Run['mode'], count: number, offset: number, kept: BenchCard[] = []): Promise<{ run: Run; last: RenderedCard }> {
   const prepare: number[] = [];
   const draw: number[] = [];
   const encode: number[] = [];
@@ -62,6 +66,7 @@ async function timeRenders(set: (typeof SETS)[number], mode: Run['mode'], count:
     if (mode === 'fresh background') clearCardCaches();
     const started = performance.now();
     last = await renderCard(distinct(set.input, offset + index));
+    if (mode === 'cached background' && kept.length < FORMAT_CARDS) kept.push({ png: last.png, pngEncodeMs: last.timings.encode });
     total.push(performance.now() - started);
     prepare.push(last.timings.prepare);
     draw.push(last.timings.draw);
@@ -94,9 +99,12 @@ const cold = { fontsMs, firstRenderMs: performance.now() - coldStarted - fontsMs
 
 const runs: Run[] = [];
 const lastCards = new Map<string, RenderedCard>();
+const formatCards = new Map<string, BenchCard[]>();
 for (const set of SETS) {
   for (let index = 0; index < WARMUP; index += 1) await renderCard(distinct(set.input, -index - 1));
-  const cached = await timeRenders(set, 'cached background', RENDERS, 0);
+  const kept: BenchCard[] = [];
+  formatCards.set(set.name, kept);
+  const cached = await timeRenders(set, 'cached background', RENDERS, 0, kept);
   runs.push(cached.run);
   lastCards.set(set.name, cached.last);
   runs.push((await timeRenders(set, 'fresh background', FRESH_RENDERS, RENDERS)).run);
@@ -136,6 +144,9 @@ for (let round = 0; round < PNG_ROUNDS; round += 1) {
     }
   }
 }
+const formats: { set: string; formats: FormatCost[] }[] = [];
+for (const [set, cards] of formatCards) formats.push({ set, formats: await measureCardFormats(cards) });
+
 const pngTable = settings.map((setting) => ({
   level: setting.level,
   filter: setting.filter,
@@ -184,6 +195,10 @@ const lines = [
   '| format | frames | total ms med / p95 | prepare ms | draw ms | encode ms | KB |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...animatedTable.map((row) => `| ${row.format} | ${row.frames} | ${pair(row.total)} | ${ms(row.timings.prepare)} | ${ms(row.timings.draw)} | ${ms(row.timings.encode)} | ${row.kb.toFixed(0)} |`),
+  '',
+  `Stored formats (\`format\`), ${FORMAT_CARDS} cards per set encoded as the render worker does; encode ms includes the PNG encode:`,
+  '',
+  ...formatCostTable(formats),
 ];
 console.log(lines.join('\n'));
 
@@ -201,6 +216,7 @@ writeFileSync(
       cacheStats,
       pngTable,
       animatedTable,
+      formats,
     },
     null,
     2,

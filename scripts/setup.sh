@@ -17,7 +17,7 @@ SYSTEM_PACKAGES=(
   libcairo2-dev libpango1.0-dev libjpeg-dev libgif-dev librsvg2-dev
   redis-server openssl tzdata
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
-  webp gifsicle libjpeg-turbo-progs
+  webp gifsicle libjpeg-turbo-progs libavif-bin
 )
 
 missing=()

@@ -15,7 +15,8 @@ import { checkTargets, markdownReport, type BenchResults } from './report.ts';
  * `--baseline-gateway` also runs the gateway of another checkout (e.g. `git worktree add` of the
  * last commit, with its dependencies installed) in the light-endpoint runs, for before/after numbers.
  * 1. light endpoints through the full gateway vs a plain Koa app and a bare node:http server (wrk);
- * 2. card draw and encode time and PNG size for three option sets;
+ * 2. card draw and encode time and PNG size for three option sets, and what each stored format
+ *    (PNG, WebP, AVIF, GIF) costs and weighs on them;
  * 3. POST /v1/profile-image end to end, embedded and in the `pnpm stack` topology with 1 and 2
  *    renderers, new and repeated cards at concurrency 1 and 16;
  * 4. peak RSS of every gateway and renderer process.
@@ -54,7 +55,7 @@ try {
   if (phases.has('card')) {
     const renders = quick ? 60 : 220;
     progress(`card render: 3 option sets, ${renders} distinct cards each`);
-    results.card = await benchCardRender({ renders, warmup: quick ? 5 : 20, progress });
+    results.card = await benchCardRender({ renders, warmup: quick ? 5 : 20, formatCards: quick ? 5 : 20, progress });
   }
   if (phases.has('profile')) {
     progress(`profile-image: embedded, then the stack with 1 and 2 renderers (${STACK_RENDER_WORKERS} render worker each)`);

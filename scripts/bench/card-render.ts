@@ -1,5 +1,6 @@
 import { prepareCardFonts, renderCard } from '@utility-api/card';
 import { benchCardSets, distinctBenchCard } from '../../packages/card/samples/bench-cards.ts';
+import { measureCardFormats, type BenchCard, type FormatCost } from './card-formats.ts';
 import { percentile } from './stats.ts';
 
 const optionSets = benchCardSets;
@@ -20,11 +21,13 @@ export interface CardRenderMeasurement {
   drawEncodeMs: Spread;
   prepareMs: Spread;
   pngBytes: number;
+  /** Each stored format of the set's first `formatCards` cards. */
+  formats: FormatCost[];
 }
 
 const spread = (values: number[]): Spread => ({ median: percentile(values, 0.5), p95: percentile(values, 0.95) });
 
-export async function benchCardRender(options: { renders: number; warmup: number; progress: (line: string) => void }): Promise<CardRenderMeasurement[]> {
+export async function benchCardRender(options: { renders: number; warmup: number; formatCards: number; progress: (line: string) => void }): Promise<CardRenderMeasurement[]> {
   prepareCardFonts();
   const results: CardRenderMeasurement[] = [];
   for (const set of optionSets()) {
@@ -34,8 +37,10 @@ export async function benchCardRender(options: { renders: number; warmup: number
     const drawEncode: number[] = [];
     const prepare: number[] = [];
     let bytes = 0;
+    const kept: BenchCard[] = [];
     for (let index = 0; index < options.renders; index += 1) {
       const card = await renderCard(distinct(set.input, index));
+      if (kept.length < options.formatCards) kept.push({ png: card.png, pngEncodeMs: card.timings.encode });
       draw.push(card.timings.draw);
       encode.push(card.timings.encode);
       drawEncode.push(card.timings.draw + card.timings.encode);
@@ -51,10 +56,12 @@ export async function benchCardRender(options: { renders: number; warmup: number
       drawEncodeMs: spread(drawEncode),
       prepareMs: spread(prepare),
       pngBytes: Math.round(bytes / options.renders),
+      formats: await measureCardFormats(kept),
     };
     results.push(result);
     options.progress(
-      `card render: ${set.name}: draw+encode median ${result.drawEncodeMs.median.toFixed(1)} ms, p95 ${result.drawEncodeMs.p95.toFixed(1)} ms, ${(result.pngBytes / 1024).toFixed(0)} KB`,
+      `card render: ${set.name}: draw+encode median ${result.drawEncodeMs.median.toFixed(1)} ms, p95 ${result.drawEncodeMs.p95.toFixed(1)} ms, ${(result.pngBytes / 1024).toFixed(0)} KB; ` +
+        result.formats.map((cost) => `${cost.format} ${cost.encodeMs.median.toFixed(0)} ms ${(cost.bytes / 1024).toFixed(0)} KB`).join(', '),
     );
   }
   return results;

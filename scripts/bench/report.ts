@@ -1,3 +1,4 @@
+import { formatCostTable } from './card-formats.ts';
 import type { CardRenderMeasurement } from './card-render.ts';
 import { BARE_HTTP, BASELINE_GATEWAY, GATEWAY, PLAIN_KOA, type LightEndpointsResult, type LightMeasurement } from './light-endpoints.ts';
 import type { ProcessMemory, ProfileImageMeasurement } from './profile-image.ts';
@@ -153,6 +154,10 @@ export function markdownReport(results: BenchResults, checks: readonly TargetChe
         (set) =>
           `| ${set.set} | ${fixed(set.drawMs.median)} / ${fixed(set.drawMs.p95)} | ${fixed(set.encodeMs.median)} / ${fixed(set.encodeMs.p95)} | ${fixed(set.drawEncodeMs.median)} / ${fixed(set.drawEncodeMs.p95)} | ${fixed(set.prepareMs.median)} | ${(set.pngBytes / 1024).toFixed(0)} |`,
       ),
+      '',
+      'Stored formats (`format`), encoded as the render worker does; encode ms includes the PNG encode:',
+      '',
+      ...formatCostTable(card),
       '',
     );
   }

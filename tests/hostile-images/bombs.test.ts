@@ -2,12 +2,12 @@
  * The bomb generators checked on their own, at full size, against parsers that are not the one
  * under test: a table CRC-32 and a chunk walk written here, zlib, pngjs, sharp, webpmux, gifsicle.
  */
-import { execFile } from 'node:child_process';
 import { inflateSync } from 'node:zlib';
 import test from 'ava';
 import sharp from 'sharp';
 import { PNG } from 'pngjs';
 import { parsePngChunks } from '../card/images/fixtures.ts';
+import { runWithInput } from '../helpers/image-tools.ts';
 import {
   BOMB_SIZES,
   CHUNK_PLACEMENTS,
@@ -184,11 +184,3 @@ test('16 MP PNGs: 4000x4000, small files, one per colour', async (t) => {
   const metadata = await sharp(first).metadata();
   t.deepEqual([metadata.width, metadata.height], [4000, 4000]);
 });
-
-/** Runs a tool with `input` on its stdin, collecting all of its (possibly large) output. */
-function runWithInput(command: string, args: string[], input: Buffer): Promise<{ stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(command, args, { maxBuffer: 64 << 20 }, (error, stdout) => (error ? reject(new Error(`${command} failed`, { cause: error })) : resolve({ stdout })));
-    child.stdin!.end(input);
-  });
-}

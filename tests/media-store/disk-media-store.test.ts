@@ -148,6 +148,21 @@ test('the sweeper deletes images older than the TTL, keeps fresh ones and foreig
   t.true(await exists(foreign), 'a file the store did not write is never deleted');
 });
 
+test('the sweeper expires every format the store writes, and no other extension', async (t) => {
+  const store = await bootStore();
+  const key = newKey();
+  for (const format of ['png', 'webp', 'avif', 'gif'] as const) {
+    await store.put(key, noisePng(8), format);
+    await age(join(store.directory, `${key}.${format}`), TTL_MS + 60_000);
+  }
+  const jpeg = join(store.directory, `${key}.jpg`);
+  await writeFile(jpeg, 'not ours');
+  await age(jpeg, 10 * TTL_MS);
+  t.deepEqual(await store.sweep(), { expired: 4, strayTempFiles: 0, failed: 0 });
+  for (const format of ['png', 'webp', 'avif', 'gif'] as const) t.is(await store.stat(key, format), undefined, format);
+  t.true(await exists(jpeg));
+});
+
 test('the sweeper judges age with the injected clock', async (t) => {
   let now = Date.now();
   const store = await bootStore({ now: () => now });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isMediaKey, mediaKeyOfName, mediaObjectName } from '@utility-api/media-store';
+import { isMediaKey, mediaObjectName, parseMediaName } from '@utility-api/media-store';
 import test from 'ava';
 import fc from 'fast-check';
 
@@ -48,14 +48,15 @@ test('any string with a character outside [0-9a-f-] is refused', (t) => {
   t.pass();
 });
 
-test('objects are named <key>.png', (t) => {
+test('objects are named <key>.<format>, PNG by default', (t) => {
   t.is(mediaObjectName('0f8fad5b-d9cb-469f-a165-70867728950e'), '0f8fad5b-d9cb-469f-a165-70867728950e.png');
+  t.is(mediaObjectName('0f8fad5b-d9cb-469f-a165-70867728950e', 'webp'), '0f8fad5b-d9cb-469f-a165-70867728950e.webp');
 });
 
-test('a media name is <key>.png and nothing else: sweeper, /media and the job result read it the same way', (t) => {
+test('a media name is <key>.<png|webp|avif|gif> and nothing else: sweeper, /media and the job result read it the same way', (t) => {
   const key = '0f8fad5b-d9cb-469f-a165-70867728950e';
-  t.is(mediaKeyOfName(mediaObjectName(key)), key);
-  for (const name of [`${key}.PNG`, `${key}.png.png`, `../${key}.png`, key, `${key.toUpperCase()}.png`, '.png', `${key}.png.tmp`]) {
-    t.is(mediaKeyOfName(name), undefined, name);
+  for (const format of ['png', 'webp', 'avif', 'gif'] as const) t.deepEqual(parseMediaName(mediaObjectName(key, format)), { key, format });
+  for (const name of [`${key}.PNG`, `${key}.png.png`, `../${key}.png`, key, `${key.toUpperCase()}.png`, '.png', `${key}.png.tmp`, `${key}.jpg`, `${key}.WEBP`, `${key}.`, `${key}.webp.png.x`, `${key}.constructor`]) {
+    t.is(parseMediaName(name), undefined, name);
   }
 });

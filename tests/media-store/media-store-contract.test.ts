@@ -9,6 +9,7 @@ import {
   type MediaStore,
 } from '@utility-api/media-store';
 import test from 'ava';
+import sharp from 'sharp';
 import { newKey, noisePng, readAll } from './fixtures.ts';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, startS3rver, type RunningS3rver } from './s3rver-server.ts';
 
@@ -145,6 +146,23 @@ for (const implementation of implementations) {
     t.is(stat?.etag, replaced.etag);
     t.is(stat?.size, second.length);
     t.true((await readAll((await store.open(key))!.body)).equals(second));
+  });
+
+  test(`${name}: one key holds each format as its own object, with its own content type; png is the default`, async (t) => {
+    const store = storeOf(implementation);
+    const key = newKey();
+    const png = noisePng(16);
+    const webp = await sharp(png).webp({ quality: 90 }).toBuffer();
+    await store.put(key, png);
+    t.is(await store.stat(key, 'webp'), undefined, 'the PNG is not the WebP');
+    const put = await store.put(key, webp, 'webp');
+    t.deepEqual([put.format, put.contentType, put.size], ['webp', 'image/webp', webp.length]);
+    const stat = await store.stat(key, 'webp');
+    t.deepEqual([stat?.format, stat?.contentType, stat?.etag], ['webp', 'image/webp', put.etag]);
+    t.true((await readAll((await store.open(key, 'webp'))!.body)).equals(webp));
+    t.deepEqual([(await store.stat(key))?.format, (await store.stat(key, 'png'))?.size], ['png', png.length]);
+    t.true((await readAll((await store.open(key))!.body)).equals(png));
+    t.is(await store.open(key, 'avif'), undefined);
   });
 
   test(`${name}: a missing key is undefined for stat and open`, async (t) => {

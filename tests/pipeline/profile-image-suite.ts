@@ -1,5 +1,7 @@
 import { get } from 'node:http';
 import type { TestFn } from 'ava';
+import sharp from 'sharp';
+import { avifToPng, runWithInput, webpToPng } from '../helpers/image-tools.ts';
 import { loadContract } from '../helpers/openapi-contract.ts';
 import { decodePng, isBluish, isReddish } from './png-pixels.ts';
 import { png, solidPng, startImageServer, type ImageServer } from './image-server.ts';
@@ -17,10 +19,11 @@ export const USER_ID = '302050872383242240';
 
 /**
  * Settings every topology running the shared tests needs: the tests run side by side with one
- * key, more cards at once than CARDS_IN_FLIGHT_PER_KEY's default of 8 allows (that limit has its
- * own tests in tests/rate-limits/cards-in-flight.test.ts).
+ * key, more cards at once than CARDS_IN_FLIGHT_PER_KEY's default of 8 allows and more cards a
+ * minute than RATE_LIMIT_PROFILE_IMAGE's default of 60 (both limits have their own tests in
+ * tests/rate-limits).
  */
-export const SUITE_ENV = { CARDS_IN_FLIGHT_PER_KEY: '100' } as const;
+export const SUITE_ENV = { CARDS_IN_FLIGHT_PER_KEY: '100', RATE_LIMIT_PROFILE_IMAGE: '600/60s' } as const;
 
 export function imageRoutes() {
   return {
@@ -35,13 +38,23 @@ export async function startPipelineImageServer(): Promise<ImageServer> {
   return startImageServer(imageRoutes());
 }
 
-async function post(target: PipelineTarget, path: string, body: unknown) {
+async function post(target: PipelineTarget, path: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${target.url}${path}`, {
     method: 'POST',
-    headers: { authorization: target.apiKey, 'content-type': 'application/json' },
+    headers: { authorization: target.apiKey, 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
   return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+}
+
+/** A POST whose answer may be image bytes: the raw bytes and headers. */
+async function postForBytes(target: PipelineTarget, path: string, body: unknown, accept: string) {
+  const response = await fetch(`${target.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: target.apiKey, 'content-type': 'application/json', accept },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
 async function fetchMedia(target: PipelineTarget, url: string) {
@@ -61,6 +74,7 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     t.is(reply.body.success, true);
     t.is(reply.body.message, 'Image Created');
     t.deepEqual(reply.body.options, { customTag: `${mode} welcome`, presenceStatus: 'online' });
+    t.is(reply.body.altText, `Profile card for User 2240 (${mode} welcome): online.`, 'the id-only profile is named after the last digits of the id, as the card draws it');
     t.regex(reply.body.url, new RegExp(`^${current.url}/media/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.png$`));
     const media = await fetchMedia(current, reply.body.url);
     t.is(media.status, 200);
@@ -80,6 +94,8 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
       ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { customTag: 'contract' }, 200],
       ['/v1/profile-image/{userId}', `/v1/profile-image/${USER_ID}`, { customTag: 'contract' }, 200],
       ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { layout: 'welcome', headline: 'Goodbye', message: 'contract' }, 200],
+      ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { customTag: 'contract', format: 'webp' }, 200],
+      ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { format: 'jpeg' }, 400],
       ['/v1/profile-image', `/v1/profile-image?userId=1`, {}, 400],
       ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { layout: 'card' }, 400],
       ['/v1/profile-image/{userId}', `/v1/profile-image/${USER_ID}`, { backgroundBrightness: 500 }, 400],
@@ -154,6 +170,8 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
       [`/v1/profile-image?userId=${USER_ID}`, { layout: 'banner' }, 'layout'],
       [`/v1/profile-image?userId=${USER_ID}`, { layout: 'welcome', headline: 'x'.repeat(41) }, 'headline'],
       [`/v1/profile-image?userId=${USER_ID}`, { layout: 'welcome', message: 7 }, 'message'],
+      [`/v1/profile-image?userId=${USER_ID}`, { format: 'PNG' }, 'format'],
+      [`/v1/profile-image?userId=${USER_ID}`, { format: 'jpeg', customTag: 'x' }, 'format'],
     ];
     for (const [path, body, field] of cases) {
       const reply = await post(current, path, body);
@@ -234,5 +252,158 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     t.is(again.body.url, replies[0]!.body.url);
     const mediaKey = replies[0]!.body.url.split('/').pop().replace('.png', '');
     t.is(current.rendersOf(mediaKey), 1);
+  });
+
+  test(`${mode}: format webp, avif and gif store the card under that extension, decodable by the reference tools and looking like the PNG`, async (t) => {
+    const current = target();
+    const body = { customBackground: `${current.images.url}/red.png`, customBadges: [`${current.images.url}/blue.png`], backgroundBrightness: 100, customTag: `formats ${mode}` };
+    const pngReply = await post(current, `/v1/profile-image?userId=${USER_ID}`, body);
+    t.is(pngReply.status, 200, JSON.stringify(pngReply.body));
+    const reference = decodePng((await fetchMedia(current, pngReply.body.url)).bytes);
+    const decoders = {
+      webp: async (bytes: Buffer) => {
+        const { stdout } = await runWithInput('webpmux', ['-info', '-'], bytes);
+        t.regex(stdout, /Canvas size: 900 x 300/);
+        return decodePng(await webpToPng(bytes));
+      },
+      avif: async (bytes: Buffer) => decodePng(await avifToPng(bytes)),
+      gif: async (bytes: Buffer) => {
+        // A static card is one frame, quantised to a palette.
+        const { stdout } = await runWithInput('gifsicle', ['--info'], bytes);
+        t.regex(stdout, /^\* <stdin> 1 image$/m);
+        t.regex(stdout, /logical screen 900x300/);
+        const { data, info } = await sharp(bytes).ensureAlpha().png().toBuffer({ resolveWithObject: true });
+        t.is(info.width, 900);
+        return decodePng(data);
+      },
+    } as const;
+    for (const format of ['webp', 'avif', 'gif'] as const) {
+      const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, { ...body, format });
+      t.is(reply.status, 200, JSON.stringify(reply.body));
+      t.deepEqual(reply.body.options, { ...body, format });
+      t.is(reply.body.altText, pngReply.body.altText, 'the format does not change what the card shows');
+      t.regex(reply.body.url, new RegExp(`^${current.url}/media/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.${format}$`));
+      const media = await fetchMedia(current, reply.body.url);
+      t.is(media.status, 200);
+      t.is(media.headers.get('content-type'), `image/${format}`);
+      t.is(media.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      t.is(Number(media.headers.get('content-length')), media.bytes.length);
+      t.regex(media.headers.get('etag') ?? '', /^"[0-9a-f]+"$/);
+      // Another extension for the same key is another object, which was never stored.
+      const otherFormat = format === 'webp' ? 'avif' : 'webp';
+      t.is((await fetch(reply.body.url.replace(new RegExp(`\\.${format}$`), `.${otherFormat}`))).status, 404);
+      const pixels = await decoders[format](media.bytes);
+      t.deepEqual([pixels.width, pixels.height], [900, 300], format);
+      // Same picture as the PNG within lossy tolerance, over the opaque card (the corners are transparent).
+      let difference = 0;
+      let compared = 0;
+      for (let y = 0; y < 300; y += 3) {
+        for (let x = 0; x < 900; x += 3) {
+          const expected = reference.at(x, y);
+          if (expected.a < 255) continue;
+          const actual = pixels.at(x, y);
+          difference += Math.abs(expected.r - actual.r) + Math.abs(expected.g - actual.g) + Math.abs(expected.b - actual.b);
+          compared += 3;
+        }
+      }
+      t.true(difference / compared < 6, `${format}: mean channel difference ${(difference / compared).toFixed(2)}`);
+      t.true(pixels.share(20, 140, 10, 20, isReddish) > 0.9, `${format}: red background at the left edge`);
+      t.true(pixels.share(600, 0, 300, 110, isBluish) > 0.005, `${format}: blue badge pixels top right`);
+    }
+  });
+
+  test(`${mode}: identical requests share one render per format; the PNG and the WebP of one card are two renders`, async (t) => {
+    const current = target();
+    const body = { customTag: `format dedupe ${mode} ${Date.now()}`, format: 'webp' };
+    const replies = await Promise.all(Array.from({ length: 2 }, () => post(current, `/v1/profile-image?userId=${USER_ID}`, body)));
+    for (const reply of replies) t.is(reply.status, 200, JSON.stringify(reply.body));
+    t.is(replies[0]!.body.url, replies[1]!.body.url);
+    t.deepEqual(replies.map((reply) => reply.headers.get('x-card-render')).sort(), ['new', 'reused']);
+    const { format: _format, ...pngBody } = body;
+    const png = await post(current, `/v1/profile-image?userId=${USER_ID}`, pngBody);
+    const explicitPng = await post(current, `/v1/profile-image?userId=${USER_ID}`, { ...pngBody, format: 'png' });
+    t.is(png.headers.get('x-card-render'), 'new');
+    t.is(explicitPng.headers.get('x-card-render'), 'reused', 'format png is the default, the same render');
+    t.is(explicitPng.body.url, png.body.url);
+    t.regex(png.body.url, /\.png$/);
+    const keyOf = (url: string) => url.split('/').pop()!.split('.')[0]!;
+    t.not(keyOf(png.body.url), keyOf(replies[0]!.body.url));
+    t.is(current.rendersOf(keyOf(replies[0]!.body.url)), 1);
+    t.is(current.rendersOf(keyOf(png.body.url)), 1);
+  });
+
+  test(`${mode}: altText describes the welcome card and the rank block`, async (t) => {
+    const current = target();
+    const welcome = await post(current, `/v1/profile-image?userId=${USER_ID}`, { layout: 'welcome', customUsername: 'Ada', customTag: '@ada.codes', message: 'You are member #1,234', presenceStatus: 'dnd' });
+    t.is(welcome.status, 200, JSON.stringify(welcome.body));
+    t.is(welcome.body.altText, 'Welcome card for Ada (@ada.codes): “Welcome”, “You are member #1,234”, do not disturb.');
+    const rank = { currentXp: 1234, requiredXp: 5000, level: 12, rank: 1, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true };
+    const profile = await post(current, `/v1/profile-image?userId=${USER_ID}`, { customUsername: 'Ada\u202e', customTag: '@ada.codes', rankData: rank, presenceStatus: 'online' });
+    t.is(profile.status, 200, JSON.stringify(profile.body));
+    t.is(profile.body.altText, 'Profile card for Ada (@ada.codes): level 12, rank #1, 1.2K of 5K XP, online.');
+  });
+
+  test(`${mode}: Accept image/* answers the card's bytes with the stored URL in Content-Location; JSON stays the default`, async (t) => {
+    const current = target();
+    const body = { customTag: `accept ${mode} ${Date.now()}`, presenceStatus: 'idle' };
+    const path = `/v1/profile-image?userId=${USER_ID}`;
+    const json = await post(current, path, body);
+    t.is(json.status, 200);
+    t.is(json.headers.get('vary'), 'Accept');
+    for (const accept of ['*/*', 'application/json', 'application/json, image/png', 'image/png;q=0.5, application/json', 'text/html, */*;q=0.1']) {
+      const reply = await post(current, path, body, { accept });
+      t.is(reply.status, 200, accept);
+      t.regex(reply.headers.get('content-type') ?? '', /^application\/json/, accept);
+      t.deepEqual(reply.body, json.body, accept);
+    }
+    const png = await postForBytes(current, path, body, 'image/png');
+    t.is(png.status, 200);
+    t.is(png.headers.get('content-type'), 'image/png');
+    t.is(Number(png.headers.get('content-length')), png.bytes.length);
+    t.is(png.headers.get('content-location'), json.body.url);
+    t.is(png.headers.get('x-card-render'), 'reused');
+    t.is(png.headers.get('vary'), 'Accept');
+    const stored = await fetchMedia(current, json.body.url);
+    t.deepEqual(png.bytes, stored.bytes, 'the same bytes as /media serves');
+    t.is(png.headers.get('etag'), stored.headers.get('etag'));
+    t.is(decodeURIComponent(png.headers.get('x-alt-text')!.replace(/^UTF-8''/, '')), json.body.altText);
+    t.regex(png.headers.get('x-alt-text')!, /^UTF-8''[A-Za-z0-9%!#$&+\-.^_`|~]+$/, 'RFC 8187 attr-chars only');
+
+    // An image type without `format` picks the format, q-values respected.
+    const webp = await postForBytes(current, path, body, 'image/png;q=0.4, image/webp, application/json;q=0.9');
+    t.is(webp.status, 200);
+    t.is(webp.headers.get('content-type'), 'image/webp');
+    t.regex(webp.headers.get('content-location') ?? '', /\.webp$/);
+    t.regex((await runWithInput('webpmux', ['-info', '-'], webp.bytes)).stdout, /Canvas size: 900 x 300/);
+    const avif = await postForBytes(current, path, { ...body, format: 'avif' }, 'image/*');
+    t.is(avif.headers.get('content-type'), 'image/avif');
+    t.deepEqual([decodePng(await avifToPng(avif.bytes)).width, decodePng(await avifToPng(avif.bytes)).height], [900, 300]);
+    const gif = await postForBytes(current, path, body, 'image/gif');
+    t.is(gif.headers.get('content-type'), 'image/gif');
+    t.regex((await runWithInput('gifsicle', ['--info'], gif.bytes)).stdout, /logical screen 900x300/);
+  });
+
+  test(`${mode}: an Accept that matches nothing, or contradicts format, is a 406 JSON error before anything is drawn; errors stay JSON`, async (t) => {
+    const current = target();
+    const path = `/v1/profile-image?userId=${USER_ID}`;
+    const tag = `not acceptable ${mode} ${Date.now()}`;
+    for (const accept of ['text/html', 'image/jpeg', 'application/json;q=0, image/*;q=0']) {
+      const reply = await post(current, path, { customTag: tag }, { accept });
+      t.is(reply.status, 406, accept);
+      t.is(reply.body.error.code, 'not_acceptable');
+      t.regex(reply.body.error.message, /application\/json, image\/png, image\/webp, image\/avif, image\/gif/);
+    }
+    const conflict = await post(current, path, { customTag: tag, format: 'webp' }, { accept: 'image/png' });
+    t.is(conflict.status, 406);
+    t.regex(conflict.headers.get('content-type') ?? '', /^application\/json/);
+    t.deepEqual(conflict.body.error.details, [{ in: 'body', field: 'format', message: 'contradicts Accept (image/png)' }]);
+    // Nothing was drawn: the first acceptable request for this card is a new render.
+    const fine = await post(current, path, { customTag: tag });
+    t.is(fine.headers.get('x-card-render'), 'new');
+    const invalid = await postForBytes(current, path, { presenceStatus: 'busy' }, 'image/png');
+    t.is(invalid.status, 400);
+    t.regex(invalid.headers.get('content-type') ?? '', /^application\/json/);
+    const contract = await loadContract(current.url);
+    t.deepEqual(contract.check('/v1/profile-image', 'POST', 406, conflict.body), []);
   });
 }

@@ -3,7 +3,7 @@ import { RENDER_FAILED, type RenderJobPayload, type RenderJobResult } from '@uti
 import test from 'ava';
 import { createRenderQueue, type RenderBackend } from '../../services/gateway/src/rendering/render-queue.ts';
 
-const CARD: RenderJobResult = { ok: true, mediaKey: '0f8fad5b-d9cb-469f-a165-70867728950e', width: 900, height: 300, bytes: 1, timings: {}, warnings: [] };
+const CARD: RenderJobResult = { ok: true, mediaKey: '0f8fad5b-d9cb-469f-a165-70867728950e', format: 'png', altText: 'Profile card for a Discord user.', width: 900, height: 300, bytes: 1, timings: {}, warnings: [] };
 const UNUSABLE: RenderJobResult = { ok: false, failure: { code: 'image_unusable', status: 422, field: 'customBackground', detail: 'the image is empty' } };
 /** Far beyond any run here: only the deadline test's 20 ms is meant to expire. */
 const DEADLINE_MS = 10_000;

@@ -49,7 +49,8 @@ const isAlive = (pid: number) => {
 test('cards come back as PNG Buffers drawn in a separate process with the pool settings applied', async (t) => {
   const { pool } = startPool();
   const card = await pool.render(LIGHT);
-  t.true(Buffer.isBuffer(card.png));
+  t.true(Buffer.isBuffer(card.image));
+  t.is(card.format, 'png');
   t.deepEqual([card.width, card.height], [900, 300]);
   t.true(card.timings.draw > 0);
   const { pid } = onlyWorker(pool);

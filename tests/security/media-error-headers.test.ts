@@ -6,7 +6,7 @@ import { securityHeaderProblems } from '../fuzz/support/response-rules.ts';
 import { startTestApp, type TestGateway } from '../helpers/test-app.ts';
 
 const KEY = '00000000-0000-4000-8000-000000000001';
-const OBJECT: MediaObject = { key: KEY, size: 8, etag: '"stat-etag"', lastModified: new Date(Date.UTC(2024, 0, 1)), contentType: 'image/png' };
+const OBJECT: MediaObject = { key: KEY, size: 8, etag: '"stat-etag"', lastModified: new Date(Date.UTC(2024, 0, 1)), format: 'png', contentType: 'image/png' };
 
 /**
  * A store whose `stat` finds the image and whose `open` then fails: the image expired or storage

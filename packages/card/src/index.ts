@@ -7,3 +7,4 @@ export { warmUpCardRenderer } from './warm-up.ts';
 export type { CardAnimationFormat } from './animation/encode-animation.ts';
 export { type AnimatedCardOptions, renderAnimatedCard, type RenderedAnimatedCard } from './animation/render-animated-card.ts';
 export { ANIMATION_CAPS } from './animation/timeline.ts';
+export { cardAltText } from './text/alt-text.ts';

@@ -80,7 +80,7 @@ function resolveBadges(input: CardInput, customImages: Drawable[]): SceneBadge[]
  * with neither, which no resolver builds, gets an empty name line); the tag to `@username`, or no
  * tag line without a username (the id-only profile has none); the date to the creation date.
  */
-function resolveTexts(input: CardInput) {
+export function resolveTexts(input: CardInput) {
   const { profile, options } = input;
   const username = visibleText(profile.username);
   return {
@@ -90,6 +90,11 @@ function resolveTexts(input: CardInput) {
     subtitle: visibleText(options.customSubtitle),
     customDate: visibleText(options.customDate),
   };
+}
+
+/** The welcome layout's title: the default when not given; a headline with nothing visible hides the line (''), unlike leaving it out. */
+export function welcomeHeadline(headline: string | undefined): string {
+  return headline === undefined ? DEFAULT_WELCOME_HEADLINE : (visibleText(headline) ?? '');
 }
 
 /**
@@ -170,8 +175,7 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     /** Which step list draws the card (render-steps.ts `layoutSteps`). */
     layout: options.layout ?? DEFAULT_CARD_LAYOUT,
     /** The welcome layout's title and the line under the name (the profile layout draws neither). */
-    // A headline with nothing visible hides the line (an explicit choice), unlike leaving it out.
-    headline: options.headline === undefined ? DEFAULT_WELCOME_HEADLINE : (visibleText(options.headline) ?? ''),
+    headline: welcomeHeadline(options.headline),
     message: visibleText(options.message),
     /** Problems with profile images that were replaced by defaults (the request still succeeds). */
     warnings,

@@ -6,8 +6,8 @@ import type { Logger } from '@utility-api/infra';
 import { LRUCache } from 'lru-cache';
 import { writeFileAtomically } from './atomic-write.ts';
 import { sweepMediaDirectory, type SweepReport } from './disk-sweeper.ts';
-import { assertMediaKey, mediaObjectName } from './media-key.ts';
-import { MEDIA_CONTENT_TYPE, type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
+import { assertMediaKey, DEFAULT_MEDIA_FORMAT, MEDIA_FORMATS, mediaObjectName, type MediaFormat } from './media-key.ts';
+import { type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
 import { StorageUnavailableError } from './storage-errors.ts';
 
 const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -30,7 +30,7 @@ export interface DiskMediaStore extends MediaStore {
 }
 
 /**
- * Media on local disk for the embedded mode: `<directory>/<key>.png`, written atomically, expired by
+ * Media on local disk for the embedded mode: `<directory>/<key>.<format>`, written atomically, expired by
  * a sweeper that runs once right after boot (so frequent restarts still sweep) and then on an
  * unref'd interval.
  */
@@ -45,7 +45,7 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
   // whole image to answer a conditional request. Keyed by inode, size and mtime too: a `put` renames
   // a new inode over the old one, so a changed file never matches an old entry.
   const etags = new LRUCache<string, string>({ max: 4096 });
-  const etagKey = (key: string, stats: Stats) => `${key}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  const etagKey = (name: string, stats: Stats) => `${name}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 
   try {
     await mkdir(directory, { recursive: true });
@@ -88,24 +88,25 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
   const sweepTimer = setInterval(sweepInBackground, sweepIntervalMs).unref();
 
   /** Describes the file behind an open handle, so the metadata and the bytes served belong to the same inode. */
-  const describe = async (key: string, handle: FileHandle): Promise<MediaObject | undefined> => {
+  const describe = async (key: string, format: MediaFormat, handle: FileHandle): Promise<MediaObject | undefined> => {
     const stats = await handle.stat();
     if (!stats.isFile()) return undefined;
-    let etag = etags.get(etagKey(key, stats));
+    const name = mediaObjectName(key, format);
+    let etag = etags.get(etagKey(name, stats));
     if (etag === undefined) {
       etag = await fileContentEtag(handle);
-      etags.set(etagKey(key, stats), etag);
+      etags.set(etagKey(name, stats), etag);
     }
-    return { key, size: stats.size, etag, lastModified: stats.mtime, contentType: MEDIA_CONTENT_TYPE };
+    return { key, size: stats.size, etag, lastModified: stats.mtime, format, contentType: MEDIA_FORMATS[format] };
   };
 
-  const openMedia = async (key: string): Promise<OpenedMedia | undefined> => {
+  const openMedia = async (key: string, format: MediaFormat = DEFAULT_MEDIA_FORMAT): Promise<OpenedMedia | undefined> => {
     assertMediaKey(key);
     ensureOpen();
     let handle: FileHandle | undefined;
     try {
-      handle = await open(join(directory, mediaObjectName(key)), 'r');
-      const object = await describe(key, handle);
+      handle = await open(join(directory, mediaObjectName(key, format)), 'r');
+      const object = await describe(key, format, handle);
       if (!object) {
         await handle.close();
         return undefined;
@@ -124,22 +125,23 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
     directory,
     sweep,
 
-    async put(key, png) {
+    async put(key, bytes, format = DEFAULT_MEDIA_FORMAT) {
       assertMediaKey(key);
       ensureOpen();
       try {
-        const stats = await writeFileAtomically(directory, mediaObjectName(key), key, png);
-        const etag = contentEtag(png);
-        etags.set(etagKey(key, stats), etag);
-        return { key, size: stats.size, etag, lastModified: stats.mtime, contentType: MEDIA_CONTENT_TYPE };
+        const name = mediaObjectName(key, format);
+        const stats = await writeFileAtomically(directory, name, key, bytes);
+        const etag = contentEtag(bytes);
+        etags.set(etagKey(name, stats), etag);
+        return { key, size: stats.size, etag, lastModified: stats.mtime, format, contentType: MEDIA_FORMATS[format] };
       } catch (error) {
         throw new StorageUnavailableError('io_error', { cause: error });
       }
     },
 
     // Opened the same way as to serve it, so the metadata and the bytes belong to one inode.
-    async stat(key) {
-      const opened = await openMedia(key);
+    async stat(key, format) {
+      const opened = await openMedia(key, format);
       opened?.body.destroy();
       return opened?.object;
     },

@@ -2,7 +2,7 @@ import { lstat, opendir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@utility-api/infra';
 import { TEMP_FILE_PATTERN } from './atomic-write.ts';
-import { mediaKeyOfName } from './media-key.ts';
+import { parseMediaName } from './media-key.ts';
 
 /** A temp file older than this was left by a crashed writer: no put takes an hour. */
 const STRAY_TEMP_FILE_AGE_MS = 60 * 60 * 1000;
@@ -15,7 +15,7 @@ export interface SweepOptions {
 }
 
 export interface SweepReport {
-  /** `<key>.png` files deleted because their mtime is older than the TTL. */
+  /** `<key>.<format>` files deleted because their mtime is older than the TTL. */
   expired: number;
   /** Temp files deleted because a writer died before renaming them. */
   strayTempFiles: number;
@@ -32,7 +32,7 @@ export async function sweepMediaDirectory(options: SweepOptions): Promise<SweepR
   const now = options.now();
   const directory = await opendir(options.directory);
   for await (const entry of directory) {
-    const isMedia = mediaKeyOfName(entry.name) !== undefined;
+    const isMedia = parseMediaName(entry.name) !== undefined;
     const isTemp = !isMedia && TEMP_FILE_PATTERN.test(entry.name);
     if (!isMedia && !isTemp) continue;
     const path = join(options.directory, entry.name);

@@ -1,7 +1,5 @@
 import type { Readable } from 'node:stream';
-
-/** Card images are the only media we store; the type is a literal so callers never guess. */
-export const MEDIA_CONTENT_TYPE = 'image/png';
+import type { MediaContentType, MediaFormat } from './media-key.ts';
 
 export interface MediaObject {
   key: string;
@@ -9,27 +7,30 @@ export interface MediaObject {
   /** Strong, quoted entity tag (`"…"`), usable as is in an `ETag` header. */
   etag: string;
   lastModified: Date;
-  contentType: typeof MEDIA_CONTENT_TYPE;
+  format: MediaFormat;
+  /** `MEDIA_FORMATS[format]`: card images are the only media we store, so callers never guess. */
+  contentType: MediaContentType;
 }
 
 export interface OpenedMedia {
   object: MediaObject;
-  /** The PNG bytes; the caller must consume or destroy it, or the file handle / socket stays open. */
+  /** The image bytes; the caller must consume or destroy it, or the file handle / socket stays open. */
   body: Readable;
 }
 
 /**
- * Where rendered card images live. Keys are lowercase UUIDs derived from the render request, so a
- * `put` of an existing key carries the same image and may overwrite it.
+ * Where rendered card images live. Keys are lowercase UUIDs derived from the image bytes, so a
+ * `put` of an existing key carries the same image and may overwrite it. One key may exist in
+ * several formats (`<key>.png`, `<key>.webp`); `format` defaults to `png`, the spec's URL shape.
  */
 export interface MediaStore {
   readonly kind: 'disk' | 's3';
   /** Atomic: readers see the previous object or the complete new one, never part of it. */
-  put(key: string, png: Buffer): Promise<MediaObject>;
+  put(key: string, bytes: Buffer, format?: MediaFormat): Promise<MediaObject>;
   /** `undefined` when absent. */
-  stat(key: string): Promise<MediaObject | undefined>;
+  stat(key: string, format?: MediaFormat): Promise<MediaObject | undefined>;
   /** `undefined` when absent. */
-  open(key: string): Promise<OpenedMedia | undefined>;
+  open(key: string, format?: MediaFormat): Promise<OpenedMedia | undefined>;
   /** Resolves when the store can serve requests; throws `StorageUnavailableError` otherwise. */
   ping(): Promise<void>;
   /** Stops sweepers and destroys connections; idempotent. Later calls throw `StorageUnavailableError` (`closed`). */

@@ -2,8 +2,8 @@ import { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Client, type BucketItemStat } from 'minio';
 import { DeadlineError, type Logger, withDeadline } from '@utility-api/infra';
-import { assertMediaKey, mediaObjectName } from './media-key.ts';
-import { MEDIA_CONTENT_TYPE, type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
+import { assertMediaKey, DEFAULT_MEDIA_FORMAT, MEDIA_FORMATS, mediaObjectName, type MediaFormat } from './media-key.ts';
+import { type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
 import { applyExpiryRule, ensureBucket, type LifecycleStatus } from './s3-bucket-setup.ts';
 import { isObjectNotFound, isStaleConnection, toStorageError } from './s3-errors.ts';
 import { createS3Transport, parseS3Endpoint } from './s3-transport.ts';
@@ -93,12 +93,12 @@ export async function createS3MediaStore(options: S3MediaStoreOptions): Promise<
     if (closed) throw new StorageUnavailableError('closed');
   };
   // The client strips the quotes; an ETag header needs them.
-  const describe = (key: string, stat: Pick<BucketItemStat, 'size' | 'etag' | 'lastModified'>): MediaObject => {
-    return { key, size: stat.size, etag: `"${stat.etag}"`, lastModified: stat.lastModified, contentType: MEDIA_CONTENT_TYPE };
+  const describe = (key: string, format: MediaFormat, stat: Pick<BucketItemStat, 'size' | 'etag' | 'lastModified'>): MediaObject => {
+    return { key, size: stat.size, etag: `"${stat.etag}"`, lastModified: stat.lastModified, format, contentType: MEDIA_FORMATS[format] };
   };
-  const statObject = async (key: string): Promise<MediaObject | undefined> => {
+  const statObject = async (key: string, format: MediaFormat): Promise<MediaObject | undefined> => {
     try {
-      return describe(key, await run(() => client.statObject(bucket, mediaObjectName(key))));
+      return describe(key, format, await run(() => client.statObject(bucket, mediaObjectName(key, format))));
     } catch (error) {
       if (isObjectNotFound(error)) return undefined;
       throw toStorageError(error);
@@ -110,40 +110,40 @@ export async function createS3MediaStore(options: S3MediaStoreOptions): Promise<
     bucket,
     lifecycle,
 
-    async put(key, png) {
+    async put(key, bytes, format = DEFAULT_MEDIA_FORMAT) {
       assertMediaKey(key);
       ensureOpen();
       try {
         // A single PUT (the client only goes multipart above 5 MiB) is atomic on every S3 implementation.
-        const uploaded = await run(() => client.putObject(bucket, mediaObjectName(key), png, png.length, { 'Content-Type': MEDIA_CONTENT_TYPE }));
+        const uploaded = await run(() => client.putObject(bucket, mediaObjectName(key, format), bytes, bytes.length, { 'Content-Type': MEDIA_FORMATS[format] }));
         // The PUT response carries no date; the local clock is close enough, `stat` has the store's.
-        return describe(key, { size: png.length, etag: uploaded.etag, lastModified: new Date() });
+        return describe(key, format, { size: bytes.length, etag: uploaded.etag, lastModified: new Date() });
       } catch (error) {
         throw toStorageError(error);
       }
     },
 
-    async stat(key) {
+    async stat(key, format = DEFAULT_MEDIA_FORMAT) {
       assertMediaKey(key);
       ensureOpen();
-      return statObject(key);
+      return statObject(key, format);
     },
 
-    async open(key): Promise<OpenedMedia | undefined> {
+    async open(key, format = DEFAULT_MEDIA_FORMAT): Promise<OpenedMedia | undefined> {
       assertMediaKey(key);
       ensureOpen();
       let body: Readable;
       try {
-        body = await run(() => client.getObject(bucket, mediaObjectName(key)), (late) => late.destroy());
+        body = await run(() => client.getObject(bucket, mediaObjectName(key, format)), (late) => late.destroy());
       } catch (error) {
         if (isObjectNotFound(error)) return undefined;
         throw toStorageError(error);
       }
-      const object = objectFromResponse(key, body);
+      const object = objectFromResponse(key, format, body);
       if (object) return { object, body };
       // Not the raw response (a client change): ask separately. Keys are content-derived, so both describe the same bytes.
       try {
-        const stated = await statObject(key);
+        const stated = await statObject(key, format);
         if (!stated) {
           body.destroy();
           return undefined;
@@ -175,12 +175,12 @@ export async function createS3MediaStore(options: S3MediaStoreOptions): Promise<
 }
 
 /** The client hands back the HTTP response itself, whose headers already describe the object. */
-function objectFromResponse(key: string, body: Readable): MediaObject | undefined {
+function objectFromResponse(key: string, format: MediaFormat, body: Readable): MediaObject | undefined {
   if (!(body instanceof IncomingMessage)) return undefined;
   const { etag } = body.headers;
   const size = Number(body.headers['content-length']);
   const lastModified = new Date(body.headers['last-modified'] ?? Number.NaN);
   if (etag === undefined || !Number.isSafeInteger(size) || Number.isNaN(lastModified.getTime())) return undefined;
   const quoted = etag.startsWith('"') ? etag : `"${etag}"`;
-  return { key, size, etag: quoted, lastModified, contentType: MEDIA_CONTENT_TYPE };
+  return { key, size, etag: quoted, lastModified, format, contentType: MEDIA_FORMATS[format] };
 }

@@ -1,8 +1,8 @@
-import type { CardProfile } from '@utility-api/card';
+import { cardAltText, type CardProfile } from '@utility-api/card';
 import { createDiscordProfiles, createMemoryProfileCache, createRedisProfileCache, idOnlyProfile } from '@utility-api/discord-users';
 import type { Lifecycle, Logger, RenderingSettings } from '@utility-api/infra';
-import type { MediaStore } from '@utility-api/media-store';
-import { mediaKeyForPng, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
+import { DEFAULT_MEDIA_FORMAT, type MediaStore } from '@utility-api/media-store';
+import { mediaKeyForImage, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import { createFetchSession, createImageFetcher } from '@utility-api/safe-fetch';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
@@ -11,7 +11,7 @@ import { asRenderFailure } from './render-failures.ts';
 import { createRenderMetrics, registerDiscordCacheMetrics, type RenderMetrics } from './render-metrics.ts';
 
 /**
- * One render job from payload to stored PNG, in both run modes: the renderer service calls it from
+ * One render job from payload to stored image, in both run modes: the renderer service calls it from
  * its BullMQ worker, the embedded gateway from its render queue. Domain failures come back as a
  * failure result; anything unexpected is thrown (a crash of the job).
  */
@@ -82,14 +82,17 @@ export function createRenderEngine(
             : Promise.all(options.customBadges.map((url, index) => fetchImage(url, `customBadges.${index}`))),
         ),
       ]);
-      const card = await timed('render', () => pool.render({ profile, options, images: { background, customBadges } }));
+      const format = payload.format ?? DEFAULT_MEDIA_FORMAT;
+      const input = { profile, options, images: { background, customBadges } };
+      const card = await timed('render', () => pool.render(input, format));
       timings.draw = card.timings.draw;
       timings.encode = card.timings.encode;
-      const mediaKey = mediaKeyForPng(card.png);
-      await timed('store', () => parts.store.put(mediaKey, card.png));
+      const mediaKey = mediaKeyForImage(card.image);
+      await timed('store', () => parts.store.put(mediaKey, card.image, format));
       metrics.phases(timings);
-      log.info({ mediaKey, bytes: card.png.length, imageBytes: session.budget.usedBytes, timings, warnings: card.warnings }, 'card rendered');
-      return { ok: true, mediaKey, width: card.width, height: card.height, bytes: card.png.length, timings, warnings: card.warnings };
+      log.info({ mediaKey, format, bytes: card.image.length, imageBytes: session.budget.usedBytes, timings, warnings: card.warnings }, 'card rendered');
+      const altText = cardAltText(input);
+      return { ok: true, mediaKey, format, altText, width: card.width, height: card.height, bytes: card.image.length, timings, warnings: card.warnings };
     } catch (error) {
       // One image refused (or the profile failing) fails the card: its other downloads stop here.
       session.cancel();

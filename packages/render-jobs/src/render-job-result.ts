@@ -1,5 +1,9 @@
 import { isMediaKey } from '@utility-api/media-store';
 import { z } from 'zod';
+import { cardFormatSchema } from './render-job-payload.ts';
+
+/** Discord's limit on an attachment's `description`, where bots put a card's alt text. */
+export const ALT_TEXT_MAX_LENGTH = 1024;
 
 /** Why a render failed, by the HTTP status the client hears. */
 export const RENDER_FAILURE_CODES = {
@@ -9,7 +13,7 @@ export const RENDER_FAILURE_CODES = {
   image_unusable: 422,
   /** Discord's API failed or rate-limited us. */
   discord_unavailable: 502,
-  /** The media store could not take the PNG. */
+  /** The media store could not take the image. */
   storage_unavailable: 503,
   /** The card crashed its render worker or ran over budget, or renderers died on the job. */
   render_failed: 503,
@@ -35,13 +39,16 @@ export type RenderFailure = z.output<typeof renderFailureSchema>;
 
 /**
  * What a render job answers, as the BullMQ job's return value or from the embedded engine: the
- * stored PNG, or a failure the client should hear. Only crashes and timeouts are thrown.
+ * stored image, or a failure the client should hear. Only crashes and timeouts are thrown.
  */
 export const renderJobResultSchema = z.discriminatedUnion('ok', [
   z.object({
     ok: z.literal(true),
-    /** Names the stored PNG (`/media/<mediaKey>.png`), derived from the PNG bytes. */
+    /** Names the stored image (`/media/<mediaKey>.<format>`), derived from its bytes. */
     mediaKey: z.string().refine(isMediaKey),
+    format: cardFormatSchema,
+    /** One plain sentence describing the card, for screen readers (`cardAltText`). */
+    altText: z.string().max(ALT_TEXT_MAX_LENGTH),
     width: z.number().int().positive(),
     height: z.number().int().positive(),
     bytes: z.number().int().positive(),

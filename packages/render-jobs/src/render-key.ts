@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DEFAULT_MEDIA_FORMAT } from '@utility-api/media-store';
 import type { RenderJobPayload } from './render-job-payload.ts';
 
 /**
@@ -26,19 +27,21 @@ function uuidFromDigest(digest: Buffer): string {
 }
 
 /**
- * The job id for a render request: the same user and options give the same id, so identical
- * requests in flight (or finished recently) share one render. Never all digits: BullMQ reserves
- * numeric ids for its own counter.
+ * The job id for a render request: the same user, options and format give the same id, so
+ * identical requests in flight (or finished recently) share one render, and each format of a card
+ * is its own render (and its own stored image). Never all digits: BullMQ reserves numeric ids for
+ * its own counter.
  */
-export function renderJobId(payload: Pick<RenderJobPayload, 'userId' | 'options'>): string {
-  const digest = createHash('sha256').update(canonicalJson({ design: CARD_DESIGN_VERSION, userId: payload.userId, options: payload.options })).digest();
+export function renderJobId(payload: Pick<RenderJobPayload, 'userId' | 'options' | 'format'>): string {
+  const format = payload.format ?? DEFAULT_MEDIA_FORMAT;
+  const digest = createHash('sha256').update(canonicalJson({ design: CARD_DESIGN_VERSION, userId: payload.userId, options: payload.options, format })).digest();
   return `card-${uuidFromDigest(digest)}`;
 }
 
 /**
- * The media key of a PNG: derived from its bytes, so a URL always names the same image and may be
- * cached forever, and re-rendering an unchanged card stores nothing new.
+ * The media key of an encoded card (PNG, WebP...): derived from its bytes, so a URL always names the
+ * same image and may be cached forever, and re-rendering an unchanged card stores nothing new.
  */
-export function mediaKeyForPng(png: Buffer): string {
-  return uuidFromDigest(createHash('sha256').update(png).digest());
+export function mediaKeyForImage(image: Buffer): string {
+  return uuidFromDigest(createHash('sha256').update(image).digest());
 }

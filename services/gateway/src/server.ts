@@ -23,6 +23,7 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
     redis: backends.redis, media: backends.media, backingStore: backends.backingStore,
     renderEndpoints: profileImageEndpoints({
       queue: backends.queue,
+      media: backends.media,
       publicBaseUrl,
       renderTimeoutMs: config.renderTimeoutMs,
       mediaTtlDays: config.rendering.media.ttlDays,

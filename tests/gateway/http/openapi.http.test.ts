@@ -60,6 +60,31 @@ test('the profile-image body documents the welcome layout fields: the layout val
   }
 });
 
+test('the profile-image body documents format and the 200 answer documents altText, from the same schemas the server validates with', (t) => {
+  for (const path of ['/v1/profile-image', '/v1/profile-image/{userId}']) {
+    const operation = contract.document.paths[path].post;
+    const properties = operation.requestBody.content['application/json'].schema.properties;
+    t.deepEqual(properties.format.enum, ['png', 'webp', 'avif', 'gif'], path);
+    t.is(properties.format.type, 'string');
+    t.regex(properties.format.description, /`png` \(default/);
+    t.false(operation.requestBody.content['application/json'].schema.required?.includes('format') ?? false);
+    const answer = operation.responses['200'].content['application/json'].schema;
+    t.deepEqual([answer.properties.altText.type, answer.properties.altText.maxLength], ['string', 1024]);
+    t.true(answer.required.includes('altText'));
+    t.regex(answer.properties.url.description, /`\.webp`/);
+    t.deepEqual(contract.check(path, 'POST', 200, operation.responses['200'].content['application/json'].example), [], 'the example matches its schema');
+    // The Accept answers: the image types, their headers, and the 406.
+    const content = operation.responses['200'].content;
+    t.deepEqual(Object.keys(content), ['application/json', 'image/png', 'image/webp', 'image/avif', 'image/gif']);
+    t.deepEqual(content['image/webp'].schema, { type: 'string', contentMediaType: 'image/webp' });
+    const headers = operation.responses['200'].headers;
+    for (const name of ['Content-Location', 'ETag', 'X-Alt-Text', 'X-Card-Render', 'Vary', 'RateLimit-Limit']) t.truthy(headers[name], name);
+    t.regex(headers['X-Alt-Text'].description, /RFC 8187/);
+    t.regex(operation.responses['406'].description, /`not_acceptable`/);
+    t.regex(operation.description, /Accept: image\/png/);
+  }
+});
+
 test('the status path documents all seven methods', (t) => {
   t.deepEqual(Object.keys(contract.document.paths['/v1/status']).sort(), [
     'delete',

@@ -1,5 +1,6 @@
 import { CardImageError, type CardInput } from '@utility-api/card';
 import type { Logger } from '@utility-api/infra';
+import { DEFAULT_MEDIA_FORMAT, type MediaFormat } from '@utility-api/media-store';
 import { asBuffer, type PooledCard, type RenderTask, type RenderTaskOutcome } from './pool-messages.ts';
 import { RenderWorkerProcess, type RenderWorkerLimits, type WorkerExit, type WorkerLossCause } from './render-worker-process.ts';
 
@@ -130,7 +131,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
 
   const settle = (pending: PendingTask, outcome: RenderTaskOutcome) => {
     if (outcome.ok) {
-      pending.resolve({ png: asBuffer(outcome.png), width: outcome.width, height: outcome.height, timings: outcome.timings, warnings: outcome.warnings });
+      pending.resolve({ image: asBuffer(outcome.image), format: outcome.format, width: outcome.width, height: outcome.height, timings: outcome.timings, warnings: outcome.warnings });
     } else if (outcome.imageError) {
       const { reason, field, detail } = outcome.imageError;
       pending.reject(new CardImageError(reason, field, detail));
@@ -164,10 +165,11 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     },
     /** Workers lost since the pool started, by cause (read by the metrics at scrape time). */
     workersLost: workersLost as Readonly<typeof workersLost>,
-    render(input: CardInput): Promise<PooledCard> {
+    /** Draws the card and encodes it as `format` (PNG by default), both in a worker process. */
+    render(input: CardInput, format: MediaFormat = DEFAULT_MEDIA_FORMAT): Promise<PooledCard> {
       if (closed) return Promise.reject(new RenderPoolClosedError());
       return new Promise<PooledCard>((resolve, reject) => {
-        waiting.push({ task: { id: nextTaskId++, input }, resolve, reject });
+        waiting.push({ task: { id: nextTaskId++, input, format }, resolve, reject });
         refillUnlessScheduled();
         dispatch();
       });

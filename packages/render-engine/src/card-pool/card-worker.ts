@@ -1,4 +1,5 @@
 import { CardImageError, prepareCardFonts, renderCard, warmUpCardRenderer } from '@utility-api/card';
+import { encodeCardImage } from './card-formats.ts';
 import { reviveCardInput, type RenderTask, type RenderTaskOutcome, type WorkerMessage } from './pool-messages.ts';
 
 /**
@@ -29,13 +30,22 @@ async function prepare(): Promise<boolean> {
   }
 }
 
+/** The card drawn as PNG, then re-encoded here when another format was asked for. */
+async function drawAndEncode(task: RenderTask) {
+  const card = await renderCard(reviveCardInput(task.input));
+  const started = performance.now();
+  const encoded = await encodeCardImage(card.png, task.format);
+  return { card, encoded, encodeMs: performance.now() - started };
+}
+
 /** One card per task; the pool sends the next only after this one's outcome. */
 function drawOnRequest(): void {
   process.on('message', (task: RenderTask) => {
-    renderCard(reviveCardInput(task.input)).then(
-      (card) => {
-        const png = new Uint8Array(card.png.buffer, card.png.byteOffset, card.png.byteLength);
-        send({ type: 'outcome', outcome: { id: task.id, ok: true, png, width: card.width, height: card.height, timings: card.timings, warnings: card.warnings } });
+    drawAndEncode(task).then(
+      ({ card, encoded, encodeMs }) => {
+        const image = new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+        const timings = { ...card.timings, encode: card.timings.encode + encodeMs };
+        send({ type: 'outcome', outcome: { id: task.id, ok: true, image, format: task.format, width: card.width, height: card.height, timings, warnings: card.warnings } });
       },
       (error: unknown) => {
         const outcome: RenderTaskOutcome =

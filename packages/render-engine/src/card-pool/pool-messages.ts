@@ -1,7 +1,12 @@
 import type { CardImageErrorReason, CardInput, RenderedCard } from '@utility-api/card';
+import type { MediaFormat } from '@utility-api/media-store';
 
-/** A drawn card as the pool hands it back: where each text went stays in the worker. */
-export type PooledCard = Omit<RenderedCard, 'texts'>;
+/**
+ * A drawn card as the pool hands it back, encoded in the format asked for (the worker encodes, so
+ * no event loop does); `timings.encode` covers the PNG and any re-encoding. Where each text went
+ * stays in the worker.
+ */
+export type PooledCard = Omit<RenderedCard, 'texts' | 'png'> & { image: Buffer; format: MediaFormat };
 
 /**
  * What crosses the IPC channel between the pool and its worker processes. The channel uses
@@ -11,10 +16,11 @@ export type PooledCard = Omit<RenderedCard, 'texts'>;
 export interface RenderTask {
   id: number;
   input: CardInput;
+  format: MediaFormat;
 }
 
 export type RenderTaskOutcome =
-  | ({ id: number; ok: true } & Omit<PooledCard, 'png'> & { png: Uint8Array })
+  | ({ id: number; ok: true } & Omit<PooledCard, 'image'> & { image: Uint8Array })
   /** A CardImageError keeps its parts (`imageError`); any other error is only its message. */
   | { id: number; ok: false; imageError?: { reason: CardImageErrorReason; field: string; detail: string }; message: string };
 

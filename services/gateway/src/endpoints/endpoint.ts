@@ -55,6 +55,10 @@ export interface ResponseDoc {
   /** Absent for responses that use the shared error body. */
   schema?: z.ZodType;
   example?: unknown;
+  /** Binary media types the same response may carry instead of JSON, chosen by `Accept`. */
+  binaryTypes?: readonly string[];
+  /** Response headers worth documenting, by name, with what each says. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface EndpointLimits {

@@ -55,3 +55,8 @@ export function validationError(problems: readonly FieldProblem[]): ApiError {
       : problems;
   return new ApiError(400, 'invalid_request', summary, { details });
 }
+
+/** The media store failing while serving or reading a card image (`/media`, or an image answer). */
+export function storageUnavailableError(): ApiError {
+  return new ApiError(503, 'storage_unavailable', 'Image storage is unavailable. Please retry shortly.', { headers: { 'Retry-After': '2' } });
+}

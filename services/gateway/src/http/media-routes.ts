@@ -1,6 +1,6 @@
 import type { Router } from '@koa/router';
-import { mediaKeyOfName, StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
-import { ApiError } from '../errors/api-error.ts';
+import { parseMediaName, StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
+import { ApiError, storageUnavailableError } from '../errors/api-error.ts';
 import type { GatewayContext, GatewayState } from './request-pipeline.ts';
 
 /**
@@ -18,23 +18,25 @@ function notFound(): ApiError {
 
 function describeImage(ctx: GatewayContext, object: MediaObject): void {
   ctx.set({ ...PUBLIC_IMAGE_HEADERS, ETag: object.etag, 'Last-Modified': object.lastModified.toUTCString() });
-  ctx.type = 'image/png';
+  ctx.type = object.contentType;
   ctx.length = object.size;
 }
 
 /**
- * `GET`/`HEAD /media/<uuid>.png`, public: chat clients fetch it without a key. Streams from the
- * media store with a strong ETag and answers `If-None-Match` with 304.
+ * `GET`/`HEAD /media/<uuid>.<png|webp|avif|gif>`, public: chat clients fetch it without a key.
+ * Streams from the media store with the format's Content-Type and a strong ETag, and answers
+ * `If-None-Match` with 304.
  */
 export function mountMediaRoutes(router: Router<GatewayState>, store: MediaStore): void {
   router.get('/media/:file', async (ctx) => {
-    // `<uuid>.png`, lowercase: anything else (other extensions, `..`, encoded slashes) is simply unknown.
-    const key = mediaKeyOfName(ctx.params.file ?? '');
-    if (key === undefined) throw notFound();
+    // `<uuid>.<format>`, lowercase: anything else (other extensions, `..`, encoded slashes) is simply unknown.
+    const name = parseMediaName(ctx.params.file ?? '');
+    if (name === undefined) throw notFound();
+    const { key, format } = name;
     try {
       if (ctx.method === 'HEAD' || ctx.get('If-None-Match') !== '') {
         // Validators and HEAD need only the metadata: no stream is opened for a 304.
-        const object = await store.stat(key);
+        const object = await store.stat(key, format);
         if (!object) throw notFound();
         describeImage(ctx, object);
         // Koa only compares validators for a 2xx response.
@@ -45,13 +47,13 @@ export function mountMediaRoutes(router: Router<GatewayState>, store: MediaStore
         }
         if (ctx.method === 'HEAD') return;
       }
-      const opened = await store.open(key);
+      const opened = await store.open(key, format);
       if (!opened) throw notFound();
       describeImage(ctx, opened.object);
       ctx.body = opened.body;
     } catch (error) {
       if (error instanceof StorageUnavailableError) {
-        throw new ApiError(503, 'storage_unavailable', 'Image storage is unavailable. Please retry shortly.', { headers: { 'Retry-After': '2' } });
+        throw storageUnavailableError();
       }
       throw error;
     }

@@ -97,7 +97,12 @@ function responses(endpoint: EndpointDefinition, rateLimited: boolean) {
     }
     const media: Record<string, unknown> = { schema: jsonSchemaOf(response.schema, 'output') };
     if (response.example !== undefined) media.example = response.example;
-    documented[status] = { description: response.description, content: { 'application/json': media } };
+    const content: Record<string, unknown> = { 'application/json': media };
+    for (const type of response.binaryTypes ?? []) content[type] = { schema: { type: 'string', contentMediaType: type } };
+    documented[status] = { description: response.description, content };
+    if (response.headers) {
+      documented[status].headers = Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+    }
   }
   if (endpoint.authenticated) {
     documented['401'] ??= errorResponse('Missing or invalid API key. Carries a `WWW-Authenticate` header.');

@@ -1,12 +1,17 @@
+import type { IncomingMessage } from 'node:http';
 import { DeadlineError } from '@utility-api/infra';
-import { CARD_LIMITS, type CardOptions, cardOptionsSchema, DEFAULT_BACKGROUND_BRIGHTNESS, RENDER_RETENTION, type RenderFailure, snowflakeSchema } from '@utility-api/render-jobs';
+import { MEDIA_FORMATS, StorageUnavailableError, type MediaFormat, type MediaStore } from '@utility-api/media-store';
+import accepts from 'accepts';
+import { ALT_TEXT_MAX_LENGTH, CARD_LIMITS, cardFormatSchema, cardOptionsSchema, DEFAULT_BACKGROUND_BRIGHTNESS, RENDER_RETENTION, type RenderFailure, snowflakeSchema } from '@utility-api/render-jobs';
 import { z } from 'zod';
-import { ApiError } from '../../errors/api-error.ts';
+import { ApiError, storageUnavailableError } from '../../errors/api-error.ts';
 import { RenderQueueUnavailableError, type RenderQueue } from '../../rendering/render-queue.ts';
-import { defineEndpoint, Reply, type ResponseDoc } from '../endpoint.ts';
+import { defineEndpoint, Reply, type HeaderValue, type RequestSnapshot, type ResponseDoc } from '../endpoint.ts';
 
 export interface ProfileImageDependencies {
   queue: RenderQueue;
+  /** Where the renderers stored the card: an `Accept: image/*` answer carries its bytes. */
+  media: MediaStore;
   publicBaseUrl: string;
   renderTimeoutMs: number;
   mediaTtlDays: number;
@@ -20,12 +25,61 @@ const resultSchema = z.object({
   success: z.literal(true),
   message: z.literal('Image Created'),
   options: z.record(z.string(), z.unknown()).meta({ description: 'The body options as received (validated), `rankData` included.' }),
-  url: z.string().meta({ description: 'Public URL of the PNG: `{PUBLIC_BASE_URL}/media/<uuid>.png`, fetchable without a key.' }),
+  url: z.string().meta({ description: 'Public URL of the image: `{PUBLIC_BASE_URL}/media/<uuid>.png` (or `.webp`, `.avif`, `.gif` as `format` asks), fetchable without a key.' }),
+  altText: z.string().max(ALT_TEXT_MAX_LENGTH).meta({
+    description: `One plain sentence describing the card (layout, name, tag, level, rank, XP, status), at most ${ALT_TEXT_MAX_LENGTH} characters (Discord's limit): pass it as the attachment's \`description\` so screen readers can say what the card shows.`,
+    examples: ['Profile card for Ada (@ada.codes): level 12, rank #1, 1.2K of 5K XP, online.'],
+  }),
 });
+
+/** The card options plus the format to store the card in, which is not a drawing option. */
+const profileImageBodySchema = cardOptionsSchema.extend({ format: cardFormatSchema.optional() });
+type ProfileImageBody = z.output<typeof profileImageBodySchema>;
 
 type ProfileImageResult = z.infer<typeof resultSchema>;
 
 const userIdField = snowflakeSchema.meta({ description: 'Discord user id (17 to 20 digits).', examples: ['302050872383242240'] });
+
+const JSON_TYPE = 'application/json';
+const IMAGE_FORMATS = Object.keys(MEDIA_FORMATS) as MediaFormat[];
+const IMAGE_TYPES = IMAGE_FORMATS.map((format) => MEDIA_FORMATS[format]);
+const formatOfType = (type: string) => IMAGE_FORMATS.find((format) => MEDIA_FORMATS[format] === type)!;
+
+/** How the answer is sent: the JSON result (the spec's answer), or the card's bytes in a format. */
+type Answer = { kind: 'json' } | { kind: 'image'; format: MediaFormat };
+
+/**
+ * Content negotiation over `Accept`, q-values included (the `accepts` negotiator Koa itself uses).
+ * JSON is offered first, so no `Accept`, `*\/*` or a tie answers JSON as the spec shows. Without a
+ * `format` field, an image type chosen by `Accept` is the format; with one, only that format's
+ * type is offered, so an `Accept` naming another image type is a 406 saying so.
+ */
+function negotiateAnswer(headers: Record<string, HeaderValue>, format: MediaFormat | undefined): Answer {
+  const negotiator = accepts({ headers } as IncomingMessage);
+  // The offered type the client prefers, or false when it accepts none of them.
+  const best = (offered: string[]) => negotiator.types(offered) as string | false;
+  const chosen = best(format === undefined ? [JSON_TYPE, ...IMAGE_TYPES] : [JSON_TYPE, MEDIA_FORMATS[format]]);
+  if (chosen === JSON_TYPE) return { kind: 'json' };
+  if (chosen !== false) return { kind: 'image', format: formatOfType(chosen) };
+  const asked = best(IMAGE_TYPES);
+  if (format !== undefined && asked !== false) {
+    throw new ApiError(
+      406,
+      'not_acceptable',
+      `format is ${format} but Accept asks for ${asked}: leave format out (Accept then picks the format) or accept ${MEDIA_FORMATS[format]}.`,
+      { details: [{ in: 'body', field: 'format', message: `contradicts Accept (${asked})` }] },
+    );
+  }
+  throw new ApiError(406, 'not_acceptable', `Accept names nothing this endpoint answers with: ${[JSON_TYPE, ...IMAGE_TYPES].join(', ')}.`);
+}
+
+/**
+ * The alt text as an HTTP header: header values are ASCII, so it is sent as an RFC 8187 ext-value
+ * (`UTF-8''` and percent-encoded UTF-8, escaping every octet outside attr-char).
+ */
+function rfc8187(text: string): string {
+  return `UTF-8''${encodeURIComponent(text).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
 
 /** A failed render as the documented error: the user id is a path field, any other field a body one named first. */
 function renderFailureToApiError(failure: RenderFailure): ApiError {
@@ -34,6 +88,28 @@ function renderFailureToApiError(failure: RenderFailure): ApiError {
   const where = failure.field === 'userId' ? 'path' : 'body';
   const message = where === 'path' ? failure.detail : `${failure.field}: ${failure.detail}`;
   return new ApiError(failure.status, failure.code, message, { headers, details: [{ in: where, field: failure.field, message: failure.detail }] });
+}
+
+/**
+ * The stored card's bytes, for an image answer. Just rendered or reused from the last minutes, it
+ * is in the store (kept for days); storage failing here is the same 503 as failing to store it.
+ */
+async function readStoredImage(store: MediaStore, key: string, format: MediaFormat) {
+  let opened;
+  try {
+    opened = await store.open(key, format);
+  } catch (error) {
+    if (error instanceof StorageUnavailableError) throw storageUnavailableError();
+    throw error;
+  }
+  if (!opened) throw storageUnavailableError();
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of opened.body) chunks.push(chunk as Buffer);
+  } catch {
+    throw storageUnavailableError();
+  }
+  return { bytes: Buffer.concat(chunks), contentType: opened.object.contentType, etag: opened.object.etag };
 }
 
 /** The queue's thrown outcomes as the documented errors; everything else stays a 500. */
@@ -51,8 +127,11 @@ function queueErrorToApiError(error: unknown, renderTimeoutMs: number): unknown 
 
 const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
   [
-    'Draws a 900x300 PNG profile/welcome card and answers with its public URL. The user id travels in the query',
+    'Draws a 900x300 profile/welcome card, PNG unless `format` asks for WebP, AVIF or GIF, and answers with its public URL and an `altText` describing it. The user id travels in the query',
     '(`?userId=`) or as the last path segment (`/v1/profile-image/{userId}`); both are the same operation.',
+    'With `Accept: image/png` (or `image/webp`, `image/avif`, `image/gif`) the answer is the image itself, with its `Content-Type`,',
+    '`Content-Length`, `ETag`, its public URL in `Content-Location` and the alt text in `X-Alt-Text`; an image type in `Accept` without',
+    'a `format` field picks that format, one contradicting `format` is a 406, and so is an `Accept` matching nothing offered. Errors are always JSON.',
     '`layout` picks the card: `profile` (default) or `welcome`, a welcome/goodbye card with a big `headline` and a `message` line.',
     'Every body field is optional and unknown fields are a 400 naming them. Booleans default to `false`;',
     `\`backgroundBrightness\` defaults to ${DEFAULT_BACKGROUND_BRIGHTNESS}; at most ${CARD_LIMITS.maxCustomBadges} \`customBadges\`;`,
@@ -65,7 +144,7 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     `${RENDER_RETENTION.failedAgeSeconds / 60} minutes.`,
     `The answer waits for the render, at most ${dependencies.renderTimeoutMs} ms (then 504). Identical requests (same user id and body)`,
     `in progress or finished in the last ${RENDER_RETENTION.completedAgeSeconds / 60} minutes share one render and get the same URL;`,
-    'the `X-Card-Render` header says `new` or `reused`. The URL names the PNG by its content, so it never changes meaning and may be',
+    'the `X-Card-Render` header says `new` or `reused`. Each format is its own render and URL. The URL names the image by its content, so it never changes meaning and may be',
     `cached forever; the image is kept for ${dependencies.mediaTtlDays} days (\`MEDIA_TTL_DAYS\`).`,
     ...(dependencies.cardsInFlightPerKey === undefined
       ? []
@@ -90,17 +169,31 @@ function tooManyRequests(dependencies: ProfileImageDependencies): Record<number,
 
 const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, ResponseDoc> => ({
   200: {
-    description: 'The card was drawn (or reused) and stored.',
+    description:
+      'The card was drawn (or reused) and stored. JSON by default (no `Accept`, `*/*` or `application/json`); the image bytes themselves when `Accept` prefers an image type (q-values respected).',
     schema: resultSchema,
+    binaryTypes: IMAGE_TYPES,
+    headers: {
+      'X-Card-Render': '`new` when this request drew the card, `reused` when an identical request did.',
+      Vary: '`Accept`: the same request answers JSON or the image depending on it.',
+      'Content-Location': 'Image answers: the public URL of the same image (the JSON answer\'s `url`), fetchable without a key.',
+      ETag: 'Image answers: the strong entity tag `/media` serves the same image with.',
+      'X-Alt-Text': "Image answers: the JSON answer's `altText` as an RFC 8187 ext-value (`UTF-8''` then percent-encoded UTF-8).",
+    },
     example: {
       success: true,
       message: 'Image Created',
       options: { customTag: 'Welcome!', presenceStatus: 'online' },
       url: `${dependencies.publicBaseUrl}/media/8d0f6c3e-2b1a-8c4d-9e7f-0a1b2c3d4e5f.png`,
+      altText: 'Profile card for Ada (Welcome!): online.',
     },
   },
   400: { description: 'A bad user id or body field; `details` names each one.' },
   404: { description: '`unknown_user`: Discord has no user with this id (only with a bot token configured).' },
+  406: {
+    description:
+      '`not_acceptable`: `Accept` names none of `application/json`, `image/png`, `image/webp`, `image/avif`, `image/gif`, or names an image type other than the `format` field asks for (`details` then names `format`). Checked before anything is drawn.',
+  },
   413: { description: 'The body is over 1 MB.' },
   415: { description: 'The body is not JSON, or has a Content-Encoding other than gzip, deflate or br.' },
   422: { description: "`image_unusable`: an image URL was refused, unreachable, too large (per image or over the card's byte or pixel budget), not an image or corrupt; `details` names the field." },
@@ -112,17 +205,25 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
 
 /** Two routes, one operation: `?userId=` as the original service documents, or a path segment. */
 export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
-  const handleFor = async (userId: string, options: CardOptions, requestId: string) => {
-    const { result, reused } = await dependencies.queue.render({ userId, options, requestId }, dependencies.renderTimeoutMs).catch((error: unknown) => {
+  const handleFor = async (userId: string, body: ProfileImageBody, request: RequestSnapshot) => {
+    const { format: askedFormat, ...options } = body;
+    // Before rendering: a request that cannot be answered draws nothing.
+    const answer = negotiateAnswer(request.headers, askedFormat);
+    const format = answer.kind === 'image' ? answer.format : askedFormat;
+    const { result, reused } = await dependencies.queue.render({ userId, options, format, requestId: request.requestId }, dependencies.renderTimeoutMs).catch((error: unknown) => {
       throw queueErrorToApiError(error, dependencies.renderTimeoutMs);
     });
     if (!result.ok) throw renderFailureToApiError(result.failure);
+    const url = `${dependencies.publicBaseUrl}/media/${result.mediaKey}.${result.format}`;
+    const headers = { 'X-Card-Render': reused ? 'reused' : 'new', Vary: 'Accept' };
+    if (answer.kind === 'image') {
+      const image = await readStoredImage(dependencies.media, result.mediaKey, result.format);
+      dependencies.onRendered?.(reused);
+      // Content-Location: the URL where this same representation lives (RFC 9110 §8.7).
+      return new Reply<Buffer>(200, image.bytes, { ...headers, 'Content-Type': image.contentType, ETag: image.etag, 'Content-Location': url, 'X-Alt-Text': rfc8187(result.altText) });
+    }
     dependencies.onRendered?.(reused);
-    return new Reply<ProfileImageResult>(
-      200,
-      { success: true, message: 'Image Created', options, url: `${dependencies.publicBaseUrl}/media/${result.mediaKey}.png` },
-      { 'X-Card-Render': reused ? 'reused' : 'new' },
-    );
+    return new Reply<ProfileImageResult>(200, { success: true, message: 'Image Created', options: body, url, altText: result.altText }, headers);
   };
   const common = {
     methods: ['POST'] as const,
@@ -131,7 +232,7 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     tags: ['Profile image'],
     authenticated: true,
     limits: { budget: 'profileImage', holdsCardSlot: true } as const,
-    body: cardOptionsSchema,
+    body: profileImageBodySchema,
     bodyExample: { customTag: 'Welcome!', presenceStatus: 'online', rankData: { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true } },
     responses: RESPONSES(dependencies),
   };
@@ -141,14 +242,14 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
       operationId: 'createProfileImage',
       path: '/v1/profile-image',
       query: z.object({ userId: userIdField }),
-      handle: ({ query, body, request }) => handleFor(query.userId, body, request.requestId),
+      handle: ({ query, body, request }) => handleFor(query.userId, body, request),
     }),
     defineEndpoint({
       ...common,
       operationId: 'createProfileImageForUser',
       path: '/v1/profile-image/{userId}',
       params: z.object({ userId: userIdField }),
-      handle: ({ params, body, request }) => handleFor(params.userId, body, request.requestId),
+      handle: ({ params, body, request }) => handleFor(params.userId, body, request),
     }),
   ];
 }

@@ -1,0 +1,45 @@
+import { compactNumber } from '@utility-api/compact-number';
+import { ALT_TEXT_MAX_LENGTH, DEFAULT_CARD_LAYOUT, type PresenceStatus } from '@utility-api/render-jobs';
+import type { CardInput } from '../profile/card-profile.ts';
+import { resolveTexts, welcomeHeadline } from '../scene.ts';
+import { visibleText } from './clean-text.ts';
+
+const STATUS_WORDS: Record<PresenceStatus, string> = { online: 'online', idle: 'idle', dnd: 'do not disturb', offline: 'offline' };
+
+/** Numbers as the card writes them (rounded down, so nothing reads higher than it is). */
+const cardNumber = (value: number) => compactNumber(value, { round: 'down' });
+
+/** Cut at a grapheme boundary so no emoji or accented letter is split, with an ellipsis to say so. */
+function capped(text: string): string {
+  if (text.length <= ALT_TEXT_MAX_LENGTH) return text;
+  let kept = '';
+  for (const { segment } of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text)) {
+    if (kept.length + segment.length > ALT_TEXT_MAX_LENGTH - 1) break;
+    kept += segment;
+  }
+  return `${kept.trimEnd()}…`;
+}
+
+/**
+ * One plain sentence saying what the card shows, for screen readers: "Profile card for Ada
+ * (@ada.codes): level 12, rank #1, 1.2K of 5K XP, online." Built from the texts the card draws
+ * (cleaned by the same rules, with the same defaults), at most ALT_TEXT_MAX_LENGTH characters.
+ */
+export function cardAltText(input: CardInput): string {
+  const { options } = input;
+  const texts = resolveTexts(input);
+  const who = `${texts.name === '' ? 'a Discord user' : texts.name}${texts.tag === undefined ? '' : ` (${texts.tag})`}`;
+  const details: string[] = [];
+  const quoted = (text: string | undefined) => (text === undefined || text === '' ? [] : [`“${text}”`]);
+  const layout = options.layout ?? DEFAULT_CARD_LAYOUT;
+  if (layout === 'welcome') {
+    details.push(...quoted(welcomeHeadline(options.headline)), ...quoted(visibleText(options.message)), ...quoted(texts.subtitle));
+  } else {
+    details.push(...quoted(texts.subtitle));
+    const rank = options.rankData;
+    if (rank) details.push(`level ${cardNumber(rank.level)}, rank #${cardNumber(rank.rank)}, ${cardNumber(rank.currentXp)} of ${cardNumber(rank.requiredXp)} XP`);
+  }
+  if (options.presenceStatus !== undefined) details.push(STATUS_WORDS[options.presenceStatus]);
+  const kind = layout === 'welcome' ? 'Welcome card' : 'Profile card';
+  return capped(`${kind} for ${who}${details.length === 0 ? '' : `: ${details.join(', ')}`}.`);
+}
