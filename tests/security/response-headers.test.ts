@@ -39,7 +39,8 @@ interface HeaderCase {
 const CASES: HeaderCase[] = [
   { name: 'API JSON 200', request: () => ({ method: 'GET', path: '/v1/hex-to-rgb?hex=fff', headers: key }), status: 200, kind: 'api' },
   { name: 'HEAD 200', request: () => ({ method: 'HEAD', path: '/v1/hex-to-rgb?hex=fff', headers: key }), status: 200, kind: 'api' },
-  { name: 'OPTIONS 200 from the router', request: () => ({ method: 'OPTIONS', path: '/v1/time', headers: key }), status: 200, kind: 'api' },
+  { name: 'OPTIONS 204 with the key', request: () => ({ method: 'OPTIONS', path: '/v1/time', headers: key }), status: 204, kind: 'api' },
+  { name: 'OPTIONS 200 from the router on a public path', request: () => ({ method: 'OPTIONS', path: '/docs' }), status: 200, kind: 'api' },
   { name: 'card 200', request: () => ({ method: 'POST', path: '/v1/profile-image/302050872383242240', headers: json, body: '{"customTag":"headers"}' }), status: 200, kind: 'api' },
   { name: '400 validation', request: () => ({ method: 'GET', path: '/v1/hex-to-rgb?hex=zz', headers: key }), status: 400, kind: 'api' },
   { name: '400 body too deep', request: () => ({ method: 'POST', path: '/v1/sort-array', headers: json, body: `{"a":${'['.repeat(40)}${']'.repeat(40)}}` }), status: 400, kind: 'api' },
