@@ -38,7 +38,7 @@ export function createRenderEngine(
   const metrics = createRenderMetrics(parts.registry, pool);
   const { allowPrivateHosts, maxBytes, deadlineMs } = settings.fetch;
   const fetcher = createImageFetcher({ allowPrivateHosts, maxBytes, deadlineMs, userAgent: USER_AGENT });
-  /** `animated`: Discord's `a_` avatars and banners as their animations (GIF), not a still frame. */
+  /** `animated`: Discord's `a_` avatars and banners as their animations (animated WebP), not a still first frame. */
   let resolveProfile: (userId: string, animated: boolean) => Promise<CardProfile>;
   if (settings.discord) {
     const discord = createDiscordProfiles({
