@@ -2,6 +2,8 @@ import test from 'ava';
 import { sendJson, startFakeDiscord, type FakeDiscord } from '../discord-users/fake-discord.ts';
 import { addUser } from '../discord-users/fixtures.ts';
 import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
+import { animatedImage } from './image-server.ts';
+import { webpFrames } from './profile-image-suite.ts';
 import { decodePng, isReddish } from './png-pixels.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
@@ -9,6 +11,12 @@ const TOKEN = 'fake-bot-token.pipeline';
 const USER = '802050872383242241';
 const MISSING = '802050872383242242';
 const BROKEN = '802050872383242243';
+/** The animated avatar's frames as the fake CDN serves its moving variant (`.webp?animated=true`). */
+const AVATAR_FRAMES = [
+  { color: '#ff0000', delayMs: 100 },
+  { color: '#ffff00', delayMs: 300 },
+  { color: '#ff00ff', delayMs: 200 },
+];
 let gateway: EmbeddedGateway;
 let discord: FakeDiscord;
 let url: string;
@@ -24,6 +32,7 @@ test.before(async () => {
     accent_color: 0x336699,
     public_flags: (1 << 22) | (1 << 9),
   });
+  discord.images.set(`/avatars/${USER}/a_0123456789abcdef0123456789abcdef.webp`, await animatedImage('webp', 256, 256, AVATAR_FRAMES));
   discord.script(BROKEN, (response) => sendJson(response, 500, { message: 'oops' }));
   gateway = await startEmbeddedGateway(API_KEY, {
     DISCORD_BOT_TOKEN: TOKEN,
@@ -84,4 +93,17 @@ test.serial('a second card for the same user reuses the cached profile', async (
   const response = await card(USER, { customTag: 'cached profile' });
   t.is(response.status, 200);
   t.is(discord.apiRequestsFor(USER).length, before);
+});
+
+test.serial('animated true draws the animated (a_) avatar moving, from its animated WebP on the CDN, for its own frame times', async (t) => {
+  const response = await card(USER, { animated: true });
+  const body = (await response.json()) as any;
+  t.is(response.status, 200, JSON.stringify(body));
+  t.is(body.animated, true);
+  t.is(body.frames, AVATAR_FRAMES.length);
+  t.regex(body.url, /\.webp$/);
+  const cdnPaths = discord.cdnRequests().map((request) => request.path);
+  t.true(cdnPaths.some((path) => path.startsWith(`/avatars/${USER}/a_0123456789abcdef0123456789abcdef.webp?size=256&animated=true`)), cdnPaths.join(' '));
+  const info = await webpFrames(Buffer.from(await (await fetch(body.url)).arrayBuffer()));
+  t.deepEqual(info.delaysMs, AVATAR_FRAMES.map((frame) => frame.delayMs), info.stdout);
 });

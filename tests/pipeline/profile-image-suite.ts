@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { avifToPng, runWithInput, webpToPng } from '../helpers/image-tools.ts';
 import { loadContract } from '../helpers/openapi-contract.ts';
 import { decodePng, isBluish, isReddish } from './png-pixels.ts';
-import { png, solidPng, startImageServer, type ImageServer } from './image-server.ts';
+import { animatedImage, png, solidPng, startImageServer, type ImageServer } from './image-server.ts';
 
 /** What the shared HTTP tests need from a running topology (embedded or distributed). */
 export interface PipelineTarget {
@@ -34,8 +34,40 @@ export function imageRoutes() {
   };
 }
 
+/**
+ * Animated backgrounds with known, uneven frame times: a card drawn over one must play the same
+ * frames for the same times. Each frame is one solid colour, so no two frames are alike.
+ */
+export const ANIMATED_SOURCES = {
+  gif: { path: '/moving.gif', type: 'image/gif', delaysMs: [80, 120, 80, 200], colors: ['#c0392b', '#27ae60', '#2980b9', '#f1c40f'] },
+  webp: { path: '/moving.webp', type: 'image/webp', delaysMs: [100, 150, 100, 150, 250], colors: ['#8e44ad', '#16a085', '#d35400', '#2c3e50', '#e84393'] },
+} as const;
+
 export async function startPipelineImageServer(): Promise<ImageServer> {
-  return startImageServer(imageRoutes());
+  const routes: Parameters<typeof startImageServer>[0] = imageRoutes();
+  for (const format of ['gif', 'webp'] as const) {
+    const { path, type, delaysMs, colors } = ANIMATED_SOURCES[format];
+    const bytes = await animatedImage(format, 300, 100, colors.map((color, index) => ({ color, delayMs: delaysMs[index]! })));
+    routes[path] = (_request, respond) => respond(200, type, bytes);
+  }
+  return startImageServer(routes);
+}
+
+/** Frame count and per-frame durations of an animated WebP, as libwebp's own `webpmux -info` reads them. */
+export async function webpFrames(bytes: Buffer) {
+  const { stdout } = await runWithInput('webpmux', ['-info', '-'], bytes);
+  const count = Number(/Number of frames: (\d+)/.exec(stdout)?.[1] ?? 0);
+  // `No.: width height alpha x_offset y_offset duration dispose blend image_size compression`
+  const delaysMs = [...stdout.matchAll(/^\s*\d+:\s+\d+\s+\d+\s+\w+\s+\d+\s+\d+\s+(\d+)/gm)].map((match) => Number(match[1]));
+  return { stdout, count, delaysMs, canvas: /Canvas size: (\d+ x \d+)/.exec(stdout)?.[1] };
+}
+
+/** Frame count and delays of a GIF, as `gifsicle --info` reads them (GIF delays are hundredths). */
+async function gifFrames(bytes: Buffer) {
+  const { stdout } = await runWithInput('gifsicle', ['--info'], bytes);
+  const count = Number(/^\* <stdin> (\d+) images?$/m.exec(stdout)?.[1] ?? 0);
+  const delaysMs = [...stdout.matchAll(/delay ([\d.]+)s/g)].map((match) => Math.round(Number(match[1]) * 1000));
+  return { stdout, count, delaysMs, screen: /logical screen (\d+x\d+)/.exec(stdout)?.[1] };
 }
 
 async function post(target: PipelineTarget, path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -95,6 +127,9 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
       ['/v1/profile-image/{userId}', `/v1/profile-image/${USER_ID}`, { customTag: 'contract' }, 200],
       ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { layout: 'welcome', headline: 'Goodbye', message: 'contract' }, 200],
       ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { customTag: 'contract', format: 'webp' }, 200],
+      ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { customTag: 'contract', animated: true }, 200],
+      ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { customBackground: `${current.images.url}${ANIMATED_SOURCES.webp.path}`, animated: true }, 200],
+      ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { animated: true, format: 'avif' }, 400],
       ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { format: 'jpeg' }, 400],
       ['/v1/profile-image', `/v1/profile-image?userId=1`, {}, 400],
       ['/v1/profile-image', `/v1/profile-image?userId=${USER_ID}`, { layout: 'card' }, 400],
@@ -405,5 +440,100 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     t.regex(invalid.headers.get('content-type') ?? '', /^application\/json/);
     const contract = await loadContract(current.url);
     t.deepEqual(contract.check('/v1/profile-image', 'POST', 406, conflict.body), []);
+  });
+  test(`${mode}: animated true over a moving GIF background answers an animated WebP playing the source's frames for the source's times`, async (t) => {
+    const current = target();
+    const source = ANIMATED_SOURCES.gif;
+    const body = { customBackground: `${current.images.url}${source.path}`, animated: true, customTag: `animated webp ${mode}` };
+    const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, body);
+    t.is(reply.status, 200, JSON.stringify(reply.body));
+    t.is(reply.body.animated, true);
+    t.is(reply.body.frames, source.delaysMs.length);
+    t.is(reply.headers.get('x-card-frames'), String(source.delaysMs.length));
+    t.deepEqual(reply.body.options, body);
+    t.regex(reply.body.url, /\/media\/[0-9a-f-]{36}\.webp$/);
+    const media = await fetchMedia(current, reply.body.url);
+    t.is(media.status, 200);
+    t.is(media.headers.get('content-type'), 'image/webp');
+    const info = await webpFrames(media.bytes);
+    t.regex(info.stdout, /Features present: animation/);
+    t.is(info.canvas, '900 x 300');
+    t.is(info.count, source.delaysMs.length, info.stdout);
+    t.deepEqual(info.delaysMs, [...source.delaysMs], info.stdout);
+  });
+
+  test(`${mode}: animated true with format gif over a moving WebP background answers a GIF playing the source's frames for the source's times`, async (t) => {
+    const current = target();
+    const source = ANIMATED_SOURCES.webp;
+    const body = { customBackground: `${current.images.url}${source.path}`, animated: true, format: 'gif', customTag: `animated gif ${mode}` };
+    const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, body);
+    t.is(reply.status, 200, JSON.stringify(reply.body));
+    t.is(reply.body.animated, true);
+    t.is(reply.body.frames, source.delaysMs.length);
+    t.regex(reply.body.url, /\/media\/[0-9a-f-]{36}\.gif$/);
+    const media = await fetchMedia(current, reply.body.url);
+    t.is(media.headers.get('content-type'), 'image/gif');
+    const info = await gifFrames(media.bytes);
+    t.is(info.screen, '900x300');
+    t.is(info.count, source.delaysMs.length, info.stdout);
+    t.deepEqual(info.delaysMs, [...source.delaysMs], info.stdout);
+    t.regex(info.stdout, /loop forever/);
+  });
+
+  test(`${mode}: animated true where nothing moves answers the still card and says so: PNG by default, else in format`, async (t) => {
+    const current = target();
+    const body = { customBackground: `${current.images.url}/red.png`, animated: true, customTag: `still animated ${mode}` };
+    const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, body);
+    t.is(reply.status, 200, JSON.stringify(reply.body));
+    t.is(reply.body.animated, false);
+    t.is(reply.body.frames, 1);
+    t.is(reply.headers.get('x-card-frames'), '1');
+    t.regex(reply.body.url, /\.png$/);
+    const still = await post(current, `/v1/profile-image?userId=${USER_ID}`, { ...body, animated: false });
+    t.is(still.body.animated, undefined, 'a still request says nothing about animation');
+    t.is(still.body.frames, undefined);
+    t.is(reply.body.url, still.body.url, 'the same PNG as the card asked for still');
+    const webp = await post(current, `/v1/profile-image?userId=${USER_ID}`, { ...body, format: 'webp' });
+    t.is(webp.body.animated, false);
+    t.regex(webp.body.url, /\.webp$/);
+    const info = await webpFrames((await fetchMedia(current, webp.body.url)).bytes);
+    t.notRegex(info.stdout, /animation/);
+  });
+
+  test(`${mode}: Accept image/gif with animated true answers the animated GIF's bytes; png or avif cannot move`, async (t) => {
+    const current = target();
+    const body = { customBackground: `${current.images.url}${ANIMATED_SOURCES.gif.path}`, animated: true, customTag: `animated accept ${mode}` };
+    const image = await postForBytes(current, `/v1/profile-image?userId=${USER_ID}`, body, 'image/gif');
+    t.is(image.status, 200, image.bytes.toString());
+    t.is(image.headers.get('content-type'), 'image/gif');
+    t.is(image.headers.get('x-card-frames'), String(ANIMATED_SOURCES.gif.delaysMs.length));
+    t.regex(image.headers.get('content-location') ?? '', /\.gif$/);
+    t.is((await gifFrames(image.bytes)).count, ANIMATED_SOURCES.gif.delaysMs.length);
+    const png = await postForBytes(current, `/v1/profile-image?userId=${USER_ID}`, body, 'image/png');
+    t.is(png.status, 406);
+    const refused = JSON.parse(png.bytes.toString());
+    t.is(refused.error.code, 'not_acceptable');
+    t.is(refused.error.details[0].field, 'animated');
+    for (const format of ['png', 'avif']) {
+      const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, { ...body, format });
+      t.is(reply.status, 400, JSON.stringify(reply.body));
+      t.is(reply.body.error.code, 'invalid_request');
+      t.is(reply.body.error.details[0].field, 'format');
+      t.regex(reply.body.error.details[0].message, /animated/);
+    }
+  });
+
+  test(`${mode}: identical animated requests share one render; the animated and the still card are two`, async (t) => {
+    const current = target();
+    const body = { customBackground: `${current.images.url}${ANIMATED_SOURCES.webp.path}`, animated: true, customTag: `animated dedupe ${mode} ${Date.now()}` };
+    const replies = await Promise.all(Array.from({ length: 2 }, () => post(current, `/v1/profile-image?userId=${USER_ID}`, body)));
+    for (const reply of replies) t.is(reply.status, 200, JSON.stringify(reply.body));
+    t.is(replies[0]!.body.url, replies[1]!.body.url);
+    t.deepEqual(replies.map((reply) => reply.headers.get('x-card-render')).sort(), ['new', 'reused']);
+    const still = await post(current, `/v1/profile-image?userId=${USER_ID}`, { ...body, animated: false });
+    t.is(still.headers.get('x-card-render'), 'new');
+    t.regex(still.body.url, /\.png$/);
+    const keyOf = (url: string) => url.split('/').pop()!.split('.')[0]!;
+    t.is(current.rendersOf(keyOf(replies[0]!.body.url)), 1);
   });
 }

@@ -6,6 +6,7 @@ import { createLogger } from '@utility-api/infra';
 import { createCardRenderPool, RenderPoolClosedError, RenderWorkerLostError, type CardRenderPool, type CardRenderPoolOptions } from '../../packages/render-engine/src/card-pool/card-render-pool.ts';
 import { readProcessMemory } from '../../packages/render-engine/src/card-pool/render-worker-process.ts';
 import { heavyProgressiveJpeg } from '../helpers/heavy-jpeg.ts';
+import { animatedImage } from '../pipeline/image-server.ts';
 
 const PROFILE = { userId: '175928847299117063', username: 'pool.test' };
 const LIGHT: CardInput = { profile: PROFILE, options: { customTag: 'light' } };
@@ -135,6 +136,33 @@ test('a card still drawing when the time budget runs out is abandoned and its wo
   while (pool.workers.length === 0) await sleep(20);
   t.not(onlyWorker(pool).pid, before);
   t.is(pool.workersLost.time, 2);
+});
+
+test('an animated card has its own time budget: the still budget does not cut it short, and its own does', async (t) => {
+  const background = await animatedImage('gif', 300, 100, [
+    { color: '#ff0000', delayMs: 100 },
+    { color: '#00ff00', delayMs: 100 },
+  ]);
+  const moving: CardInput = { profile: PROFILE, options: { customBackground: 'https://images.example/moving.gif', animated: true }, images: { background } };
+  // A still budget no card meets, and room for the animation: the animated card comes back whole.
+  const generous = startPool({ timeBudgetMs: 1, animatedTimeBudgetMs: 30_000 }).pool;
+  const card = await generous.render(moving, 'png', 'gif');
+  t.is(card.format, 'gif');
+  t.deepEqual(card.animation, { animated: true, frames: 2, delaysMs: [100, 100] });
+  const strict = startPool({ timeBudgetMs: 30_000, animatedTimeBudgetMs: 1 }).pool;
+  const error = await t.throwsAsync(strict.render(moving, 'png', 'webp'), { instanceOf: RenderWorkerLostError });
+  t.is(error?.cause, 'time');
+  // The same card asked for still draws within the still budget.
+  while (strict.workers.length === 0) await sleep(20);
+  t.is((await strict.render(moving, 'png')).animation, undefined);
+});
+
+test('an animated card where nothing moves comes back as the still card in the still format, saying so', async (t) => {
+  const { pool } = startPool();
+  const card = await pool.render({ ...LIGHT, options: { ...LIGHT.options, animated: true } }, 'webp', 'gif');
+  t.is(card.format, 'webp');
+  t.deepEqual(card.animation, { animated: false, frames: 1, delaysMs: [] });
+  t.is(card.image.subarray(8, 12).toString('latin1'), 'WEBP');
 });
 
 test('an idle worker that dies is replaced without failing any card', async (t) => {

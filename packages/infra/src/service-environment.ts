@@ -29,6 +29,12 @@ export const serviceEnvironmentShape = {
   RENDER_WORKER_MEMORY_MB: envInteger({ min: 256, max: 65_536, default: 512 }),
   /** How long one card may draw before its worker is killed (its card fails). */
   RENDER_TIME_BUDGET_MS: envInteger({ min: 100, max: 120_000, default: 5000 }),
+  /**
+   * The same for an animated card (`animated: true`): one GIF card takes about 5 s on a free core
+   * and three times that under load, so it gets its own budget, within the gateway's 20 s default
+   * render deadline.
+   */
+  RENDER_ANIMATED_TIME_BUDGET_MS: envInteger({ min: 100, max: 120_000, default: 18_000 }),
   DISCORD_BOT_TOKEN: z.string().min(1).optional(),
   DISCORD_API_BASE_URL: envUrl(['http', 'https']).default('https://discord.com/api/v10'),
   DISCORD_CDN_BASE_URL: envUrl(['http', 'https']).default('https://cdn.discordapp.com'),
@@ -65,7 +71,7 @@ export function refineServiceEnvironment(env: ServiceEnvironment, context: z.Ref
 /** What the render path needs from the environment, in the units its parts take. */
 export function toRenderingSettings(env: ServiceEnvironment) {
   return {
-    renderPool: { workers: env.RENDER_WORKERS, memoryLimitBytes: env.RENDER_WORKER_MEMORY_MB * 1024 * 1024, timeBudgetMs: env.RENDER_TIME_BUDGET_MS },
+    renderPool: { workers: env.RENDER_WORKERS, memoryLimitBytes: env.RENDER_WORKER_MEMORY_MB * 1024 * 1024, timeBudgetMs: env.RENDER_TIME_BUDGET_MS, animatedTimeBudgetMs: env.RENDER_ANIMATED_TIME_BUDGET_MS },
     discord:
       env.DISCORD_BOT_TOKEN === undefined
         ? undefined

@@ -2,7 +2,7 @@ import { cardAltText, type CardProfile } from '@utility-api/card';
 import { createDiscordProfiles, createMemoryProfileCache, createRedisProfileCache, idOnlyProfile } from '@utility-api/discord-users';
 import type { Lifecycle, Logger, RenderingSettings } from '@utility-api/infra';
 import { DEFAULT_MEDIA_FORMAT, type MediaStore } from '@utility-api/media-store';
-import { mediaKeyForImage, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
+import { cardAnimationEncoding, mediaKeyForImage, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import { createFetchSession, createImageFetcher } from '@utility-api/safe-fetch';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
@@ -33,12 +33,13 @@ export function createRenderEngine(
   parts: { store: MediaStore; redis?: Redis; logger: Logger; lifecycle: Lifecycle; registry: Registry },
 ): RenderEngine {
   const { logger, lifecycle } = parts;
-  const { workers, memoryLimitBytes, timeBudgetMs } = settings.renderPool;
-  const pool = lifecycle.add('card render pool', createCardRenderPool({ size: workers, memoryLimitBytes, timeBudgetMs, logger }), (opened) => opened.close());
+  const { workers, memoryLimitBytes, timeBudgetMs, animatedTimeBudgetMs } = settings.renderPool;
+  const pool = lifecycle.add('card render pool', createCardRenderPool({ size: workers, memoryLimitBytes, timeBudgetMs, animatedTimeBudgetMs, logger }), (opened) => opened.close());
   const metrics = createRenderMetrics(parts.registry, pool);
   const { allowPrivateHosts, maxBytes, deadlineMs } = settings.fetch;
   const fetcher = createImageFetcher({ allowPrivateHosts, maxBytes, deadlineMs, userAgent: USER_AGENT });
-  let resolveProfile: (userId: string) => Promise<CardProfile>;
+  /** `animated`: Discord's `a_` avatars and banners as their animations (animated WebP), not a still first frame. */
+  let resolveProfile: (userId: string, animated: boolean) => Promise<CardProfile>;
   if (settings.discord) {
     const discord = createDiscordProfiles({
       ...settings.discord,
@@ -50,7 +51,7 @@ export function createRenderEngine(
       logger,
     });
     registerDiscordCacheMetrics(parts.registry, () => discord.stats());
-    resolveProfile = (userId) => discord.resolveProfile(userId);
+    resolveProfile = (userId, animated) => discord.resolveProfile(userId, { animated });
   } else {
     logger.info('DISCORD_BOT_TOKEN is not set: cards are drawn from the user id alone (default avatar, no banner or badges)');
     resolveProfile = async (userId) => idOnlyProfile(userId);
@@ -73,8 +74,9 @@ export function createRenderEngine(
     const fetchImage = async (url: string, field: string) => (await session.fetchImage(url, field)).bytes;
     try {
       const { options } = payload;
+      const encoding = cardAnimationEncoding(payload);
       const [profile, background, customBadges] = await Promise.all([
-        timed('profile', () => resolveProfile(payload.userId)),
+        timed('profile', () => resolveProfile(payload.userId, encoding !== undefined)),
         timed('background', async () => (options.customBackground === undefined ? undefined : fetchImage(options.customBackground, 'customBackground'))),
         timed('badges', async () =>
           options.customBadges === undefined || options.removeBadges === true
@@ -82,17 +84,19 @@ export function createRenderEngine(
             : Promise.all(options.customBadges.map((url, index) => fetchImage(url, `customBadges.${index}`))),
         ),
       ]);
-      const format = payload.format ?? DEFAULT_MEDIA_FORMAT;
       const input = { profile, options, images: { background, customBadges } };
-      const card = await timed('render', () => pool.render(input, format));
+      const card = await timed('render', () => pool.render(input, encoding?.still ?? payload.format ?? DEFAULT_MEDIA_FORMAT, encoding?.animation));
+      // An animated request may come back still (nothing moved): the stored format is the card's.
+      const { format } = card;
+      const animation = card.animation && { animated: card.animation.animated, frames: card.animation.frames };
       timings.draw = card.timings.draw;
       timings.encode = card.timings.encode;
       const mediaKey = mediaKeyForImage(card.image);
       await timed('store', () => parts.store.put(mediaKey, card.image, format));
       metrics.phases(timings);
-      log.info({ mediaKey, format, bytes: card.image.length, imageBytes: session.budget.usedBytes, timings, warnings: card.warnings }, 'card rendered');
+      log.info({ mediaKey, format, ...animation, bytes: card.image.length, imageBytes: session.budget.usedBytes, timings, warnings: card.warnings }, 'card rendered');
       const altText = cardAltText(input);
-      return { ok: true, mediaKey, format, altText, width: card.width, height: card.height, bytes: card.image.length, timings, warnings: card.warnings };
+      return { ok: true, mediaKey, format, altText, width: card.width, height: card.height, bytes: card.image.length, ...(animation && { animation }), timings, warnings: card.warnings };
     } catch (error) {
       // One image refused (or the profile failing) fails the card: its other downloads stop here.
       session.cancel();

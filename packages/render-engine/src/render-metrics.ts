@@ -26,7 +26,7 @@ export function createRenderMetrics(registry: Registry, pool: CardRenderPool) {
     registry,
     {
       name: 'card_render_workers_lost_total',
-      help: 'Render worker processes lost, by cause: crashed (signal or exit), memory (over RENDER_WORKER_MEMORY_MB), time (over RENDER_TIME_BUDGET_MS).',
+      help: 'Render worker processes lost, by cause: crashed (signal or exit), memory (over RENDER_WORKER_MEMORY_MB), time (over RENDER_TIME_BUDGET_MS, or RENDER_ANIMATED_TIME_BUDGET_MS for an animated card).',
       labelNames: ['cause'],
     },
     () => Object.entries(pool.workersLost).map(([cause, count]) => [{ cause }, count]),

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { hexColorField } from './hex-color.ts';
 
+/**
+ * The caps of an animated card, as packages/card's ANIMATION_CAPS keeps them (written here for the
+ * field's description: the job contract does not depend on the drawing package).
+ */
+const ANIMATED_CARD_CAPS_TEXT =
+  'An animated card loops after at most 10 s, has at most 60 frames (15 at the 2x scale), frames of at least 20 ms (10 ms or less in the source plays as 100 ms, as browsers do) and at most 4 MiB: over it, it is drawn again with half the frames.';
+
 export const PRESENCE_STATUSES = ['offline', 'online', 'idle', 'dnd'] as const;
 export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
 
@@ -150,6 +157,9 @@ export const cardOptionsSchema = z.strictObject(
     message: text(
       CARD_LIMITS.maxMessageLength,
       'Line under the name in the welcome layout, such as `You are member #1,234`. Default: none. Only drawn when `layout` is `welcome`; the profile layout accepts and ignores it (use `customSubtitle` there).',
+    ).optional(),
+    animated: flag(
+      `When true and the avatar (a Discord \`a_\` avatar), the avatar decoration or \`customBackground\` (GIF or animated WebP) moves, the card moves: animated WebP, or GIF with \`format: "gif"\`; \`format\` \`png\` or \`avif\` with it is a 400. When nothing moves the answer is the still card (\`animated: false\` in the answer): PNG when \`format\` is not given, else in \`format\`. ${ANIMATED_CARD_CAPS_TEXT} Animated PNG (APNG) decorations and backgrounds stay still (first frame). An animated card takes longer: about 1.2-1.4 s as WebP and 5 s as GIF on one core, against ~0.1 s for a still card. Default false.`,
     ).optional(),
     disableProfileTheme: flag("Ignores the profile's theme colors (border, avatar ring, generated background). Default false.").optional(),
   },

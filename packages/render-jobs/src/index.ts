@@ -3,7 +3,7 @@ export { CARD_LAYOUTS, CARD_LIMITS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_
 export type { CardLayout, CardOptions, PresenceStatus, RankData } from './card-options.ts';
 export { HEX_COLOR, hexColorField, parseHexColor, type Rgb } from './hex-color.ts';
 export { describePixelCount, detectImageFormat, IMAGE_SNIFF_LENGTH, imageSizeProblem, judgeImageFormat, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, type ImageFormat } from './image-rules.ts';
-export { cardFormatSchema, renderJobPayloadSchema, snowflakeSchema, type RenderJobPayload } from './render-job-payload.ts';
+export { cardAnimationEncoding, cardFormatSchema, refuseStillOnlyFormat, renderJobPayloadSchema, snowflakeSchema, type CardAnimationEncoding, type RenderJobPayload } from './render-job-payload.ts';
 export { ALT_TEXT_MAX_LENGTH, RENDER_FAILED, RENDER_FAILURE_CODES, renderJobResultSchema, type RenderFailure, type RenderJobResult } from './render-job-result.ts';
 export { mediaKeyForImage, renderJobId } from './render-key.ts';
 export { RENDER_JOB_NAME, RENDER_JOB_OPTIONS, RENDER_QUEUE_NAME, RENDER_RETENTION } from './render-job-options.ts';

@@ -1,4 +1,4 @@
-import { MEDIA_FORMATS, type MediaFormat } from '@utility-api/media-store';
+import { DEFAULT_MEDIA_FORMAT, MEDIA_FORMATS, type MediaFormat } from '@utility-api/media-store';
 import { z } from 'zod';
 import { cardOptionsSchema } from './card-options.ts';
 
@@ -10,6 +10,26 @@ export const cardFormatSchema = z.enum(CARD_FORMATS, { error: `must be one of ${
     'Image format of the card: `png` (default; lossless), `webp` (lossy, quality 90: about a fifth of the PNG), `avif` (lossy: about a sixth of the PNG) or `gif` (one frame, 256 colours: the card is quantised to a palette, so gradients and photos band; only worth it for clients that want GIF). The URL ends in the matching extension (`/media/<uuid>.webp`).',
   examples: ['webp'],
 });
+
+/** What an animated card is encoded as; a card asked for as animated that does not move is stored as its still format. */
+export type CardAnimationEncoding = { animation: 'webp' | 'gif'; still: MediaFormat };
+
+/**
+ * The encodings of a card asked for with `animated: true`: animated WebP, or GIF when `format` is
+ * gif; when nothing moves, the still card in `format`, PNG when none was given (a still WebP would
+ * be a surprise to a client that asked for nothing). Undefined for a still request.
+ */
+export function cardAnimationEncoding(request: { options: { animated?: boolean | undefined }; format?: MediaFormat | undefined }): CardAnimationEncoding | undefined {
+  if (request.options.animated !== true) return undefined;
+  return { animation: request.format === 'gif' ? 'gif' : 'webp', still: request.format ?? DEFAULT_MEDIA_FORMAT };
+}
+
+/** PNG and AVIF cannot carry the animation here (sharp writes neither animated): asking for both is a mistake to name. */
+export function refuseStillOnlyFormat(request: { animated?: boolean | undefined; format?: MediaFormat | undefined }, context: z.RefinementCtx): void {
+  if (request.animated === true && (request.format === 'png' || request.format === 'avif')) {
+    context.addIssue({ code: 'custom', path: ['format'], message: `must be webp or gif (or left out) when animated is true: ${request.format} cannot move` });
+  }
+}
 
 /** A Discord user id: a snowflake of 17 to 20 digits (ids issued from 2015 until far in the future). */
 const SNOWFLAKE_PATTERN = /^\d{17,20}$/;
@@ -28,6 +48,6 @@ export const renderJobPayloadSchema = z.strictObject({
   format: cardFormatSchema.optional(),
   /** Request id of the HTTP call that asked first, so logs follow a card from request to upload. */
   requestId: z.string().max(128).optional(),
-});
+}).superRefine((payload, context) => refuseStillOnlyFormat({ animated: payload.options.animated, format: payload.format }, context));
 
 export type RenderJobPayload = z.output<typeof renderJobPayloadSchema>;

@@ -52,6 +52,11 @@ export const renderJobResultSchema = z.discriminatedUnion('ok', [
     width: z.number().int().positive(),
     height: z.number().int().positive(),
     bytes: z.number().int().positive(),
+    /**
+     * Only for `options.animated`: whether the stored card moves (else it is the still card), and
+     * its frame count (1 when still).
+     */
+    animation: z.object({ animated: z.boolean(), frames: z.number().int().positive() }).optional(),
     /** Milliseconds per phase: profile, images (fetch), draw, encode, store. */
     timings: z.record(z.string(), z.number()),
     warnings: z.array(z.string()),

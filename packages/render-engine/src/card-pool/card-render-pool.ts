@@ -1,4 +1,4 @@
-import { CardImageError, type CardInput } from '@utility-api/card';
+import { type CardAnimationFormat, CardImageError, type CardInput } from '@utility-api/card';
 import type { Logger } from '@utility-api/infra';
 import { DEFAULT_MEDIA_FORMAT, type MediaFormat } from '@utility-api/media-store';
 import { asBuffer, type PooledCard, type RenderTask, type RenderTaskOutcome } from './pool-messages.ts';
@@ -131,7 +131,8 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
 
   const settle = (pending: PendingTask, outcome: RenderTaskOutcome) => {
     if (outcome.ok) {
-      pending.resolve({ image: asBuffer(outcome.image), format: outcome.format, width: outcome.width, height: outcome.height, timings: outcome.timings, warnings: outcome.warnings });
+      const { id: _id, ok: _ok, image, ...card } = outcome;
+      pending.resolve({ ...card, image: asBuffer(image) });
     } else if (outcome.imageError) {
       const { reason, field, detail } = outcome.imageError;
       pending.reject(new CardImageError(reason, field, detail));
@@ -165,11 +166,15 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     },
     /** Workers lost since the pool started, by cause (read by the metrics at scrape time). */
     workersLost: workersLost as Readonly<typeof workersLost>,
-    /** Draws the card and encodes it as `format` (PNG by default), both in a worker process. */
-    render(input: CardInput, format: MediaFormat = DEFAULT_MEDIA_FORMAT): Promise<PooledCard> {
+    /**
+     * Draws the card and encodes it as `format` (PNG by default), both in a worker process. With
+     * `animation`, a card with a moving source is drawn moving and encoded as that; `format` is
+     * then the still card's, when nothing moves.
+     */
+    render(input: CardInput, format: MediaFormat = DEFAULT_MEDIA_FORMAT, animation?: CardAnimationFormat): Promise<PooledCard> {
       if (closed) return Promise.reject(new RenderPoolClosedError());
       return new Promise<PooledCard>((resolve, reject) => {
-        waiting.push({ task: { id: nextTaskId++, input, format }, resolve, reject });
+        waiting.push({ task: { id: nextTaskId++, input, format, animation }, resolve, reject });
         refillUnlessScheduled();
         dispatch();
       });

@@ -1,4 +1,4 @@
-import { CardImageError, prepareCardFonts, renderCard, warmUpCardRenderer } from '@utility-api/card';
+import { CardImageError, prepareCardFonts, renderAnimatedCard, renderCard, warmUpCardRenderer } from '@utility-api/card';
 import { encodeCardImage } from './card-formats.ts';
 import { reviveCardInput, type RenderTask, type RenderTaskOutcome, type WorkerMessage } from './pool-messages.ts';
 
@@ -30,22 +30,37 @@ async function prepare(): Promise<boolean> {
   }
 }
 
-/** The card drawn as PNG, then re-encoded here when another format was asked for. */
-async function drawAndEncode(task: RenderTask) {
-  const card = await renderCard(reviveCardInput(task.input));
+/**
+ * The card drawn as PNG, then re-encoded here when another format was asked for. An animation is
+ * encoded by the card package itself; when nothing moves it hands back the still PNG, which then
+ * takes the still format like any card.
+ */
+async function drawAndEncode(task: RenderTask): Promise<Omit<Extract<RenderTaskOutcome, { ok: true }>, 'id' | 'ok'>> {
+  const input = reviveCardInput(task.input);
+  if (task.animation !== undefined) {
+    const card = await renderAnimatedCard(input, { format: task.animation });
+    const { width, height, warnings, frames, delaysMs } = card;
+    const animation = { animated: card.animated, frames, delaysMs };
+    // Every frame draws all steps: the per-step times of a still card have no counterpart here.
+    if (card.animated) return { image: card.bytes, format: card.format, width, height, timings: { ...card.timings, steps: {} }, warnings, animation };
+    const started = performance.now();
+    const encoded = await encodeCardImage(card.bytes, task.format);
+    const timings = { ...card.timings, steps: {}, encode: card.timings.encode + performance.now() - started };
+    return { image: encoded, format: task.format, width, height, timings, warnings, animation };
+  }
+  const card = await renderCard(input);
   const started = performance.now();
   const encoded = await encodeCardImage(card.png, task.format);
-  return { card, encoded, encodeMs: performance.now() - started };
+  const timings = { ...card.timings, encode: card.timings.encode + performance.now() - started };
+  return { image: encoded, format: task.format, width: card.width, height: card.height, timings, warnings: card.warnings };
 }
 
 /** One card per task; the pool sends the next only after this one's outcome. */
 function drawOnRequest(): void {
   process.on('message', (task: RenderTask) => {
     drawAndEncode(task).then(
-      ({ card, encoded, encodeMs }) => {
-        const image = new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.byteLength);
-        const timings = { ...card.timings, encode: card.timings.encode + encodeMs };
-        send({ type: 'outcome', outcome: { id: task.id, ok: true, image, format: task.format, width: card.width, height: card.height, timings, warnings: card.warnings } });
+      (card) => {
+        send({ type: 'outcome', outcome: { id: task.id, ok: true, ...card } });
       },
       (error: unknown) => {
         const outcome: RenderTaskOutcome =

@@ -1,4 +1,4 @@
-import type { CardImageErrorReason, CardInput, RenderedCard } from '@utility-api/card';
+import type { CardAnimationFormat, CardImageErrorReason, CardInput, RenderedCard } from '@utility-api/card';
 import type { MediaFormat } from '@utility-api/media-store';
 
 /**
@@ -6,7 +6,12 @@ import type { MediaFormat } from '@utility-api/media-store';
  * no event loop does); `timings.encode` covers the PNG and any re-encoding. Where each text went
  * stays in the worker.
  */
-export type PooledCard = Omit<RenderedCard, 'texts' | 'png'> & { image: Buffer; format: MediaFormat };
+export type PooledCard = Omit<RenderedCard, 'texts' | 'png'> & {
+  image: Buffer;
+  format: MediaFormat;
+  /** Set when the task asked for an animation: whether the card moves, and its frames (1 when still). */
+  animation?: { animated: boolean; frames: number; delaysMs: number[] } | undefined;
+};
 
 /**
  * What crosses the IPC channel between the pool and its worker processes. The channel uses
@@ -16,7 +21,10 @@ export type PooledCard = Omit<RenderedCard, 'texts' | 'png'> & { image: Buffer; 
 export interface RenderTask {
   id: number;
   input: CardInput;
+  /** The still card's format; with `animation`, the format used only when nothing moves. */
   format: MediaFormat;
+  /** Draw the card moving when a source does (`renderAnimatedCard`), encoded as this. */
+  animation?: CardAnimationFormat | undefined;
 }
 
 export type RenderTaskOutcome =

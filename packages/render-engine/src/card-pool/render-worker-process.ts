@@ -24,6 +24,8 @@ export interface RenderWorkerLimits {
   memoryLimitBytes: number;
   /** How long one card may draw before the worker is killed. */
   timeBudgetMs: number;
+  /** The same for an animated card, which draws and encodes every frame (GIF: ~5 s on a free core). */
+  animatedTimeBudgetMs?: number | undefined;
   /**
    * How long a worker may take to load fonts and draw its warm-up card (1.5–3 s here) before it is
    * killed as wedged; the pool then starts another with its start-up backoff. Default 60 s.
@@ -131,7 +133,8 @@ export class RenderWorkerProcess {
   /** Sends one card; the outcome arrives through `onOutcome`, or the loss through `onExit`. */
   draw(task: RenderTask): void {
     this.#busy = true;
-    this.#budgetTimer = setTimeout(() => this.kill('time'), this.#limits.timeBudgetMs);
+    const budgetMs = task.animation === undefined ? this.#limits.timeBudgetMs : (this.#limits.animatedTimeBudgetMs ?? this.#limits.timeBudgetMs);
+    this.#budgetTimer = setTimeout(() => this.kill('time'), budgetMs);
     this.#scheduleSample(BUSY_SAMPLE_MS);
     this.#child.send(task, (error) => {
       // The channel closed under the message: the process is exiting, and `exit` reports it.

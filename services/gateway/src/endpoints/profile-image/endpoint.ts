@@ -2,7 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import { DeadlineError } from '@utility-api/infra';
 import { MEDIA_FORMATS, StorageUnavailableError, type MediaFormat, type MediaStore } from '@utility-api/media-store';
 import accepts from 'accepts';
-import { ALT_TEXT_MAX_LENGTH, CARD_LIMITS, cardFormatSchema, cardOptionsSchema, DEFAULT_BACKGROUND_BRIGHTNESS, RENDER_RETENTION, type RenderFailure, snowflakeSchema } from '@utility-api/render-jobs';
+import {
+  ALT_TEXT_MAX_LENGTH,
+  CARD_LIMITS,
+  cardFormatSchema,
+  cardOptionsSchema,
+  DEFAULT_BACKGROUND_BRIGHTNESS,
+  refuseStillOnlyFormat,
+  RENDER_RETENTION,
+  type RenderFailure,
+  snowflakeSchema,
+} from '@utility-api/render-jobs';
 import { z } from 'zod';
 import { ApiError, storageUnavailableError } from '../../errors/api-error.ts';
 import { RenderQueueUnavailableError, type RenderQueue } from '../../rendering/render-queue.ts';
@@ -30,10 +40,15 @@ const resultSchema = z.object({
     description: `One plain sentence describing the card (layout, name, tag, level, rank, XP, status), at most ${ALT_TEXT_MAX_LENGTH} characters (Discord's limit): pass it as the attachment's \`description\` so screen readers can say what the card shows.`,
     examples: ['Profile card for Ada (@ada.codes): level 12, rank #1, 1.2K of 5K XP, online.'],
   }),
+  animated: z.boolean().optional().meta({
+    description:
+      'Only when the request has `animated: true`: `true` when the card moves (`url` is an animated WebP, or GIF with `format: "gif"`), `false` when nothing on it moves and `url` is the still card (PNG when `format` was not given, else in `format`).',
+  }),
+  frames: z.number().int().min(1).optional().meta({ description: 'Only when the request has `animated: true`: frames of the card (1 when still). Image answers carry it as `X-Card-Frames`.' }),
 });
 
 /** The card options plus the format to store the card in, which is not a drawing option. */
-const profileImageBodySchema = cardOptionsSchema.extend({ format: cardFormatSchema.optional() });
+const profileImageBodySchema = cardOptionsSchema.extend({ format: cardFormatSchema.optional() }).superRefine(refuseStillOnlyFormat);
 type ProfileImageBody = z.output<typeof profileImageBodySchema>;
 
 type ProfileImageResult = z.infer<typeof resultSchema>;
@@ -43,6 +58,8 @@ const userIdField = snowflakeSchema.meta({ description: 'Discord user id (17 to 
 const JSON_TYPE = 'application/json';
 const IMAGE_FORMATS = Object.keys(MEDIA_FORMATS) as MediaFormat[];
 const IMAGE_TYPES = IMAGE_FORMATS.map((format) => MEDIA_FORMATS[format]);
+/** The types an animated card can be: PNG and AVIF are never animated here, so Accept cannot pick them for one. */
+const ANIMATED_IMAGE_TYPES = [MEDIA_FORMATS.webp, MEDIA_FORMATS.gif];
 const formatOfType = (type: string) => IMAGE_FORMATS.find((format) => MEDIA_FORMATS[format] === type)!;
 
 /** How the answer is sent: the JSON result (the spec's answer), or the card's bytes in a format. */
@@ -54,11 +71,12 @@ type Answer = { kind: 'json' } | { kind: 'image'; format: MediaFormat };
  * `format` field, an image type chosen by `Accept` is the format; with one, only that format's
  * type is offered, so an `Accept` naming another image type is a 406 saying so.
  */
-function negotiateAnswer(headers: Record<string, HeaderValue>, format: MediaFormat | undefined): Answer {
+function negotiateAnswer(headers: Record<string, HeaderValue>, format: MediaFormat | undefined, animated: boolean): Answer {
   const negotiator = accepts({ headers } as IncomingMessage);
   // The offered type the client prefers, or false when it accepts none of them.
   const best = (offered: string[]) => negotiator.types(offered) as string | false;
-  const chosen = best(format === undefined ? [JSON_TYPE, ...IMAGE_TYPES] : [JSON_TYPE, MEDIA_FORMATS[format]]);
+  const imageTypes = animated ? ANIMATED_IMAGE_TYPES : IMAGE_TYPES;
+  const chosen = best(format === undefined ? [JSON_TYPE, ...imageTypes] : [JSON_TYPE, MEDIA_FORMATS[format]]);
   if (chosen === JSON_TYPE) return { kind: 'json' };
   if (chosen !== false) return { kind: 'image', format: formatOfType(chosen) };
   const asked = best(IMAGE_TYPES);
@@ -70,7 +88,12 @@ function negotiateAnswer(headers: Record<string, HeaderValue>, format: MediaForm
       { details: [{ in: 'body', field: 'format', message: `contradicts Accept (${asked})` }] },
     );
   }
-  throw new ApiError(406, 'not_acceptable', `Accept names nothing this endpoint answers with: ${[JSON_TYPE, ...IMAGE_TYPES].join(', ')}.`);
+  if (animated && asked !== false) {
+    throw new ApiError(406, 'not_acceptable', `animated is true but Accept asks for ${asked}, which cannot move: accept ${ANIMATED_IMAGE_TYPES.join(' or ')} or ${JSON_TYPE}.`, {
+      details: [{ in: 'body', field: 'animated', message: `contradicts Accept (${asked})` }],
+    });
+  }
+  throw new ApiError(406, 'not_acceptable', `Accept names nothing this endpoint answers with: ${[JSON_TYPE, ...imageTypes].join(', ')}.`);
 }
 
 /**
@@ -132,6 +155,10 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     'With `Accept: image/png` (or `image/webp`, `image/avif`, `image/gif`) the answer is the image itself, with its `Content-Type`,',
     '`Content-Length`, `ETag`, its public URL in `Content-Location` and the alt text in `X-Alt-Text`; an image type in `Accept` without',
     'a `format` field picks that format, one contradicting `format` is a 406, and so is an `Accept` matching nothing offered. Errors are always JSON.',
+    'With `animated: true` a card whose avatar, avatar decoration or `customBackground` moves is drawn moving, as animated WebP (GIF with',
+    '`format: "gif"`; `png` or `avif` with it is a 400, and an `Accept` naming only them a 406); the answer says `animated` and `frames`, and',
+    'when nothing moves it is the still card (PNG unless `format` says otherwise). An animated card takes about 1.2-1.4 s (WebP) or 5 s',
+    '(GIF) to draw, within its own budget (`RENDER_ANIMATED_TIME_BUDGET_MS`, 18 s).',
     '`layout` picks the card: `profile` (default) or `welcome`, a welcome/goodbye card with a big `headline` and a `message` line.',
     'Every body field is optional and unknown fields are a 400 naming them. Booleans default to `false`;',
     `\`backgroundBrightness\` defaults to ${DEFAULT_BACKGROUND_BRIGHTNESS}; at most ${CARD_LIMITS.maxCustomBadges} \`customBadges\`;`,
@@ -179,6 +206,7 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
       'Content-Location': 'Image answers: the public URL of the same image (the JSON answer\'s `url`), fetchable without a key.',
       ETag: 'Image answers: the strong entity tag `/media` serves the same image with.',
       'X-Alt-Text': "Image answers: the JSON answer's `altText` as an RFC 8187 ext-value (`UTF-8''` then percent-encoded UTF-8).",
+      'X-Card-Frames': 'Only when the request has `animated: true`: the frames of the card, `1` when nothing moved and the answer is the still card.',
     },
     example: {
       success: true,
@@ -192,7 +220,7 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
   404: { description: '`unknown_user`: Discord has no user with this id (only with a bot token configured).' },
   406: {
     description:
-      '`not_acceptable`: `Accept` names none of `application/json`, `image/png`, `image/webp`, `image/avif`, `image/gif`, or names an image type other than the `format` field asks for (`details` then names `format`). Checked before anything is drawn.',
+      '`not_acceptable`: `Accept` names none of `application/json`, `image/png`, `image/webp`, `image/avif`, `image/gif`, or names an image type other than the `format` field asks for (`details` then names `format`), or only `image/png` or `image/avif` with `animated: true` (`details` then names `animated`). Checked before anything is drawn.',
   },
   413: { description: 'The body is over 1 MB.' },
   415: { description: 'The body is not JSON, or has a Content-Encoding other than gzip, deflate or br.' },
@@ -208,14 +236,15 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
   const handleFor = async (userId: string, body: ProfileImageBody, request: RequestSnapshot) => {
     const { format: askedFormat, ...options } = body;
     // Before rendering: a request that cannot be answered draws nothing.
-    const answer = negotiateAnswer(request.headers, askedFormat);
+    const answer = negotiateAnswer(request.headers, askedFormat, options.animated === true);
     const format = answer.kind === 'image' ? answer.format : askedFormat;
     const { result, reused } = await dependencies.queue.render({ userId, options, format, requestId: request.requestId }, dependencies.renderTimeoutMs).catch((error: unknown) => {
       throw queueErrorToApiError(error, dependencies.renderTimeoutMs);
     });
     if (!result.ok) throw renderFailureToApiError(result.failure);
     const url = `${dependencies.publicBaseUrl}/media/${result.mediaKey}.${result.format}`;
-    const headers = { 'X-Card-Render': reused ? 'reused' : 'new', Vary: 'Accept' };
+    const { animation } = result;
+    const headers = { 'X-Card-Render': reused ? 'reused' : 'new', Vary: 'Accept', ...(animation && { 'X-Card-Frames': String(animation.frames) }) };
     if (answer.kind === 'image') {
       const image = await readStoredImage(dependencies.media, result.mediaKey, result.format);
       dependencies.onRendered?.(reused);
@@ -223,7 +252,7 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
       return new Reply<Buffer>(200, image.bytes, { ...headers, 'Content-Type': image.contentType, ETag: image.etag, 'Content-Location': url, 'X-Alt-Text': rfc8187(result.altText) });
     }
     dependencies.onRendered?.(reused);
-    return new Reply<ProfileImageResult>(200, { success: true, message: 'Image Created', options: body, url, altText: result.altText }, headers);
+    return new Reply<ProfileImageResult>(200, { success: true, message: 'Image Created', options: body, url, altText: result.altText, ...animation }, headers);
   };
   const common = {
     methods: ['POST'] as const,
