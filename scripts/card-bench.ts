@@ -2,10 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { Canvas, createCanvas, loadImage } from 'canvas';
-import { cardCacheStats, clearCardCaches, PNG_ENCODING, prepareCardFonts, renderAnimatedCard, renderCard, type RenderedCard } from '@utility-api/card';
-import { animatedBenchCard } from '../packages/card/samples/animated-sources.ts';
+import { cardCacheStats, clearCardCaches, PNG_ENCODING, prepareCardFonts, renderCard, type RenderedCard } from '@utility-api/card';
 import { benchCardSets, distinctBenchCard } from '../packages/card/samples/bench-cards.ts';
 import { formatCostTable, measureCardFormats, type BenchCard, type FormatCost } from './bench/card-formats.ts';
+import { benchAnimatedCard } from './bench/card-render.ts';
 
 /**
  * `pnpm card:bench [--quick]`: times renderCard on three option sets and prints markdown tables.
@@ -156,19 +156,7 @@ const pngTable = settings.map((setting) => ({
 
 // Animated cards: every render decodes all frames again (animations are not cached).
 const ANIMATED_RENDERS = quick ? 2 : 8;
-const animatedInput = await animatedBenchCard(SETS[1]!.input);
-const animatedTable = [];
-for (const format of ['webp', 'gif'] as const) {
-  const totals: number[] = [];
-  let last: Awaited<ReturnType<typeof renderAnimatedCard>> | undefined;
-  for (let index = 0; index < ANIMATED_RENDERS; index += 1) {
-    const started = performance.now();
-    last = await renderAnimatedCard(distinct(animatedInput, index), { format });
-    totals.push(performance.now() - started);
-  }
-  if (!last?.animated) throw new Error('the animated bench card did not animate');
-  animatedTable.push({ format, frames: last.frames, total: summarize(totals), timings: last.timings, kb: last.bytes.length / 1024 });
-}
+const animatedTable = await benchAnimatedCard({ renders: ANIMATED_RENDERS });
 
 const lines = [
   `## Card render benchmark (${quick ? 'quick' : 'full'})`,
@@ -194,7 +182,7 @@ const lines = [
   '',
   '| format | frames | total ms med / p95 | prepare ms | draw ms | encode ms | KB |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-  ...animatedTable.map((row) => `| ${row.format} | ${row.frames} | ${pair(row.total)} | ${ms(row.timings.prepare)} | ${ms(row.timings.draw)} | ${ms(row.timings.encode)} | ${row.kb.toFixed(0)} |`),
+  ...animatedTable.map((row) => `| ${row.format} | ${row.frames} | ${ms(row.totalMs.median)} / ${ms(row.totalMs.p95)} | ${ms(row.timings.prepare)} | ${ms(row.timings.draw)} | ${ms(row.timings.encode)} | ${(row.bytes / 1024).toFixed(0)} |`),
   '',
   `Stored formats (\`format\`), ${FORMAT_CARDS} cards per set encoded as the render worker does; encode ms includes the PNG encode:`,
   '',

@@ -4,7 +4,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { REPO_ROOT } from '../local-stack/service-process.ts';
 import { HAS_TASKSET } from './bench-process.ts';
-import { benchCardRender } from './card-render.ts';
+import { benchAnimatedCard, benchCardRender } from './card-render.ts';
 import { benchLightEndpoints } from './light-endpoints.ts';
 import { benchProfileImage, STACK_RENDER_WORKERS } from './profile-image.ts';
 import { checkTargets, markdownReport, type BenchResults } from './report.ts';
@@ -56,6 +56,8 @@ try {
     const renders = quick ? 60 : 220;
     progress(`card render: 3 option sets, ${renders} distinct cards each`);
     results.card = await benchCardRender({ renders, warmup: quick ? 5 : 20, formatCards: quick ? 5 : 20, progress });
+    progress('card render: the animated card as animated WebP and GIF');
+    results.animatedCard = await benchAnimatedCard({ renders: quick ? 2 : 6 });
   }
   if (phases.has('profile')) {
     progress(`profile-image: embedded, then the stack with 1 and 2 renderers (${STACK_RENDER_WORKERS} render worker each)`);

@@ -1,4 +1,5 @@
-import { prepareCardFonts, renderCard } from '@utility-api/card';
+import { prepareCardFonts, renderAnimatedCard, renderCard } from '@utility-api/card';
+import { animatedBenchCard } from '../../packages/card/samples/animated-sources.ts';
 import { benchCardSets, distinctBenchCard } from '../../packages/card/samples/bench-cards.ts';
 import { measureCardFormats, type BenchCard, type FormatCost } from './card-formats.ts';
 import { percentile } from './stats.ts';
@@ -63,6 +64,40 @@ export async function benchCardRender(options: { renders: number; warmup: number
       `card render: ${set.name}: draw+encode median ${result.drawEncodeMs.median.toFixed(1)} ms, p95 ${result.drawEncodeMs.p95.toFixed(1)} ms, ${(result.pngBytes / 1024).toFixed(0)} KB; ` +
         result.formats.map((cost) => `${cost.format} ${cost.encodeMs.median.toFixed(0)} ms ${(cost.bytes / 1024).toFixed(0)} KB`).join(', '),
     );
+  }
+  return results;
+}
+
+export interface AnimatedCardMeasurement {
+  format: 'webp' | 'gif';
+  renders: number;
+  frames: number;
+  totalMs: Spread;
+  timings: { prepare: number; draw: number; encode: number };
+  bytes: number;
+}
+
+/**
+ * The animated bench card (the "photo + rank" set with a 24-frame GIF avatar and a 40-frame WebP
+ * background) as animated WebP and GIF, whole `renderAnimatedCard` calls, each render distinct.
+ * Animations are not cached, so every render decodes every frame again.
+ */
+export async function benchAnimatedCard(options: { renders: number }): Promise<AnimatedCardMeasurement[]> {
+  prepareCardFonts();
+  const set = optionSets()[1];
+  if (!set) throw new Error('no "photo + rank" bench set');
+  const input = await animatedBenchCard(set.input);
+  const results: AnimatedCardMeasurement[] = [];
+  for (const format of ['webp', 'gif'] as const) {
+    const totals: number[] = [];
+    let last: Awaited<ReturnType<typeof renderAnimatedCard>> | undefined;
+    for (let index = 0; index < options.renders; index += 1) {
+      const started = performance.now();
+      last = await renderAnimatedCard(distinct(input, index), { format });
+      totals.push(performance.now() - started);
+    }
+    if (!last?.animated) throw new Error('the animated bench card did not animate');
+    results.push({ format, renders: options.renders, frames: last.frames, totalMs: spread(totals), timings: last.timings, bytes: last.bytes.length });
   }
   return results;
 }

@@ -1,11 +1,12 @@
 import { formatCostTable } from './card-formats.ts';
-import type { CardRenderMeasurement } from './card-render.ts';
+import type { AnimatedCardMeasurement, CardRenderMeasurement } from './card-render.ts';
 import { BARE_HTTP, BASELINE_GATEWAY, GATEWAY, PLAIN_KOA, type LightEndpointsResult, type LightMeasurement } from './light-endpoints.ts';
 import type { ProcessMemory, ProfileImageMeasurement } from './profile-image.ts';
 
 export interface BenchResults {
   light?: LightEndpointsResult;
   card?: CardRenderMeasurement[];
+  animatedCard?: AnimatedCardMeasurement[];
   profileImage?: { measurements: ProfileImageMeasurement[]; memory: ProcessMemory[]; renderWorkers: Record<string, number> };
 }
 
@@ -23,6 +24,8 @@ export const TARGETS = {
   profileNewP50Ms: 40,
   rendererScaling: 1.8,
   repeatP50Ms: 5,
+  animatedWebpMs: 1500,
+  animatedWebpBytes: 8 * 1024 * 1024,
 } as const;
 
 const fixed = (value: number | undefined, digits = 1) => (value === undefined || Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
@@ -77,6 +80,14 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       });
     }
   }
+  const animatedWebp = results.animatedCard?.find((card) => card.format === 'webp');
+  if (animatedWebp) {
+    checks.push({
+      target: `animated card (GIF avatar + 40-frame background) as animated WebP ≤ ${TARGETS.animatedWebpMs} ms and ≤ 8 MB`,
+      measured: `${fixed(animatedWebp.totalMs.median, 0)} ms median, ${(animatedWebp.bytes / 1024).toFixed(0)} KB, ${animatedWebp.frames} frames`,
+      pass: animatedWebp.totalMs.median <= TARGETS.animatedWebpMs && animatedWebp.bytes <= TARGETS.animatedWebpBytes,
+    });
+  }
   for (const card of results.card ?? []) {
     checks.push({
       target: `card "${card.set}": draw+encode median ≤ ${TARGETS.cardDrawEncodeMedianMs} ms`,
@@ -118,7 +129,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 
 export function markdownReport(results: BenchResults, checks: readonly TargetCheck[], heading: string): string {
   const lines: string[] = [heading, ''];
-  const { light, card, profileImage } = results;
+  const { light, card, animatedCard, profileImage } = results;
   if (light) {
     const runs = light.measurements[0]?.runs.length ?? 0;
     lines.push(
@@ -158,6 +169,19 @@ export function markdownReport(results: BenchResults, checks: readonly TargetChe
       'Stored formats (`format`), encoded as the render worker does; encode ms includes the PNG encode:',
       '',
       ...formatCostTable(card),
+      '',
+    );
+  }
+  if (animatedCard) {
+    lines.push(
+      `### Animated card: photo + rank with a 24-frame GIF avatar and a 40-frame WebP background, ${animatedCard[0]?.renders ?? 0} renders per format, in this process`,
+      '',
+      '| format | frames | total ms med / p95 | prepare ms | draw ms | encode ms | KB |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...animatedCard.map(
+        (row) =>
+          `| ${row.format} | ${row.frames} | ${fixed(row.totalMs.median, 0)} / ${fixed(row.totalMs.p95, 0)} | ${fixed(row.timings.prepare, 0)} | ${fixed(row.timings.draw, 0)} | ${fixed(row.timings.encode, 0)} | ${(row.bytes / 1024).toFixed(0)} |`,
+      ),
       '',
     );
   }

@@ -45,6 +45,13 @@ test('an animated GIF avatar makes an animated WebP with its own frame times, re
   t.true(card.bytes.length < 8 * 1024 * 1024);
 });
 
+test('the welcome layout moves too, with the same frame times', async (t) => {
+  const avatar = await animatedImage('gif', { width: 128, height: 128 }, COLORS, DELAYS);
+  const card = await renderAnimatedCard({ profile: { ...PROFILE, avatar }, options: { layout: 'welcome', message: 'You are member #1,234' } }, { format: 'webp' });
+  t.true(card.animated);
+  t.deepEqual(webpmuxInfo(card.bytes), { frames: 4, durationsMs: DELAYS, loop: 0, width: 900, height: 300 });
+});
+
 test('GIF output carries the same delays in hundredths of a second, read back by gifsicle', async (t) => {
   const avatar = await animatedImage('webp', { width: 128, height: 128 }, COLORS, DELAYS);
   const card = await renderAnimatedCard({ profile: { ...PROFILE, avatar }, options: {} }, { format: 'gif' });
