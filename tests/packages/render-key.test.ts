@@ -47,3 +47,10 @@ test("the animated field's description states the card package's animation caps"
   t.true(description.includes(`at least ${ANIMATION_CAPS.minFrameMs} ms`));
   t.true(description.includes(`at most ${ANIMATION_CAPS.maxBytes / (1024 * 1024)} MiB`));
 });
+
+test('the job id is scoped to the requesting key: another key never shares a render', (t) => {
+  const payload = { userId: '302050872383242240', options: { customTag: 'hi' } };
+  t.not(renderJobId(payload, 'key_aaaaaaaaaaaa'), renderJobId(payload, 'key_bbbbbbbbbbbb'));
+  t.is(renderJobId(payload, 'key_aaaaaaaaaaaa'), renderJobId({ ...payload, options: { customTag: 'hi' } }, 'key_aaaaaaaaaaaa'));
+  t.not(renderJobId(payload, 'key_aaaaaaaaaaaa'), renderJobId(payload));
+});

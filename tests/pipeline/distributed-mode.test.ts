@@ -1,7 +1,7 @@
 import test from 'ava';
 import { freeLoopbackPort, startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
 import type { ImageServer } from './image-server.ts';
-import { registerProfileImageTests, startPipelineImageServer, SUITE_ENV, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
+import { registerProfileImageTests, SECOND_API_KEY, startPipelineImageServer, SUITE_ENV, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
 let stack: LocalStack;
@@ -13,7 +13,7 @@ test.before(async () => {
   stack = await startLocalStack({
     gatewayPort: await freeLoopbackPort(),
     renderers: 2,
-    apiKeys: API_KEY,
+    apiKeys: `${API_KEY},${SECOND_API_KEY}`,
     env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_WORKERS: '1', ...SUITE_ENV },
   });
 });

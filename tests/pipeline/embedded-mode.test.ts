@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import test from 'ava';
 import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
 import type { ImageServer } from './image-server.ts';
-import { registerProfileImageTests, startPipelineImageServer, SUITE_ENV, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
+import { registerProfileImageTests, SECOND_API_KEY, startPipelineImageServer, SUITE_ENV, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
 let gateway: EmbeddedGateway;
@@ -10,7 +10,7 @@ let images: ImageServer;
 
 test.before(async () => {
   images = await startPipelineImageServer();
-  gateway = await startEmbeddedGateway(API_KEY, { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_WORKERS: '2', ...SUITE_ENV });
+  gateway = await startEmbeddedGateway(API_KEY, { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_WORKERS: '2', ...SUITE_ENV, API_KEYS: `${API_KEY},${SECOND_API_KEY}` });
 });
 
 test.after.always(async () => {

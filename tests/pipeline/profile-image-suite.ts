@@ -25,6 +25,9 @@ export const USER_ID = '302050872383242240';
  */
 export const SUITE_ENV = { CARDS_IN_FLIGHT_PER_KEY: '100', RATE_LIMIT_PROFILE_IMAGE: '600/60s' } as const;
 
+/** A second key the gateways accept beside the target's own (`API_KEYS` lists both). */
+export const SECOND_API_KEY = 'pipeline-second-key-0123456789';
+
 export function imageRoutes() {
   return {
     '/red.png': png(solidPng(1200, 400, '#ff0000')),
@@ -220,6 +223,22 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
       const described = reply.body.error.details.map((detail: { field: string; message: string }) => `${detail.field}: ${detail.message}`);
       t.deepEqual(described, [...new Set(described)], `${path}: ${JSON.stringify(reply.body.error.details)}`);
     }
+  });
+
+  test(`${mode}: identical cards from two keys are two renders; each key's own repeat is reused`, async (t) => {
+    const current = target();
+    const body = { customTag: `two keys ${mode}` };
+    const first = await post(current, `/v1/profile-image?userId=${USER_ID}`, body);
+    const other = await post({ ...current, apiKey: SECOND_API_KEY }, `/v1/profile-image?userId=${USER_ID}`, body);
+    const again = await post(current, `/v1/profile-image?userId=${USER_ID}`, body);
+    t.is(first.status, 200);
+    t.is(other.status, 200);
+    t.is(first.headers.get('x-card-render'), 'new');
+    // The other key learns nothing of the first key's card: it is drawn for it anew.
+    t.is(other.headers.get('x-card-render'), 'new');
+    t.is(again.headers.get('x-card-render'), 'reused');
+    // The same card: the same stored image (its name comes from its bytes).
+    t.is(other.body.url, first.body.url);
   });
 
   test(`${mode}: layout welcome draws a welcome card: another render than the profile card, headline across the middle`, async (t) => {

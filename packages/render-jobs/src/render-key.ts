@@ -6,7 +6,7 @@ import type { RenderJobPayload } from './render-job-payload.ts';
  * Bumped whenever the card's look changes, so requests made after a deploy are not answered with a
  * card drawn by the old design.
  */
-const CARD_DESIGN_VERSION = 1;
+const CARD_DESIGN_VERSION = 2;
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` name the same render. */
 function canonicalJson(value: unknown): string {
@@ -29,12 +29,15 @@ function uuidFromDigest(digest: Buffer): string {
 /**
  * The job id for a render request: the same user, options and format give the same id, so
  * identical requests in flight (or finished recently) share one render, and each format of a card
- * is its own render (and its own stored image). Never all digits: BullMQ reserves numeric ids for
- * its own counter.
+ * is its own render (and its own stored image). `requester` (the API key's id) scopes the sharing
+ * to one key: another key's identical request is drawn afresh, so it cannot learn (from
+ * `X-Card-Render: reused` or a 1 ms answer) which cards someone else just asked for. Never all
+ * digits: BullMQ reserves numeric ids for its own counter.
  */
-export function renderJobId(payload: Pick<RenderJobPayload, 'userId' | 'options' | 'format'>): string {
+export function renderJobId(payload: Pick<RenderJobPayload, 'userId' | 'options' | 'format'>, requester?: string): string {
   const format = payload.format ?? DEFAULT_MEDIA_FORMAT;
-  const digest = createHash('sha256').update(canonicalJson({ design: CARD_DESIGN_VERSION, userId: payload.userId, options: payload.options, format })).digest();
+  const named = { design: CARD_DESIGN_VERSION, userId: payload.userId, options: payload.options, format, ...(requester === undefined ? {} : { requester }) };
+  const digest = createHash('sha256').update(canonicalJson(named)).digest();
   return `card-${uuidFromDigest(digest)}`;
 }
 

@@ -27,6 +27,8 @@ export interface RequestSnapshot {
   receivedAt: number;
   /** Also in `X-Request-Id`; handlers pass it on so work done elsewhere logs under the same id. */
   requestId: string;
+  /** The id of the API key that authenticated the request (never the key); undefined on public routes. */
+  keyId?: string | undefined;
 }
 
 interface EndpointInput<Query, Body, Params = Record<string, never>> {

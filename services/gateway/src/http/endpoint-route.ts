@@ -72,6 +72,7 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
       headers: ctx.headers,
       receivedAt: ctx.state.receivedAt,
       requestId: ctx.state.requestId,
+      keyId: ctx.state.apiKey?.id,
     };
     const pending: unknown = endpoint.handle({ query, body, params, request });
     // Most handlers are synchronous; awaiting their plain value would still cost a microtask turn.

@@ -48,9 +48,12 @@ export function createRenderQueue(backend: RenderBackend) {
   return {
     kind: backend.kind,
     ping: () => backend.ping(),
-    /** Throws DeadlineError past `deadlineMs` (the render goes on) and RenderQueueUnavailableError. */
-    async render(payload: RenderJobPayload, deadlineMs: number): Promise<RenderOutcome> {
-      const jobId = renderJobId(payload);
+    /**
+     * Throws DeadlineError past `deadlineMs` (the render goes on) and RenderQueueUnavailableError.
+     * Renders are shared only between requests of the same `requester` (renderJobId).
+     */
+    async render(payload: RenderJobPayload, deadlineMs: number, requester?: string): Promise<RenderOutcome> {
+      const jobId = renderJobId(payload, requester);
       const deadlineAt = performance.now() + deadlineMs;
       for (;;) {
         const known = recent.get(jobId);

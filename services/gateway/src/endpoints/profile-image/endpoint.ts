@@ -238,7 +238,8 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     // Before rendering: a request that cannot be answered draws nothing.
     const answer = negotiateAnswer(request.headers, askedFormat, options.animated === true);
     const format = answer.kind === 'image' ? answer.format : askedFormat;
-    const { result, reused } = await dependencies.queue.render({ userId, options, format, requestId: request.requestId }, dependencies.renderTimeoutMs).catch((error: unknown) => {
+    // Shared only with this key's own identical requests (renderJobId).
+    const { result, reused } = await dependencies.queue.render({ userId, options, format, requestId: request.requestId }, dependencies.renderTimeoutMs, request.keyId).catch((error: unknown) => {
       throw queueErrorToApiError(error, dependencies.renderTimeoutMs);
     });
     if (!result.ok) throw renderFailureToApiError(result.failure);
