@@ -120,7 +120,7 @@ test('in the package source, canvas never decodes an image: only images/ reads u
     if (/from 'sharp'/.test(code)) sharpImports.push(file.slice(CARD_SOURCE.length + 1));
   }
   // The animation encoder hands sharp only raw pixels the card drew, never bytes from a request.
-  t.deepEqual(sharpImports.sort(), ['animation/encode-animation.ts', 'images/decode-animation.ts', 'images/decode-image.ts']);
+  t.deepEqual(sharpImports.sort(), ['animation/encode-animation.ts', 'images/decode-animation.ts', 'images/decode-apng.ts', 'images/decode-image.ts']);
 });
 
 test.serial('drawing every sample card and every bad image never hands node-canvas image bytes to decode', async (t) => {

@@ -1,8 +1,7 @@
 import test from 'ava';
-import sharp from 'sharp';
 import { renderAnimatedCard, renderCard } from '../../../packages/card/src/index.ts';
 import { AVATAR, AVATAR_DECORATION_SCALE } from '../../../packages/card/src/layout/card-layout.ts';
-import { buildApng, buildGif, GREEN, solidCanvas, solidGifFrame, WHITE, type Rgba } from '../images/fixtures.ts';
+import { buildGif, solidGifFrame, type Rgba } from '../images/fixtures.ts';
 import { animatedImage, decodeFrames, gifsicleInfo, webpmuxInfo } from './animated-fixtures.ts';
 
 const PROFILE = { userId: '175928847299117063', username: 'ada.codes' };
@@ -114,15 +113,6 @@ test('nothing moving gives the still card: the same PNG as renderCard, animated 
   t.false(card.animated);
   t.is(card.format, 'png');
   t.true(card.bytes.equals(still.png));
-});
-
-test("an APNG decoration is drawn still: sharp 0.35's libvips reads only its default image", async (t) => {
-  const avatarDecoration = buildApng(solidCanvas(48, 48, GREEN), solidCanvas(48, 48, WHITE));
-  // The finding itself: libvips (libspng) sees one page in an APNG of two frames.
-  t.true(((await sharp(avatarDecoration, { animated: true }).metadata()).pages ?? 1) === 1);
-  const card = await renderAnimatedCard({ profile: { ...PROFILE, avatarDecoration }, options: {} }, { format: 'webp' });
-  t.false(card.animated);
-  t.deepEqual(card.warnings, []);
 });
 
 test('removeAvatarFrame keeps a moving decoration out, so the card does not move', async (t) => {

@@ -107,34 +107,61 @@ export function ihdrChunk(width: number, height: number): Buffer {
  * IHDR, acTL, fcTL 0, IDAT (first), fcTL 1, fdAT (second), IEND.
  */
 export function buildApng(first: Canvas, second: Canvas): Buffer {
-  const firstChunks = parsePngChunks(encodePng(first));
-  const secondChunks = parsePngChunks(encodePng(second));
-  const ihdr = firstChunks.find((chunk) => chunk.type === 'IHDR');
+  return buildApngFrames([
+    { canvas: first, delay: [1, 10] },
+    { canvas: second, delay: [1, 10] },
+  ]);
+}
+
+/** One APNG frame for {@link buildApngFrames}: its picture, delay (numerator, denominator of seconds) and where it goes. */
+export interface ApngFixtureFrame {
+  canvas: Canvas;
+  delay: [numerator: number, denominator: number];
+  x?: number;
+  y?: number;
+  dispose?: number;
+  blend?: number;
+}
+
+/**
+ * An APNG assembled from canvas-encoded PNGs with correct CRCs: the first frame is the default
+ * image (IDAT) and sets the image size; later frames are fdAT at their own size and offset.
+ * `declaredFrames` overrides acTL's count (hostile files lie about it).
+ */
+export function buildApngFrames(frames: readonly ApngFixtureFrame[], options: { declaredFrames?: number } = {}): Buffer {
+  const parsed = frames.map((frame) => parsePngChunks(encodePng(frame.canvas)));
+  const ihdr = parsed[0]?.find((chunk) => chunk.type === 'IHDR');
   if (ihdr === undefined) throw new Error('canvas PNG without IHDR');
-  const width = ihdr.data.readUInt32BE(0);
-  const height = ihdr.data.readUInt32BE(4);
   let sequence = 0;
-  const frameControl = (): Buffer => {
+  const frameControl = (frame: ApngFixtureFrame): Buffer => {
     const data = Buffer.alloc(26);
     data.writeUInt32BE(sequence++, 0);
-    data.writeUInt32BE(width, 4);
-    data.writeUInt32BE(height, 8);
-    data.writeUInt16BE(1, 20); // delay 1/10 s
-    data.writeUInt16BE(10, 22);
+    data.writeUInt32BE(frame.canvas.width, 4);
+    data.writeUInt32BE(frame.canvas.height, 8);
+    data.writeUInt32BE(frame.x ?? 0, 12);
+    data.writeUInt32BE(frame.y ?? 0, 16);
+    data.writeUInt16BE(frame.delay[0], 20);
+    data.writeUInt16BE(frame.delay[1], 22);
+    data[24] = frame.dispose ?? 0;
+    data[25] = frame.blend ?? 0;
     return pngChunk('fcTL', data);
   };
   const animationControl = Buffer.alloc(8);
-  animationControl.writeUInt32BE(2, 0); // frames
-  const idat = firstChunks.filter((chunk) => chunk.type === 'IDAT').map((chunk) => chunk.raw);
-  const head = [PNG_SIGNATURE, ihdr.raw, pngChunk('acTL', animationControl), frameControl(), ...idat, frameControl()];
-  const frameData = secondChunks
-    .filter((chunk) => chunk.type === 'IDAT')
-    .map((chunk) => {
+  animationControl.writeUInt32BE(options.declaredFrames ?? frames.length, 0);
+  const chunks: Buffer[] = [PNG_SIGNATURE, ihdr.raw, pngChunk('acTL', animationControl)];
+  for (const [index, frame] of frames.entries()) {
+    chunks.push(frameControl(frame));
+    for (const chunk of parsed[index]!.filter((each) => each.type === 'IDAT')) {
+      if (index === 0) {
+        chunks.push(chunk.raw);
+        continue;
+      }
       const sequenceNumber = Buffer.alloc(4);
       sequenceNumber.writeUInt32BE(sequence++);
-      return pngChunk('fdAT', Buffer.concat([sequenceNumber, chunk.data]));
-    });
-  return Buffer.concat([...head, ...frameData, pngChunk('IEND', Buffer.alloc(0))]);
+      chunks.push(pngChunk('fdAT', Buffer.concat([sequenceNumber, chunk.data])));
+    }
+  }
+  return Buffer.concat([...chunks, pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 // --------------------------------------------------------------------------------------- JPEG

@@ -39,8 +39,9 @@ interface MovingLayers {
 }
 
 /**
- * Draws a card that moves when its background photo, avatar or avatar decoration does (GIF or
- * animated WebP sources, read by libvips only: images/decode-animation.ts), as animated WebP or
+ * Draws a card that moves when its background photo, avatar or avatar decoration does (GIF,
+ * animated WebP or APNG sources, read by libvips only: images/decode-animation.ts and
+ * images/decode-apng.ts), as animated WebP or
  * GIF. A card where nothing moves is the still card, exactly `renderCard`'s PNG, with
  * `animated: false`. The static layers are drawn once; each frame composites only what moves
  * between them, in the card's step order (docs/card-design.md "Animated cards").

@@ -3,6 +3,7 @@ import sharp, { type OutputInfo } from 'sharp';
 import { corruptImage } from './card-image-error.ts';
 import { type CardPixelBudget, type ImageTransform, rgbaCanvas, sniffImageFormat } from './decode-image.ts';
 import { stripPngMetadata } from './decoder-guards.ts';
+import { type ApngLayout, compositeApngFrames, readApngLayout } from './decode-apng.ts';
 import { framesWithinDuration, playedDelayMs } from '../animation/timeline.ts';
 
 /** A moving source at its drawn size: its frames and how long each shows (played delays, ms). */
@@ -29,8 +30,11 @@ const MAX_DECODED_BYTES = 32 * 1024 * 1024;
  *   (or MAX_DECODED_BYTES at the drawn size) runs out the animation is cut there, never refused,
  *   so an animated card accepts everything the still card accepts;
  * - `transform` (the resize to the drawn size) runs inside libvips on every frame, as for stills.
- * APNG: the PNG loader in sharp 0.35's prebuilt libvips (libspng) reads the default image only, so
- *   an animated PNG reports one page and is drawn still (the test guards this finding).
+ * APNG: the PNG loader in sharp 0.35's prebuilt libvips (libspng) reads the default image only (one
+ *   page), so a PNG that libvips accepted and whose acTL comes before its first IDAT is read by
+ *   decode-apng.ts: frames found by walking chunks (acTL's count is not trusted), each decoded by
+ *   libvips as a PNG of its own size, composited at the image's size (IHDR, already within the
+ *   per-image limit by the still path) and charged like any other frame, at that size.
  * Images turned by EXIF orientation (the still path turns them) are drawn still too.
  * A damaged later frame is `corrupt`: the caller then draws the still image with a warning.
  */
@@ -47,7 +51,8 @@ export async function checkAnimation(
       throw corruptImage(field, 'the image could not be decoded; it may be damaged');
     });
   const pages = header.pages ?? 1;
-  if (pages < 2 || (header.orientation ?? 1) > 1) return undefined;
+  if ((header.orientation ?? 1) > 1) return undefined;
+  if (pages < 2) return format === 'png' ? checkApng(input, options) : undefined;
   const width = header.width;
   const height = header.pageHeight ?? header.height / pages;
   const delays = Array.from({ length: pages }, (_, index) => playedDelayMs(header.delay?.[index]));
@@ -56,6 +61,33 @@ export async function checkAnimation(
   const frames = 1 + options.budget.chargeFrames(width, height, wanted - 1);
   if (frames < 2) return undefined;
   return () => decodeFrames(input, { field, frames, width, height, transform: options.transform, delaysMs: delays.slice(0, frames) });
+}
+
+/** {@link checkAnimation} for an APNG (one page to libvips): the same duration, memory and budget caps. */
+function checkApng(input: Buffer, options: { field: string; budget: CardPixelBudget; transform: ImageTransform; drawnPixels: number }): (() => Promise<AnimatedSource>) | undefined {
+  const layout = readApngLayout(input, options.field);
+  if (!layout) return undefined;
+  const delays = layout.frames.map((frame) => playedDelayMs(frame.delayMs));
+  const wanted = Math.min(framesWithinDuration(delays), Math.floor(MAX_DECODED_BYTES / Math.max(1, options.drawnPixels * 4)));
+  const frames = 1 + options.budget.chargeFrames(layout.width, layout.height, wanted - 1);
+  if (frames < 2) return undefined;
+  return () => decodeApngFrames(layout, { field: options.field, frames, transform: options.transform, delaysMs: delays.slice(0, frames) });
+}
+
+/** The first `frames` frames of an APNG, composited, then each resized as other sources' frames are. */
+async function decodeApngFrames(layout: ApngLayout, options: { field: string; frames: number; transform: ImageTransform; delaysMs: number[] }): Promise<AnimatedSource> {
+  const canvases: Canvas[] = [];
+  await compositeApngFrames(layout, options.frames, options.field, async (rgba) => {
+    const raw = { width: layout.width, height: layout.height, channels: 4 as const };
+    let resized: { data: Buffer; info: OutputInfo };
+    try {
+      resized = await options.transform(sharp(rgba, { raw })).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    } catch {
+      throw corruptImage(options.field, 'a frame of the animation could not be decoded; it may be damaged');
+    }
+    canvases.push(rgbaCanvas(resized.data, resized.info.width, resized.info.height));
+  });
+  return { frames: canvases, delaysMs: options.delaysMs };
 }
 
 /** The pixels of the first `frames` frames, checked and charged by {@link checkAnimation}. */

@@ -32,19 +32,37 @@ const KEPT_ANCILLARY = new Set(['tRNS', 'acTL', 'fcTL', 'fdAT']);
 export function stripPngMetadata(bytes: Buffer, field: string): Buffer {
   const kept: Buffer[] = [bytes.subarray(0, SIGNATURE_LENGTH)];
   let dropped = false;
+  for (const chunk of walkPngChunks(bytes, field)) {
+    const critical = (chunk.raw[4]! & 0x20) === 0;
+    if (critical || KEPT_ANCILLARY.has(chunk.type)) kept.push(chunk.raw);
+    else dropped = true;
+  }
+  return dropped ? Buffer.concat(kept) : bytes;
+}
+
+/** One PNG chunk: its type, its data, and the whole chunk as written (length, type, data, CRC). */
+export interface PngChunk {
+  type: string;
+  data: Buffer;
+  raw: Buffer;
+}
+
+/**
+ * The chunks of a PNG up to IEND, read from their 12-byte frames only (nothing is inflated or
+ * copied): a chunk list that runs past the end of the bytes is `corrupt`.
+ */
+export function* walkPngChunks(bytes: Buffer, field: string): Generator<PngChunk> {
   let offset = SIGNATURE_LENGTH;
   while (offset < bytes.length) {
     if (offset + CHUNK_OVERHEAD > bytes.length) throw corruptImage(field, 'the PNG file is truncated or damaged');
-    const end = offset + CHUNK_OVERHEAD + bytes.readUInt32BE(offset);
+    const length = bytes.readUInt32BE(offset);
+    const end = offset + CHUNK_OVERHEAD + length;
     if (end > bytes.length) throw corruptImage(field, 'the PNG file is truncated or damaged');
     const type = bytes.toString('latin1', offset + 4, offset + 8);
-    const critical = (bytes[offset + 4]! & 0x20) === 0;
-    if (critical || KEPT_ANCILLARY.has(type)) kept.push(bytes.subarray(offset, end));
-    else dropped = true;
+    yield { type, data: bytes.subarray(offset + 8, offset + 8 + length), raw: bytes.subarray(offset, end) };
     offset = end;
     if (type === 'IEND') break;
   }
-  return dropped ? Buffer.concat(kept) : bytes;
 }
 
 /**
