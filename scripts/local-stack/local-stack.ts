@@ -90,7 +90,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
   const echo = (name: string) => options.echo && ((line: string) => options.echo!(name, line));
   const spawnRenderer = async (name: string) =>
-    startServiceProcess({ name, entry: RENDERER_ENTRY, env: { ...serviceEnv, HEALTH_PORT: String(await freeLoopbackPort()) }, echo: echo(name) });
+    // HEALTH_PORT=0: the renderer binds a free port itself and logs it; picking one here races other processes.
+    startServiceProcess({ name, entry: RENDERER_ENTRY, env: { ...serviceEnv, HEALTH_PORT: '0' }, echo: echo(name) });
   const spawnGateway = () =>
     startServiceProcess({
       name: 'gateway',

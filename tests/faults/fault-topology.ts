@@ -34,14 +34,24 @@ export async function startGatewayProcess(env: Record<string, string>, options: 
   return { url: `http://127.0.0.1:${port}`, port, process: gateway };
 }
 
-/** A renderer process with its health server on a free port. */
+/**
+ * A renderer process with its health server on a port of its own choosing (HEALTH_PORT=0; the
+ * "renderer ready" line says which): a port picked here and bound later can be taken in between by
+ * another process on a busy machine (EADDRINUSE).
+ */
 export async function startRendererProcess(env: Record<string, string>, options: { waitUntilReady?: boolean } = {}): Promise<ServiceProcess> {
   const renderer = startServiceProcess({
     name: 'renderer',
     entry: RENDERER_ENTRY,
-    env: { ...BASE_ENV, ...env, HEALTH_PORT: String(await freeLoopbackPort()) },
+    env: { ...BASE_ENV, ...env, HEALTH_PORT: '0' },
   });
-  if (options.waitUntilReady !== false) await renderer.waitFor(/renderer ready/, 60_000);
+  if (options.waitUntilReady !== false) {
+    // A renderer that never got ready is not the caller's to stop: it is stopped here.
+    await renderer.waitFor(/renderer ready/, 60_000).catch(async (error: unknown) => {
+      await renderer.stop('SIGKILL');
+      throw error;
+    });
+  }
   return renderer;
 }
 

@@ -39,6 +39,18 @@ const renderer = async (env: Record<string, string>, waitUntilReady: boolean) =>
   return started;
 };
 
+/**
+ * Starts services together and waits for every one, also when one fails: with Promise.all a failed
+ * start would end the test while the others were still starting, unregistered, and they would
+ * outlive the file (keeping its worker alive).
+ */
+async function startAll(starts: [Promise<ServiceProcess>, Promise<ServiceProcess>]): Promise<[ServiceProcess, ServiceProcess]> {
+  const [first, second] = await Promise.allSettled(starts);
+  if (first.status === 'rejected') throw first.reason;
+  if (second.status === 'rejected') throw second.reason;
+  return [first.value, second.value];
+}
+
 /** The pino lines of a process at one level (40 warn, 50 error, 60 fatal) that mention the policy. */
 const policyLines = (service: ServiceProcess, level: number) =>
   service
@@ -47,7 +59,7 @@ const policyLines = (service: ServiceProcess, level: number) =>
     .filter((line) => line.includes(`"level":${level}`) && line.includes('maxmemory-policy'));
 
 test('an evicting maxmemory-policy stops gateway and renderer at boot with a loud error', async (t) => {
-  const [refusedGateway, refusedRenderer] = await Promise.all([gateway(envFor(evicting), false), renderer(envFor(evicting), false)]);
+  const [refusedGateway, refusedRenderer] = await startAll([gateway(envFor(evicting), false), renderer(envFor(evicting), false)]);
   for (const service of [refusedGateway, refusedRenderer]) {
     const exit = await service.exited;
     t.is(exit.code, 1, `${service.name} refused to start:\n${service.output().slice(-1500)}`);
@@ -61,7 +73,7 @@ test('an evicting maxmemory-policy stops gateway and renderer at boot with a lou
 
 test('ALLOW_REDIS_EVICTION=true starts anyway, still logging the error', async (t) => {
   const env = envFor(evicting, { ALLOW_REDIS_EVICTION: 'true' });
-  const services = await Promise.all([gateway(env, true), renderer(env, true)]);
+  const services = await startAll([gateway(env, true), renderer(env, true)]);
   for (const service of services) {
     t.is(service.child.exitCode, null, `${service.name} is running`);
     t.is(policyLines(service, 50).length, 1, `${service.name} logged the policy as an error`);
@@ -69,7 +81,7 @@ test('ALLOW_REDIS_EVICTION=true starts anyway, still logging the error', async (
 });
 
 test('a Redis that refuses CONFIG (managed Redis) is a warning, and boot goes on', async (t) => {
-  const services = await Promise.all([gateway(envFor(configDisabled), true), renderer(envFor(configDisabled), true)]);
+  const services = await startAll([gateway(envFor(configDisabled), true), renderer(envFor(configDisabled), true)]);
   for (const service of services) {
     t.is(service.child.exitCode, null, `${service.name} is running`);
     const warnings = policyLines(service, 40);
