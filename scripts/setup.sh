@@ -19,6 +19,9 @@ SYSTEM_PACKAGES=(
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
   webp gifsicle libjpeg-turbo-progs libavif-bin
 )
+# `setup.sh --test` (what `pnpm test` runs) also installs the browser the docs and playground tests
+# drive through puppeteer-core; `./run start` does not need it.
+if [ "${1:-}" = "--test" ]; then SYSTEM_PACKAGES+=(chromium); fi
 
 missing=()
 for package in "${SYSTEM_PACKAGES[@]}"; do
