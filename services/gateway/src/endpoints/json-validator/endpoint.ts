@@ -78,8 +78,6 @@ export function jsonValidatorEndpoint() {
         // Both bodies are real 400s of this operation, so the document lists both shapes.
         schema: z.union([resultSchema, errorBodySchema]),
       },
-      413: { description: 'Body larger than the request size limit.' },
-      415: { description: 'Body sent with a content type other than JSON, a charset other than UTF-8, or a Content-Encoding other than gzip, deflate or br.' },
     },
     handle: ({ body }) => validateJson(body),
   });
