@@ -7,3 +7,4 @@ export { cardAnimationEncoding, cardFormatSchema, refuseStillOnlyFormat, renderJ
 export { ALT_TEXT_MAX_LENGTH, RENDER_FAILED, RENDER_FAILURE_CODES, renderJobResultSchema, type RenderFailure, type RenderJobResult } from './render-job-result.ts';
 export { mediaKeyForImage, renderJobId } from './render-key.ts';
 export { RENDER_JOB_NAME, RENDER_JOB_OPTIONS, RENDER_QUEUE_NAME, RENDER_RETENTION } from './render-job-options.ts';
+export { anyCasePattern } from './any-case-pattern.ts';
