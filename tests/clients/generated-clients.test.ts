@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { OpenApiContract } from '../helpers/openapi-contract.ts';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 
@@ -41,7 +41,7 @@ test.after.always(async () => {
 });
 
 /** Every call answered with a documented 2xx whose JSON matches the document, and every operation called. */
-function checkCalls(t: import('ava').ExecutionContext, calls: readonly Call[]) {
+function checkCalls(t: ExecutionContext, calls: readonly Call[]) {
   t.deepEqual(calls.map((call) => call.operationId).sort(), [...operations.keys()].sort(), 'every operation of the document is called');
   for (const call of calls) {
     const operation = operations.get(call.operationId)!;
@@ -52,19 +52,45 @@ function checkCalls(t: import('ava').ExecutionContext, calls: readonly Call[]) {
   }
 }
 
-test('openapi-typescript + openapi-fetch: the generated types check the calls, and every operation answers as documented', async (t) => {
-  const client = join(ROOT, 'tests/clients/openapi-fetch');
-  mkdirSync(join(client, 'generated'), { recursive: true });
-  await run(bin('openapi-typescript'), [documentFile, '--output', join(client, 'generated/schema.ts')], { cwd: ROOT });
-  const typecheck = await run(bin('tsc'), ['-p', join(client, 'tsconfig.json'), '--noEmit'], { cwd: ROOT }).then(
-    () => '',
-    (error: { stdout?: string }) => error.stdout ?? String(error),
-  );
-  t.is(typecheck, '', 'the calls type-check against the generated types');
-  const { callEveryOperation } = (await import(pathToFileURL(join(client, 'call-every-operation.ts')).href)) as { callEveryOperation: (url: string, key: string) => Promise<Call[]> };
-  const calls = await callEveryOperation(gateway.url, TEST_API_KEY);
-  checkCalls(t, calls);
-  const card = calls.find((call) => call.operationId === 'createProfileImage')!.body as { url: string };
-  const image = await fetch(card.url);
-  t.is(image.headers.get('content-type'), 'image/png');
-});
+/** How each generator turns the served document into a client in `tests/clients/<generator>/generated/`. */
+const GENERATORS: Record<string, (document: string, output: string, baseUrl: string) => Promise<unknown>> = {
+  'openapi-fetch': (document, output) => run(bin('openapi-typescript'), [document, '--output', join(output, 'schema.ts')], { cwd: ROOT }),
+  'hey-api': (document, output) => {
+    // Imports written `.ts`, so Node runs the generated files as they are; no log files in the tree.
+    const config = join(output, 'openapi-ts.config.mjs');
+    writeFileSync(config, `export default ${JSON.stringify({ input: document, output: { path: output, importFileExtension: '.ts' } })};\n`);
+    return run(bin('openapi-ts'), ['--file', config, '--silent', '--no-log-file'], { cwd: ROOT });
+  },
+  orval: async (document, output, baseUrl) => {
+    const config = join(output, 'orval.config.mjs');
+    const settings = {
+      api: {
+        input: document,
+        output: { target: join(output, 'api.ts'), client: 'fetch', baseUrl, override: { contentType: { include: ['application/json'] } } },
+      },
+    };
+    writeFileSync(config, `export default ${JSON.stringify(settings)};\n`);
+    return run(bin('orval'), ['--config', config], { cwd: ROOT });
+  },
+};
+
+for (const [generator, generate] of Object.entries(GENERATORS)) {
+  test(`${generator}: the generated client type-checks a call of every operation, and each answers as documented`, async (t) => {
+    const folder = join(ROOT, 'tests/clients', generator);
+    const output = join(folder, 'generated');
+    rmSync(output, { recursive: true, force: true });
+    mkdirSync(output, { recursive: true });
+    await generate(documentFile, output, gateway.url);
+    const typecheck = await run(bin('tsc'), ['-p', join(folder, 'tsconfig.json'), '--noEmit'], { cwd: ROOT }).then(
+      () => '',
+      (error: { stdout?: string; message?: string }) => error.stdout ?? error.message ?? 'tsc failed',
+    );
+    t.is(typecheck, '', 'the calls type-check against the generated client');
+    const { callEveryOperation } = (await import(pathToFileURL(join(folder, 'call-every-operation.ts')).href)) as { callEveryOperation: (url: string, key: string) => Promise<Call[]> };
+    const calls = await callEveryOperation(gateway.url, TEST_API_KEY);
+    checkCalls(t, calls);
+    const card = calls.find((call) => call.operationId === 'createProfileImage')!.body as { url: string };
+    const image = await fetch(card.url);
+    t.is(image.headers.get('content-type'), 'image/png');
+  });
+}
