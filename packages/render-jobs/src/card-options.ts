@@ -42,12 +42,15 @@ export function isSupportedDateLocale(code: string): boolean {
 /** The same rule as a JSON Schema pattern, for the document: the listed languages in any case, then the shape. */
 const DATE_LOCALE_PATTERN = anyCasePattern([...DATE_LOCALE_LANGUAGES]).replace(/\$$/, '(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?$');
 
+const HTTP_URL_START = /^https?:\/\/./i;
+
 const mediaUrl = (description: string) =>
   z
     .string({ error: 'must be an http or https URL' })
     .max(CARD_LIMITS.maxUrlLength, { error: `must be at most ${CARD_LIMITS.maxUrlLength} characters` })
-    .refine((text) => ['http:', 'https:'].includes(URL.parse(text)?.protocol ?? ''), { error: 'must be an http or https URL' })
-    .meta({ description, examples: ['https://example.com/image.png'] });
+    // `http://` or `https://` written out, then whatever the URL parser takes: the document can state the first part.
+    .refine((text) => HTTP_URL_START.test(text) && URL.parse(text) !== null, { error: 'must be an http or https URL' })
+    .meta({ description, examples: ['https://example.com/image.png'], pattern: anyCasePattern(['http://', 'https://']).replace(/\)\$$/, ').+$') });
 
 /**
  * How the card treats every text field (packages/card/src/text/clean-text.ts does it), written once
