@@ -26,7 +26,7 @@ const operations = () =>
 /** A response object, with a `components.responses` reference followed. */
 function response(operation: Json, status: number): Json | undefined {
   const found = operation.responses[String(status)] as Json | undefined;
-  if (typeof found?.$ref === 'string') return document.components.responses[found.$ref.split('/').pop()] as Json;
+  if (typeof found?.$ref === 'string') return document.components.responses[found.$ref.split('/').pop() ?? ''] as Json;
   return found;
 }
 
