@@ -1,15 +1,16 @@
 import { withDeadline, type Logger } from '@utility-api/infra';
+import type { RedisClient } from '@utility-api/infra/redis';
 import {
   RENDER_FAILED,
   RENDER_JOB_NAME,
   RENDER_JOB_OPTIONS,
   RENDER_QUEUE_NAME,
+  RENDER_QUEUE_PREFIX,
   renderJobResultSchema,
   type RenderJobPayload,
   type RenderJobResult,
 } from '@utility-api/render-jobs';
 import { Job, Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
 import { RenderQueueUnavailableError, type RenderBackend } from './render-queue.ts';
 
@@ -41,9 +42,9 @@ function readResult(returnvalue: unknown): RenderJobResult {
  * Every wait registers its waiter before it reads the job, so a completion between the two is
  * never lost.
  */
-export async function createBullmqBackend(parts: { producer: Redis; events: Redis; logger: Logger; registry: Registry }): Promise<RenderBackend & { close(): Promise<void> }> {
-  const queue = new Queue(RENDER_QUEUE_NAME, { connection: parts.producer });
-  const queueEvents = new QueueEvents(RENDER_QUEUE_NAME, { connection: parts.events, autorun: true });
+export async function createBullmqBackend(parts: { producer: RedisClient; events: RedisClient; logger: Logger; registry: Registry }): Promise<RenderBackend & { close(): Promise<void> }> {
+  const queue = new Queue(RENDER_QUEUE_NAME, { connection: parts.producer, prefix: RENDER_QUEUE_PREFIX });
+  const queueEvents = new QueueEvents(RENDER_QUEUE_NAME, { connection: parts.events, prefix: RENDER_QUEUE_PREFIX, autorun: true });
   queue.on('error', (error) => parts.logger.warn({ err: error }, 'render queue error'));
   queueEvents.on('error', (error) => parts.logger.warn({ err: error }, 'render queue events error'));
   await queueEvents.waitUntilReady();
