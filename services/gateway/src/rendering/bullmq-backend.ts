@@ -88,7 +88,7 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
     return job.finishedOn === undefined ? 'pending' : readResult(job.returnvalue);
   };
 
-  const submitAndWait = async (jobId: string, payload: RenderJobPayload, answer: Promise<RenderJobResult>, deadlineMs: number) => {
+  const submitAndWait = async (jobId: string, payload: RenderJobPayload, answer: Promise<RenderJobResult>, deadlineMs: number, submitted: () => void) => {
     let reused = true;
     try {
       const state = await finishedState(jobId);
@@ -104,6 +104,7 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
     } catch (error) {
       throw new RenderQueueUnavailableError(error);
     }
+    submitted();
     // Nobody listens past the deadline: the queue's callers have given up by then.
     return { result: await withDeadline(answer, deadlineMs, 'card render'), reused };
   };
@@ -114,14 +115,18 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
       const answer = new Promise<RenderJobResult>((resolve, reject) => waiters.set(jobId, { resolve, reject }));
       // Awaited below; a Redis loss may reject it before then, which must not count as unhandled.
       answer.catch(() => {});
+      let inQueue = false;
       const recheck = setInterval(() => {
-        finishedState(jobId).then(
-          (state) => typeof state === 'object' && settle(jobId, { result: state }),
-          () => {},
-        );
+        finishedState(jobId).then((state) => {
+          if (typeof state === 'object') settle(jobId, { result: state });
+          // A job that was in the queue and is gone without an answer was lost with Redis's data
+          // (a restart, or a cluster failover before the job reached the replica): nothing will
+          // answer it, so the client hears 503 now rather than at the deadline, and its retry re-adds it.
+          else if (state === 'absent' && inQueue) settle(jobId, { error: new RenderQueueUnavailableError(new Error('the render job is gone from Redis')) });
+        }, () => {});
       }, RECHECK_INTERVAL_MS);
       try {
-        return await submitAndWait(jobId, payload, answer, deadlineMs);
+        return await submitAndWait(jobId, payload, answer, deadlineMs, () => (inQueue = true));
       } finally {
         clearInterval(recheck);
         waiters.delete(jobId);
