@@ -110,7 +110,7 @@ export async function startRedisCluster(options: { masters?: number; replicasPer
   };
   const waitUntilHealthy = async (timeoutMs = FORMATION_BOUND_MS) => {
     const deadline = Date.now() + timeoutMs;
-    let last = 'not asked yet';
+    let last: string;
     for (;;) {
       try {
         const live = nodes.filter(isAlive);

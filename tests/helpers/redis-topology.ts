@@ -25,7 +25,8 @@ export async function startStackOn(topology: RedisTopology, options: Omit<LocalS
     await cluster.stop();
     throw error;
   }
-  const stopServices = stack.stop;
+  // The stack's own stop, captured before it is replaced by one that takes the cluster down too.
+  const stopServices = stack.stop.bind(stack);
   return Object.assign(stack, {
     cluster,
     async stop() {
