@@ -61,6 +61,15 @@ async function askNode<T>(port: number, question: (redis: Redis) => Promise<T>):
   }
 }
 
+/**
+ * Every cluster node still running in this process's clusters. A test file whose after hook never
+ * ran (a crash, a timeout) must not leave six redis-servers behind: they are killed when it exits.
+ */
+const runningNodes = new Set<ClusterNode>();
+process.once('exit', () => {
+  for (const node of runningNodes) node.server.child.kill('SIGKILL');
+});
+
 const isAlive = (node: ClusterNode) => node.server.child.exitCode === null && node.server.child.signalCode === null;
 
 /**
@@ -68,7 +77,8 @@ const isAlive = (node: ClusterNode) => node.server.child.exitCode === null && no
  * `redis-server` processes on loopback in temporary directories (gone on stop), created with
  * `redis-cli --cluster create`. Each node gets its own free client port and cluster bus port
  * (`cluster-port`: port + 10000 may be taken or past 65535). Waits until the cluster serves every
- * slot and every replica is in sync, so a failover right away finds a replica to promote.
+ * slot and every replica is in sync, so a failover right away finds a replica to promote. The
+ * caller stops it (an `after.always` hook); whatever is still running when the process exits is killed.
  */
 export async function startRedisCluster(options: { masters?: number; replicasPerMaster?: number } = {}): Promise<RunningCluster> {
   const masters = options.masters ?? 3;
@@ -76,6 +86,7 @@ export async function startRedisCluster(options: { masters?: number; replicasPer
   const nodes: ClusterNode[] = [];
   const stop = async () => {
     await Promise.all(nodes.map((node) => node.server.kill()));
+    for (const node of nodes) runningNodes.delete(node);
   };
   try {
     for (let index = 0; index < masters * (1 + replicasPerMaster); index += 1) {
@@ -90,7 +101,9 @@ export async function startRedisCluster(options: { masters?: number; replicasPer
           ...['--cluster-replica-validity-factor', '0'],
         ],
       });
-      nodes.push({ port, server });
+      const node = { port, server };
+      nodes.push(node);
+      runningNodes.add(node);
     }
     await redisCli([
       '--cluster', 'create',

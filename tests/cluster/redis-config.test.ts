@@ -4,6 +4,7 @@ import { createRedisConnection } from '@utility-api/infra/redis';
 import { Cluster, Redis } from 'ioredis';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { loadRendererConfig } from '../../services/renderer/src/config.ts';
+import { runKeysCli } from '../keys/key-processes.ts';
 
 /** Which Redis the services use comes from REDIS_URL or REDIS_CLUSTER_NODES, never both. */
 
@@ -88,4 +89,13 @@ test('the one connection function opens a Cluster for a cluster and a Redis for 
     cluster.disconnect();
     single.disconnect();
   }
+});
+
+test('pnpm keys against an unreachable cluster exits 69 instead of retrying, naming the nodes', async (t) => {
+  const run = await runKeysCli(['list'], { REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2' });
+  t.is(run.code, 69);
+  t.regex(run.stderr, /cannot reach Redis at redis cluster 127\.0\.0\.1:1,127\.0\.0\.1:2/);
+  const both = await runKeysCli(['list'], { REDIS_CLUSTER_NODES: '127.0.0.1:1', REDIS_URL: 'redis://127.0.0.1:1' });
+  t.is(both.code, 78);
+  t.regex(both.stderr, /not both/);
 });
