@@ -1,9 +1,11 @@
 import test from 'ava';
+import { createRedisProfileCache } from '@utility-api/discord-users';
+import { createRedisConnection } from '@utility-api/infra/redis';
 import { Cluster } from 'ioredis';
 import { createKey, runKeysCli, startGatewayProcess, statusWith, timeUntil, type GatewayProcess } from '../keys/key-processes.ts';
 import { startRedisCluster, type RunningCluster } from './redis-cluster.ts';
 
-/** Managed keys and rate limits of two gateway processes sharing a Redis Cluster (3 masters, 3 replicas). */
+/** Managed keys, rate limits and the profile cache of two gateway processes sharing a Redis Cluster (3 masters, 3 replicas). */
 let cluster: RunningCluster;
 let gateways: GatewayProcess[] = [];
 let env: Record<string, string>;
@@ -65,5 +67,21 @@ test.serial('keys read or changed together share a slot: the key records with th
     t.true(await client.exists('{utility-api:api-keys}:version') === 1, 'the CLI bumped the tagged version counter');
   } finally {
     client.disconnect();
+  }
+});
+
+test.serial('the Discord profile cache, as renderers open it, shares users through the cluster and expires them', async (t) => {
+  const target = { kind: 'cluster', nodes: [{ host: '127.0.0.1', port: cluster.nodes[1]!.port }] } as const;
+  const [writer, reader] = [createRedisConnection(target, 'blocking', 'cache-writer'), createRedisConnection(target, 'blocking', 'cache-reader')];
+  try {
+    const user = { id: '402050872383242240', username: 'clustered', global_name: 'On A Cluster', accent_color: 0x123456 };
+    await createRedisProfileCache(writer).set(user.id, user, 60_000);
+    t.deepEqual(await createRedisProfileCache(reader).get(user.id), user);
+    await createRedisProfileCache(writer).set('402050872383242241', { ...user, id: '402050872383242241' }, 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    t.is(await createRedisProfileCache(reader).get('402050872383242241'), undefined, 'expired by Redis itself');
+  } finally {
+    writer.disconnect();
+    reader.disconnect();
   }
 });
