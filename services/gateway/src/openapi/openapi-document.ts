@@ -120,6 +120,15 @@ function responses(endpoint: EndpointDefinition, rateLimited: boolean) {
   return documented;
 }
 
+/**
+ * The docs renderer (Scalar) writes HEAD as `curl --request HEAD`, which makes curl wait for a body
+ * that never comes; a HEAD operation carries its own sample, which the reference shows instead.
+ */
+function headCodeSamples(serverUrl: string, endpoint: EndpointDefinition) {
+  const key = endpoint.authenticated ? " \\\n  --header 'Authorization: YOUR_SECRET_TOKEN'" : '';
+  return [{ lang: 'curl', label: 'curl', source: `curl --head ${serverUrl}${endpoint.path}${key}` }];
+}
+
 function operationId(endpoint: EndpointDefinition, method: HttpMethod): string {
   if (endpoint.methods.length === 1) return endpoint.operationId;
   return `${endpoint.operationId}${method[0]}${method.slice(1).toLowerCase()}`;
@@ -142,6 +151,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
         ...(operationParameters.length > 0 ? { parameters: operationParameters } : {}),
         ...(body ? { requestBody: body } : {}),
         responses: responses(endpoint, info.rateLimited),
+        ...(method === 'HEAD' ? { 'x-codeSamples': headCodeSamples(info.serverUrl, endpoint) } : {}),
       };
     }
   }

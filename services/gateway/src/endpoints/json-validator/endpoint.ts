@@ -70,7 +70,12 @@ export function jsonValidatorEndpoint() {
     onMalformedBody: (kind) => invalid(kind === 'not_object' ? MESSAGES.missing : MESSAGES.malformed),
     onInvalidInput: (problems) => invalid(problems.some((problem) => problem.field === 'json') ? MESSAGES.notContainer : MESSAGES.missing),
     responses: {
-      200: { description: 'The JSON is valid (possibly empty).', schema: resultSchema },
+      200: {
+        description: 'The JSON is valid (possibly empty).',
+        schema: resultSchema,
+        // An answer to the documented example request (clock at 2024-06-15T12:00:00Z).
+        example: { status: 'valid', message: 'The JSON is correctly formatted.', jsonType: 'object' },
+      },
       400: {
         description:
           'No `json`, or `json` incorrectly formatted: `status` `invalid`, `jsonType` `N/A`. A body nested deeper than 32 levels (a `json` value deeper than 31) ' +
