@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -12,7 +12,7 @@ import { documentedOperations, openDocs, operationSelector, type WatchedPage } f
  * The reference as a person sees it, in headless Chromium against a whole gateway (profile-image
  * included): it renders every operation under its CSP without reaching another host, search
  * works, a phone-sized screen does not scroll sideways, and try-it answers from this gateway.
- * Screenshots go to a temp folder (printed) for a person to look at.
+ * Screenshots go to one temp folder (printed; each run overwrites them) for a person to look at.
  */
 
 declare const window: { scrollTo(x: number, y: number): void; innerHeight: number };
@@ -22,11 +22,12 @@ declare const document: {
   body: { innerText: string };
 };
 
-const SCREENSHOTS = mkdtempSync(join(tmpdir(), 'docs-screenshots-'));
+const SCREENSHOTS = join(tmpdir(), 'utility-api-docs-screenshots');
 
 let gateway: TestGateway;
 let browser: Browser;
 test.before(async (t) => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
   gateway = await startTestGateway();
   browser = await launchBrowser();
   t.log(`docs screenshots: ${SCREENSHOTS}`);
