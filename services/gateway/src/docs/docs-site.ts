@@ -11,9 +11,10 @@ export const DOCS_ASSET_PREFIX = '/docs/assets/';
  * script, no eval), and it talks only to this gateway (the document and try-it requests).
  *
  * style-src needs 'unsafe-inline': the renderer (Vue) writes `style="..."` attributes while it
- * renders (sizes, positions of popovers, theme variables) and its bundle injects `<style>`
- * elements, some without the nonce it offers; neither a nonce nor hashes cover attributes. Styles
- * cannot run code, and everything else (scripts, connections, frames, forms) stays closed.
+ * renders and its bundle injects `<style>` elements, some without the nonce it offers (tried: with
+ * a nonce instead, the first screen alone raised 7 style-attribute and 4 style-element violations).
+ * No nonce or hash covers attributes. Styles cannot run code; scripts, connections, frames and
+ * forms stay closed.
  */
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -28,11 +29,11 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
- * How Scalar renders the reference. No `defaultHttpClient`: the sample shown first is then an
- * operation's own (the HEAD operations carry one) and otherwise curl. Everything that would reach another host is off: its default
+ * How Scalar renders the reference. Everything that would reach another host is off: its default
  * fonts (a font CDN), telemetry, the request proxy (try-it requests go straight to this gateway,
  * same origin, so no CORS is involved), the AI agent and MCP integrations, the developer toolbar
- * and the "open in the API client" button (a hosted app).
+ * and the "open in the API client" button (a hosted app). No `defaultHttpClient`: the sample shown
+ * first is then an operation's own when it has one (HEAD operations do), and curl otherwise.
  */
 const RENDERER_CONFIGURATION = {
   url: '/v1/openapi.json',
@@ -52,7 +53,9 @@ const RENDERER_CONFIGURATION = {
 /**
  * Starts the renderer; served as a file, so the CSP needs no inline script. It loads the bundle
  * itself, after telling the bundle's zod to skip its "can I use eval?" probe: the probe's
- * `Function('')` would be refused by the CSP (and reported as a violation) even though nothing needs it.
+ * `Function('')` would be refused by the CSP (and reported as a violation) even though nothing
+ * needs it. The mount point is `#reference`: on an element with id `api-reference` the bundle would
+ * mount a second, empty reference of its own.
  */
 function bootstrapScript(rendererUrl: string): string {
   return `'use strict';
@@ -76,16 +79,19 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-let rendererBundleRead: Buffer | undefined;
+let rendererAsset: StaticAsset | undefined;
 
 /**
  * Scalar's standalone browser bundle (one self-contained script, ~4 MB), read from its npm package
- * once per process: tests build many apps in one process.
+ * once per process, hashed and (on demand) compressed once: tests build many apps in one process.
  */
-function rendererBundle(): Buffer {
-  // The package's exports name only its ESM entry (dist/index.js); the bundle sits beside it.
-  rendererBundleRead ??= readFileSync(fileURLToPath(new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference'))));
-  return rendererBundleRead;
+function rendererBundle(): StaticAsset {
+  if (!rendererAsset) {
+    // The package's exports name only its ESM entry (dist/index.js); the bundle sits beside it.
+    const path = fileURLToPath(new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference')));
+    rendererAsset = new StaticAsset('api-reference', 'js', 'text/javascript; charset=utf-8', readFileSync(path));
+  }
+  return rendererAsset;
 }
 
 export interface DocsSite {
@@ -97,7 +103,7 @@ export interface DocsSite {
 /** The `/docs` page and the files it loads, read once at boot: they change only with a deploy. */
 export function loadDocsSite(document: Pick<OpenApiDocument, 'info'>): DocsSite {
   const { title } = document.info;
-  const renderer = new StaticAsset('api-reference', 'js', 'text/javascript; charset=utf-8', rendererBundle());
+  const renderer = rendererBundle();
   const bootstrap = new StaticAsset('docs-bootstrap', 'js', 'text/javascript; charset=utf-8', Buffer.from(bootstrapScript(`${DOCS_ASSET_PREFIX}${renderer.fileName}`)));
   const stylesheet = new StaticAsset('docs', 'css', 'text/css; charset=utf-8', Buffer.from(STYLESHEET));
   const html = `<!doctype html>
