@@ -52,6 +52,8 @@ async function curlSample(method: string, path: string): Promise<string> {
 }
 
 test.serial('every operation\'s curl example, copied from the page, gets its documented 2xx', async (t) => {
+  // Nineteen curl runs, two of them card renders: longer than ava's default 60 s on a loaded machine.
+  t.timeout(180_000);
   const operations = await documentedOperations(gateway.url);
   t.true(operations.length >= 15, `${operations.length} operations`);
   const contract = await loadContract(gateway.url);

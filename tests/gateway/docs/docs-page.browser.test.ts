@@ -116,6 +116,8 @@ test.serial('search finds an endpoint and goes to it', async (t) => {
 });
 
 test.serial('390 px wide: the page never scrolls sideways, from top to bottom', async (t) => {
+  // About 50 screens, each given time to render: longer than ava's default 60 s on a loaded machine.
+  t.timeout(180_000);
   const watched = await openDocs(browser, gateway.url, { width: 390, height: 844 });
   try {
     const { page } = watched;

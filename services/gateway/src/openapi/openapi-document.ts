@@ -126,7 +126,7 @@ function responses(endpoint: EndpointDefinition, rateLimited: boolean) {
  */
 function headCodeSamples(serverUrl: string, endpoint: EndpointDefinition) {
   const key = endpoint.authenticated ? " \\\n  --header 'Authorization: YOUR_SECRET_TOKEN'" : '';
-  return [{ lang: 'curl', label: 'curl', source: `curl --head ${serverUrl}${endpoint.path}${key}` }];
+  return [{ lang: 'curl', label: 'curl', source: `curl --head '${serverUrl}${endpoint.path}'${key}` }];
 }
 
 function operationId(endpoint: EndpointDefinition, method: HttpMethod): string {
