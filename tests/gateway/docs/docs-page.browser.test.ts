@@ -82,17 +82,42 @@ test.serial('desktop: every operation is listed and shown, under the CSP, with n
   }
 });
 
-test.serial('an operation shows its parameters, example request, statuses and response example', async (t) => {
+/** What a reader must find in an operation's section: parameters with examples, body fields, statuses, examples. */
+const SHOWN: { method: string; path: string; expected: string[] }[] = [
+  {
+    method: 'GET',
+    path: '/v1/hex-to-rgb',
+    expected: ['hex', 'Example#FF5733', 'Status: 200', 'Status: 400', 'Status: 401', 'Status: 429', 'Auth Required', '"mainRgb": "255, 87, 51"'],
+  },
+  {
+    method: 'POST',
+    path: '/v1/profile-image/{userId}',
+    expected: [
+      'Example302050872383242240',
+      'Bodyapplication/json',
+      'customTag',
+      'presenceStatus',
+      'rankData',
+      'backgroundBrightness',
+      'Status: 200',
+      'Status: 422',
+      'Status: 503',
+      '"customTag": "Welcome!"',
+    ],
+  },
+];
+
+test.serial('an operation shows its parameters, body fields, example request, statuses and response example', async (t) => {
   const watched = await openDocs(browser, gateway.url, { width: 1280, height: 900 });
   try {
     const { page } = watched;
-    const section = operationSelector('GET', '/v1/hex-to-rgb');
-    await page.evaluate((selector) => document.querySelector(selector)?.scrollIntoView(), section);
-    await page.waitForSelector(`${section} code.language-curl`);
-    // textContent, not innerText: the renderer upper-cases some labels with CSS.
-    const shown = await page.$eval(section, (element) => element.textContent ?? '');
-    for (const expected of ['hex', '#FF5733', 'Status: 200', 'Status: 400', 'Status: 401', 'Status: 429', 'Auth Required', '"mainRgb": "255, 87, 51"']) {
-      t.true(shown.includes(expected), `${expected} in:\n${shown}`);
+    for (const { method, path, expected } of SHOWN) {
+      const section = operationSelector(method, path);
+      await page.evaluate((selector) => document.querySelector(selector)?.scrollIntoView(), section);
+      await page.waitForSelector(`${section} code.language-curl`);
+      // textContent, not innerText: the renderer upper-cases some labels with CSS.
+      const shown = await page.$eval(section, (element) => element.textContent ?? '');
+      for (const text of expected) t.true(shown.includes(text), `${method} ${path} shows ${text}`);
     }
     await assertClean(t, watched);
   } finally {
