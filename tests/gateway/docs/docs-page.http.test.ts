@@ -20,7 +20,6 @@ const EXPECTED_DIRECTIVES = {
   'script-src': "'self'",
   'style-src': "'self' 'unsafe-inline'",
   'img-src': "'self' data:",
-  'font-src': "'self' data:",
   'connect-src': "'self'",
   'base-uri': "'none'",
   'form-action': "'none'",

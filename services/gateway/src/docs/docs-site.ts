@@ -21,7 +21,6 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
-  "font-src 'self' data:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
