@@ -5,6 +5,7 @@ import Koa from 'koa';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
 import { apiKeyRecordsFor } from './auth/key-records.ts';
 import type { GatewayConfig } from './config.ts';
+import { loadDocsSite } from './docs/docs-site.ts';
 import type { EndpointDefinition } from './endpoints/endpoint.ts';
 import { lightEndpoints } from './endpoints/light-endpoints.ts';
 import type { BackingStore } from './health/backing-store.ts';
@@ -12,7 +13,6 @@ import { requestPipeline, type GatewayState } from './http/request-pipeline.ts';
 import { buildRouter } from './http/router.ts';
 import type { GatewayMetrics } from './metrics/gateway-metrics.ts';
 import { apiDescription } from './openapi/api-description.ts';
-import { renderDocsPage } from './openapi/docs-page.ts';
 import { buildOpenApiDocument } from './openapi/openapi-document.ts';
 import { RateLimits } from './rate-limits/rate-limits.ts';
 import type { Clock } from './runtime/clock.ts';
@@ -76,7 +76,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
       metricsToken: config.metricsToken,
     },
     rateLimits,
-    docs: { openApiJson: JSON.stringify(document), html: renderDocsPage(document) },
+    docs: { openApiJson: JSON.stringify(document), site: loadDocsSite(document) },
   });
 
   // Behind one trusted proxy, the client is the last X-Forwarded-For entry (the one our proxy added):

@@ -1,5 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { DOCS_CONTENT_SECURITY_POLICY } from '../../../services/gateway/src/openapi/docs-page.ts';
+import { DOCS_CONTENT_SECURITY_POLICY } from '../../../services/gateway/src/docs/docs-site.ts';
 import type { OpenApiContract } from '../../helpers/openapi-contract.ts';
 import type { RawRequest, RawResponse } from './raw-http.ts';
 

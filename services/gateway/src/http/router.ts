@@ -3,8 +3,9 @@ import { checkReadiness } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import type { Registry } from 'prom-client';
 import { authenticate, type ApiKeyVerifier } from '../auth/key-verifier.ts';
+import { mountDocsRoutes } from '../docs/docs-routes.ts';
+import type { DocsSite } from '../docs/docs-site.ts';
 import { routerPath, type EndpointDefinition } from '../endpoints/endpoint.ts';
-import { DOCS_CONTENT_SECURITY_POLICY } from '../openapi/docs-page.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import { endpointRoute } from './endpoint-route.ts';
 import { mountMediaRoutes } from './media-routes.ts';
@@ -21,8 +22,8 @@ interface HealthRouteParts {
 interface RouterParts {
   endpoints: readonly EndpointDefinition[];
   keys: ApiKeyVerifier;
-  /** The OpenAPI document and the docs page, rendered once at boot: they only change with a deploy. */
-  docs: { openApiJson: string; html: string };
+  /** The OpenAPI document and the docs page with its files, made once at boot: they only change with a deploy. */
+  docs: { openApiJson: string; site: DocsSite };
   media: MediaStore;
   health: HealthRouteParts;
   /** Undefined when `RATE_LIMITS=off`. */
@@ -65,11 +66,7 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     ctx.type = 'application/json';
     ctx.body = parts.docs.openApiJson;
   });
-  router.get('/docs', (ctx) => {
-    ctx.set({ 'Cache-Control': 'public, max-age=300', 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY });
-    ctx.type = 'text/html';
-    ctx.body = parts.docs.html;
-  });
+  mountDocsRoutes(router, parts.docs.site);
   mountMediaRoutes(router, parts.media);
 
   router.get('/healthz', (ctx) => {

@@ -189,6 +189,15 @@ function responses(endpoint: EndpointDefinition, method: HttpMethod, rateLimited
   return Object.fromEntries(Object.entries(documented).sort(([a], [b]) => Number(a) - Number(b)));
 }
 
+/**
+ * The docs renderer (Scalar) writes HEAD as `curl --request HEAD`, which makes curl wait for a body
+ * that never comes; a HEAD operation carries its own sample, which the reference shows instead.
+ */
+function headCodeSamples(serverUrl: string, endpoint: EndpointDefinition) {
+  const key = endpoint.authenticated ? " \\\n  --header 'Authorization: YOUR_SECRET_TOKEN'" : '';
+  return [{ lang: 'curl', label: 'curl', source: `curl --head '${serverUrl}${endpoint.path}'${key}` }];
+}
+
 function operationId(endpoint: EndpointDefinition, method: HttpMethod): string {
   if (endpoint.methods.length === 1) return endpoint.operationId;
   return `${endpoint.operationId}${method[0]}${method.slice(1).toLowerCase()}`;
@@ -220,6 +229,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
         ...(operationParameters.length > 0 ? { parameters: operationParameters } : {}),
         ...(body ? { requestBody: body } : {}),
         responses: responses(endpoint, method, info.rateLimited),
+        ...(method === 'HEAD' ? { 'x-codeSamples': headCodeSamples(info.serverUrl, endpoint) } : {}),
       };
     }
   }

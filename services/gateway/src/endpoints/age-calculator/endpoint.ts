@@ -193,7 +193,31 @@ export function ageCalculatorEndpoint(clock: Clock) {
     authenticated: true,
     query: querySchema,
     responses: {
-      200: { description: 'The age.', schema: resultSchema },
+      200: {
+        description: 'The age.',
+        schema: resultSchema,
+        // An answer to the documented example request (clock at 2024-06-15T12:00:00Z).
+        example: {
+          dob: '1990-05-17',
+          age: '34',
+          years: 34,
+          months: 0,
+          days: 29,
+          weeks: 1778,
+          hours: 298764,
+          minutes: 17925840,
+          seconds: 1075550400,
+          humanReadableAge: '34 years, 0 months, 29 days',
+          timeOfBirth: '1990-05-17T00:00:00.000Z',
+          isLeapYear: false,
+          timeZone: 'UTC',
+          nextBirthdayInDays: 336,
+          ageGroup: 'Adult',
+          willBe18At: '2008-05-17T00:00:00.000Z',
+          ageInDays: 12448,
+          birthdayPassedThisYear: true,
+        },
+      },
       400: { description: '`dob` missing, not `YYYY-M-D`, not a real date, or in the future.' },
     },
     handle: ({ query }) => {

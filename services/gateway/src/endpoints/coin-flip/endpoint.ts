@@ -71,7 +71,20 @@ export function coinFlipEndpoint(random: RandomSource, clock: Clock) {
     authenticated: true,
     query: querySchema,
     responses: {
-      200: { description: 'The flip.', schema: resultSchema },
+      200: {
+        description: 'The flip.',
+        schema: resultSchema,
+        // An answer to the documented example request (clock at 2024-06-15T12:00:00Z).
+        example: {
+          result: 'Heads',
+          description: 'Heads: The coin landed on the head side.',
+          flipCount: 1,
+          timestamp: '2024-06-15T12:00:00.000Z',
+          probability: { heads: '70%', tails: '30%' },
+          flipMethod: 'Custom Probability',
+          isValid: true,
+        },
+      },
       400: { description: 'A percentage outside 0-100, not a number, or a pair that does not add up to 100.' },
     },
     handle: ({ query }) => {

@@ -59,7 +59,22 @@ export function hexToRgbEndpoint(clock: Clock) {
     authenticated: true,
     query: querySchema,
     responses: {
-      200: { description: 'The color in RGB.', schema: resultSchema },
+      200: {
+        description: 'The color in RGB.',
+        schema: resultSchema,
+        // An answer to the documented example request (clock at 2024-06-15T12:00:00Z).
+        example: {
+          originalHex: '#FF5733',
+          rgb: {
+            r: { value: 255, description: 'Red component (0-255)', percentage: '100%', validity: true },
+            g: { value: 87, description: 'Green component (0-255)', percentage: '34.12%', validity: true },
+            b: { value: 51, description: 'Blue component (0-255)', percentage: '20%', validity: true },
+          },
+          mainRgb: '255, 87, 51',
+          conversionSuccess: true,
+          timestamp: '2024-06-15T12:00:00.000Z',
+        },
+      },
       400: { description: '`hex` missing or not a 3- or 6-digit hex color.' },
     },
     handle: ({ query }) => hexToRgb(query.hex, clock),

@@ -76,7 +76,12 @@ export function jsonValidatorEndpoint() {
     onInvalidInput: (problems) =>
       invalid(problems.some((problem) => problem.field === 'json' && problem.message !== MISSING_FIELD) ? MESSAGES.notContainer : MESSAGES.missing),
     responses: {
-      200: { description: 'The JSON is valid (possibly empty).', schema: resultSchema },
+      200: {
+        description: 'The JSON is valid (possibly empty).',
+        schema: resultSchema,
+        // An answer to the documented example request (clock at 2024-06-15T12:00:00Z).
+        example: { status: 'valid', message: 'The JSON is correctly formatted.', jsonType: 'object' },
+      },
       400: {
         description:
           'No `json`, or `json` incorrectly formatted: `status` `invalid`, `jsonType` `N/A`. A body nested deeper than 32 levels (a `json` value deeper than 31) ' +

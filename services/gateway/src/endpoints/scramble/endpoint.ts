@@ -174,7 +174,23 @@ export function scrambleEndpoint(random: RandomSource, clock: Clock) {
     authenticated: true,
     query: querySchema,
     responses: {
-      200: { description: 'The scrambled word.', schema: resultSchema },
+      200: {
+        description: 'The scrambled word.',
+        schema: resultSchema,
+        // An answer to the documented example request (clock at 2024-06-15T12:00:00Z).
+        example: {
+          scrambled: 'eaepxlm',
+          original: 'example',
+          wordLength: 7,
+          uniqueCharacterCount: 6,
+          difficultyLevel: 'Medium',
+          timestamp: '2024-06-15T12:00:00.000Z',
+          isValid: true,
+          scrambleComplexity: 1,
+          hint: 'e',
+          wordType: 'Noun',
+        },
+      },
       400: { description: '`word` missing, empty, too long, or containing whitespace or control characters.' },
     },
     handle: ({ query }) => scrambleWord(query.word, random, clock),

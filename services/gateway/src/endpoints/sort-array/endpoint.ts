@@ -66,7 +66,19 @@ export function sortArrayEndpoint(clock: Clock) {
     body: bodySchema,
     bodyExample: { array: [5, 3, 9, 1] },
     responses: {
-      200: { description: 'The sorted array.', schema: resultSchema },
+      200: {
+        description: 'The sorted array.',
+        schema: resultSchema,
+        // An answer to the documented example request (clock at 2024-06-15T12:00:00Z).
+        example: {
+          result: [1, 3, 5, 9],
+          description: 'Array sorted in ascending order.',
+          originalArray: [5, 3, 9, 1],
+          timestamp: '2024-06-15T12:00:00.000Z',
+          isValid: true,
+          sortMethod: 'Low to High',
+        },
+      },
       400: { description: '`array` missing, not an array, holding a non-number, or too long; or `sort` not `high`/`low`.' },
     },
     handle: ({ query, body }) => sortArray(body.array, query.sort ?? 'low', clock),

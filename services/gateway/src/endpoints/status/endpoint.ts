@@ -108,7 +108,30 @@ export function statusEndpoint(dependencies: { store: BackingStore; environment:
     body: z.record(z.string(), z.unknown(), { error: 'must be a JSON object or a form' }),
     bodyEncodings: ['json', 'form'],
     responses: {
-      200: { description: 'Health and the echoed request.', schema: resultSchema },
+      200: {
+        description: 'Health and the echoed request.',
+        schema: resultSchema,
+        // An answer to the documented example request (clock at 2024-06-15T12:00:00Z).
+        example: {
+          status: 'online',
+          latencyStable: true,
+          latency: '0.59ms',
+          current_time: '2024-06-15T12:00:00.000Z',
+          version: 'v1',
+          environment: 'prod',
+          database: { status: 'online', latency: 'good' },
+          request_details: {
+            method: 'GET',
+            status_code: 200,
+            url: '/v1/status',
+            path: '/v1/status',
+            root_url: '/v1/status',
+            query: {},
+            body: {},
+            headers: { host: 'api.example.com', authorization: '[redacted]', accept: '*/*', 'user-agent': 'curl/8.5.0' },
+          },
+        },
+      },
       400: { description: 'A JSON body that is not an object, or malformed JSON.' },
     },
     handle: async ({ request, body }) => {
