@@ -222,7 +222,8 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
       for (const tag of operationTags) tags.add(tag);
       pathItem[method.toLowerCase()] = {
         operationId: operationId(endpoint, method),
-        summary: endpoint.summary,
+        // One path answering several methods gets one entry per method in the docs' navigation: name the method.
+        summary: endpoint.methods.length > 1 ? `${endpoint.summary} (${method})` : endpoint.summary,
         description: endpoint.description,
         tags: operationTags,
         ...(endpoint.authenticated ? {} : { security: [] }),

@@ -280,6 +280,7 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     defineEndpoint({
       ...common,
       operationId: 'createProfileImageForUser',
+      summary: 'Create a profile card image (user id in the path)',
       path: '/v1/profile-image/{userId}',
       params: z.object({ userId: userIdField }),
       handle: ({ params, body, request }) => handleFor(params.userId, body, request),
