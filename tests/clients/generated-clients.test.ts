@@ -6,18 +6,13 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
 import { OpenApiContract } from '../helpers/openapi-contract.ts';
+import type { Call, CallEveryOperation } from './client-call.ts';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
 
-interface Call {
-  operationId: string;
-  status: number;
-  body: unknown;
-  headers: Headers;
-}
 
 let gateway: TestGateway;
 let contract: OpenApiContract;
@@ -89,7 +84,7 @@ for (const [generator, generate] of Object.entries(GENERATORS)) {
       (error: { stdout?: string; message?: string }) => error.stdout ?? error.message ?? 'tsc failed',
     );
     t.is(typecheck, '', 'the calls type-check against the generated client');
-    const { callEveryOperation } = (await import(pathToFileURL(join(folder, 'call-every-operation.ts')).href)) as { callEveryOperation: (url: string, key: string) => Promise<Call[]> };
+    const { callEveryOperation } = (await import(pathToFileURL(join(folder, 'call-every-operation.ts')).href)) as { callEveryOperation: CallEveryOperation };
     const calls = await callEveryOperation(gateway.url, TEST_API_KEY);
     checkCalls(t, calls);
     const card = calls.find((call) => call.operationId === 'createProfileImage')!.body as { url: string };

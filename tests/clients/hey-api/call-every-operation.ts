@@ -4,15 +4,7 @@
  */
 import { client } from './generated/client.gen.ts';
 import * as api from './generated/sdk.gen.ts';
-
-export interface Call {
-  operationId: string;
-  status: number;
-  body: unknown;
-  headers: Headers;
-}
-
-const USER_ID = '302050872383242240';
+import { RANK_DATA, USER_ID, type Call } from '../client-call.ts';
 
 export async function callEveryOperation(baseUrl: string, key: string): Promise<Call[]> {
   // The document's security scheme is an API key in `Authorization`: the SDK asks `auth` for it.
@@ -23,8 +15,7 @@ export async function callEveryOperation(baseUrl: string, key: string): Promise<
     if (!response) throw new Error(`${operationId}: no response`);
     calls.push({ operationId, status: response.status, body: data ?? error, headers: response.headers });
   };
-  const rankData = { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true };
-  await record('createProfileImage', api.createProfileImage({ query: { userId: USER_ID }, body: { customTag: 'Welcome!', presenceStatus: 'online', rankData } }));
+  await record('createProfileImage', api.createProfileImage({ query: { userId: USER_ID }, body: { customTag: 'Welcome!', presenceStatus: 'online', rankData: RANK_DATA } }));
   await record('createProfileImageForUser', api.createProfileImageForUser({ path: { userId: USER_ID }, body: { layout: 'welcome', format: 'webp' } }));
   await record('jsonValidator', api.jsonValidator({ body: { json: { name: 'Ada', roles: ['admin'] } } }));
   await record('randomEmoji', api.randomEmoji({ query: { category: 'Food & Drink', count: 3, isSymbol: false } }));

@@ -7,16 +7,7 @@
  */
 import createClient from 'openapi-fetch';
 import type { paths } from './generated/schema.ts';
-
-export interface Call {
-  operationId: string;
-  status: number;
-  /** What the typed client parsed (`data` on success, `error` otherwise). */
-  body: unknown;
-  headers: Headers;
-}
-
-const USER_ID = '302050872383242240';
+import { RANK_DATA, USER_ID, type Call } from '../client-call.ts';
 
 export async function callEveryOperation(baseUrl: string, key: string): Promise<Call[]> {
   const client = createClient<paths>({ baseUrl, headers: { Authorization: key } });
@@ -29,7 +20,7 @@ export async function callEveryOperation(baseUrl: string, key: string): Promise<
   const card = {
     customTag: 'Welcome!',
     presenceStatus: 'online',
-    rankData: { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true },
+    rankData: RANK_DATA,
   } as const;
   await record('createProfileImage', client.POST('/v1/profile-image', { params: { query: { userId: USER_ID } }, body: card }));
   await record('createProfileImageForUser', client.POST('/v1/profile-image/{userId}', { params: { path: { userId: USER_ID } }, body: { layout: 'welcome', format: 'webp' } }));

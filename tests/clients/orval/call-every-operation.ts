@@ -5,15 +5,7 @@
  * types with no Content-Type at all), type-checks this file against it and runs it.
  */
 import * as api from './generated/api.ts';
-
-export interface Call {
-  operationId: string;
-  status: number;
-  body: unknown;
-  headers: Headers;
-}
-
-const USER_ID = '302050872383242240';
+import { RANK_DATA, USER_ID, type Call } from '../client-call.ts';
 
 export async function callEveryOperation(_baseUrl: string, key: string): Promise<Call[]> {
   const init = { headers: { Authorization: key } };
@@ -22,8 +14,7 @@ export async function callEveryOperation(_baseUrl: string, key: string): Promise
     const { data, status, headers } = await pending;
     calls.push({ operationId, status, body: data, headers });
   };
-  const rankData = { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true };
-  await record('createProfileImage', api.createProfileImage({ userId: USER_ID }, { customTag: 'Welcome!', presenceStatus: 'online', rankData }, init));
+  await record('createProfileImage', api.createProfileImage({ userId: USER_ID }, { customTag: 'Welcome!', presenceStatus: 'online', rankData: RANK_DATA }, init));
   await record('createProfileImageForUser', api.createProfileImageForUser(USER_ID, { layout: 'welcome', format: 'webp' }, init));
   await record('jsonValidator', api.jsonValidator({ json: { name: 'Ada', roles: ['admin'] } }, init));
   await record('randomEmoji', api.randomEmoji({ category: 'Food & Drink', count: 3, isSymbol: false }, init));
