@@ -93,7 +93,9 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${proces
 const heading = [
   `## pnpm bench${scale ? ' --scale' : ''}${quick ? ' --quick' : ''}: ${new Date().toISOString()}, ${Math.round((Date.now() - startedAt) / 1000)} s`,
   '',
-  `${machine}. Gateway: LOG_LEVEL=info to a file, RATE_LIMITS=off, embedded mode unless said.`,
+  scale
+    ? `${machine}. The pnpm stack topology; gateway and renderers at LOG_LEVEL=info, rate limits on with budgets no run uses up.`
+    : `${machine}. Gateway: LOG_LEVEL=info to a file, RATE_LIMITS=off, embedded mode unless said.`,
 ].join('\n');
 console.log(`\n${markdownReport(results, checks, heading)}`);
 for (const problem of problems) console.log(`\n**${problem}**`);

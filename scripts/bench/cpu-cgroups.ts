@@ -15,9 +15,12 @@ export const CFS_PERIOD_US = 100_000;
 /** The kernel refuses quotas under 1 ms. */
 const MIN_QUOTA_US = 1000;
 /**
- * Weight of a renderer's group against other work (a plain task weighs 1024). A small machine's
- * quarter of a CPU is its own: with a high weight the group gets its quota whenever it asks, even
+ * Weight of each group against other work (a plain task weighs 1024). A small machine's quarter of
+ * a CPU is its own: with a high weight a renderer's group gets its quota whenever it asks, even
  * while other processes keep the shared cores busy, so the quota, not the neighbours, bounds it.
+ * The bench process and what it starts besides renderers (gateway, Redis, the S3 stand-in) get the
+ * same weight without a quota, standing for machines of their own: on a shared host they would
+ * otherwise feed the renderers only as fast as the neighbours let them.
  */
 const GROUP_SHARES = 8192;
 
@@ -91,13 +94,18 @@ function writeValue(path: string, value: string | number): void {
   }
 }
 
-/** Moves the group's processes to the root group and removes it; false when it is still busy. */
+/**
+ * Removes a group; false when it is still busy. Processes still in it (a renderer or render
+ * worker that outlived its stack, started by this bench) are moved to the root group so the
+ * group can go, and killed: nothing this bench started outlives it.
+ */
 function removeGroup(directory: string, hierarchy: string): boolean {
   if (!existsSync(directory)) return true;
   try {
-    for (const pid of readFileSync(join(directory, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+    for (const pid of readFileSync(join(directory, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number)) {
       try {
-        writeFileSync(join(CGROUP_ROOT, hierarchy, 'cgroup.procs'), pid);
+        writeFileSync(join(CGROUP_ROOT, hierarchy, 'cgroup.procs'), String(pid));
+        if (pid !== process.pid) process.kill(pid, 'SIGKILL');
       } catch {
         // Exited meanwhile.
       }
@@ -121,7 +129,10 @@ export interface RendererGroup {
 export interface RendererGroups {
   cpus: number;
   groups: RendererGroup[];
-  /** Removes every group; processes still in one are moved to the root group first. Idempotent. */
+  /**
+   * Moves this process back to the root groups and removes every group made; processes still in
+   * one are killed. Idempotent.
+   */
   remove(): void;
 }
 
@@ -139,8 +150,9 @@ function removeStaleGroups(): void {
 }
 
 /**
- * Makes `count` groups, each limited to `cpus` of one CPU. The caller removes them (`remove()`);
- * they are also removed when this process exits, and on any failure while making them.
+ * Makes `count` groups, each limited to `cpus` of one CPU, and moves this process into a group of
+ * its own with the same weight and no quota. The caller removes them (`remove()`); they are also
+ * removed when this process exits, and on any failure while making them.
  */
 export function createRendererGroups(count: number, cpus: number): RendererGroups {
   const problem = cgroupProblem();
@@ -151,6 +163,11 @@ export function createRendererGroups(count: number, cpus: number): RendererGroup
   let removed = false;
   const remove = () => {
     if (removed) return;
+    try {
+      writeFileSync(join(CGROUP_ROOT, 'cpu', 'cgroup.procs'), String(process.pid));
+    } catch {
+      // It was never moved (the failure came first); removeGroup moves it anyway.
+    }
     const busy = made.filter(({ directory, hierarchy }) => !removeGroup(directory, hierarchy));
     if (busy.length > 0) console.error(`could not remove cgroups ${busy.map(({ directory }) => directory).join(', ')} (rmdir them once their processes exit)`);
     removed = true;
@@ -158,20 +175,25 @@ export function createRendererGroups(count: number, cpus: number): RendererGroup
   };
   // The last resort: a crash or process.exit() elsewhere still leaves no group behind.
   process.on('exit', remove);
+  const makeGroup = (hierarchy: string, name: string) => {
+    const directory = join(CGROUP_ROOT, hierarchy, name);
+    try {
+      // mkdir in a cgroup hierarchy makes the group (with its control files).
+      mkdirSync(directory);
+    } catch (error) {
+      throw new Error(`could not make the cgroup ${directory}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    made.push({ directory, hierarchy });
+    return directory;
+  };
   try {
+    // This process first: the gateway, Redis and the S3 stand-in it starts later inherit the group.
+    const infrastructure = makeGroup('cpu', `${GROUP_PREFIX}${process.pid}-infrastructure`);
+    writeValue(join(infrastructure, 'cpu.shares'), GROUP_SHARES);
+    writeValue(join(infrastructure, 'cgroup.procs'), process.pid);
     const groups = Array.from({ length: count }, (_, index): RendererGroup => {
       const name = `${GROUP_PREFIX}${process.pid}-renderer-${index + 1}`;
-      const [cpuDirectory, cpuacctDirectory] = HIERARCHIES.map((hierarchy) => {
-        const directory = join(CGROUP_ROOT, hierarchy, name);
-        try {
-          // mkdir in a cgroup hierarchy makes the group (with its control files).
-          mkdirSync(directory);
-        } catch (error) {
-          throw new Error(`could not make the cgroup ${directory}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-        }
-        made.push({ directory, hierarchy });
-        return directory;
-      }) as [string, string];
+      const [cpuDirectory, cpuacctDirectory] = HIERARCHIES.map((hierarchy) => makeGroup(hierarchy, name)) as [string, string];
       writeValue(join(cpuDirectory, 'cpu.cfs_period_us'), CFS_PERIOD_US);
       writeValue(join(cpuDirectory, 'cpu.cfs_quota_us'), quota);
       writeValue(join(cpuDirectory, 'cpu.shares'), GROUP_SHARES);

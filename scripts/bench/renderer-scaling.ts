@@ -102,7 +102,7 @@ const GATEWAY_ENV = { LOG_LEVEL: 'info', RATE_LIMIT_DEFAULT: '999999999/60s', RA
 /** Time a request may take: queueing behind the clients ahead of it included. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-async function measureOnce(renderers: number, round: number, groups: RendererGroups, settings: ScaleSettings, track: (stack: LocalStack | undefined) => void, progress: (line: string) => void): Promise<ScaleMeasurement> {
+async function measureOnce(renderers: number, round: number, groups: RendererGroups, settings: ScaleSettings, track: (stop: (() => Promise<void>) | undefined) => void, progress: (line: string) => void): Promise<ScaleMeasurement> {
   const groupByName = new Map(groups.groups.map((group, index) => [`renderer-${index + 1}`, group]));
   const stack = await startLocalStack({
     gatewayPort: await freeLoopbackPort(),
@@ -116,7 +116,10 @@ async function measureOnce(renderers: number, round: number, groups: RendererGro
       return group.commandPrefix;
     },
   });
-  track(stack);
+  // One stop, whoever asks first (the end of the run or a signal); a second stop() of the stack would fail.
+  let stopping: Promise<void> | undefined;
+  const stopStack = () => (stopping ??= stack.stop());
+  track(stopStack);
   const redis = new Redis(stack.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();
@@ -157,8 +160,8 @@ async function measureOnce(renderers: number, round: number, groups: RendererGro
     }
   } finally {
     redis.disconnect();
+    await stopStack();
     track(undefined);
-    await stack.stop();
   }
 }
 
@@ -171,14 +174,13 @@ async function measureOnce(renderers: number, round: number, groups: RendererGro
  */
 export async function benchRendererScaling(settings: ScaleSettings, progress: (line: string) => void): Promise<ScaleMeasurement[]> {
   const groups = createRendererGroups(Math.max(...settings.rendererCounts), settings.cpus);
-  let current: LocalStack | undefined;
+  let stopCurrent: (() => Promise<void>) | undefined;
   let interrupted = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted) return;
     interrupted = true;
     progress(`scale: ${signal}: stopping the stack and removing the cgroups`);
-    const stopping = current?.stop() ?? Promise.resolve();
-    void stopping
+    void (stopCurrent?.() ?? Promise.resolve())
       .catch(() => {})
       .finally(() => {
         groups.remove();
@@ -191,7 +193,7 @@ export async function benchRendererScaling(settings: ScaleSettings, progress: (l
     const measurements: ScaleMeasurement[] = [];
     for (let round = 1; round <= settings.rounds; round += 1) {
       for (const renderers of settings.rendererCounts) {
-        measurements.push(await measureOnce(renderers, round, groups, settings, (stack) => (current = stack), progress));
+        measurements.push(await measureOnce(renderers, round, groups, settings, (stop) => (stopCurrent = stop), progress));
       }
     }
     return measurements;

@@ -77,37 +77,49 @@ export interface CapacityModel {
   cpusPerRenderer: number;
   /** Cards/s one quota'd renderer gives (median over all runs of cards/s per renderer). */
   cardsPerSecondPerRenderer: number;
+  /** The renderer count of the runs the costs per card come from (the busiest). */
+  costsFromRenderers: number;
   gateway: { cpuMsPerCard: number; mainThreadMsPerCard: number; cardsPerSecond: number; renderers: number };
   redis: { commandsPerCard: number; cpuMsPerCard: number; mainThreadMsPerCard: number; cardsPerSecond: number; renderers: number };
 }
 
+/** Whole renderers that fit; a quotient a rounding error short of a whole number counts as it. */
+const wholeRenderers = (fraction: number) => Math.floor(fraction + 1e-9);
+
 /**
  * How many renderers one gateway process and one Redis can feed. Each is bounded by one thread
  * (Node's event loop, Redis's command loop), so its cards/s is PLANNING_UTILIZATION of a core
- * over that thread's CPU per card; divided by what one renderer draws per second.
+ * over that thread's CPU per card; divided by what one renderer draws per second. Costs per card
+ * are those of the busiest runs (the most renderers): part of each process's CPU is fixed per
+ * second (timers, blocking reads, the stalled-job checks), so the cost per card falls as cards/s
+ * rise, and the busiest runs are the closest (and still a cautious) estimate of higher loads.
  */
 export function capacityModel(measurements: readonly ScaleMeasurement[], cpusPerRenderer: number): CapacityModel {
   if (measurements.length === 0) throw new Error('no measurements');
   const perRenderer = median(measurements.map((entry) => entry.window.cardsPerSecond / entry.renderers));
-  const gatewayMain = median(measurements.map((entry) => entry.gateway.mainThreadPerCard));
-  const redisMain = median(measurements.map((entry) => entry.redis.mainThreadPerCard));
+  const most = Math.max(...measurements.map((entry) => entry.renderers));
+  const busiest = measurements.filter((entry) => entry.renderers === most);
+  const cost = (read: (entry: ScaleMeasurement) => number) => median(busiest.map(read));
+  const gatewayMain = cost((entry) => entry.gateway.mainThreadPerCard);
+  const redisMain = cost((entry) => entry.redis.mainThreadPerCard);
   const gatewayCardsPerSecond = PLANNING_UTILIZATION / gatewayMain;
   const redisCardsPerSecond = PLANNING_UTILIZATION / redisMain;
   return {
     cpusPerRenderer,
     cardsPerSecondPerRenderer: perRenderer,
+    costsFromRenderers: most,
     gateway: {
-      cpuMsPerCard: median(measurements.map((entry) => entry.gateway.cpuPerCard)) * 1000,
+      cpuMsPerCard: cost((entry) => entry.gateway.cpuPerCard) * 1000,
       mainThreadMsPerCard: gatewayMain * 1000,
       cardsPerSecond: gatewayCardsPerSecond,
-      renderers: Math.floor(gatewayCardsPerSecond / perRenderer),
+      renderers: wholeRenderers(gatewayCardsPerSecond / perRenderer),
     },
     redis: {
-      commandsPerCard: median(measurements.map((entry) => entry.redis.commandsPerCard)),
-      cpuMsPerCard: median(measurements.map((entry) => entry.redis.cpuPerCard)) * 1000,
+      commandsPerCard: cost((entry) => entry.redis.commandsPerCard),
+      cpuMsPerCard: cost((entry) => entry.redis.cpuPerCard) * 1000,
       mainThreadMsPerCard: redisMain * 1000,
       cardsPerSecond: redisCardsPerSecond,
-      renderers: Math.floor(redisCardsPerSecond / perRenderer),
+      renderers: wholeRenderers(redisCardsPerSecond / perRenderer),
     },
   };
 }
@@ -158,7 +170,7 @@ export function scaleMarkdown(result: ScaleResult): string[] {
         .join(', ') ?? 'n/a'
     }.`,
     '',
-    `#### Capacity model (a single-threaded loop planned at ${PLANNING_UTILIZATION * 100}% of a core)`,
+    `#### Capacity model (a single-threaded loop planned at ${PLANNING_UTILIZATION * 100}% of a core; costs per card from the ${model.costsFromRenderers}-renderer runs)`,
     '',
     `One renderer with ${cpus} CPU draws ${fixed(model.cardsPerSecondPerRenderer, 2)} cards/s (${fixed(model.cardsPerSecondPerRenderer / cpus, 1)} per full CPU).`,
     '',
