@@ -27,7 +27,7 @@ if (problem !== undefined) {
 
     // What the renderer gets: the prefix execs the command, which then runs (with its children) in both groups.
     const [command, ...args] = [...first!.commandPrefix, '/bin/sh', '-c', 'cat /proc/self/cgroup; sh -c "cat /proc/self/cgroup"'];
-    const joined = spawnSync(command!, args, { encoding: 'utf8' });
+    const joined = spawnSync(command, args, { encoding: 'utf8' });
     t.is(joined.status, 0, joined.stderr);
     const lines = joined.stdout.split('\n');
     t.is(lines.filter((line) => line.endsWith(`:cpu:/${first!.name}`)).length, 2);
@@ -37,7 +37,7 @@ if (problem !== undefined) {
     // cpuacct counts what it used and CFS counts the periods it was throttled in.
     const cpuBefore = first!.cpuSeconds();
     const started = performance.now();
-    const busy = spawnSync(command!, [...first!.commandPrefix.slice(1), '/bin/sh', '-c', 'end=$(($(date +%s%N) + 600000000)); while [ $(date +%s%N) -lt $end ]; do :; done'], { encoding: 'utf8' });
+    const busy = spawnSync(command, [...first!.commandPrefix.slice(1), '/bin/sh', '-c', 'end=$(($(date +%s%N) + 600000000)); while [ $(date +%s%N) -lt $end ]; do :; done'], { encoding: 'utf8' });
     const wallSeconds = (performance.now() - started) / 1000;
     t.is(busy.status, 0, busy.stderr);
     const used = first!.cpuSeconds() - cpuBefore;
