@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { freeLoopbackPort, startLocalStack, type LocalStack } from '../local-stack/local-stack.ts';
+import { freeLoopbackPort, GATEWAY_ENTRY, startLocalStack, type LocalStack } from '../local-stack/local-stack.ts';
+import { startServiceProcess, type ServiceProcess } from '../local-stack/service-process.ts';
 import { createRendererGroups, type RendererGroups, type ThrottleStats } from './cpu-cgroups.ts';
 import { BENCH_API_KEY } from './light-endpoints.ts';
 import { cpuSeconds, mainThreadCpuSeconds } from './proc-stats.ts';
@@ -25,6 +26,12 @@ export interface ScaleMeasurement {
   renderersCpu: { cpuPerCard: number; quotaUsed: number; throttledPeriodShare: number };
   /** This process: the load loop and the S3 stand-in (s3rver runs in it). */
   benchProcessCpuPerCard: number;
+  /**
+   * The fan-out run only: a second gateway taking no requests, on the same Redis. Its CPU per card
+   * is what every further gateway pays for each card of the whole system (its QueueEvents reads
+   * every job's events), the part of the gateway's cost that more gateways do not divide.
+   */
+  idleGateway?: { cpuPerCard: number; mainThreadPerCard: number };
 }
 
 interface Snapshot {
@@ -37,6 +44,7 @@ interface Snapshot {
   groups: { cpu: number; throttling: ThrottleStats }[];
   bench: number;
   renderedByRenderer: number[];
+  idleGateway?: { cpu: number; main: number };
 }
 
 const RENDERED_LINE = /"msg":"card rendered"/g;
@@ -47,7 +55,7 @@ const must = (value: number | undefined, what: string): number => {
   return value;
 };
 
-async function snapshot(stack: LocalStack, redis: Redis, groups: RendererGroups, renderers: number): Promise<Snapshot> {
+async function snapshot(stack: LocalStack, redis: Redis, groups: RendererGroups, renderers: number, idleGateway: ServiceProcess | undefined): Promise<Snapshot> {
   const own = process.cpuUsage();
   const commands = parseCommandStats(await redis.info('commandstats'));
   return {
@@ -60,6 +68,9 @@ async function snapshot(stack: LocalStack, redis: Redis, groups: RendererGroups,
     groups: groups.groups.slice(0, renderers).map((group) => ({ cpu: group.cpuSeconds(), throttling: group.throttling() })),
     bench: (own.user + own.system) / 1e6,
     renderedByRenderer: stack.renderers.map((renderer) => renderedCount(renderer.output())),
+    ...(idleGateway && {
+      idleGateway: { cpu: must(cpuSeconds(idleGateway.child.pid), 'the idle gateway CPU time'), main: must(mainThreadCpuSeconds(idleGateway.child.pid), 'the idle gateway main-thread CPU time') },
+    }),
   };
 }
 
@@ -86,6 +97,8 @@ function compare(before: Snapshot, after: Snapshot, window: WindowSummary, setti
       throttledPeriodShare: periods === 0 ? 0 : throttled / periods,
     },
     benchProcessCpuPerCard: (after.bench - before.bench) / cards,
+    ...(before.idleGateway &&
+      after.idleGateway && { idleGateway: { cpuPerCard: (after.idleGateway.cpu - before.idleGateway.cpu) / cards, mainThreadPerCard: (after.idleGateway.main - before.idleGateway.main) / cards } }),
   };
 }
 
@@ -102,7 +115,14 @@ const GATEWAY_ENV = { LOG_LEVEL: 'info', RATE_LIMIT_DEFAULT: '999999999/60s', RA
 /** Time a request may take: queueing behind the clients ahead of it included. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-async function measureOnce(renderers: number, round: number, groups: RendererGroups, settings: ScaleSettings, track: (stop: (() => Promise<void>) | undefined) => void, progress: (line: string) => void): Promise<ScaleMeasurement> {
+async function measureOnce(
+  run: { renderers: number; round: number; withIdleGateway: boolean },
+  groups: RendererGroups,
+  settings: ScaleSettings,
+  track: (stop: (() => Promise<void>) | undefined) => void,
+  progress: (line: string) => void,
+): Promise<ScaleMeasurement> {
+  const { renderers, round } = run;
   const groupByName = new Map(groups.groups.map((group, index) => [`renderer-${index + 1}`, group]));
   const stack = await startLocalStack({
     gatewayPort: await freeLoopbackPort(),
@@ -116,13 +136,22 @@ async function measureOnce(renderers: number, round: number, groups: RendererGro
       return group.commandPrefix;
     },
   });
+  let idleGateway: ServiceProcess | undefined;
   // One stop, whoever asks first (the end of the run or a signal); a second stop() of the stack would fail.
   let stopping: Promise<void> | undefined;
-  const stopStack = () => (stopping ??= stack.stop());
+  const stopStack = () => (stopping ??= Promise.all([idleGateway?.stop(), stack.stop()]).then(() => undefined));
   track(stopStack);
   const redis = new Redis(stack.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();
+    if (run.withIdleGateway) {
+      idleGateway = startServiceProcess({
+        name: 'idle gateway',
+        entry: GATEWAY_ENTRY,
+        env: { ...stack.serviceEnv, PORT: String(await freeLoopbackPort()), HOST: '127.0.0.1', API_KEYS: BENCH_API_KEY },
+      });
+      await idleGateway.waitFor(/gateway listening/, 60_000);
+    }
     const clients = renderers * settings.clientsPerRenderer;
     // A fresh tag per run and a number per request: no two bodies alike, so no render is shared or cached.
     const tag = randomBytes(4).toString('hex');
@@ -138,9 +167,9 @@ async function measureOnce(renderers: number, round: number, groups: RendererGro
       // Warm-up: the fixed time, and until every renderer has drawn a few cards (JIT, fonts, caches warm).
       const warmupEnds = Date.now() + settings.warmupSeconds * 1000;
       await waitUntil(() => Date.now() >= warmupEnds && stack.renderers.every((renderer) => renderedCount(renderer.output()) >= 5), 120_000, 'the renderers did not all draw 5 cards');
-      const before = await snapshot(stack, redis, groups, renderers);
+      const before = await snapshot(stack, redis, groups, renderers, idleGateway);
       await sleep(settings.windowSeconds * 1000);
-      const after = await snapshot(stack, redis, groups, renderers);
+      const after = await snapshot(stack, redis, groups, renderers, idleGateway);
       const window = summarizeWindow(loop.samples, before.at, after.at);
       await loop.stop();
       stopped = true;
@@ -150,9 +179,10 @@ async function measureOnce(renderers: number, round: number, groups: RendererGro
       if (window.cards === 0) throw new Error(`${renderers} renderers: no card answered in the window`);
       const measurement: ScaleMeasurement = { round, renderers, clients, window, ...compare(before, after, window, settings) };
       progress(
-        `scale: round ${round}, ${renderers} renderer(s), ${clients} clients: ${window.cardsPerSecond.toFixed(2)} cards/s, p50 ${window.p50Ms.toFixed(0)} ms, p95 ${window.p95Ms.toFixed(0)} ms; ` +
+        `scale: ${run.withIdleGateway ? 'fan-out run with an idle second gateway' : `round ${round}`}, ${renderers} renderer(s), ${clients} clients: ${window.cardsPerSecond.toFixed(2)} cards/s, p50 ${window.p50Ms.toFixed(0)} ms, p95 ${window.p95Ms.toFixed(0)} ms; ` +
           `quota used ${(measurement.renderersCpu.quotaUsed * 100).toFixed(0)}%, gateway ${(measurement.gateway.cpuPerCard * 1000).toFixed(1)} ms CPU/card, ` +
-          `Redis ${measurement.redis.commandsPerCard.toFixed(1)} commands/card; cards by renderer ${measurement.cardsByRenderer.join('/')}`,
+          `Redis ${measurement.redis.commandsPerCard.toFixed(1)} commands/card; cards by renderer ${measurement.cardsByRenderer.join('/')}` +
+          (measurement.idleGateway ? `; idle gateway ${(measurement.idleGateway.cpuPerCard * 1000).toFixed(2)} ms CPU/card` : ''),
       );
       return measurement;
     } finally {
@@ -191,12 +221,13 @@ export async function benchRendererScaling(settings: ScaleSettings, progress: (l
   process.on('SIGTERM', onSignal);
   try {
     const measurements: ScaleMeasurement[] = [];
+    const track = (stop: (() => Promise<void>) | undefined) => (stopCurrent = stop);
     for (let round = 1; round <= settings.rounds; round += 1) {
-      for (const renderers of settings.rendererCounts) {
-        measurements.push(await measureOnce(renderers, round, groups, settings, (stop) => (stopCurrent = stop), progress));
-      }
+      for (const renderers of settings.rendererCounts) measurements.push(await measureOnce({ renderers, round, withIdleGateway: false }, groups, settings, track, progress));
     }
-    return measurements;
+    // Once more with the most renderers and a second gateway that takes no requests: what a gateway pays for cards it does not serve.
+    const fanOut = await measureOnce({ renderers: Math.max(...settings.rendererCounts), round: settings.rounds + 1, withIdleGateway: true }, groups, settings, track, progress);
+    return [...measurements, fanOut];
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

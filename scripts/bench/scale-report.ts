@@ -26,7 +26,8 @@ export interface ScaleRow {
 const spreadOf = (values: readonly number[]) => ({ median: median(values), min: Math.min(...values), max: Math.max(...values) });
 
 /** One row per renderer count; ratios against the first count of `counts` (the base). */
-export function scaleRows(measurements: readonly ScaleMeasurement[], counts: readonly number[]): ScaleRow[] {
+export function scaleRows(all: readonly ScaleMeasurement[], counts: readonly number[]): ScaleRow[] {
+  const measurements = all.filter((entry) => entry.idleGateway === undefined);
   const base = counts[0];
   const baseByRound = new Map(measurements.filter((entry) => entry.renderers === base).map((entry) => [entry.round, entry.window.cardsPerSecond]));
   return counts.flatMap((renderers) => {
@@ -81,6 +82,18 @@ export interface CapacityModel {
   costsFromRenderers: number;
   gateway: { cpuMsPerCard: number; mainThreadMsPerCard: number; cardsPerSecond: number; renderers: number };
   redis: { commandsPerCard: number; cpuMsPerCard: number; mainThreadMsPerCard: number; cardsPerSecond: number; renderers: number };
+  /**
+   * From the run with an idle second gateway: what each gateway's event loop spends per card of
+   * the whole system (`fanOutMsPerCard`), so that G gateways carry at most
+   * PLANNING_UTILIZATION / ((eventLoop − fanOut) / G + fanOut) cards/s, never more than
+   * `ceilingCardsPerSecond`; and the Redis CPU per card one more gateway adds.
+   */
+  gateways?: { fanOutMsPerCard: number; ceilingCardsPerSecond: number; cardsPerSecondWith: Record<number, number>; redisCpuMsPerCardPerGateway: number };
+}
+
+/** Cards/s that `gateways` gateways carry when each pays `fanOut` s per card of all and `own − fanOut` per card it serves. */
+export function gatewaysCardsPerSecond(gateways: number, ownPerCard: number, fanOutPerCard: number): number {
+  return PLANNING_UTILIZATION / ((ownPerCard - fanOutPerCard) / gateways + fanOutPerCard);
 }
 
 /** Whole renderers that fit; a quotient a rounding error short of a whole number counts as it. */
@@ -94,7 +107,9 @@ const wholeRenderers = (fraction: number) => Math.floor(fraction + 1e-9);
  * second (timers, blocking reads, the stalled-job checks), so the cost per card falls as cards/s
  * rise, and the busiest runs are the closest (and still a cautious) estimate of higher loads.
  */
-export function capacityModel(measurements: readonly ScaleMeasurement[], cpusPerRenderer: number): CapacityModel {
+export function capacityModel(all: readonly ScaleMeasurement[], cpusPerRenderer: number): CapacityModel {
+  const measurements = all.filter((entry) => entry.idleGateway === undefined);
+  const fanOutRuns = all.filter((entry) => entry.idleGateway !== undefined);
   if (measurements.length === 0) throw new Error('no measurements');
   const perRenderer = median(measurements.map((entry) => entry.window.cardsPerSecond / entry.renderers));
   const most = Math.max(...measurements.map((entry) => entry.renderers));
@@ -104,6 +119,7 @@ export function capacityModel(measurements: readonly ScaleMeasurement[], cpusPer
   const redisMain = cost((entry) => entry.redis.mainThreadPerCard);
   const gatewayCardsPerSecond = PLANNING_UTILIZATION / gatewayMain;
   const redisCardsPerSecond = PLANNING_UTILIZATION / redisMain;
+  const fanOut = fanOutRuns.length === 0 ? undefined : median(fanOutRuns.map((entry) => entry.idleGateway!.mainThreadPerCard));
   return {
     cpusPerRenderer,
     cardsPerSecondPerRenderer: perRenderer,
@@ -121,6 +137,14 @@ export function capacityModel(measurements: readonly ScaleMeasurement[], cpusPer
       cardsPerSecond: redisCardsPerSecond,
       renderers: wholeRenderers(redisCardsPerSecond / perRenderer),
     },
+    ...(fanOut !== undefined && {
+      gateways: {
+        fanOutMsPerCard: fanOut * 1000,
+        ceilingCardsPerSecond: PLANNING_UTILIZATION / fanOut,
+        cardsPerSecondWith: Object.fromEntries([2, 4, 8].map((count) => [count, gatewaysCardsPerSecond(count, gatewayMain, fanOut)])),
+        redisCpuMsPerCardPerGateway: (median(fanOutRuns.map((entry) => entry.redis.cpuPerCard)) - cost((entry) => entry.redis.cpuPerCard)) * 1000,
+      },
+    }),
   };
 }
 
@@ -160,11 +184,12 @@ export function scaleMarkdown(result: ScaleResult): string[] {
     '| ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
     ...measurements.map(
       (entry) =>
-        `| ${entry.round} | ${entry.renderers} | ${entry.clients} | ${entry.window.cards} | ${fixed(entry.window.cardsPerSecond, 2)} | ${fixed(entry.window.p95Ms, 0)} | ${entry.cardsByRenderer.join(' / ')} | ${fixed(entry.gateway.cpuPerCard * 1000, 2)} (${fixed(entry.gateway.mainThreadPerCard * 1000, 2)}) | ${fixed(entry.redis.cpuPerCard * 1000, 2)} | ${fixed(entry.renderersCpu.cpuPerCard * 1000, 0)} | ${fixed(entry.renderersCpu.throttledPeriodShare * 100, 0)}% | ${fixed(entry.benchProcessCpuPerCard * 1000, 1)} |`,
+        `| ${entry.idleGateway ? `${entry.round} (+ idle gateway: ${fixed(entry.idleGateway.cpuPerCard * 1000, 2)} (${fixed(entry.idleGateway.mainThreadPerCard * 1000, 2)}) ms/card)` : entry.round} | ${entry.renderers} | ${entry.clients} | ${entry.window.cards} | ${fixed(entry.window.cardsPerSecond, 2)} | ${fixed(entry.window.p95Ms, 0)} | ${entry.cardsByRenderer.join(' / ')} | ${fixed(entry.gateway.cpuPerCard * 1000, 2)} (${fixed(entry.gateway.mainThreadPerCard * 1000, 2)}) | ${fixed(entry.redis.cpuPerCard * 1000, 2)} | ${fixed(entry.renderersCpu.cpuPerCard * 1000, 0)} | ${fixed(entry.renderersCpu.throttledPeriodShare * 100, 0)}% | ${fixed(entry.benchProcessCpuPerCard * 1000, 1)} |`,
     ),
     '',
-    `Redis commands per card (commandstats, commands inside BullMQ's Lua scripts included), last run: ${
+    `Redis commands per card (commandstats, commands inside BullMQ's Lua scripts included), last run with one gateway: ${
       measurements
+        .filter((entry) => entry.idleGateway === undefined)
         .at(-1)
         ?.redis.topCommands.map((entry) => `${entry.command} ${fixed(entry.perCard, 1)}`)
         .join(', ') ?? 'n/a'
@@ -179,6 +204,15 @@ export function scaleMarkdown(result: ScaleResult): string[] {
     `| gateway (one Node process) | ${fixed(model.gateway.cpuMsPerCard, 2)} ms CPU, ${fixed(model.gateway.mainThreadMsPerCard, 2)} ms on the event loop | ${fixed(model.gateway.cardsPerSecond, 0)} | ${model.gateway.renderers} |`,
     `| Redis | ${fixed(model.redis.commandsPerCard, 1)} commands, ${fixed(model.redis.cpuMsPerCard, 2)} ms CPU, ${fixed(model.redis.mainThreadMsPerCard, 2)} ms on the main thread | ${fixed(model.redis.cardsPerSecond, 0)} | ${model.redis.renderers} |`,
     '',
+    ...(model.gateways
+      ? [
+          `More gateways: a second gateway taking no requests spent ${fixed(model.gateways.fanOutMsPerCard, 2)} ms of its event loop per card of the system (its QueueEvents reads every job's events), ` +
+            `so gateways behind a balancer carry ${Object.entries(model.gateways.cardsPerSecondWith)
+              .map(([count, rate]) => `${fixed(rate, 0)} cards/s with ${count}`)
+              .join(', ')}, never more than ${fixed(model.gateways.ceilingCardsPerSecond, 0)}; each one adds ${fixed(model.gateways.redisCpuMsPerCardPerGateway, 2)} ms of Redis CPU per card.`,
+          '',
+        ]
+      : []),
     '#### Scaling targets',
     '',
     '| target | measured | result |',

@@ -2,7 +2,7 @@ import test from 'ava';
 import { cfsQuotaMicros, groupOwnerPid, parseCpuShare, parseCpuStat } from '../../scripts/bench/cpu-cgroups.ts';
 import { commandDelta, parseCommandStats } from '../../scripts/bench/redis-stats.ts';
 import type { ScaleMeasurement } from '../../scripts/bench/renderer-scaling.ts';
-import { capacityModel, checkScaleTargets, PLANNING_UTILIZATION, scaleRows } from '../../scripts/bench/scale-report.ts';
+import { capacityModel, checkScaleTargets, gatewaysCardsPerSecond, PLANNING_UTILIZATION, scaleRows } from '../../scripts/bench/scale-report.ts';
 import { scaleSettingsFromArgs } from '../../scripts/bench/scale-settings.ts';
 import { summarizeWindow, type RequestSample } from '../../scripts/bench/window-load.ts';
 
@@ -114,7 +114,22 @@ test('the capacity model divides what one thread carries at the planning utiliza
   t.is(model.gateway.renderers, 20);
   t.is(model.redis.renderers, 100);
   t.is(model.redis.commandsPerCard, 44);
+  t.is(model.gateways, undefined);
   t.throws(() => capacityModel([], 0.25));
+});
+
+test('a run with an idle second gateway gives the fan-out cost and is kept out of the scaling rows', (t) => {
+  const fanOut = { ...measurement(3, 4, 40), idleGateway: { cpuPerCard: 0.0006, mainThreadPerCard: 0.0005 }, redis: { ...measurement(3, 4, 40).redis, cpuPerCard: 0.0009 } };
+  const runs = [measurement(1, 1, 10), measurement(1, 4, 40), fanOut];
+  t.deepEqual(scaleRows(runs, [1, 4]).map((row) => row.runs), [1, 1]);
+  const model = capacityModel(runs, 0.25);
+  t.is(model.gateway.mainThreadMsPerCard, 3.5);
+  // Each gateway serves 1/G of the cards (3.0 ms each) and pays 0.5 ms for every card of the system.
+  t.is(Math.round(gatewaysCardsPerSecond(1, 0.0035, 0.0005)), 200);
+  t.is(Math.round(gatewaysCardsPerSecond(2, 0.0035, 0.0005)), 350);
+  t.is(Math.round(model.gateways!.cardsPerSecondWith[4]!), Math.round(0.7 / (0.003 / 4 + 0.0005)));
+  t.is(Math.round(model.gateways!.ceilingCardsPerSecond), 1400);
+  t.is(Math.round(model.gateways!.redisCpuMsPerCardPerGateway * 100) / 100, 0.1);
 });
 
 test('scale flags: defaults, --quick, every flag, and bad values refused', (t) => {
