@@ -31,7 +31,7 @@ export interface ScaleMeasurement {
    * is what every further gateway pays for each card of the whole system (its QueueEvents reads
    * every job's events), the part of the gateway's cost that more gateways do not divide.
    */
-  idleGateway?: { cpuPerCard: number; mainThreadPerCard: number };
+  idleGateway?: { cpuPerCard: number; mainThreadPerCard: number; quietMainThreadPerSecond: number };
 }
 
 interface Snapshot {
@@ -74,7 +74,13 @@ async function snapshot(stack: LocalStack, redis: Redis, groups: RendererGroups,
   };
 }
 
-function compare(before: Snapshot, after: Snapshot, window: WindowSummary, settings: ScaleSettings): Omit<ScaleMeasurement, 'round' | 'renderers' | 'clients' | 'window'> {
+function compare(
+  before: Snapshot,
+  after: Snapshot,
+  window: WindowSummary,
+  settings: ScaleSettings,
+  quiet: { cpuPerSecond: number; mainThreadPerSecond: number } | undefined,
+): Omit<ScaleMeasurement, 'round' | 'renderers' | 'clients' | 'window'> {
   const cards = window.cards;
   const seconds = (after.at - before.at) / 1000;
   const commands = commandDelta(before.commands, after.commands);
@@ -98,7 +104,15 @@ function compare(before: Snapshot, after: Snapshot, window: WindowSummary, setti
     },
     benchProcessCpuPerCard: (after.bench - before.bench) / cards,
     ...(before.idleGateway &&
-      after.idleGateway && { idleGateway: { cpuPerCard: (after.idleGateway.cpu - before.idleGateway.cpu) / cards, mainThreadPerCard: (after.idleGateway.main - before.idleGateway.main) / cards } }),
+      after.idleGateway &&
+      quiet && {
+        // What the idle gateway spends anyway (timers, blocking reads) is not a cost of the cards.
+        idleGateway: {
+          cpuPerCard: (after.idleGateway.cpu - before.idleGateway.cpu - quiet.cpuPerSecond * seconds) / cards,
+          mainThreadPerCard: (after.idleGateway.main - before.idleGateway.main - quiet.mainThreadPerSecond * seconds) / cards,
+          quietMainThreadPerSecond: quiet.mainThreadPerSecond,
+        },
+      }),
   };
 }
 
@@ -112,6 +126,8 @@ async function waitUntil(condition: () => boolean, timeoutMs: number, what: stri
 
 /** The gateway's settings: rate limits on (every request pays for its Redis counter) with budgets no run uses up. */
 const GATEWAY_ENV = { LOG_LEVEL: 'info', RATE_LIMIT_DEFAULT: '999999999/60s', RATE_LIMIT_PROFILE_IMAGE: '999999999/60s', CARDS_IN_FLIGHT_PER_KEY: '10000' };
+/** How long the idle second gateway's own CPU use is measured before any card is asked for. */
+const QUIET_SECONDS = 8;
 /** Time a request may take: queueing behind the clients ahead of it included. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -137,6 +153,7 @@ async function measureOnce(
     },
   });
   let idleGateway: ServiceProcess | undefined;
+  let quiet: { cpuPerSecond: number; mainThreadPerSecond: number } | undefined;
   // One stop, whoever asks first (the end of the run or a signal); a second stop() of the stack would fail.
   let stopping: Promise<void> | undefined;
   const stopStack = () => (stopping ??= Promise.all([idleGateway?.stop(), stack.stop()]).then(() => undefined));
@@ -151,6 +168,15 @@ async function measureOnce(
         env: { ...stack.serviceEnv, PORT: String(await freeLoopbackPort()), HOST: '127.0.0.1', API_KEYS: BENCH_API_KEY },
       });
       await idleGateway.waitFor(/gateway listening/, 60_000);
+      // Its CPU with no cards at all, over a quiet spell (/proc counts in 10 ms ticks: seconds, not less).
+      const pid = idleGateway.child.pid;
+      const quietStart = { at: performance.now(), cpu: must(cpuSeconds(pid), 'the idle gateway CPU time'), main: must(mainThreadCpuSeconds(pid), 'the idle gateway main-thread CPU time') };
+      await sleep(QUIET_SECONDS * 1000);
+      const quietSeconds = (performance.now() - quietStart.at) / 1000;
+      quiet = {
+        cpuPerSecond: (must(cpuSeconds(pid), 'the idle gateway CPU time') - quietStart.cpu) / quietSeconds,
+        mainThreadPerSecond: (must(mainThreadCpuSeconds(pid), 'the idle gateway main-thread CPU time') - quietStart.main) / quietSeconds,
+      };
     }
     const clients = renderers * settings.clientsPerRenderer;
     // A fresh tag per run and a number per request: no two bodies alike, so no render is shared or cached.
@@ -177,7 +203,7 @@ async function measureOnce(
       if (failed.length > 0) throw new Error(`${renderers} renderers: failed requests in the window: ${JSON.stringify(window.failures)}`);
       if (window.reused > 0) throw new Error(`${renderers} renderers: ${window.reused} answers reused another render; the bodies were meant to be distinct`);
       if (window.cards === 0) throw new Error(`${renderers} renderers: no card answered in the window`);
-      const measurement: ScaleMeasurement = { round, renderers, clients, window, ...compare(before, after, window, settings) };
+      const measurement: ScaleMeasurement = { round, renderers, clients, window, ...compare(before, after, window, settings, quiet) };
       progress(
         `scale: ${run.withIdleGateway ? 'fan-out run with an idle second gateway' : `round ${round}`}, ${renderers} renderer(s), ${clients} clients: ${window.cardsPerSecond.toFixed(2)} cards/s, p50 ${window.p50Ms.toFixed(0)} ms, p95 ${window.p95Ms.toFixed(0)} ms; ` +
           `quota used ${(measurement.renderersCpu.quotaUsed * 100).toFixed(0)}%, gateway ${(measurement.gateway.cpuPerCard * 1000).toFixed(1)} ms CPU/card, ` +

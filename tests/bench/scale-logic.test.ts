@@ -100,6 +100,8 @@ test('ratios are taken within a round against that round\'s single renderer, the
   );
   const slow = scaleRows([measurement(1, 1, 10), measurement(1, 4, 30)], [1, 4]);
   t.false(checkScaleTargets(slow)[0]!.pass);
+  // Targets are ratios over one renderer: another base is not checked against them.
+  t.deepEqual(checkScaleTargets(scaleRows([measurement(1, 2, 20), measurement(1, 4, 40)], [2, 4])), []);
   // A count whose base round is missing has no ratio and no check.
   t.is(scaleRows([measurement(2, 2, 18)], [1, 2])[0]!.ratio, undefined);
 });
@@ -119,7 +121,7 @@ test('the capacity model divides what one thread carries at the planning utiliza
 });
 
 test('a run with an idle second gateway gives the fan-out cost and is kept out of the scaling rows', (t) => {
-  const fanOut = { ...measurement(3, 4, 40), idleGateway: { cpuPerCard: 0.0006, mainThreadPerCard: 0.0005 }, redis: { ...measurement(3, 4, 40).redis, cpuPerCard: 0.0009 } };
+  const fanOut = { ...measurement(3, 4, 40), idleGateway: { cpuPerCard: 0.0006, mainThreadPerCard: 0.0005, quietMainThreadPerSecond: 0.007 }, redis: { ...measurement(3, 4, 40).redis, cpuPerCard: 0.0009 } };
   const runs = [measurement(1, 1, 10), measurement(1, 4, 40), fanOut];
   t.deepEqual(scaleRows(runs, [1, 4]).map((row) => row.runs), [1, 1]);
   const model = capacityModel(runs, 0.25);
@@ -129,7 +131,8 @@ test('a run with an idle second gateway gives the fan-out cost and is kept out o
   t.is(Math.round(gatewaysCardsPerSecond(2, 0.0035, 0.0005)), 350);
   t.is(Math.round(model.gateways!.cardsPerSecondWith[4]!), Math.round(0.7 / (0.003 / 4 + 0.0005)));
   t.is(Math.round(model.gateways!.ceilingCardsPerSecond), 1400);
-  t.is(Math.round(model.gateways!.redisCpuMsPerCardPerGateway * 100) / 100, 0.1);
+  t.is(model.gateways!.quietMsPerSecond, 7);
+  t.deepEqual(model.gateways!.redisCpuMsPerCard, { withSecondGateway: 0.9, without: 0.8 });
 });
 
 test('scale flags: defaults, --quick, every flag, and bad values refused', (t) => {
