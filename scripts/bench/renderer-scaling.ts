@@ -144,8 +144,9 @@ async function measureOnce(
     gatewayPort: await freeLoopbackPort(),
     renderers,
     apiKeys: BENCH_API_KEY,
-    // One render worker per renderer: a quarter of a CPU has no room for two.
-    env: { ...GATEWAY_ENV, RENDER_WORKERS: '1', RENDER_CONCURRENCY: String(settings.rendererConcurrency) },
+    // One render worker per renderer by default: the default (one per core) counts the host's
+    // cores, not the quota, and a quarter of a CPU has no room for two.
+    env: { ...GATEWAY_ENV, RENDER_WORKERS: String(settings.renderWorkers), RENDER_CONCURRENCY: String(settings.rendererConcurrency) },
     rendererCommandPrefix: (name) => {
       const group = groupByName.get(name);
       if (!group) throw new Error(`no cgroup made for ${name}`);

@@ -171,7 +171,7 @@ export function scaleMarkdown(result: ScaleResult): string[] {
   const { cpus } = settings;
   const base = settings.rendererCounts[0];
   return [
-    `### Renderer scaling: each renderer in its own cgroup with ${cpus} CPU (RENDER_WORKERS=1, RENDER_CONCURRENCY=${settings.rendererConcurrency}), ${settings.clientsPerRenderer} closed-loop clients per renderer, ${settings.warmupSeconds} s warm-up, ${settings.windowSeconds} s window`,
+    `### Renderer scaling: each renderer in its own cgroup with ${cpus} CPU (RENDER_WORKERS=${settings.renderWorkers}, RENDER_CONCURRENCY=${settings.rendererConcurrency}), ${settings.clientsPerRenderer} closed-loop clients per renderer, ${settings.warmupSeconds} s warm-up, ${settings.windowSeconds} s window`,
     '',
     `| renderers | runs | cards/s median (min–max) | × ${base} renderer${base === 1 ? '' : 's'}, median (min–max) | p50 ms | p95 ms | renderer quota used | gateway CPU ms/card | Redis commands/card |`,
     '| ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |',

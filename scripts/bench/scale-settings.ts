@@ -13,9 +13,11 @@ export interface ScaleSettings {
   clientsPerRenderer: number;
   /** RENDER_CONCURRENCY of each renderer (jobs it holds at once). */
   rendererConcurrency: number;
+  /** RENDER_WORKERS of each renderer (render worker processes). */
+  renderWorkers: number;
 }
 
-const DEFAULTS: ScaleSettings = { rendererCounts: [1, 2, 4], cpus: 0.25, rounds: 3, warmupSeconds: 10, windowSeconds: 20, clientsPerRenderer: 8, rendererConcurrency: 4 };
+const DEFAULTS: ScaleSettings = { rendererCounts: [1, 2, 4], cpus: 0.25, rounds: 3, warmupSeconds: 10, windowSeconds: 20, clientsPerRenderer: 8, rendererConcurrency: 4, renderWorkers: 1 };
 const QUICK: Partial<ScaleSettings> = { rounds: 1, warmupSeconds: 5, windowSeconds: 10 };
 
 function positiveInteger(flag: string, text: string, max: number): number {
@@ -27,7 +29,7 @@ function positiveInteger(flag: string, text: string, max: number): number {
 /**
  * The `pnpm bench --scale` flags: --renderer-cpus=0.25, --scale-renderers=1,2,4, --scale-rounds=3,
  * --scale-warmup=10 and --scale-seconds=20 (seconds), --clients-per-renderer=8,
- * --render-concurrency=4; --quick shortens the defaults. A bad value is an error, never a default.
+ * --render-concurrency=4, --render-workers=1; --quick shortens the defaults. A bad value is an error, never a default.
  */
 export function scaleSettingsFromArgs(argv: readonly string[]): ScaleSettings {
   const settings: ScaleSettings = { ...DEFAULTS, ...(argv.includes('--quick') ? QUICK : {}) };
@@ -39,12 +41,13 @@ export function scaleSettingsFromArgs(argv: readonly string[]): ScaleSettings {
     settings.rendererCounts = counts.split(',').map((count) => positiveInteger('scale-renderers', count.trim(), 32));
     if (new Set(settings.rendererCounts).size !== settings.rendererCounts.length) throw new Error('--scale-renderers lists a count twice');
   }
-  const integers: [string, 'rounds' | 'warmupSeconds' | 'windowSeconds' | 'clientsPerRenderer' | 'rendererConcurrency', number][] = [
+  const integers: [string, 'rounds' | 'warmupSeconds' | 'windowSeconds' | 'clientsPerRenderer' | 'rendererConcurrency' | 'renderWorkers', number][] = [
     ['scale-rounds', 'rounds', 20],
     ['scale-warmup', 'warmupSeconds', 600],
     ['scale-seconds', 'windowSeconds', 600],
     ['clients-per-renderer', 'clientsPerRenderer', 256],
     ['render-concurrency', 'rendererConcurrency', 256],
+    ['render-workers', 'renderWorkers', 64],
   ];
   for (const [name, key, max] of integers) {
     const text = flag(name);

@@ -136,11 +136,11 @@ test('a run with an idle second gateway gives the fan-out cost and is kept out o
 });
 
 test('scale flags: defaults, --quick, every flag, and bad values refused', (t) => {
-  t.deepEqual(scaleSettingsFromArgs(['--scale']), { rendererCounts: [1, 2, 4], cpus: 0.25, rounds: 3, warmupSeconds: 10, windowSeconds: 20, clientsPerRenderer: 8, rendererConcurrency: 4 });
+  t.deepEqual(scaleSettingsFromArgs(['--scale']), { rendererCounts: [1, 2, 4], cpus: 0.25, rounds: 3, warmupSeconds: 10, windowSeconds: 20, clientsPerRenderer: 8, rendererConcurrency: 4, renderWorkers: 1 });
   t.like(scaleSettingsFromArgs(['--scale', '--quick']), { rounds: 1, warmupSeconds: 5, windowSeconds: 10 });
   t.deepEqual(
-    scaleSettingsFromArgs(['--scale', '--renderer-cpus=0.5', '--scale-renderers=1,3', '--scale-rounds=5', '--scale-warmup=4', '--scale-seconds=30', '--clients-per-renderer=12', '--render-concurrency=2']),
-    { rendererCounts: [1, 3], cpus: 0.5, rounds: 5, warmupSeconds: 4, windowSeconds: 30, clientsPerRenderer: 12, rendererConcurrency: 2 },
+    scaleSettingsFromArgs(['--scale', '--renderer-cpus=0.5', '--scale-renderers=1,3', '--scale-rounds=5', '--scale-warmup=4', '--scale-seconds=30', '--clients-per-renderer=12', '--render-concurrency=2', '--render-workers=2']),
+    { rendererCounts: [1, 3], cpus: 0.5, rounds: 5, warmupSeconds: 4, windowSeconds: 30, clientsPerRenderer: 12, rendererConcurrency: 2, renderWorkers: 2 },
   );
   t.throws(() => scaleSettingsFromArgs(['--renderer-cpus=unlimited']), { message: /--renderer-cpus/ });
   t.throws(() => scaleSettingsFromArgs(['--scale-renderers=1,0']), { message: /--scale-renderers/ });
