@@ -7,7 +7,10 @@ import { HAS_TASKSET } from './bench-process.ts';
 import { benchAnimatedCard, benchCardRender } from './card-render.ts';
 import { benchLightEndpoints } from './light-endpoints.ts';
 import { benchProfileImage, STACK_RENDER_WORKERS } from './profile-image.ts';
+import { benchRendererScaling } from './renderer-scaling.ts';
 import { checkTargets, markdownReport, type BenchResults } from './report.ts';
+import { summarizeScale } from './scale-report.ts';
+import { scaleSettingsFromArgs } from './scale-settings.ts';
 
 /**
  * `pnpm bench [--quick] [--only=light,card,profile] [--baseline-gateway=<checkout>]`: the whole
@@ -21,13 +24,18 @@ import { checkTargets, markdownReport, type BenchResults } from './report.ts';
  *    renderers, new and repeated cards at concurrency 1 and 16;
  * 4. peak RSS of every gateway and renderer process.
  * Prints markdown tables and each target as PASS/MISS; writes bench-results/bench.json.
+ * `--scale` (root, cgroup v1) runs only the renderer scaling measurement instead, each renderer in a
+ * cgroup with a CPU quota (flags in scale-settings.ts); it writes bench-results/scale.json.
  */
 const quick = process.argv.includes('--quick');
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
 const baselineArgument = process.argv.find((argument) => argument.startsWith('--baseline-gateway='));
 const baselineCheckout = baselineArgument === undefined ? undefined : resolve(baselineArgument.slice('--baseline-gateway='.length));
-const phases = new Set((onlyArgument?.slice('--only='.length) ?? 'light,card,profile').split(','));
-const OUTPUT = resolve(REPO_ROOT, 'bench-results/bench.json');
+const scale = process.argv.includes('--scale');
+const phases = new Set((onlyArgument?.slice('--only='.length) ?? (scale ? 'scale' : 'light,card,profile')).split(','));
+// Read before anything starts: a bad flag stops the run at once.
+const scaleSettings = phases.has('scale') ? scaleSettingsFromArgs(process.argv) : undefined;
+const OUTPUT = resolve(REPO_ROOT, scale ? 'bench-results/scale.json' : 'bench-results/bench.json');
 
 const startedAt = Date.now();
 const progress = (line: string) => {
@@ -67,6 +75,11 @@ try {
       progress,
     });
   }
+  if (scaleSettings) {
+    const { rendererCounts, cpus, rounds, windowSeconds } = scaleSettings;
+    progress(`scale: renderers ${rendererCounts.join(', ')}, each in a cgroup with ${cpus} CPU, ${rounds} round(s) of ${windowSeconds} s windows`);
+    results.scale = summarizeScale(scaleSettings, await benchRendererScaling(scaleSettings, progress));
+  }
 } catch (error) {
   problems.push(`bench stopped early: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {
@@ -78,9 +91,11 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${proces
   .map((value) => value.toFixed(2))
   .join(' ')}`;
 const heading = [
-  `## pnpm bench${quick ? ' --quick' : ''}: ${new Date().toISOString()}, ${Math.round((Date.now() - startedAt) / 1000)} s`,
+  `## pnpm bench${scale ? ' --scale' : ''}${quick ? ' --quick' : ''}: ${new Date().toISOString()}, ${Math.round((Date.now() - startedAt) / 1000)} s`,
   '',
-  `${machine}. Gateway: LOG_LEVEL=info to a file, RATE_LIMITS=off, embedded mode unless said.`,
+  scale
+    ? `${machine}. The pnpm stack topology; gateway and renderers at LOG_LEVEL=info, rate limits on with budgets no run uses up.`
+    : `${machine}. Gateway: LOG_LEVEL=info to a file, RATE_LIMITS=off, embedded mode unless said.`,
 ].join('\n');
 console.log(`\n${markdownReport(results, checks, heading)}`);
 for (const problem of problems) console.log(`\n**${problem}**`);

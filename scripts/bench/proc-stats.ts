@@ -63,18 +63,27 @@ export function peakRssMiB(pid: number | undefined): number | undefined {
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
+/** User + system seconds of a /proc `stat` file (a process's, or one thread's under task/), or undefined when unreadable. */
+function statCpuSeconds(path: string): number | undefined {
+  const stat = readProc(path);
+  if (stat === undefined) return undefined;
+  // Fields after the command name, which is in parentheses and may hold spaces: state is field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
 /**
  * CPU seconds (user + system, all threads) a live process has used so far, or undefined when
  * unreadable. Per request, this is steadier than req/s on a machine shared with other work.
  */
 export function cpuSeconds(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces: state is field 3.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
+  return pid === undefined ? undefined : statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds of a process's main thread alone: for Node's event loop or Redis's command loop, the
+ * one thread that cannot use more than one core, whatever the process's other threads do.
+ */
+export function mainThreadCpuSeconds(pid: number | undefined): number | undefined {
+  return pid === undefined ? undefined : statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
 }

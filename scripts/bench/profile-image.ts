@@ -5,8 +5,8 @@ import { BENCH_API_KEY } from './light-endpoints.ts';
 import { cpuSeconds, peakRssMiB } from './proc-stats.ts';
 import { runRequestLoad, type LoadResult } from './request-load.ts';
 
-const USER_ID = '302050872383242240';
-const RANK = { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true };
+export const USER_ID = '302050872383242240';
+export const RANK = { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true };
 /** Render worker processes per renderer in the stack, so "renderers" counts cores of rendering. */
 export const STACK_RENDER_WORKERS = 1;
 

@@ -2,12 +2,15 @@ import { formatCostTable } from './card-formats.ts';
 import type { AnimatedCardMeasurement, CardRenderMeasurement } from './card-render.ts';
 import { BARE_HTTP, BASELINE_GATEWAY, GATEWAY, PLAIN_KOA, type LightEndpointsResult, type LightMeasurement } from './light-endpoints.ts';
 import type { ProcessMemory, ProfileImageMeasurement } from './profile-image.ts';
+import { scaleMarkdown, type ScaleResult } from './scale-report.ts';
 
 export interface BenchResults {
   light?: LightEndpointsResult;
   card?: CardRenderMeasurement[];
   animatedCard?: AnimatedCardMeasurement[];
   profileImage?: { measurements: ProfileImageMeasurement[]; memory: ProcessMemory[]; renderWorkers: Record<string, number> };
+  /** `--scale`: renderers under CPU quotas; its targets are in its own section. */
+  scale?: ScaleResult;
 }
 
 export interface TargetCheck {
@@ -206,6 +209,7 @@ export function markdownReport(results: BenchResults, checks: readonly TargetChe
       '',
     );
   }
+  if (results.scale) lines.push(...scaleMarkdown(results.scale));
   const memory: ProcessMemory[] = [
     ...(light ? [{ process: 'light endpoints: gateway (embedded)', peakRssMiB: light.gatewayPeakRssMiB }] : []),
     ...(profileImage?.memory ?? []),
@@ -213,12 +217,14 @@ export function markdownReport(results: BenchResults, checks: readonly TargetChe
   if (memory.length > 0) {
     lines.push('### Peak RSS (VmHWM at the end of each phase, each process with its render workers)', '', '| process | MiB |', '| --- | ---: |', ...memory.map((entry) => `| ${entry.process} | ${fixed(entry.peakRssMiB, 0)} |`), '');
   }
-  lines.push(
-    '### Targets',
-    '',
-    '| target | measured | result |',
-    '| --- | --- | --- |',
-    ...checks.map((check) => `| ${check.target} | ${check.measured} | ${check.pass === undefined ? 'n/a' : check.pass ? 'PASS' : 'MISS'} |`),
-  );
+  if (checks.length > 0) {
+    lines.push(
+      '### Targets',
+      '',
+      '| target | measured | result |',
+      '| --- | --- | --- |',
+      ...checks.map((check) => `| ${check.target} | ${check.measured} | ${check.pass === undefined ? 'n/a' : check.pass ? 'PASS' : 'MISS'} |`),
+    );
+  }
   return lines.join('\n');
 }

@@ -37,6 +37,8 @@ export interface LocalStackOptions {
    * redis-server is started (its credentials, if any, come in `env` as REDIS_USERNAME/REDIS_PASSWORD).
    */
   redisClusterNodes?: string | undefined;
+  /** A command prefix per renderer name that execs the renderer (e.g. joining a CPU cgroup first). */
+  rendererCommandPrefix?: (name: string) => readonly string[];
 }
 
 /** A service started again: the new process, and whether it became ready (a restart can fail too). */
@@ -101,7 +103,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const echo = (name: string) => options.echo && ((line: string) => options.echo!(name, line));
   const spawnRenderer = async (name: string) =>
     // HEALTH_PORT=0: the renderer binds a free port itself and logs it; picking one here races other processes.
-    startServiceProcess({ name, entry: RENDERER_ENTRY, env: { ...serviceEnv, HEALTH_PORT: '0' }, echo: echo(name) });
+    startServiceProcess({ name, entry: RENDERER_ENTRY, env: { ...serviceEnv, HEALTH_PORT: '0' }, echo: echo(name), commandPrefix: options.rendererCommandPrefix?.(name) });
   const spawnGateway = () =>
     startServiceProcess({
       name: 'gateway',

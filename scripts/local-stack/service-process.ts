@@ -20,8 +20,11 @@ export function startServiceProcess(options: {
   entry: string;
   env: Record<string, string>;
   echo?: (line: string) => void;
+  /** A command that execs the rest, run first (`pnpm bench --scale` puts renderers in a CPU cgroup). */
+  commandPrefix?: readonly string[];
 }): ServiceProcess {
-  const child = spawn(process.execPath, [options.entry], {
+  const [command, ...args] = [...(options.commandPrefix ?? []), process.execPath, options.entry];
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,83 @@
+import { percentile } from './stats.ts';
+
+/** One answered (or failed) request of a closed loop, times from performance.now(). */
+export interface RequestSample {
+  finishedAt: number;
+  latencyMs: number;
+  /** HTTP status, or 'network error'. */
+  status: string;
+  /** `X-Card-Render` of a 200: `new`, or `reused` when an identical request's render answered it. */
+  render?: string;
+}
+
+export interface WindowSummary {
+  /** Successful answers (200) that finished inside the window. */
+  cards: number;
+  seconds: number;
+  cardsPerSecond: number;
+  p50Ms: number;
+  p95Ms: number;
+  /** Every answer that was not a 200 inside the window, by status. */
+  failures: Record<string, number>;
+  /** 200s answered from another request's render (`X-Card-Render: reused`): none when every body is distinct. */
+  reused: number;
+}
+
+/**
+ * The requests that finished in [startMs, endMs): throughput counts 200s only, latencies are those
+ * of the 200s. Requests that finished before the window (warm-up) or after it (drain) are left out.
+ */
+export function summarizeWindow(samples: readonly RequestSample[], startMs: number, endMs: number): WindowSummary {
+  if (!(endMs > startMs)) throw new Error('the measurement window must have a positive length');
+  const inside = samples.filter((sample) => sample.finishedAt >= startMs && sample.finishedAt < endMs);
+  const ok = inside.filter((sample) => sample.status === '200');
+  const failures: Record<string, number> = {};
+  for (const sample of inside) if (sample.status !== '200') failures[sample.status] = (failures[sample.status] ?? 0) + 1;
+  const seconds = (endMs - startMs) / 1000;
+  const latencies = ok.map((sample) => sample.latencyMs);
+  const reused = ok.filter((sample) => sample.render === 'reused').length;
+  return { cards: ok.length, seconds, cardsPerSecond: ok.length / seconds, p50Ms: percentile(latencies, 0.5), p95Ms: percentile(latencies, 0.95), failures, reused };
+}
+
+export interface ClosedLoop {
+  samples: RequestSample[];
+  /** Stops sending; resolves once every client's last request has been answered. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `clients` closed-loop clients: each POSTs, reads the whole answer and POSTs again, without pause,
+ * until stopped. `body(n)` is the n-th request's body (distinct per request for new cards).
+ */
+export function startClosedLoop(options: { url: string; headers: Record<string, string>; body: (sequence: number) => string; clients: number; requestTimeoutMs: number }): ClosedLoop {
+  const samples: RequestSample[] = [];
+  let stopped = false;
+  let sequence = 0;
+  const client = async () => {
+    while (!stopped) {
+      const body = options.body(sequence);
+      sequence += 1;
+      const started = performance.now();
+      let status = 'network error';
+      let render: string | undefined;
+      try {
+        const response = await fetch(options.url, { method: 'POST', headers: options.headers, body, signal: AbortSignal.timeout(options.requestTimeoutMs) });
+        await response.arrayBuffer();
+        status = String(response.status);
+        render = response.headers.get('x-card-render') ?? undefined;
+      } catch {
+        // Recorded as a network error (a timeout included).
+      }
+      const finishedAt = performance.now();
+      samples.push({ finishedAt, latencyMs: finishedAt - started, status, ...(render === undefined ? {} : { render }) });
+    }
+  };
+  const running = Promise.all(Array.from({ length: options.clients }, () => client()));
+  return {
+    samples,
+    async stop() {
+      stopped = true;
+      await running;
+    },
+  };
+}
