@@ -94,27 +94,36 @@ function writeValue(path: string, value: string | number): void {
   }
 }
 
+/** How often, and how far apart, a busy group is emptied and removed again. */
+const REMOVE_ATTEMPTS = 50;
+const REMOVE_RETRY_MS = 20;
+
 /**
  * Removes a group; false when it is still busy. Processes still in it (a renderer or render
  * worker that outlived its stack, started by this bench) are moved to the root group so the
  * group can go, and killed: nothing this bench started outlives it.
  */
 function removeGroup(directory: string, hierarchy: string): boolean {
-  if (!existsSync(directory)) return true;
-  try {
-    for (const pid of readFileSync(join(directory, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number)) {
-      try {
-        writeFileSync(join(CGROUP_ROOT, hierarchy, 'cgroup.procs'), String(pid));
-        if (pid !== process.pid) process.kill(pid, 'SIGKILL');
-      } catch {
-        // Exited meanwhile.
+  // A process caught mid-join (the prefix writes itself into one hierarchy, then the other) or a
+  // killed one still exiting keeps the group busy for a moment: move and kill again, then retry.
+  for (let attempt = 0; attempt < REMOVE_ATTEMPTS; attempt += 1) {
+    if (!existsSync(directory)) return true;
+    try {
+      for (const pid of readFileSync(join(directory, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number)) {
+        try {
+          writeFileSync(join(CGROUP_ROOT, hierarchy, 'cgroup.procs'), String(pid));
+          if (pid !== process.pid) process.kill(pid, 'SIGKILL');
+        } catch {
+          // Exited meanwhile.
+        }
       }
+      rmdirSync(directory);
+      return true;
+    } catch {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, REMOVE_RETRY_MS);
     }
-    rmdirSync(directory);
-    return true;
-  } catch {
-    return false;
   }
+  return false;
 }
 
 export interface RendererGroup {

@@ -47,9 +47,11 @@ if (problem !== undefined) {
     // A process still inside (one the bench started and did not stop) is moved out and killed, so the groups can go.
     const sleeper = spawn(second!.commandPrefix[0]!, [...second!.commandPrefix.slice(1), 'sleep', '30'], { stdio: 'ignore' });
     t.teardown(() => sleeper.kill('SIGKILL'));
-    const secondProcs = `/sys/fs/cgroup/cpu/${second!.name}/cgroup.procs`;
-    for (let tries = 0; tries < 100 && !readFileSync(secondProcs, 'utf8').includes(String(sleeper.pid)); tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
-    t.true(readFileSync(secondProcs, 'utf8').includes(String(sleeper.pid)));
+    // The prefix joins cpu first, then cpuacct: wait for both, or remove() could read cpuacct before the join.
+    const secondProcs = ['cpu', 'cpuacct'].map((hierarchy) => `/sys/fs/cgroup/${hierarchy}/${second!.name}/cgroup.procs`);
+    const joinedBoth = () => secondProcs.every((procs) => readFileSync(procs, 'utf8').split('\n').includes(String(sleeper.pid)));
+    for (let tries = 0; tries < 100 && !joinedBoth(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    t.true(joinedBoth());
     const sleeperExit = once(sleeper, 'exit');
     groups.remove();
     for (const group of groups.groups) for (const hierarchy of ['cpu', 'cpuacct']) t.false(existsSync(`/sys/fs/cgroup/${hierarchy}/${group.name}`));
