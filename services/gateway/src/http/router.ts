@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import { authenticate, type ApiKeyVerifier } from '../auth/key-verifier.ts';
 import { routerPath, type EndpointDefinition } from '../endpoints/endpoint.ts';
 import { DOCS_CONTENT_SECURITY_POLICY } from '../openapi/docs-page.ts';
+import { mountPlaygroundRoutes } from '../playground/playground-routes.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import { endpointRoute } from './endpoint-route.ts';
 import { mountMediaRoutes } from './media-routes.ts';
@@ -71,6 +72,7 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     ctx.body = parts.docs.html;
   });
   mountMediaRoutes(router, parts.media);
+  mountPlaygroundRoutes(router);
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };

@@ -1,0 +1,481 @@
+// The card form, built from the OpenAPI document's description of POST /v1/profile-image: one
+// control per query parameter and body field (nested objects included), chosen by the field's JSON
+// Schema. A field the API gains later gets a control without touching this page.
+
+import { element, firstSentence, richText } from './dom.js';
+
+/** Where each known field goes; fields not listed here land in "More options", in document order. */
+const GROUPS = [
+  { title: 'Card', fields: ['layout', 'userId', 'headline', 'message'] },
+  { title: 'Text', fields: ['customUsername', 'customTag', 'customSubtitle', 'customDate', 'localDateType'] },
+  { title: 'Colours', fields: ['usernameColor', 'tagColor', 'borderColor', 'removeBorder', 'disableProfileTheme'] },
+  { title: 'Background', fields: ['customBackground', 'backgroundBrightness', 'moreBackgroundBlur'] },
+  { title: 'Avatar', fields: ['presenceStatus', 'squareAvatar', 'removeAvatarFrame'] },
+  { title: 'Badges', fields: ['customBadges', 'badgesFrame', 'overwriteBadges', 'removeBadges'] },
+  { title: 'Rank and XP', fields: ['rankData'] },
+  { title: 'Output', fields: ['format', 'animated'] },
+];
+
+/** Fields one layout draws and the other ignores: greyed out (still sent) under the other layout. */
+const DRAWN_ONLY_IN_LAYOUT = { headline: 'welcome', message: 'welcome', rankData: 'profile' };
+
+/**
+ * @typedef {{ type?: string | string[], enum?: unknown[], pattern?: string, minimum?: number, maximum?: number,
+ *   maxLength?: number, maxItems?: number, items?: JsonSchema, properties?: Record<string, JsonSchema>,
+ *   required?: string[], description?: string, examples?: unknown[] }} JsonSchema
+ * @typedef {{ name: string, in: string, required?: boolean, description?: string, schema: JsonSchema, example?: unknown }} Parameter
+ * @typedef {{ path: string, pathTemplate: string, serverUrl: string, parameters: Parameter[], bodySchema: JsonSchema, example: Record<string, unknown> }} CardOperation
+ * @typedef {{ path: string, wrapper: HTMLElement, read: () => unknown, write: (value: unknown) => void, focus: () => void }} Control
+ * @typedef {{ in: string, field: string, message: string }} FieldProblem
+ */
+
+/**
+ * The profile-image operation with the user id in the query, as the OpenAPI document describes it.
+ * @param {any} document the parsed `/v1/openapi.json`
+ * @returns {CardOperation}
+ */
+export function findCardOperation(document) {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    const operation = item?.post;
+    if (operation?.operationId !== 'createProfileImage') continue;
+    const media = operation.requestBody?.content?.['application/json'] ?? {};
+    return {
+      path,
+      pathTemplate: path,
+      serverUrl: String(document.servers?.[0]?.url ?? window.location.origin).replace(/\/$/, ''),
+      parameters: (operation.parameters ?? []).filter((parameter) => parameter.in === 'query'),
+      bodySchema: media.schema ?? { type: 'object', properties: {} },
+      example: media.example ?? {},
+    };
+  }
+  throw new Error('The API document has no createProfileImage operation: this deployment does not draw cards.');
+}
+
+/** The default a description names: "`png` (default", "Default 60.", "Default: `en`". */
+function documentedDefault(description = '') {
+  const marked = /`([^`]+)` \(default/.exec(description);
+  if (marked) return marked[1];
+  const named = /Default:? `?([^`\s.;,]+)/.exec(description);
+  return named ? named[1] : undefined;
+}
+
+const typeOf = (/** @type {JsonSchema} */ schema) => (Array.isArray(schema.type) ? schema.type.find((type) => type !== 'null') : schema.type);
+const isColour = (/** @type {JsonSchema} */ schema) => typeOf(schema) === 'string' && /0-9a-fA-F\]\{6\}|0-9a-f\]\{6\}/i.test(schema.pattern ?? '');
+const isUrl = (/** @type {JsonSchema} */ schema) => (schema.examples ?? []).some((example) => /^https?:\/\//.test(String(example)));
+const idFor = (/** @type {string} */ path) => `field-${path.replaceAll('.', '-')}`;
+
+/**
+ * The wrapper every control sits in: label, control, short hint, and the place for the API's error.
+ * @param {string} path
+ * @param {JsonSchema} schema
+ * @param {HTMLElement[]} controls
+ * @param {{ label?: string, inline?: boolean }} [options]
+ */
+function fieldWrapper(path, schema, controls, options = {}) {
+  const name = path.split('.').pop() ?? path;
+  const fallback = documentedDefault(schema.description);
+  const label = element('label', { for: idFor(path) }, [element('span', { class: 'field-name' }, [options.label ?? name])]);
+  if (fallback !== undefined && typeOf(schema) !== 'boolean') label.append(' ', element('span', { class: 'default' }, [`default ${fallback}`]));
+  const hint = schema.description ? element('p', { class: 'hint' }, [richText(firstSentence(schema.description))]) : undefined;
+  const wrapper = element('div', { class: options.inline ? 'field field-inline' : 'field', 'data-field': path, title: schema.description ?? '' }, [
+    ...(options.inline ? [] : [label]),
+    element('div', { class: 'control' }, controls),
+    ...(options.inline ? [label] : []),
+    hint,
+    element('p', { class: 'field-error', role: 'alert', hidden: true }),
+  ]);
+  return wrapper;
+}
+
+/** @param {string} path @param {JsonSchema} schema @param {boolean} alwaysSent @returns {Control} */
+function checkboxControl(path, schema, alwaysSent) {
+  const input = /** @type {HTMLInputElement} */ (element('input', { type: 'checkbox', id: idFor(path) }));
+  return {
+    path,
+    wrapper: fieldWrapper(path, schema, [input], { inline: true }),
+    // Booleans default to false: unchecked is left out, unless the enclosing object needs every field.
+    read: () => (input.checked ? true : alwaysSent ? false : undefined),
+    write: (value) => {
+      input.checked = value === true;
+    },
+    focus: () => input.focus(),
+  };
+}
+
+/** Segmented radio buttons for short enums, a select for long ones. @returns {Control} */
+function choiceControl(/** @type {string} */ path, /** @type {JsonSchema} */ schema) {
+  const values = (schema.enum ?? []).map(String);
+  const fallback = documentedDefault(schema.description);
+  const defaultIsValue = fallback !== undefined && values.includes(fallback);
+  // The option that sends nothing: the documented default when it is one of the values.
+  const choices = defaultIsValue ? values.map((value) => ({ value: value === fallback ? '' : value, label: value })) : [{ value: '', label: 'default' }, ...values.map((value) => ({ value, label: value }))];
+  if (choices.length > 6) {
+    const select = /** @type {HTMLSelectElement} */ (element('select', { id: idFor(path) }, choices.map((choice) => element('option', { value: choice.value }, [choice.label]))));
+    return {
+      path,
+      wrapper: fieldWrapper(path, schema, [select]),
+      read: () => (select.value === '' ? undefined : select.value),
+      write: (value) => {
+        select.value = value === undefined || value === fallback ? '' : String(value);
+      },
+      focus: () => select.focus(),
+    };
+  }
+  const name = idFor(path);
+  const radios = choices.map((choice, index) =>
+    /** @type {HTMLInputElement} */ (element('input', { type: 'radio', name, value: choice.value, id: index === 0 ? name : `${name}-${index}` })),
+  );
+  const segments = element(
+    'div',
+    { class: 'segments', role: 'radiogroup' },
+    choices.map((choice, index) => element('label', { class: 'segment' }, [radios[index], element('span', {}, [choice.label])])),
+  );
+  const write = (/** @type {unknown} */ value) => {
+    const wanted = value === undefined || value === fallback ? '' : String(value);
+    for (const radio of radios) radio.checked = radio.value === wanted;
+  };
+  write(undefined);
+  return {
+    path,
+    wrapper: fieldWrapper(path, schema, [segments]),
+    read: () => {
+      const checked = radios.find((radio) => radio.checked);
+      return checked === undefined || checked.value === '' ? undefined : checked.value;
+    },
+    write,
+    focus: () => (radios.find((radio) => radio.checked) ?? radios[0])?.focus(),
+  };
+}
+
+/** A hex text field with a colour picker beside it; the text is what is sent. @returns {Control} */
+function colourControl(/** @type {string} */ path, /** @type {JsonSchema} */ schema) {
+  const text = /** @type {HTMLInputElement} */ (element('input', { type: 'text', id: idFor(path), placeholder: '#5865F2', spellcheck: 'false', autocomplete: 'off', class: 'colour-text' }));
+  const picker = /** @type {HTMLInputElement} */ (element('input', { type: 'color', 'aria-label': `${path} picker`, class: 'colour-picker' }));
+  const syncPicker = () => {
+    const digits = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(text.value.trim())?.[1];
+    if (digits) picker.value = `#${digits.length === 3 ? [...digits].map((digit) => digit + digit).join('') : digits}`.toLowerCase();
+    picker.classList.toggle('unset', text.value.trim() === '');
+  };
+  text.addEventListener('input', syncPicker);
+  picker.addEventListener('input', () => {
+    text.value = picker.value;
+    picker.classList.remove('unset');
+  });
+  return {
+    path,
+    wrapper: fieldWrapper(path, schema, [picker, text]),
+    read: () => (text.value.trim() === '' ? undefined : text.value.trim()),
+    write: (value) => {
+      text.value = value === undefined ? '' : String(value);
+      syncPicker();
+    },
+    focus: () => text.focus(),
+  };
+}
+
+/** @returns {Control} */
+function textControl(/** @type {string} */ path, /** @type {JsonSchema} */ schema, /** @type {string | undefined} */ placeholder) {
+  const input = /** @type {HTMLInputElement} */ (
+    element('input', {
+      type: isUrl(schema) ? 'url' : 'text',
+      id: idFor(path),
+      maxlength: schema.maxLength,
+      placeholder: placeholder ?? (isUrl(schema) ? 'https://…' : undefined),
+      spellcheck: 'false',
+      autocomplete: 'off',
+    })
+  );
+  return {
+    path,
+    wrapper: fieldWrapper(path, schema, [input]),
+    read: () => (input.value === '' ? undefined : input.value),
+    write: (value) => {
+      input.value = value === undefined ? '' : String(value);
+    },
+    focus: () => input.focus(),
+  };
+}
+
+/** A number field; a slider beside it when the range is short (brightness). @returns {Control} */
+function numberControl(/** @type {string} */ path, /** @type {JsonSchema} */ schema) {
+  const { minimum, maximum } = schema;
+  const step = typeOf(schema) === 'integer' ? '1' : 'any';
+  const input = /** @type {HTMLInputElement} */ (element('input', { type: 'number', id: idFor(path), min: minimum, max: maximum, step, inputmode: step === '1' ? 'numeric' : 'decimal' }));
+  const controls = [input];
+  const sliderFits = minimum !== undefined && maximum !== undefined && maximum - minimum <= 1000;
+  const slider = sliderFits ? /** @type {HTMLInputElement} */ (element('input', { type: 'range', min: minimum, max: maximum, step: 1, 'aria-label': `${path} slider` })) : undefined;
+  const fallback = documentedDefault(schema.description);
+  const syncSlider = () => {
+    if (!slider) return;
+    slider.value = input.value !== '' ? input.value : (fallback ?? String(minimum));
+    slider.classList.toggle('unset', input.value === '');
+  };
+  if (slider) {
+    controls.unshift(slider);
+    slider.addEventListener('input', () => {
+      input.value = slider.value;
+      slider.classList.remove('unset');
+    });
+    input.addEventListener('input', syncSlider);
+  }
+  return {
+    path,
+    wrapper: fieldWrapper(path, schema, controls),
+    // `valueAsNumber` is NaN for text the browser cannot read; the raw text then goes to the API as
+    // it is, so its 400 explains the problem instead of the field silently disappearing.
+    read: () => (input.value === '' ? undefined : Number.isNaN(input.valueAsNumber) ? input.value : input.valueAsNumber),
+    write: (value) => {
+      input.value = value === undefined ? '' : String(value);
+      syncSlider();
+    },
+    focus: () => input.focus(),
+  };
+}
+
+/** One string per line, for arrays of strings (badge URLs). @returns {Control} */
+function listControl(/** @type {string} */ path, /** @type {JsonSchema} */ schema) {
+  const area = /** @type {HTMLTextAreaElement} */ (element('textarea', { id: idFor(path), rows: 3, spellcheck: 'false', placeholder: isUrl(schema.items ?? {}) ? 'One URL per line' : 'One value per line' }));
+  const wrapper = fieldWrapper(path, schema, [area]);
+  if (schema.maxItems !== undefined) wrapper.querySelector('.field-name')?.after(' ', element('span', { class: 'default' }, [`up to ${schema.maxItems}`]));
+  return {
+    path,
+    wrapper,
+    read: () => {
+      const lines = area.value.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+      return lines.length === 0 ? undefined : lines;
+    },
+    write: (value) => {
+      area.value = Array.isArray(value) ? value.join('\n') : '';
+    },
+    focus: () => area.focus(),
+  };
+}
+
+/** Any other shape: the value as JSON text, so no field is ever without a control. @returns {Control} */
+function jsonControl(/** @type {string} */ path, /** @type {JsonSchema} */ schema) {
+  const area = /** @type {HTMLTextAreaElement} */ (element('textarea', { id: idFor(path), rows: 2, spellcheck: 'false', placeholder: 'JSON value' }));
+  return {
+    path,
+    wrapper: fieldWrapper(path, schema, [area]),
+    read: () => {
+      if (area.value.trim() === '') return undefined;
+      try {
+        return JSON.parse(area.value);
+      } catch {
+        // Sent as text: the API's 400 then names the field and what it expects.
+        return area.value;
+      }
+    },
+    write: (value) => {
+      area.value = value === undefined ? '' : JSON.stringify(value);
+    },
+    focus: () => area.focus(),
+  };
+}
+
+/**
+ * An object field (rankData): a switch that includes it, and a control for each of its fields.
+ * When the object is required as a whole, its booleans are always sent.
+ * @returns {{ control: Control, children: Control[] }}
+ */
+function objectControl(/** @type {string} */ path, /** @type {JsonSchema} */ schema) {
+  const toggle = /** @type {HTMLInputElement} */ (element('input', { type: 'checkbox', id: idFor(path) }));
+  const required = new Set(schema.required ?? []);
+  const children = Object.entries(schema.properties ?? {}).flatMap(([name, child]) => controlsFor(`${path}.${name}`, child, required.has(name)));
+  const inner = /** @type {HTMLFieldSetElement} */ (element('fieldset', { class: 'object-fields' }, [element('legend', { class: 'visually-hidden' }, [path]), ...children.map((child) => child.wrapper)]));
+  const wrapper = fieldWrapper(path, schema, [toggle], { inline: true, label: `Include ${path}` });
+  wrapper.classList.add('field-object');
+  wrapper.append(inner);
+  const sync = () => {
+    inner.disabled = !toggle.checked;
+  };
+  toggle.addEventListener('change', sync);
+  return {
+    control: {
+      path,
+      wrapper,
+      read: () => {
+        if (!toggle.checked) return undefined;
+        /** @type {Record<string, unknown>} */
+        const value = {};
+        for (const child of children) {
+          const childValue = child.read();
+          if (childValue !== undefined && !child.path.slice(path.length + 1).includes('.')) value[child.path.slice(path.length + 1)] = childValue;
+        }
+        return value;
+      },
+      write: (value) => {
+        toggle.checked = value !== undefined && value !== null && typeof value === 'object';
+        const object = /** @type {Record<string, unknown>} */ (toggle.checked ? value : {});
+        for (const child of children) if (!child.path.slice(path.length + 1).includes('.')) child.write(object[child.path.slice(path.length + 1)]);
+        sync();
+      },
+      focus: () => toggle.focus(),
+    },
+    children,
+  };
+}
+
+/**
+ * The control for one field and, for an object, its fields' controls after it.
+ * @param {string} path
+ * @param {JsonSchema} schema
+ * @param {boolean} [requiredInParent]
+ * @returns {Control[]}
+ */
+function controlsFor(path, schema, requiredInParent = false) {
+  const type = typeOf(schema);
+  if (Array.isArray(schema.enum)) return [choiceControl(path, schema)];
+  if (type === 'boolean') return [checkboxControl(path, schema, requiredInParent)];
+  if (isColour(schema)) return [colourControl(path, schema)];
+  if (type === 'string') return [textControl(path, schema, undefined)];
+  if (type === 'number' || type === 'integer') return [numberControl(path, schema)];
+  if (type === 'array' && typeOf(schema.items ?? {}) === 'string') return [listControl(path, schema)];
+  if (type === 'object' && schema.properties) {
+    const { control, children } = objectControl(path, schema);
+    return [control, ...children];
+  }
+  return [jsonControl(path, schema)];
+}
+
+/**
+ * Builds the form for the operation into `form`.
+ * @param {HTMLFormElement} form
+ * @param {CardOperation} operation
+ */
+export function buildCardForm(form, operation) {
+  /** @type {Control[]} every control, nested ones included */
+  const all = [];
+  /** @type {Control[]} query parameters */
+  const query = [];
+  /** @type {Control[]} top-level body fields */
+  const body = [];
+  /** @type {Map<string, HTMLElement>} top-level name -> wrapper, for grouping */
+  const wrappers = new Map();
+
+  for (const parameter of operation.parameters) {
+    const schema = { ...parameter.schema, description: parameter.description ?? '' };
+    const control = textControl(parameter.name, schema, parameter.example === undefined ? undefined : String(parameter.example));
+    if (typeOf(parameter.schema) === 'string' && /\\d/.test(parameter.schema.pattern ?? '')) control.wrapper.querySelector('input')?.setAttribute('inputmode', 'numeric');
+    query.push(control);
+    all.push(control);
+    wrappers.set(parameter.name, control.wrapper);
+  }
+  for (const [name, schema] of Object.entries(operation.bodySchema.properties ?? {})) {
+    const controls = controlsFor(name, schema);
+    const [top] = controls;
+    if (!top) continue;
+    body.push(top);
+    all.push(...controls);
+    wrappers.set(name, top.wrapper);
+  }
+
+  const sections = GROUPS.map((group) => ({ title: group.title, names: group.fields.filter((name) => wrappers.has(name)) }));
+  sections.push({ title: 'More options', names: [...wrappers.keys()].filter((name) => !GROUPS.some((group) => group.fields.includes(name))) });
+  for (const section of sections) {
+    if (section.names.length === 0) continue;
+    const fieldset = element('fieldset', { class: 'group' }, [element('legend', {}, [section.title])]);
+    for (const name of section.names) {
+      fieldset.append(/** @type {HTMLElement} */ (wrappers.get(name)));
+    }
+    form.append(fieldset);
+  }
+
+  const defaults = () => {
+    for (const control of query) {
+      const parameter = operation.parameters.find((candidate) => candidate.name === control.path);
+      control.write(parameter?.example);
+    }
+    for (const control of body) control.write(operation.example[control.path]);
+  };
+  defaults();
+
+  const layoutControl = body.find((control) => control.path === 'layout');
+  /** Greys out what the chosen layout does not draw. */
+  const markLayout = () => {
+    const layout = String(layoutControl?.read() ?? documentedDefault(operation.bodySchema.properties?.layout?.description) ?? 'profile');
+    for (const [name, onlyIn] of Object.entries(DRAWN_ONLY_IN_LAYOUT)) {
+      const wrapper = wrappers.get(name);
+      if (!wrapper) continue;
+      wrapper.classList.toggle('inactive', layout !== onlyIn);
+      let note = wrapper.querySelector(':scope > .layout-note');
+      if (!note) {
+        note = element('p', { class: 'layout-note' }, [`Drawn only in the ${onlyIn} layout.`]);
+        wrapper.querySelector(':scope > .field-error')?.before(note);
+      }
+      note.toggleAttribute('hidden', layout === onlyIn);
+    }
+  };
+  markLayout();
+  form.addEventListener('input', markLayout);
+
+  /** @param {string} field @param {string} location */
+  const controlForProblem = (field, location) => {
+    if (location === 'path' || location === 'query') return query.find((control) => control.path === field) ?? query[0];
+    // `customBadges.2` belongs to `customBadges`, `rankData.level` to its own control.
+    let path = field;
+    for (;;) {
+      const found = all.find((control) => control.path === path);
+      if (found) return found;
+      if (!path.includes('.')) return undefined;
+      path = path.slice(0, path.lastIndexOf('.'));
+    }
+  };
+
+  return {
+    /** Every field path with a control: query parameters, body fields, nested fields. */
+    paths: () => all.map((control) => control.path),
+    /** The request the form describes: the user id and the JSON body (fields left empty are left out). */
+    read() {
+      /** @type {Record<string, string>} */
+      const parameters = {};
+      for (const control of query) {
+        const value = control.read();
+        if (value !== undefined) parameters[control.path] = String(value);
+      }
+      /** @type {Record<string, unknown>} */
+      const options = {};
+      for (const control of body) {
+        const value = control.read();
+        if (value !== undefined) options[control.path] = value;
+      }
+      return { parameters, body: options };
+    },
+    reset() {
+      defaults();
+      markLayout();
+    },
+    /**
+     * Shows each problem next to the control it names; returns those naming no control.
+     * @param {FieldProblem[]} problems
+     * @returns {FieldProblem[]}
+     */
+    showProblems(problems) {
+      this.clearProblems();
+      /** @type {FieldProblem[]} */
+      const unplaced = [];
+      for (const problem of problems) {
+        const control = controlForProblem(problem.field, problem.in);
+        if (!control) {
+          unplaced.push(problem);
+          continue;
+        }
+        control.wrapper.classList.add('invalid');
+        const message = control.wrapper.querySelector(':scope > .field-error');
+        if (message) {
+          message.textContent = control.path === problem.field ? problem.message : `${problem.field}: ${problem.message}`;
+          message.removeAttribute('hidden');
+        }
+        for (const input of control.wrapper.querySelectorAll(':scope > .control > :is(input, select, textarea)')) input.setAttribute('aria-invalid', 'true');
+      }
+      return unplaced;
+    },
+    clearProblems() {
+      for (const wrapper of form.querySelectorAll('.field.invalid')) {
+        wrapper.classList.remove('invalid');
+        wrapper.querySelector(':scope > .field-error')?.setAttribute('hidden', '');
+        for (const input of wrapper.querySelectorAll(':scope > .control > [aria-invalid]')) input.removeAttribute('aria-invalid');
+      }
+    },
+  };
+}
