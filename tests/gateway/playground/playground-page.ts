@@ -62,13 +62,13 @@ export async function openPlayground(browser: Browser, url: string, viewport: { 
 export const renderCount = (page: Page) => page.$eval('#preview', (preview) => Number(preview.dataset.renders));
 
 /** Waits until the preview shows a card newer than `after` renders. */
-export async function waitForRender(page: Page, after: number): Promise<void> {
+export async function waitForRender(page: Page, after: number, timeout = 30_000): Promise<void> {
   await page.waitForFunction(
     (count: number) => {
       const preview = document.querySelector('#preview');
       return preview?.dataset.state === 'ready' && Number(preview.dataset.renders) > count;
     },
-    { timeout: 30_000 },
+    { timeout },
     after,
   );
 }
@@ -151,10 +151,13 @@ export function differentPixels(shown: RawImage, expected: RawImage): number {
 export function documentedFields(document: any): string[] {
   const operation = document.paths['/v1/profile-image'].post;
   const fields: string[] = operation.parameters.filter((parameter: any) => parameter.in === 'query').map((parameter: any) => parameter.name as string);
+  // A shared schema may be a local `$ref` (`#/components/schemas/...`).
+  const resolve = (schema: any): any =>
+    typeof schema?.$ref === 'string' ? resolve(schema.$ref.slice(2).split('/').reduce((node: any, part: string) => node?.[part], document)) : schema;
   const walk = (schema: any, prefix: string) => {
-    for (const [name, child] of Object.entries<any>(schema.properties ?? {})) {
+    for (const [name, child] of Object.entries<any>(resolve(schema).properties ?? {})) {
       fields.push(`${prefix}${name}`);
-      if (child.type === 'object') walk(child, `${prefix}${name}.`);
+      if (resolve(child).type === 'object') walk(child, `${prefix}${name}.`);
     }
   };
   walk(operation.requestBody.content['application/json'].schema, '');

@@ -133,6 +133,7 @@ test.serial('changing the border colour and the layout changes the preview to wh
   t.true(await page.$eval('[data-field="rankData"]', (field) => field.classList.contains('inactive')), 'rankData is greyed out: the welcome layout does not draw it');
 
   // The screenshot's preview area is the card: its colours, not a blank box.
+  await page.evaluate(() => window.scrollTo(0, 0));
   const box = (await page.$eval('#preview-image', (image) => {
     const rect = image.getBoundingClientRect();
     return { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) };
@@ -158,6 +159,7 @@ test.serial("a bad value shows the API's 400 message next to its field", async (
   t.truthy(problem);
   t.is(await page.$eval('[data-field="usernameColor"] .field-error', (node) => node.textContent), problem.message);
   t.is(await page.$eval('#field-usernameColor', (input) => input.getAttribute('aria-invalid')), 'true');
+  await page.screenshot({ path: join(SCREENSHOTS, 'desktop-error.png') });
   // Nested fields too: the problem lands on rankData.level.
   await retype(page, '#field-usernameColor', '#fff');
   await retype(page, '#field-rankData-level', '-3');

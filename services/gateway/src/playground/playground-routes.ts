@@ -9,7 +9,7 @@ import type { GatewayContext, GatewayState } from '../http/request-pipeline.ts';
  * stylesheet. It talks only to this origin (the OpenAPI document and `POST /v1/profile-image`),
  * shows the card from a `blob:` URL, and has no inline script or style, so nothing else may run.
  */
-export const PLAYGROUND_CONTENT_SECURITY_POLICY = [
+const PLAYGROUND_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

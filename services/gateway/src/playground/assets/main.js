@@ -154,7 +154,9 @@ async function main() {
       page.preview.dataset.state = 'ready';
       page.preview.dataset.renders = String(Number(page.preview.dataset.renders ?? '0') + 1);
       page.preview.removeAttribute('aria-busy');
-      const budget = answer.remaining !== null && answer.policy ? ` · ${answer.remaining}/${answer.policy.split(';')[0]} cards left this minute` : '';
+      // `RateLimit-Policy: 60;w=60`: the key's card budget per window of w seconds.
+      const policy = /^(\d+);w=(\d+)/.exec(answer.policy ?? '');
+      const budget = answer.remaining !== null && policy ? ` · ${answer.remaining} of ${policy[1]} cards left in this ${policy[2]} s window` : '';
       const frames = answer.frames !== null ? ` · ${answer.frames} frame${answer.frames === '1' ? '' : 's'}` : '';
       page.status.replaceChildren(
         element('span', {}, [`${answer.blob.type.replace('image/', '').toUpperCase()} ${kilobytes(answer.blob.size)} in ${answer.ms} ms (${answer.render || 'new'})${frames}${budget}`]),

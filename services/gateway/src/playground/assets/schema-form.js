@@ -24,10 +24,34 @@ const DRAWN_ONLY_IN_LAYOUT = { headline: 'welcome', message: 'welcome', rankData
  *   maxLength?: number, maxItems?: number, items?: JsonSchema, properties?: Record<string, JsonSchema>,
  *   required?: string[], description?: string, examples?: unknown[] }} JsonSchema
  * @typedef {{ name: string, in: string, required?: boolean, description?: string, schema: JsonSchema, example?: unknown }} Parameter
- * @typedef {{ path: string, pathTemplate: string, serverUrl: string, parameters: Parameter[], bodySchema: JsonSchema, example: Record<string, unknown> }} CardOperation
+ * @typedef {{ path: string, serverUrl: string, parameters: Parameter[], bodySchema: JsonSchema, example: Record<string, unknown> }} CardOperation
  * @typedef {{ path: string, wrapper: HTMLElement, read: () => unknown, write: (value: unknown) => void, focus: () => void }} Control
  * @typedef {{ in: string, field: string, message: string }} FieldProblem
  */
+
+/**
+ * A copy of `value` with every local `$ref` (`#/components/...`, `#/$defs/...`) replaced by what it
+ * points at, so the form reads one plain tree whichever way the document shares its schemas.
+ * @param {any} document
+ * @param {any} value
+ * @param {Set<string>} [resolving] references being expanded, so a recursive schema stops
+ * @returns {any}
+ */
+function resolveRefs(document, value, resolving = new Set()) {
+  if (Array.isArray(value)) return value.map((item) => resolveRefs(document, item, resolving));
+  if (value === null || typeof value !== 'object') return value;
+  const reference = value.$ref;
+  if (typeof reference === 'string' && reference.startsWith('#/') && !resolving.has(reference)) {
+    const target = reference
+      .slice(2)
+      .split('/')
+      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .reduce((node, part) => node?.[part], document);
+    const { $ref: _ignored, ...siblings } = value;
+    return resolveRefs(document, { ...target, ...siblings }, new Set([...resolving, reference]));
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveRefs(document, item, resolving)]));
+}
 
 /**
  * The profile-image operation with the user id in the query, as the OpenAPI document describes it.
@@ -41,22 +65,36 @@ export function findCardOperation(document) {
     const media = operation.requestBody?.content?.['application/json'] ?? {};
     return {
       path,
-      pathTemplate: path,
       serverUrl: String(document.servers?.[0]?.url ?? window.location.origin).replace(/\/$/, ''),
-      parameters: (operation.parameters ?? []).filter((parameter) => parameter.in === 'query'),
-      bodySchema: media.schema ?? { type: 'object', properties: {} },
+      parameters: (operation.parameters ?? []).map((parameter) => resolveRefs(document, parameter)).filter((parameter) => parameter.in === 'query'),
+      bodySchema: resolveRefs(document, media.schema ?? { type: 'object', properties: {} }),
       example: media.example ?? {},
     };
   }
   throw new Error('The API document has no createProfileImage operation: this deployment does not draw cards.');
 }
 
-/** The default a description names: "`png` (default", "Default 60.", "Default: `en`". */
+/**
+ * The default a description names, when it is short enough for a label: "`png` (default",
+ * "Default 60.", "Default: `en`", "Default: none". Longer ones ("the display name, else the
+ * username") stay in the description.
+ */
 function documentedDefault(description = '') {
   const marked = /`([^`]+)` \(default/.exec(description);
   if (marked) return marked[1];
-  const named = /Default:? `?([^`\s.;,]+)/.exec(description);
-  return named ? named[1] : undefined;
+  const named = /Default:? (?:`([^`]+)`|([^.;]+))/.exec(description);
+  const value = (named?.[1] ?? named?.[2])?.trim();
+  return value !== undefined && value.length <= 24 ? value : undefined;
+}
+
+/** The first sentence of a description, cut to a hint's length (the whole text is the tooltip). */
+function shortHint(/** @type {string} */ description) {
+  const sentence = firstSentence(description);
+  if (sentence.length <= 120) return sentence;
+  let cut = sentence.slice(0, sentence.lastIndexOf(' ', 110));
+  // Never leave a code span open.
+  if ((cut.split('`').length - 1) % 2 === 1) cut = cut.slice(0, cut.lastIndexOf('`'));
+  return `${cut.replace(/[\s,;:(]+$/, '')}…`;
 }
 
 const typeOf = (/** @type {JsonSchema} */ schema) => (Array.isArray(schema.type) ? schema.type.find((type) => type !== 'null') : schema.type);
@@ -76,7 +114,7 @@ function fieldWrapper(path, schema, controls, options = {}) {
   const fallback = documentedDefault(schema.description);
   const label = element('label', { for: idFor(path) }, [element('span', { class: 'field-name' }, [options.label ?? name])]);
   if (fallback !== undefined && typeOf(schema) !== 'boolean') label.append(' ', element('span', { class: 'default' }, [`default ${fallback}`]));
-  const hint = schema.description ? element('p', { class: 'hint' }, [richText(firstSentence(schema.description))]) : undefined;
+  const hint = schema.description ? element('p', { class: 'hint' }, [richText(shortHint(schema.description))]) : undefined;
   const wrapper = element('div', { class: options.inline ? 'field field-inline' : 'field', 'data-field': path, title: schema.description ?? '' }, [
     ...(options.inline ? [] : [label]),
     element('div', { class: 'control' }, controls),
@@ -149,10 +187,14 @@ function choiceControl(/** @type {string} */ path, /** @type {JsonSchema} */ sch
 
 /** A hex text field with a colour picker beside it; the text is what is sent. @returns {Control} */
 function colourControl(/** @type {string} */ path, /** @type {JsonSchema} */ schema) {
-  const text = /** @type {HTMLInputElement} */ (element('input', { type: 'text', id: idFor(path), placeholder: '#5865F2', spellcheck: 'false', autocomplete: 'off', class: 'colour-text' }));
+  const fallback = documentedDefault(schema.description);
+  // "#FFFFFF", or the colour in "a light grey (#C9CDD6)".
+  const fallbackHex = /#[0-9a-f]{6}\b/i.exec(fallback ?? '')?.[0];
+  const text = /** @type {HTMLInputElement} */ (element('input', { type: 'text', id: idFor(path), placeholder: fallbackHex ?? '#RRGGBB', spellcheck: 'false', autocomplete: 'off', class: 'colour-text' }));
   const picker = /** @type {HTMLInputElement} */ (element('input', { type: 'color', 'aria-label': `${path} picker`, class: 'colour-picker' }));
   const syncPicker = () => {
-    const digits = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(text.value.trim())?.[1];
+    // Left empty, the picker shows the default colour when the description names one.
+    const digits = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(text.value.trim() || fallbackHex || '')?.[1];
     if (digits) picker.value = `#${digits.length === 3 ? [...digits].map((digit) => digit + digit).join('') : digits}`.toLowerCase();
     picker.classList.toggle('unset', text.value.trim() === '');
   };
