@@ -220,6 +220,41 @@ test.serial('the curl snippet, copied with the button and run by bash, gets the 
   }
 });
 
+test.serial('choosing a format asks the API for that image type, and the snippets follow', async (t) => {
+  const { page, reports } = desktop;
+  const renders = await renderCount(page);
+  await page.click('[data-field="format"] input[value="webp"]');
+  await waitForRender(page, renders);
+  const last = reports.requests.filter((request) => request.url.includes('/v1/profile-image')).at(-1)!;
+  t.is(last.headers.accept, 'image/webp');
+  t.is(JSON.parse(last.body!).format, 'webp');
+  t.regex(await page.$eval('#preview-status', (node) => node.textContent ?? ''), /^WEBP /);
+  t.is((await previewPixels(page)).width, 900);
+  const curl = await snippet(page, 'curl');
+  t.true(curl.includes("-H 'Accept: image/webp'") && curl.includes('-o card.webp'), curl);
+  t.true((await snippet(page, 'discord-js')).includes("name: 'card.webp'"));
+  t.true((await snippet(page, 'discord-py')).includes('filename="card.webp"'));
+});
+
+test.serial('a remembered key survives reloading the tab, and only then is it stored', async (t) => {
+  const other = await openPlayground(browser, gateway.url, DESKTOP);
+  try {
+    const { page } = other;
+    await page.click('#api-key-remember');
+    await page.type('#api-key', TEST_API_KEY);
+    await waitForRender(page, 0);
+    t.deepEqual(await page.evaluate(() => Object.keys(window.sessionStorage)), ['utility-api-playground-key']);
+    await page.reload({ waitUntil: 'networkidle0' });
+    await waitForRender(page, 0);
+    t.is(await page.$eval('#api-key', (input) => input.value), TEST_API_KEY);
+    t.true(await page.$eval('#api-key-remember', (input) => input.checked));
+    await page.click('#api-key-remember');
+    t.is(await page.evaluate(() => window.sessionStorage.length), 0, 'unticking forgets it');
+  } finally {
+    await other.page.close();
+  }
+});
+
 test.serial('a wrong key shows the 401 next to the key field', async (t) => {
   const other = await openPlayground(browser, gateway.url, DESKTOP);
   try {
