@@ -281,6 +281,7 @@ test.serial('at 390 px the page does not scroll sideways and the preview shows t
       return { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) };
     });
     t.true(box.x >= 0 && box.x + box.width <= PHONE.width, JSON.stringify(box));
+    t.regex(await page.$eval('#preview-image', (image) => image.alt), /^Profile card for User 2240/, "the card's alt text is the image's");
     const screenshot = decodePng(Buffer.from(await page.screenshot({ path: join(SCREENSHOTS, 'phone.png') })));
     await page.screenshot({ path: join(SCREENSHOTS, 'phone-full.png'), fullPage: true });
     t.log(`phone screenshots: ${join(SCREENSHOTS, 'phone.png')}, phone-full.png`);
@@ -290,6 +291,7 @@ test.serial('at 390 px the page does not scroll sideways and the preview shows t
     t.true(countColour(screenshot, [0x23, 0xa5, 0x5a], 40, box) > 10, "the card's online dot is on screen");
     // The preview stays in sight while the form scrolls.
     await page.evaluate(() => window.scrollTo(0, 1500));
+    await page.screenshot({ path: join(SCREENSHOTS, 'phone-scrolled.png') });
     const top = await page.$eval('#preview-image', (image) => image.getBoundingClientRect().top);
     t.true(top >= 0 && top < 100, `the preview is still at the top after scrolling (${top})`);
     t.deepEqual(phone.reports.consoleErrors, []);
