@@ -148,15 +148,17 @@ export function differentPixels(shown: RawImage, expected: RawImage): number {
 }
 
 /** Every field path the OpenAPI document lists for the card operation: query parameters, body fields, nested fields. */
-export function documentedFields(document: any): string[] {
+export function documentedFields(document: any): { path: string; description: string }[] {
   const operation = document.paths['/v1/profile-image'].post;
-  const fields: string[] = operation.parameters.filter((parameter: any) => parameter.in === 'query').map((parameter: any) => parameter.name as string);
+  const fields = operation.parameters
+    .filter((parameter: any) => parameter.in === 'query')
+    .map((parameter: any) => ({ path: parameter.name as string, description: (parameter.description ?? '') as string }));
   // A shared schema may be a local `$ref` (`#/components/schemas/...`).
   const resolve = (schema: any): any =>
     typeof schema?.$ref === 'string' ? resolve(schema.$ref.slice(2).split('/').reduce((node: any, part: string) => node?.[part], document)) : schema;
   const walk = (schema: any, prefix: string) => {
     for (const [name, child] of Object.entries<any>(resolve(schema).properties ?? {})) {
-      fields.push(`${prefix}${name}`);
+      fields.push({ path: `${prefix}${name}`, description: resolve(child).description ?? '' });
       if (resolve(child).type === 'object') walk(child, `${prefix}${name}.`);
     }
   };

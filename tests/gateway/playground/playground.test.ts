@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
-import type { Browser } from 'puppeteer-core';
+import type { Browser, HTTPRequest } from 'puppeteer-core';
 import { launchBrowser } from '../../helpers/browser.ts';
 import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
 import {
@@ -67,7 +67,8 @@ test.serial('the page loads with no console error or CSP violation and builds a 
   desktop = await openPlayground(browser, gateway.url, DESKTOP);
   const { page, reports } = desktop;
   const openApi = await (await fetch(`${gateway.url}/v1/openapi.json`)).json();
-  const fields = documentedFields(openApi);
+  const documented = documentedFields(openApi);
+  const fields = documented.map((field) => field.path);
   t.true(fields.includes('rankData.barColor') && fields.includes('userId') && fields.includes('layout'), 'the document lists query, body and nested fields');
   const missing = await page.evaluate(
     (paths: string[]) => paths.filter((path) => !document.querySelector(`[data-field="${path}"]`)?.querySelector('input, select, textarea')),
@@ -76,6 +77,15 @@ test.serial('the page loads with no console error or CSP violation and builds a 
   t.deepEqual(missing, [], 'every field the document lists has a form control');
   const shown = await page.$$eval('#card-form [data-field]', (wrappers) => wrappers.map((wrapper) => wrapper.getAttribute('data-field')));
   t.deepEqual([...shown].sort(), [...fields].sort(), 'and the form has no control the document does not list');
+  // Each field's whole description is on the page (the first sentence shown, the rest one click away).
+  const undescribed = await page.evaluate(
+    (fields: { path: string; description: string }[]) =>
+      fields.filter(({ path, description }) => !document.querySelector(`[data-field="${path}"]`)?.textContent.includes(description.replaceAll('`', ''))).map(({ path }) => path),
+    documented,
+  );
+  t.deepEqual(undescribed, []);
+  await page.click('[data-field="customTag"] details.hint > summary');
+  t.true(await page.$eval('[data-field="customTag"] details.hint > p', (node) => node.checkVisibility()), 'a click shows the whole description');
   // Without a key nothing is sent: the placeholder asks for one.
   t.is(await page.$eval('#preview-placeholder', (node) => node.textContent), 'Enter your API key to see the card.');
   t.false(reports.requests.some((request) => request.url.includes('/v1/profile-image')));
@@ -250,6 +260,44 @@ test.serial('a remembered key survives reloading the tab, and only then is it st
     t.true(await page.$eval('#api-key-remember', (input) => input.checked));
     await page.click('#api-key-remember');
     t.is(await page.evaluate(() => window.sessionStorage.length), 0, 'unticking forgets it');
+  } finally {
+    await other.page.close();
+  }
+});
+
+test.serial('a change made while a card is still on its way aborts that request; the newer card is shown', async (t) => {
+  const other = await openPlayground(browser, gateway.url, DESKTOP);
+  try {
+    const { page } = other;
+    await page.type('#api-key', TEST_API_KEY);
+    await waitForRender(page, 0);
+    // Hold the next card request in the browser, as a slow network would.
+    await page.setRequestInterception(true);
+    let held: HTTPRequest | undefined;
+    const failures: string[] = [];
+    page.on('request', (request) => {
+      if (request.isInterceptResolutionHandled()) return;
+      if (held === undefined && request.method() === 'POST' && request.url().includes('/v1/profile-image')) {
+        held = request;
+        return;
+      }
+      void request.continue();
+    });
+    page.on('requestfailed', (request) => failures.push(`${JSON.parse(request.postData() ?? '{}').customTag} ${request.failure()?.errorText}`));
+
+    await retype(page, '#field-customTag', 'Slow card');
+    await page.waitForFunction(() => document.querySelector('#preview')?.dataset.state === 'loading');
+    t.truthy(held, 'the request is on its way');
+    await retype(page, '#field-customTag', 'Newer card');
+    await waitForRender(page, 1);
+    t.deepEqual(failures, ['Slow card net::ERR_ABORTED'], 'the slow request was aborted by the page');
+    t.regex(await page.$eval('#preview-image', (image) => image.alt), /\(Newer card\)/);
+    // Letting the held request go now changes nothing: the page no longer listens for it.
+    const renders = await renderCount(page);
+    await held!.continue().catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    t.is(await renderCount(page), renders);
+    t.regex(await page.$eval('#preview-image', (image) => image.alt), /\(Newer card\)/);
   } finally {
     await other.page.close();
   }

@@ -103,6 +103,17 @@ const isUrl = (/** @type {JsonSchema} */ schema) => (schema.examples ?? []).some
 const idFor = (/** @type {string} */ path) => `field-${path.replaceAll('.', '-')}`;
 
 /**
+ * The description under a control: its first sentence, and the whole text one click away (phones
+ * have no tooltips).
+ * @param {string} description
+ */
+function hintFor(description) {
+  const short = shortHint(description);
+  if (short === description) return element('p', { class: 'hint' }, [richText(description)]);
+  return element('details', { class: 'hint' }, [element('summary', {}, [element('span', { class: 'short' }, [richText(short)])]), element('p', {}, [richText(description)])]);
+}
+
+/**
  * The wrapper every control sits in: label, control, short hint, and the place for the API's error.
  * @param {string} path
  * @param {JsonSchema} schema
@@ -112,10 +123,11 @@ const idFor = (/** @type {string} */ path) => `field-${path.replaceAll('.', '-')
 function fieldWrapper(path, schema, controls, options = {}) {
   const name = path.split('.').pop() ?? path;
   const fallback = documentedDefault(schema.description);
-  const label = element('label', { for: idFor(path) }, [element('span', { class: 'field-name' }, [options.label ?? name])]);
+  // The whole description is the label's tooltip; the hint under the control is its first sentence.
+  const label = element('label', { for: idFor(path), title: schema.description || undefined }, [element('span', { class: 'field-name' }, [options.label ?? name])]);
   if (fallback !== undefined && typeOf(schema) !== 'boolean') label.append(' ', element('span', { class: 'default' }, [`default ${fallback}`]));
-  const hint = schema.description ? element('p', { class: 'hint' }, [richText(shortHint(schema.description))]) : undefined;
-  const wrapper = element('div', { class: options.inline ? 'field field-inline' : 'field', 'data-field': path, title: schema.description ?? '' }, [
+  const hint = schema.description ? hintFor(schema.description) : undefined;
+  const wrapper = element('div', { class: options.inline ? 'field field-inline' : 'field', 'data-field': path }, [
     ...(options.inline ? [] : [label]),
     element('div', { class: 'control' }, controls),
     ...(options.inline ? [label] : []),

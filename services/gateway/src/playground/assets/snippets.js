@@ -52,7 +52,7 @@ function curl(call) {
   const extension = extensionOf(call.body);
   // A quoted heredoc passes the JSON byte for byte: no quoting of the user's texts can go wrong.
   return [
-    '# Your key from the environment: export UTILITY_API_KEY=...',
+    '# bash or zsh; your key from the environment: export UTILITY_API_KEY=...',
     `curl -sS --fail-with-body -X POST ${shellQuote(`${call.serverUrl}${call.path}${query ? `?${query}` : ''}`)} \\`,
     '  -H "Authorization: $UTILITY_API_KEY" \\',
     "  -H 'Content-Type: application/json' \\",
