@@ -10,7 +10,8 @@ import { supervise } from './local-stack/supervisor.ts';
  * generated when unset) and RENDERERS (default 2) are honoured. Redis and the S3 server keep their
  * data in STACK_DATA_DIR (default `.data/stack`), reused by the next run; STACK_FRESH=1 empties it
  * first. A gateway or renderer that dies is restarted; Redis dying stops the stack. Ctrl-C stops
- * everything and keeps the data.
+ * everything and keeps the data. With REDIS_CLUSTER_NODES (and REDIS_USERNAME/REDIS_PASSWORD when
+ * it needs them) the services run on that Redis Cluster and no redis-server is started.
  */
 const port = Number(process.env.PORT ?? 3000);
 const renderers = Number(process.env.RENDERERS ?? 2);
@@ -19,11 +20,12 @@ if (!Number.isInteger(renderers) || renderers < 1 || renderers > 32) throw new E
 const apiKeys = process.env.API_KEYS ?? `dev_${randomBytes(24).toString('base64url')}`;
 const dataDirectory = resolve(REPO_ROOT, process.env.STACK_DATA_DIR ?? '.data/stack');
 const fresh = process.env.STACK_FRESH === '1';
+const redisClusterNodes = process.env.REDIS_CLUSTER_NODES?.trim() || undefined;
 const passThrough = Object.fromEntries(
   Object.entries(process.env).filter(
     (entry): entry is [string, string] =>
       entry[1] !== undefined &&
-      /^(LOG_LEVEL|PUBLIC_BASE_URL|DISCORD_|FETCH_|RENDER_|MEDIA_TTL_DAYS|PROFILE_CACHE_TTL_SECONDS|RATE_LIMIT|CARDS_IN_FLIGHT_PER_KEY|LOCK_DURATION_MS|STALLED_INTERVAL_MS|SHUTDOWN_TIMEOUT_MS)/.test(entry[0]),
+      /^(LOG_LEVEL|PUBLIC_BASE_URL|REDIS_USERNAME|REDIS_PASSWORD|DISCORD_|FETCH_|RENDER_|MEDIA_TTL_DAYS|PROFILE_CACHE_TTL_SECONDS|RATE_LIMIT|CARDS_IN_FLIGHT_PER_KEY|LOCK_DURATION_MS|STALLED_INTERVAL_MS|SHUTDOWN_TIMEOUT_MS)/.test(entry[0]),
   ),
 );
 const say = (line: string) => process.stdout.write(`${'stack'.padEnd(11)} | ${line}\n`);
@@ -45,13 +47,15 @@ const stack = await startLocalStack({
   apiKeys,
   env: passThrough,
   dataDirectory,
+  redisClusterNodes,
   echo: (service, line) => process.stdout.write(`${service.padEnd(11)} | ${line}\n`),
 });
 const firstKey = apiKeys.split(',')[0]!.trim();
 const pids = [stack.gateway, ...stack.renderers].map((service) => `${service.name} ${service.child.pid}`).join(', ');
+const redisWhere = stack.redis ? stack.redis.url : `cluster ${redisClusterNodes}`;
 console.log(`
-stack ready: gateway ${stack.gatewayUrl}, ${renderers} renderer(s), redis ${stack.redis.url}, s3 ${stack.s3.endpoint}
-pids: ${pids}, redis-server ${stack.redis.child.pid}
+stack ready: gateway ${stack.gatewayUrl}, ${renderers} renderer(s), redis ${redisWhere}, s3 ${stack.s3.endpoint}
+pids: ${pids}${stack.redis ? `, redis-server ${stack.redis.child.pid}` : ''}
 data: ${dataDirectory} (kept on exit; STACK_FRESH=1 starts clean)
 try:
   curl -s -X POST "${stack.gatewayUrl}/v1/profile-image?userId=302050872383242240" \\
@@ -82,9 +86,11 @@ for (const service of [stack.gateway, ...stack.renderers]) {
   });
 }
 // Redis holds the queue, the keys and the limits; restarting it under running services would hide
-// the loss of whatever it had not written yet, so its death ends the stack, loudly.
-void stack.redis.exited.then(({ code, signal }) => {
+// the loss of whatever it had not written yet, so its death ends the stack, loudly. A given
+// cluster is not the stack's: its nodes fail over on their own and the services reconnect.
+const ownRedis = stack.redis;
+void ownRedis?.exited.then(({ code, signal }) => {
   if (stopping) return;
-  say(`redis-server exited (code ${code}, signal ${signal}): the queue, keys and limits are gone with it. Its data (append-only file) is in ${stack.redis.directory}; run pnpm stack again to start over from it.`);
+  say(`redis-server exited (code ${code}, signal ${signal}): the queue, keys and limits are gone with it. Its data (append-only file) is in ${ownRedis.directory}; run pnpm stack again to start over from it.`);
   shutdown('redis-server died', 1);
 });

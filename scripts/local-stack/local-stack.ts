@@ -32,6 +32,11 @@ export interface LocalStackOptions {
    * the next stack (`pnpm stack`). Without it both are throwaways in temporary directories (tests).
    */
   dataDirectory?: string;
+  /**
+   * `REDIS_CLUSTER_NODES` of a Redis Cluster that is already running: the services use it and no
+   * redis-server is started (its credentials, if any, come in `env` as REDIS_USERNAME/REDIS_PASSWORD).
+   */
+  redisClusterNodes?: string | undefined;
 }
 
 /** A service started again: the new process, and whether it became ready (a restart can fail too). */
@@ -41,9 +46,10 @@ export interface Restarted {
   ready: Promise<void>;
 }
 
-export interface LocalStack {
+/** `redis` is the stack's own redis-server, or undefined when it runs on a given cluster. */
+export interface LocalStack<OwnRedis extends RunningRedis | undefined = RunningRedis> {
   gatewayUrl: string;
-  redis: RunningRedis;
+  redis: OwnRedis;
   s3: RunningS3;
   /** The current gateway process (a restart replaces it). */
   readonly gateway: ServiceProcess;
@@ -61,18 +67,22 @@ const READY = { gateway: /gateway listening/, renderer: /renderer ready/ } as co
 const READY_TIMEOUT_MS = 60_000;
 
 /**
- * The distributed topology on one machine, all on loopback: redis-server, an S3 server, the
- * gateway and N renderer processes, each started as production starts it.
+ * The distributed topology on one machine, all on loopback: redis-server (or a given Redis
+ * Cluster), an S3 server, the gateway and N renderer processes, each started as production starts it.
  */
-export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+export async function startLocalStack(options: LocalStackOptions & { redisClusterNodes?: undefined }): Promise<LocalStack>;
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack<RunningRedis | undefined>>;
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack<RunningRedis | undefined>> {
   const data = options.dataDirectory;
-  const redis = await startRedisServer({ port: await freeLoopbackPort(), ...(data === undefined ? {} : { directory: join(data, 'redis') }) });
+  const cluster = options.redisClusterNodes;
+  const redis =
+    cluster === undefined ? await startRedisServer({ port: await freeLoopbackPort(), ...(data === undefined ? {} : { directory: join(data, 'redis') }) }) : undefined;
   const s3 = await startS3Server({ port: await freeLoopbackPort(), ...(data === undefined ? {} : { directory: join(data, 's3') }) }).catch(async (error: unknown) => {
-    await redis.stop();
+    await redis?.stop();
     throw error;
   });
   const serviceEnv: Record<string, string> = {
-    REDIS_URL: redis.url,
+    ...(redis ? { REDIS_URL: redis.url } : { REDIS_CLUSTER_NODES: cluster! }),
     S3_ENDPOINT: s3.endpoint,
     S3_ACCESS_KEY: s3.accessKey,
     S3_SECRET_KEY: s3.secretKey,
@@ -86,7 +96,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stopping = true;
     await Promise.all([gateway, ...renderers].map(async (service) => service?.stop('SIGTERM')));
     await s3.stop();
-    await redis.stop();
+    await redis?.stop();
   };
   const echo = (name: string) => options.echo && ((line: string) => options.echo!(name, line));
   const spawnRenderer = async (name: string) =>

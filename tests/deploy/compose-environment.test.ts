@@ -39,7 +39,7 @@ test('the gateway boots in distributed mode from .env.example as compose passes 
   const config = loadGatewayConfig(containerEnvironment('gateway', envExample));
   t.is(config.host, '0.0.0.0');
   t.is(config.port, 3000);
-  t.is(config.redisUrl, 'redis://redis:6379');
+  t.deepEqual(config.redis, { kind: 'single', url: 'redis://redis:6379' });
   t.deepEqual(config.apiKeys, [envExample.get('API_KEYS')]);
   t.is(config.rendering.media.s3?.endpoint, 'http://minio:9000');
   t.is(config.rendering.media.s3?.accessKey, envExample.get('S3_ACCESS_KEY'));
@@ -50,7 +50,7 @@ test('the gateway boots in distributed mode from .env.example as compose passes 
 
 test('a renderer boots from .env.example as compose passes it', (t) => {
   const config = loadRendererConfig(containerEnvironment('renderer', envExample));
-  t.is(config.redisUrl, 'redis://redis:6379');
+  t.deepEqual(config.redis, { kind: 'single', url: 'redis://redis:6379' });
   t.deepEqual(config.health, { host: '0.0.0.0', port: 3001 });
   t.is(config.rendering.renderPool.workers, 2);
   t.is(config.concurrency, 4);

@@ -21,7 +21,9 @@ export class OpenApiContract {
 
   responseSchema(path: string, method: string, status: number): Json | undefined {
     const operation = this.document.paths?.[path]?.[method.toLowerCase()];
-    const response = operation?.responses?.[String(status)];
+    let response = operation?.responses?.[String(status)];
+    // Shared answers (401, 405, 500...) are references to `components.responses`.
+    if (typeof response?.$ref === 'string') response = this.document.components?.responses?.[response.$ref.split('/').pop()];
     return response?.content?.['application/json']?.schema;
   }
 

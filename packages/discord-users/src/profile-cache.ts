@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { discordUserSchema, type DiscordUser } from './discord-user.ts';
 
@@ -33,7 +33,7 @@ const PROFILE_KEY_PREFIX = 'discord-user:';
  * What comes back is validated again, so an entry written by an older version or by hand cannot
  * reach the card unchecked; such an entry counts as a miss.
  */
-export function createRedisProfileCache(redis: Redis, options: { keyPrefix?: string } = {}): ProfileCache {
+export function createRedisProfileCache(redis: Redis | Cluster, options: { keyPrefix?: string } = {}): ProfileCache {
   const prefix = options.keyPrefix ?? PROFILE_KEY_PREFIX;
   return {
     async get(userId) {

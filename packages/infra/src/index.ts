@@ -7,5 +7,13 @@ export { runService } from './signals.ts';
 export { checkReadiness, DeadlineError, withDeadline } from './deadline.ts';
 export { deferredBindings, deferredChild } from './deferred-child.ts';
 export { createLogger, flushLogger, LOG_LEVELS, type Logger } from './logging.ts';
-export { FETCH_DEFAULTS, redisUrlField, refineServiceEnvironment, serviceEnvironmentShape, toRenderingSettings, type RenderingSettings } from './service-environment.ts';
+export { FETCH_DEFAULTS, refineServiceEnvironment, serviceEnvironmentShape, toRenderingSettings, type RenderingSettings } from './service-environment.ts';
 export { checkRedisAtBoot } from './redis-boot-check.ts';
+export {
+  describeRedisTarget,
+  redisEnvironmentShape,
+  refineRedisEnvironment,
+  toRedisTarget,
+  type ClusterNodeAddress,
+  type RedisTarget,
+} from './redis-environment.ts';

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { withDeadline } from './deadline.ts';
 import type { Logger } from './logging.ts';
 
@@ -11,14 +11,21 @@ const CONFIG_TIMEOUT_MS = 2000;
  * Boot's Redis gate for the BullMQ users (the gateway in distributed mode, renderers): the
  * connection is ready within REDIS_BOOT_TIMEOUT_MS, and its eviction policy keeps jobs.
  */
-export async function checkRedisAtBoot(redis: Redis, options: { allowEviction: boolean; logger: Logger }): Promise<void> {
+export async function checkRedisAtBoot(redis: Redis | Cluster, options: { allowEviction: boolean; logger: Logger }): Promise<void> {
   if (redis.status !== 'ready') {
     // Not `events.once`: it rejects on the first 'error', and ioredis reports each failed reconnect as one.
     let onReady!: () => void;
     const ready = new Promise<void>((resolve) => redis.once('ready', (onReady = resolve)));
     await withDeadline(ready, REDIS_BOOT_TIMEOUT_MS, 'Redis at boot').finally(() => redis.off('ready', onReady));
   }
-  await checkRedisEvictionPolicy(redis, options);
+  // In a cluster every master holds part of the queue: each one's policy counts.
+  if (!redis.isCluster) {
+    await checkRedisEvictionPolicy(redis as Redis, options);
+    return;
+  }
+  for (const node of (redis as Cluster).nodes('master')) {
+    await checkRedisEvictionPolicy(node, { ...options, logger: options.logger.child({ redisNode: `${node.options.host}:${node.options.port}` }) });
+  }
 }
 
 /**

@@ -12,9 +12,6 @@ import { LOG_LEVELS } from './logging.ts';
 /** The image fetcher's defaults, for these variables and for safe-fetch used without them. */
 export const FETCH_DEFAULTS = { maxBytes: 8 * 1024 * 1024, deadlineMs: 5000 } as const;
 
-/** `REDIS_URL`: required by renderers, optional for the gateway (unset means embedded mode). */
-export const redisUrlField = z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' });
-
 export const serviceEnvironmentShape = {
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   SHUTDOWN_TIMEOUT_MS: envInteger({ min: 1000, max: 600_000, default: 25_000 }),

@@ -4,7 +4,7 @@ import type { Lifecycle, Logger, RenderingSettings } from '@utility-api/infra';
 import { DEFAULT_MEDIA_FORMAT, type MediaStore } from '@utility-api/media-store';
 import { cardAnimationEncoding, mediaKeyForImage, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import { createFetchSession, createImageFetcher } from '@utility-api/safe-fetch';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import { createCardRenderPool, type CardRenderPool } from './card-pool/card-render-pool.ts';
 import { asRenderFailure } from './render-failures.ts';
@@ -30,7 +30,7 @@ const USER_AGENT = 'UtilityApiCardRenderer/1.0 (+https://github.com/utility-api)
  */
 export function createRenderEngine(
   settings: RenderingSettings,
-  parts: { store: MediaStore; redis?: Redis; logger: Logger; lifecycle: Lifecycle; registry: Registry },
+  parts: { store: MediaStore; redis?: Redis | Cluster; logger: Logger; lifecycle: Lifecycle; registry: Registry },
 ): RenderEngine {
   const { logger, lifecycle } = parts;
   const { workers, memoryLimitBytes, timeBudgetMs, animatedTimeBudgetMs } = settings.renderPool;

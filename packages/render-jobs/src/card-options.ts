@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { anyCasePattern } from './any-case-pattern.ts';
+import { DATE_LOCALE_LANGUAGES } from './date-locale-languages.ts';
 import { hexColorField } from './hex-color.ts';
 
 /**
@@ -24,8 +26,8 @@ export const DEFAULT_WELCOME_HEADLINE = 'Welcome';
 export const DEFAULT_BACKGROUND_BRIGHTNESS = 60;
 export const DEFAULT_DATE_LOCALE = 'en';
 
-/** BCP 47 shape only (`en`, `es`, `pt-BR`, `zh-Hant-TW`); the runtime then decides if it knows it. */
-const LOCALE_SHAPE = /^[a-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|\d{3}))?$/i;
+/** BCP 47 shape only (`en`, `es`, `pt-BR`, `zh-Hant-TW`): a language, an optional script, an optional region. */
+const LOCALE_SHAPE = /^([a-z]{2,3})(-[A-Za-z]{4})?(-([A-Za-z]{2}|\d{3}))?$/i;
 
 /**
  * Whether dates can be written in this locale: a well-formed tag whose language this runtime's
@@ -33,23 +35,22 @@ const LOCALE_SHAPE = /^[a-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|\d{3}))?$/i;
  * accepted, as Intl itself does.
  */
 export function isSupportedDateLocale(code: string): boolean {
-  if (!LOCALE_SHAPE.test(code)) return false;
-  try {
-    const [canonical] = Intl.getCanonicalLocales(code);
-    if (canonical === undefined) return false;
-    const language = canonical.split('-')[0] as string;
-    return Intl.DateTimeFormat.supportedLocalesOf([language], { localeMatcher: 'lookup' }).length === 1;
-  } catch {
-    return false;
-  }
+  const language = LOCALE_SHAPE.exec(code)?.[1];
+  return language !== undefined && DATE_LOCALE_LANGUAGES.has(language.toLowerCase());
 }
+
+/** The same rule as a JSON Schema pattern, for the document: the listed languages in any case, then the shape. */
+const DATE_LOCALE_PATTERN = anyCasePattern([...DATE_LOCALE_LANGUAGES]).replace(/\$$/, '(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?$');
+
+const HTTP_URL_START = /^https?:\/\/./i;
 
 const mediaUrl = (description: string) =>
   z
     .string({ error: 'must be an http or https URL' })
     .max(CARD_LIMITS.maxUrlLength, { error: `must be at most ${CARD_LIMITS.maxUrlLength} characters` })
-    .refine((text) => ['http:', 'https:'].includes(URL.parse(text)?.protocol ?? ''), { error: 'must be an http or https URL' })
-    .meta({ description, examples: ['https://example.com/image.png'] });
+    // `http://` or `https://` written out, then whatever the URL parser takes: the document can state the first part.
+    .refine((text) => HTTP_URL_START.test(text) && URL.parse(text) !== null, { error: 'must be an http or https URL' })
+    .meta({ description, examples: ['https://example.com/image.png'], pattern: anyCasePattern(['http://', 'https://']).replace(/\)\$$/, ').+$') });
 
 /**
  * How the card treats every text field (packages/card/src/text/clean-text.ts does it), written once
@@ -140,7 +141,11 @@ export const cardOptionsSchema = z.strictObject(
     localDateType: z
       .string({ error: 'must be a locale code such as en, es or pt-BR' })
       .refine(isSupportedDateLocale, { error: 'must be a locale code such as en, es or pt-BR' })
-      .meta({ description: `Locale of the creation date, such as \`en\`, \`es\`, \`pt-BR\`. Default \`${DEFAULT_DATE_LOCALE}\`.`, examples: ['es'] })
+      .meta({
+        description: `Locale of the creation date, such as \`en\`, \`es\`, \`pt-BR\`: a language the server's ICU writes dates in, then an optional script and region. Default \`${DEFAULT_DATE_LOCALE}\`.`,
+        examples: ['es'],
+        pattern: DATE_LOCALE_PATTERN,
+      })
       .optional(),
     layout: z
       .enum(CARD_LAYOUTS, { error: `must be one of ${CARD_LAYOUTS.join(', ')}` })

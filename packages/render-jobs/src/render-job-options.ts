@@ -4,6 +4,13 @@
  */
 export const RENDER_QUEUE_NAME = 'card-render-v3';
 
+/**
+ * BullMQ's key prefix for that queue (instead of its default `bull`). The braces are a Redis
+ * Cluster hash tag: every key of the queue hashes to one slot, which BullMQ's multi-key Lua
+ * scripts need on a cluster; on one server they change nothing but the key names.
+ */
+export const RENDER_QUEUE_PREFIX = '{card-render}';
+
 /** The job name inside the queue (BullMQ requires one; there is only one kind of job). */
 export const RENDER_JOB_NAME = 'render-card';
 

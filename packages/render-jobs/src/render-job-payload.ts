@@ -34,11 +34,26 @@ export function refuseStillOnlyFormat(request: { animated?: boolean | undefined;
 /** A Discord user id: a snowflake of 17 to 20 digits (ids issued from 2015 until far in the future). */
 const SNOWFLAKE_PATTERN = /^\d{17,20}$/;
 
+/** Digit strings of `max.length` digits that are at most `max`, as a regex alternation (for the document). */
+function digitsAtMost(max: string): string {
+  const branches = [...max].flatMap((digit, index) => {
+    if (digit === '0') return [];
+    const below = digit === '1' ? '0' : `[0-${Number(digit) - 1}]`;
+    const rest = max.length - index - 1;
+    return [`${max.slice(0, index)}${below}${rest > 0 ? `\\d{${rest}}` : ''}`];
+  });
+  return [...branches, max].join('|');
+}
+
+const MAX_SNOWFLAKE = (1n << 64n) - 1n;
+
 export const snowflakeSchema = z
   .string({ error: 'must be a Discord user id: 17 to 20 digits' })
   // abort: zod runs later checks after a failed one, which reported the same problem twice.
   .regex(SNOWFLAKE_PATTERN, { error: 'must be a Discord user id: 17 to 20 digits', abort: true })
-  .refine((text) => BigInt(text) < 1n << 64n, { error: 'must be a Discord user id: 17 to 20 digits' });
+  .refine((text) => BigInt(text) <= MAX_SNOWFLAKE, { error: 'must be a Discord user id: 17 to 20 digits' })
+  // The document states both checks as one pattern: 17-19 digits, or 20 digits up to 2^64 - 1.
+  .meta({ pattern: `^(\\d{17,19}|${digitsAtMost(MAX_SNOWFLAKE.toString())})$` });
 
 /** Everything a renderer needs to draw one card. The gateway validates it; the renderer re-validates. */
 export const renderJobPayloadSchema = z.strictObject({

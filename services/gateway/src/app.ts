@@ -1,6 +1,6 @@
 import type { Lifecycle, Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@utility-api/infra/redis';
 import Koa from 'koa';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
 import { apiKeyRecordsFor } from './auth/key-records.ts';
@@ -32,7 +32,7 @@ interface GatewayAppParts {
   lifecycle: Lifecycle;
   metrics: GatewayMetrics;
   /** Managed keys and limit counters live in Redis when there is one; in a file and memory otherwise. */
-  redis: Redis | undefined;
+  redis: RedisClient | undefined;
   /** Where `/media/<uuid>.png` is read from. */
   media: MediaStore;
   /** What `/v1/status` and `/readyz` ping besides the media store. */
@@ -48,7 +48,7 @@ interface GatewayAppParts {
  */
 export async function createGatewayApp(parts: GatewayAppParts) {
   const { config, logger } = parts;
-  const records = apiKeyRecordsFor({ redis: parts.redis, redisUrl: config.redisUrl, keysFile: config.keysFile });
+  const records = apiKeyRecordsFor({ redis: parts.redis && config.redis && { client: parts.redis, target: config.redis }, keysFile: config.keysFile });
   const keys = parts.lifecycle.add(
     'api keys',
     await ApiKeyVerifier.open({ bootstrapKeys: config.apiKeys, records, logger, generateWhenEmpty: true }),

@@ -4,9 +4,11 @@ import {
   envInteger,
   envUrl,
   parseEnvironment,
-  redisUrlField,
+  redisEnvironmentShape,
+  refineRedisEnvironment,
   refineServiceEnvironment,
   serviceEnvironmentShape,
+  toRedisTarget,
   toRenderingSettings,
 } from '@utility-api/infra';
 import { z } from 'zod';
@@ -31,8 +33,8 @@ const environmentSchema = z
       .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, { error: 'must be 1-32 lowercase letters, digits or dashes' })
       .default('prod'),
     TRUST_PROXY: envBoolean(false),
-    /** Unset: embedded mode (renders in this process, media on disk). Set: BullMQ and renderers. */
-    REDIS_URL: redisUrlField.optional(),
+    /** REDIS_URL or REDIS_CLUSTER_NODES: BullMQ and renderers. Neither: embedded mode (renders in this process, media on disk). */
+    ...redisEnvironmentShape,
     RENDER_TIMEOUT_MS: envInteger({ min: 1000, max: 120_000, default: 20_000 }),
     /** Embedded mode: distinct cards waiting or drawing at once; more are refused with 503 overloaded. */
     RENDER_QUEUE_LIMIT: envInteger({ min: 1, max: 100_000, default: 64 }),
@@ -41,7 +43,7 @@ const environmentSchema = z
     HEADERS_TIMEOUT_MS: envInteger({ min: 500, max: 600_000, default: 10_000 }),
     /** A client must finish sending the whole request (headers and body) within this; the answer may take longer. */
     REQUEST_TIMEOUT_MS: envInteger({ min: 1000, max: 600_000, default: 30_000 }),
-    /** Managed keys in embedded mode (`pnpm keys` writes it); with REDIS_URL they live in Redis. */
+    /** Managed keys in embedded mode (`pnpm keys` writes it); with Redis they live there. */
     KEYS_FILE: keysFileField,
     RATE_LIMITS: envBoolean(true),
     RATE_LIMIT_DEFAULT: envRateSpec('600/60s'),
@@ -52,6 +54,7 @@ const environmentSchema = z
     ...serviceEnvironmentShape,
   })
   .superRefine(refineServiceEnvironment)
+  .superRefine((env, context) => refineRedisEnvironment(env, context, { required: false }))
   .superRefine((env, context) => {
     if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
       context.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: `must be at most REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS})` });
@@ -67,7 +70,8 @@ const environmentSchema = z
     deploymentEnvironment: env.DEPLOYMENT_ENVIRONMENT,
     trustProxy: env.TRUST_PROXY,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-    redisUrl: env.REDIS_URL,
+    /** Undefined: embedded mode. */
+    redis: toRedisTarget(env),
     renderTimeoutMs: env.RENDER_TIMEOUT_MS,
     renderQueueLimit: env.RENDER_QUEUE_LIMIT,
     metricsToken: env.METRICS_TOKEN,

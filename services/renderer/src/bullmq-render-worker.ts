@@ -1,8 +1,8 @@
 import type { Logger } from '@utility-api/infra';
+import type { RedisClient } from '@utility-api/infra/redis';
 import type { RenderEngine } from '@utility-api/render-engine';
-import { RENDER_QUEUE_NAME, renderJobPayloadSchema, type RenderJobResult } from '@utility-api/render-jobs';
+import { RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, renderJobPayloadSchema, type RenderJobResult } from '@utility-api/render-jobs';
 import { UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 
 /**
  * The renderer's BullMQ worker. A job's answer is its return value, failures the client should
@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
  * with the producer's backoff, and answered on the last one.
  */
 export function createRenderWorker(parts: {
-  connection: Redis;
+  connection: RedisClient;
   engine: RenderEngine;
   concurrency: number;
   /** How long a job stays locked without renewal, and how often stalled jobs are looked for. */
@@ -35,7 +35,7 @@ export function createRenderWorker(parts: {
       return result;
     },
     {
-      connection: parts.connection, concurrency: parts.concurrency,
+      connection: parts.connection, prefix: RENDER_QUEUE_PREFIX, concurrency: parts.concurrency,
       lockDuration: parts.locks.lockDurationMs, stalledInterval: parts.locks.stalledIntervalMs,
       // A job that stalls twice (two renderers died on it) fails instead of killing a third.
       maxStalledCount: 1,

@@ -1,9 +1,19 @@
-import { envInteger, parseEnvironment, redisUrlField, refineServiceEnvironment, serviceEnvironmentShape, toRenderingSettings } from '@utility-api/infra';
+import {
+  envInteger,
+  parseEnvironment,
+  redisEnvironmentShape,
+  refineRedisEnvironment,
+  refineServiceEnvironment,
+  serviceEnvironmentShape,
+  toRedisTarget,
+  toRenderingSettings,
+} from '@utility-api/infra';
 import { z } from 'zod';
 
 const environmentSchema = z
   .object({
-    REDIS_URL: redisUrlField,
+    /** REDIS_URL or REDIS_CLUSTER_NODES, one of them required: a renderer only works from the queue. */
+    ...redisEnvironmentShape,
     RENDER_CONCURRENCY: envInteger({ min: 1, max: 256, default: 4 }),
     HEALTH_PORT: envInteger({ min: 0, max: 65535, default: 3001 }),
     HEALTH_HOST: z.string().default('127.0.0.1'),
@@ -17,8 +27,10 @@ const environmentSchema = z
     ...serviceEnvironmentShape,
   })
   .superRefine(refineServiceEnvironment)
+  .superRefine((env, context) => refineRedisEnvironment(env, context, { required: true }))
   .transform((env) => ({
-    redisUrl: env.REDIS_URL,
+    // Present: refineRedisEnvironment refused a configuration without either variable.
+    redis: toRedisTarget(env)!,
     /** Jobs in progress at once: more than the render workers, so fetching and uploading overlap drawing. */
     concurrency: env.RENDER_CONCURRENCY,
     health: { port: env.HEALTH_PORT, host: env.HEALTH_HOST },

@@ -9,7 +9,7 @@ import { startHealthServer } from './health-server.ts';
 
 /** Builds and starts one renderer; each resource registers its closer as it is created. */
 export async function startRenderer(config: RendererConfig, logger: Logger, lifecycle: Lifecycle): Promise<void> {
-  const redis = lifecycle.add('redis', createRedisConnection(config.redisUrl, 'blocking', 'renderer'), (connection) => void connection.disconnect());
+  const redis = lifecycle.add('redis', createRedisConnection(config.redis, 'blocking', 'renderer'), (connection) => void connection.disconnect());
   await checkRedisAtBoot(redis, { allowEviction: config.allowRedisEviction, logger });
   const store = await openMediaStore(config.rendering.media, logger, lifecycle);
   const registry = new Registry();

@@ -4,7 +4,7 @@
  * answers it 200. Patterns are compiled as validating proxies and generated clients do (ECMA regex
  * with the `u` flag; JSON Schema has no case-insensitive flag).
  */
-import { cardOptionsSchema } from '@utility-api/render-jobs';
+import { cardOptionsSchema, isSupportedDateLocale } from '@utility-api/render-jobs';
 import test, { type ExecutionContext } from 'ava';
 import { UNIX_RANGE } from '../../../services/gateway/src/endpoints/time/endpoint.ts';
 import { startTestApp, type TestGateway } from '../../helpers/test-app.ts';
@@ -86,4 +86,17 @@ test('colour fields of the card body carry the colour pattern, any case', (t) =>
       t.is(cardOptionsSchema.safeParse({ [field]: value }).success, accepted, `${field} ${value} on the server`);
     }
   }
+});
+
+test('localDateType: the documented pattern takes exactly the locales the server takes', (t) => {
+  const schema = cardOptionsSchema.toJSONSchema({ target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as { properties: Record<string, { pattern?: string }> };
+  const pattern = new RegExp(schema.properties.localDateType?.pattern ?? '(?!)', 'u');
+  const samples = ['en', 'EN', 'es', 'pt-BR', 'pt-br', 'zh-Hant-TW', 'sr-Latn', 'iw', 'afr', 'ast-ES', 'en-419', 'en-ZZ',
+    'xx', 'qq-US', 'en-', 'english', '', 'en_US', '../etc', 'en-Latn-US-x', 'e', 'en-1', 'zzz', 'de-DE ', ' de'];
+  for (const sample of samples) {
+    const accepted = cardOptionsSchema.safeParse({ localDateType: sample }).success;
+    t.is(pattern.test(sample), accepted, `${JSON.stringify(sample)}: document ${pattern.test(sample)}, server ${accepted}`);
+  }
+  t.true(isSupportedDateLocale('pt-BR'));
+  t.false(isSupportedDateLocale('xx'));
 });

@@ -3,7 +3,8 @@ import type { Stats } from 'node:fs';
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
+import { describeRedisTarget, redisEnvironmentShape, refineRedisEnvironment, toRedisTarget, type RedisTarget } from '@utility-api/infra';
+import type { RedisClient } from '@utility-api/infra/redis';
 import { z } from 'zod';
 import type { KeyRateLimits } from '../rate-limits/rate-spec.ts';
 import { apiKeyRecordSchema, generateKeyId, generateManagedKey, hashApiKey, managedKeyPrefix, parseStoredKeys, type ApiKeyRecord } from './api-keys.ts';
@@ -11,11 +12,11 @@ import { apiKeyRecordSchema, generateKeyId, generateManagedKey, hashApiKey, mana
 /** Where the managed keys file is, for the gateway and for `pnpm keys`. */
 export const keysFileField = z.string().default('.data/api-keys.json');
 
-/** What `pnpm keys` reads: the gateway's own two variables that say where managed keys live. */
-export const keysEnvironmentSchema = z.object({
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
-  KEYS_FILE: keysFileField,
-});
+/** What `pnpm keys` reads: the gateway's own variables that say where managed keys live. */
+export const keysEnvironmentSchema = z
+  .object({ ...redisEnvironmentShape, KEYS_FILE: keysFileField })
+  .superRefine((env, context) => refineRedisEnvironment(env, context, { required: false }))
+  .transform((env) => ({ redis: toRedisTarget(env), keysFile: env.KEYS_FILE }));
 
 /** Every record at one moment, with a token that changes whenever any record does. */
 export interface KeyRecordsSnapshot {
@@ -30,7 +31,7 @@ export interface KeyRecordsSnapshot {
  */
 export interface ApiKeyRecords {
   readonly kind: 'redis' | 'file';
-  /** For messages: the Redis URL without credentials, or the file path. */
+  /** For messages: where Redis is, without credentials, or the file path. */
   readonly location: string;
   /** Cheap: one GET in Redis, one stat of the file. */
   version(): Promise<string>;
@@ -42,8 +43,8 @@ export interface ApiKeyRecords {
 }
 
 /** Where `pnpm keys` and the gateway both find managed keys: Redis when there is one, else the file. */
-export function apiKeyRecordsFor(options: { redis: Redis | undefined; redisUrl: string | undefined; keysFile: string }): ApiKeyRecords {
-  return options.redis ? redisApiKeyRecords(options.redis, redactedRedisUrl(options.redisUrl ?? '')) : fileApiKeyRecords(options.keysFile);
+export function apiKeyRecordsFor(options: { redis: { client: RedisClient; target: RedisTarget } | undefined; keysFile: string }): ApiKeyRecords {
+  return options.redis ? redisApiKeyRecords(options.redis.client, describeRedisTarget(options.redis.target)) : fileApiKeyRecords(options.keysFile);
 }
 
 const ID_ATTEMPTS = 5;
@@ -75,12 +76,17 @@ export async function listApiKeys(records: ApiKeyRecords): Promise<ApiKeyRecord[
   return [...all].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
-/** One hash of id → record JSON, and a counter bumped on every change for gateways to poll. */
+/**
+ * One hash of id → record JSON, and a counter bumped on every change for gateways to poll. They
+ * are read and changed together in MULTI, which a Redis Cluster allows only within one slot: the
+ * counter's hash tag is the records key's whole name, so both hash to the records key's slot and
+ * the records keep the name they always had.
+ */
 const REDIS_KEY_RECORDS = 'utility-api:api-keys';
-const REDIS_KEY_VERSION = 'utility-api:api-keys:version';
+const REDIS_KEY_VERSION = `{${REDIS_KEY_RECORDS}}:version`;
 
 /** Managed keys in Redis, shared by every gateway on it. */
-function redisApiKeyRecords(redis: Redis, location: string): ApiKeyRecords {
+function redisApiKeyRecords(redis: RedisClient, location: string): ApiKeyRecords {
   const parseStored = (json: string, id: string) => parseStoredKeys(apiKeyRecordSchema, json, `Redis ${REDIS_KEY_RECORDS}[${id}]`);
   return {
     kind: 'redis',
@@ -114,17 +120,6 @@ function redisApiKeyRecords(redis: Redis, location: string): ApiKeyRecords {
       return revoked;
     },
   };
-}
-
-/** A Redis URL fit for messages: the password, if any, is masked. */
-function redactedRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'redis';
-  }
 }
 
 const FILE_FORMAT = 'utility-api/api-keys@1';

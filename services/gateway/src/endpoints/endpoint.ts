@@ -59,8 +59,10 @@ export interface ResponseDoc {
   example?: unknown;
   /** Binary media types the same response may carry instead of JSON, chosen by `Accept`. */
   binaryTypes?: readonly string[];
-  /** Response headers worth documenting, by name, with what each says. */
-  headers?: Readonly<Record<string, string>>;
+  /** Response headers worth documenting, by name, with what each says (a string header unless a schema is given). */
+  headers?: Readonly<Record<string, string | { description: string; schema: Record<string, unknown> }>>;
+  /** Whether this response carries `Retry-After` (every 429 does; say so for a 503 that does). */
+  retryAfter?: boolean;
 }
 
 export interface EndpointLimits {

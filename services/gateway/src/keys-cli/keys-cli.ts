@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigurationError, parseEnvironment } from '@utility-api/infra';
-import { createRedisConnection } from '@utility-api/infra/redis';
-import type { Redis } from 'ioredis';
+import { createRedisConnection, type RedisClient } from '@utility-api/infra/redis';
 import { KEY_NAME, keyIdFromReference, KeyStoreDataError, type ApiKeyRecord } from '../auth/api-keys.ts';
 import { apiKeyRecordsFor, createApiKey, keysEnvironmentSchema, listApiKeys, type ApiKeyRecords } from '../auth/key-records.ts';
 import { formatRateSpec, parseRateSpec, RATE_SPEC_FORMAT, type KeyRateLimits } from '../rate-limits/rate-spec.ts';
@@ -173,12 +172,12 @@ class StoreUnavailableError extends Error {
   }
 }
 
-/** Runs `use` on the backend the gateway would pick: Redis when `REDIS_URL` is set, else the keys file. */
+/** Runs `use` on the backend the gateway would pick: Redis when `REDIS_URL` or `REDIS_CLUSTER_NODES` is set, else the keys file. */
 async function withKeyStore(environment: Record<string, string | undefined>, use: (records: ApiKeyRecords) => Promise<number>): Promise<number> {
   const env = parseEnvironment(keysEnvironmentSchema, environment);
-  if (env.REDIS_URL === undefined) return use(apiKeyRecordsFor({ redis: undefined, redisUrl: undefined, keysFile: env.KEYS_FILE }));
-  const redis = createRedisConnection(env.REDIS_URL, 'producer', 'keys-cli');
-  const records = apiKeyRecordsFor({ redis, redisUrl: env.REDIS_URL, keysFile: env.KEYS_FILE });
+  if (env.redis === undefined) return use(apiKeyRecordsFor({ redis: undefined, keysFile: env.keysFile }));
+  const redis = createRedisConnection(env.redis, 'producer', 'keys-cli');
+  const records = apiKeyRecordsFor({ redis: { client: redis, target: env.redis }, keysFile: env.keysFile });
   try {
     await connected(redis, REDIS_CONNECT_TIMEOUT_MS);
   } catch (error) {
@@ -194,7 +193,7 @@ async function withKeyStore(environment: Record<string, string | undefined>, use
 }
 
 /** Ready, or the first connection error: a CLI says at once that Redis is not there instead of retrying as a service does. */
-function connected(redis: Redis, timeoutMs: number): Promise<void> {
+function connected(redis: RedisClient, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => settle(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     const settle = (error?: Error) => {

@@ -47,7 +47,7 @@ interface Operation {
   security?: unknown[];
   parameters?: { name: string; required: boolean; description?: string; schema: Record<string, unknown> }[];
   requestBody?: { content: Record<string, { example?: unknown }> };
-  responses: Record<string, { description: string }>;
+  responses: Record<string, { description?: string }>;
 }
 
 function schemaType(schema: Record<string, unknown>): string {
@@ -66,7 +66,7 @@ function renderOperation(path: string, methods: string[], operation: Operation, 
   const curlBody = example === undefined ? '' : ` -H 'Content-Type: application/json' -d '${JSON.stringify(example)}'`;
   const curl = `curl${method === 'GET' ? '' : ` -X ${method}`}${authHeader}${curlBody} '${serverUrl}${path}'`;
   const statuses = Object.entries(operation.responses)
-    .map(([status, response]) => `<tr><td><code>${status}</code></td><td>${markdown(response.description)}</td></tr>`)
+    .map(([status, response]) => `<tr><td><code>${status}</code></td><td>${markdown(response.description ?? "")}</td></tr>`)
     .join('');
   return `<section class="op" id="${escapeHtml(operation.operationId)}">
 <h3>${methods.map((name) => `<span class="method">${name}</span>`).join('')}<code>${escapeHtml(path)}</code> — ${escapeHtml(operation.summary)}</h3>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EndpointDefinition, HttpMethod } from '../endpoints/endpoint.ts';
+import type { EndpointDefinition, HttpMethod, ResponseDoc } from '../endpoints/endpoint.ts';
 import { errorBodySchema } from '../errors/error-body.ts';
 
 interface DocumentInfo {
@@ -11,9 +11,10 @@ interface DocumentInfo {
   rateLimited: boolean;
 }
 
-const BODYLESS: readonly HttpMethod[] = ['GET', 'HEAD', 'OPTIONS'];
+const BODY_METHODS: readonly HttpMethod[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 type JsonSchema = Record<string, unknown>;
+type ResponseObject = { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> } | { $ref: string };
 
 /**
  * OpenAPI 3.1 schema objects are JSON Schema 2020-12, which zod emits directly. `io` picks the
@@ -26,8 +27,22 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return generated;
 }
 
-/** The rate-limit headers and the 429 response, as the document describes them. */
-const RATE_LIMIT_HEADER_COMPONENTS = {
+/** Headers that more than one response carries, described once under `components.headers`. */
+const SHARED_HEADERS = {
+  'X-Request-Id': {
+    description: 'The id of this request in our logs, on every response (yours, when you sent a valid `X-Request-Id`); quote it when reporting a problem.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
+  },
+  'WWW-Authenticate': {
+    description: 'The authentication challenge: `Bearer realm="utility-api"`, with `error="invalid_token"` when a key was sent but refused.',
+    schema: { type: 'string' },
+  },
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
+  Allow: { description: 'The methods this path serves, comma separated.', schema: { type: 'string' } },
+} as const;
+
+/** The rate-limit headers, present only in deployments that limit keys. */
+const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': { description: "The key's budget for this endpoint: requests allowed per window.", schema: { type: 'integer', minimum: 1 } },
   'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Reset': { description: 'Seconds until the current window ends and the budget is full again.', schema: { type: 'integer', minimum: 1 } },
@@ -35,24 +50,57 @@ const RATE_LIMIT_HEADER_COMPONENTS = {
     description: 'The budget as `<limit>;w=<window in seconds>`, such as `600;w=60`.',
     schema: { type: 'string', pattern: '^\\d+;w=\\d+$' },
   },
-  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
 } as const;
 
-const headerRef = (name: keyof typeof RATE_LIMIT_HEADER_COMPONENTS) => ({ $ref: `#/components/headers/${name}` });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
-/** On every response of an authenticated operation that got past the key check. */
-const RATE_LIMIT_HEADERS = Object.fromEntries(
-  (['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const).map((name) => [name, headerRef(name)]),
-);
-const RATE_LIMITED_HEADERS = { 'Retry-After': headerRef('Retry-After'), ...RATE_LIMIT_HEADERS };
+/**
+ * Answers any operation may get whatever it does, described once. Node's own parser answers 400
+ * (not HTTP), 408 (the request did not arrive within `REQUEST_TIMEOUT_MS`) and 431 before routing;
+ * the router answers 405 for a method the path does not serve.
+ */
+const SHARED_RESPONSES: Record<string, { status: number; description: string; headers?: readonly string[] }> = {
+  BadRequest: { status: 400, description: 'The request could not be used: a field fails its schema (`invalid_request`, every bad field in `details`), a query parameter is repeated, or the request is not valid HTTP (`malformed_request`).' },
+  Unauthorized: { status: 401, description: 'Missing, malformed, unknown or revoked API key (`unauthorized`).', headers: ['WWW-Authenticate'] },
+  MethodNotAllowed: { status: 405, description: 'The path does not serve this method (`method_not_allowed`); `Allow` lists those it does.', headers: ['Allow'] },
+  RequestTimeout: { status: 408, description: 'The request (headers and body) did not arrive in time (`request_timeout`, `REQUEST_TIMEOUT_MS`); the connection is closed.' },
+  PayloadTooLarge: { status: 413, description: 'The body is over 1 MB once decompressed (`payload_too_large`).' },
+  UnsupportedMediaType: {
+    status: 415,
+    description: 'The body has a content type this operation does not read, a charset other than UTF-8, or a Content-Encoding other than gzip, deflate or br (`unsupported_media_type`).',
+  },
+  HeadersTooLarge: { status: 431, description: 'The request headers are too large (`headers_too_large`); the connection is closed.' },
+  InternalError: { status: 500, description: 'An unexpected failure on our side (`internal_error`); the body names only the request id.' },
+};
+
 const RATE_LIMITED_DESCRIPTION =
-  "Rate limited (code `rate_limited`): the key's budget for this endpoint is used up, or this client address sent too many " +
+  "Rate limited (`rate_limited`): the key's budget for this endpoint is used up, or this client address sent too many " +
   'wrong keys. `Retry-After` says when to retry; the `RateLimit-*` headers are present when the key was the cause.';
 
-const ERROR_REF = { $ref: '#/components/schemas/Error' };
+function sharedResponseComponents(rateLimited: boolean) {
+  const components: Record<string, ResponseObject> = {};
+  for (const [name, shared] of Object.entries(SHARED_RESPONSES)) {
+    components[name] = { description: shared.description, headers: headersOf(shared.headers ?? []), content: ERROR_CONTENT };
+  }
+  if (rateLimited) {
+    components.TooManyRequests = {
+      description: RATE_LIMITED_DESCRIPTION,
+      headers: { ...headersOf(['Retry-After']), ...rateLimitHeaderRefs() },
+      content: ERROR_CONTENT,
+    };
+  }
+  return components;
+}
 
-function errorResponse(description: string) {
-  return { description, content: { 'application/json': { schema: ERROR_REF } } };
+/** `X-Request-Id` first (every response has it), then the named shared headers. */
+function headersOf(names: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(['X-Request-Id', ...names].map((name) => [name, headerRef(name)]));
+}
+
+function rateLimitHeaderRefs(): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, headerRef(name)]));
 }
 
 function parameters(endpoint: EndpointDefinition) {
@@ -85,39 +133,60 @@ function requestBody(endpoint: EndpointDefinition) {
     content['application/json'] = endpoint.bodyExample === undefined ? { schema } : { schema, example: endpoint.bodyExample };
   }
   if (encodings.includes('form')) content['application/x-www-form-urlencoded'] = { schema };
-  return { required: false, content };
+  // No body reaches the schema as `{}`: the body is required exactly when `{}` is refused.
+  return { required: !endpoint.body.safeParse({}).success, content };
 }
 
-function responses(endpoint: EndpointDefinition, rateLimited: boolean) {
-  const documented: Record<string, Record<string, unknown>> = {};
-  for (const [status, response] of Object.entries(endpoint.responses)) {
-    if (!response.schema) {
-      documented[status] = errorResponse(response.description);
-      continue;
-    }
-    const media: Record<string, unknown> = { schema: jsonSchemaOf(response.schema, 'output') };
-    if (response.example !== undefined) media.example = response.example;
-    const content: Record<string, unknown> = { 'application/json': media };
-    for (const type of response.binaryTypes ?? []) content[type] = { schema: { type: 'string', contentMediaType: type } };
-    documented[status] = { description: response.description, content };
-    if (response.headers) {
-      documented[status].headers = Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
-    }
-  }
-  if (endpoint.authenticated) {
-    documented['401'] ??= errorResponse('Missing or invalid API key. Carries a `WWW-Authenticate` header.');
+function headerObject(description: string | { description: string; schema: JsonSchema }) {
+  return typeof description === 'string' ? { description, schema: { type: 'string' } } : description;
+}
+
+/** An endpoint's own response: its JSON (or binary) content, or the shared error body. */
+function ownResponse(response: ResponseDoc): { description: string; headers: Record<string, unknown>; content: Record<string, unknown> } {
+  const headers: Record<string, unknown> = headersOf(response.retryAfter ? ['Retry-After'] : []);
+  for (const [name, description] of Object.entries(response.headers ?? {})) headers[name] = headerObject(description);
+  if (!response.schema) return { description: response.description, headers, content: ERROR_CONTENT };
+  const media: Record<string, unknown> = { schema: jsonSchemaOf(response.schema, 'output') };
+  if (response.example !== undefined) media.example = response.example;
+  const content: Record<string, unknown> = { 'application/json': media };
+  for (const type of response.binaryTypes ?? []) content[type] = { schema: { type: 'string', contentMediaType: type } };
+  return { description: response.description, headers, content };
+}
+
+function responses(endpoint: EndpointDefinition, method: HttpMethod, rateLimited: boolean) {
+  const documented: Record<string, ResponseObject> = {};
+  for (const [status, response] of Object.entries(endpoint.responses)) documented[status] = ownResponse(response);
+  const shared = (status: number, name: string) => {
+    documented[String(status)] ??= responseRef(name);
+  };
+  shared(400, 'BadRequest');
+  if (endpoint.authenticated) shared(401, 'Unauthorized');
+  shared(405, 'MethodNotAllowed');
+  shared(408, 'RequestTimeout');
+  if (endpoint.body && BODY_METHODS.includes(method)) {
+    shared(413, 'PayloadTooLarge');
+    shared(415, 'UnsupportedMediaType');
   }
   if (endpoint.authenticated && rateLimited) {
+    shared(429, 'TooManyRequests');
+    // Every answer past the key check says where the key stands in its budget.
     for (const [status, response] of Object.entries(documented)) {
-      if (status !== '401') response.headers = { ...RATE_LIMIT_HEADERS, ...(response.headers as object | undefined) };
+      if ('$ref' in response || status === '401') continue;
+      response.headers = { ...response.headers, ...rateLimitHeaderRefs(), ...(status === '429' ? headersOf(['Retry-After']) : {}) };
     }
-    // An endpoint that documents its own 429 (more reasons than the budget) still gets its headers.
-    const own429 = documented['429'];
-    if (own429) own429.headers = { ...RATE_LIMITED_HEADERS, ...(own429.headers as object | undefined) };
-    else documented['429'] = { ...errorResponse(RATE_LIMITED_DESCRIPTION), headers: RATE_LIMITED_HEADERS };
   }
-  documented['500'] ??= errorResponse('An unexpected failure on our side; the body names only the request id.');
-  return documented;
+  shared(431, 'HeadersTooLarge');
+  shared(500, 'InternalError');
+  if (method === 'HEAD') {
+    // HEAD answers carry the headers of the GET answer and no body.
+    for (const [status, response] of Object.entries(documented)) {
+      const resolved = '$ref' in response ? sharedResponseComponents(rateLimited)[response.$ref.split('/').pop() ?? '']! : response;
+      if ('$ref' in resolved) continue;
+      const { content: _body, ...withoutBody } = resolved;
+      documented[status] = withoutBody;
+    }
+  }
+  return Object.fromEntries(Object.entries(documented).sort(([a], [b]) => Number(a) - Number(b)));
 }
 
 function operationId(endpoint: EndpointDefinition, method: HttpMethod): string {
@@ -125,31 +194,47 @@ function operationId(endpoint: EndpointDefinition, method: HttpMethod): string {
   return `${endpoint.operationId}${method[0]}${method.slice(1).toLowerCase()}`;
 }
 
+/** What each tag groups, for the docs' navigation. */
+const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  'Profile image': 'Profile and welcome cards for Discord bots: PNG, WebP, AVIF or GIF, still or animated.',
+  Utilities: 'Small, fast answers: time, colours, JSON checks, random picks, text and number helpers, and the API status.',
+};
+
 /** The OpenAPI 3.1 document, built from the same definitions (and zod schemas) that serve requests. */
 export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], info: DocumentInfo) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<string>();
   for (const endpoint of endpoints) {
     const pathItem = (paths[endpoint.path] ??= {});
     const operationParameters = parameters(endpoint);
     for (const method of endpoint.methods) {
-      const body = BODYLESS.includes(method) ? undefined : requestBody(endpoint);
+      const body = BODY_METHODS.includes(method) ? requestBody(endpoint) : undefined;
+      const operationTags = endpoint.tags ?? ['Utilities'];
+      for (const tag of operationTags) tags.add(tag);
       pathItem[method.toLowerCase()] = {
         operationId: operationId(endpoint, method),
         summary: endpoint.summary,
         description: endpoint.description,
-        tags: endpoint.tags ?? ['Utilities'],
+        tags: operationTags,
         ...(endpoint.authenticated ? {} : { security: [] }),
         ...(operationParameters.length > 0 ? { parameters: operationParameters } : {}),
         ...(body ? { requestBody: body } : {}),
-        responses: responses(endpoint, info.rateLimited),
+        responses: responses(endpoint, method, info.rateLimited),
       };
     }
   }
-  return {
+  const document = {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version, description: info.description },
-    servers: [{ url: info.serverUrl }],
+    info: {
+      title: info.title,
+      version: info.version,
+      description: info.description,
+      contact: { name: `${info.title} support`, url: `${info.serverUrl}/docs` },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: info.serverUrl, description: 'This deployment' }],
     security: [{ apiKey: [] }],
+    tags: [...tags].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
       securitySchemes: {
@@ -161,9 +246,25 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
         },
       },
       schemas: { Error: jsonSchemaOf(errorBodySchema, 'output') },
-      ...(info.rateLimited ? { headers: RATE_LIMIT_HEADER_COMPONENTS } : {}),
+      headers: { ...SHARED_HEADERS, ...(info.rateLimited ? RATE_LIMIT_HEADERS : {}) },
+      responses: sharedResponseComponents(info.rateLimited),
     },
   };
+  return withoutUnusedComponents(document);
+}
+
+/**
+ * Drops the shared responses and headers no operation refers to (an endpoint may describe its own
+ * 400, say), so the document lists nothing a client will never meet. Responses go first: a
+ * dropped response may have been the only user of a header.
+ */
+function withoutUnusedComponents<Document extends { paths: object; components: { responses: object; headers: object } }>(document: Document): Document {
+  const referenced = (json: unknown, kind: string) => new Set([...JSON.stringify(json).matchAll(new RegExp(`"#/components/${kind}/([^"]+)"`, 'g'))].map((match) => match[1]));
+  const usedResponses = referenced(document.paths, 'responses');
+  const responses = Object.fromEntries(Object.entries(document.components.responses).filter(([name]) => usedResponses.has(name)));
+  const usedHeaders = referenced([document.paths, responses], 'headers');
+  const headers = Object.fromEntries(Object.entries(document.components.headers).filter(([name]) => usedHeaders.has(name)));
+  return { ...document, components: { ...document.components, responses, headers } };
 }
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

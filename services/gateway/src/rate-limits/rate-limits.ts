@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { type Logger, withDeadline } from '@utility-api/infra';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@utility-api/infra/redis';
 import type { Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { GatewayConfig } from '../config.ts';
@@ -47,7 +47,7 @@ const secondsUntil = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  */
 export class RateLimits {
   readonly #settings: RateLimitSettings;
-  readonly #redis: Redis | undefined;
+  readonly #redis: RedisClient | undefined;
   readonly #logger: Logger;
   readonly #limiters = new Map<string, { store: RateLimiterRedis | undefined; memory: RateLimiterMemory }>();
   readonly #cardsInFlight = new Map<string, number>();
@@ -55,7 +55,7 @@ export class RateLimits {
   #storeRetryAt = 0;
   #storeFailing = false;
 
-  constructor(settings: RateLimitSettings, redis: Redis | undefined, logger: Logger) {
+  constructor(settings: RateLimitSettings, redis: RedisClient | undefined, logger: Logger) {
     this.#settings = settings;
     this.#redis = redis;
     this.#logger = logger;

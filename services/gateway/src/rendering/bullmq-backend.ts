@@ -1,15 +1,16 @@
 import { withDeadline, type Logger } from '@utility-api/infra';
+import type { RedisClient } from '@utility-api/infra/redis';
 import {
   RENDER_FAILED,
   RENDER_JOB_NAME,
   RENDER_JOB_OPTIONS,
   RENDER_QUEUE_NAME,
+  RENDER_QUEUE_PREFIX,
   renderJobResultSchema,
   type RenderJobPayload,
   type RenderJobResult,
 } from '@utility-api/render-jobs';
 import { Job, Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
 import { RenderQueueUnavailableError, type RenderBackend } from './render-queue.ts';
 
@@ -41,9 +42,9 @@ function readResult(returnvalue: unknown): RenderJobResult {
  * Every wait registers its waiter before it reads the job, so a completion between the two is
  * never lost.
  */
-export async function createBullmqBackend(parts: { producer: Redis; events: Redis; logger: Logger; registry: Registry }): Promise<RenderBackend & { close(): Promise<void> }> {
-  const queue = new Queue(RENDER_QUEUE_NAME, { connection: parts.producer });
-  const queueEvents = new QueueEvents(RENDER_QUEUE_NAME, { connection: parts.events, autorun: true });
+export async function createBullmqBackend(parts: { producer: RedisClient; events: RedisClient; logger: Logger; registry: Registry }): Promise<RenderBackend & { close(): Promise<void> }> {
+  const queue = new Queue(RENDER_QUEUE_NAME, { connection: parts.producer, prefix: RENDER_QUEUE_PREFIX });
+  const queueEvents = new QueueEvents(RENDER_QUEUE_NAME, { connection: parts.events, prefix: RENDER_QUEUE_PREFIX, autorun: true });
   queue.on('error', (error) => parts.logger.warn({ err: error }, 'render queue error'));
   queueEvents.on('error', (error) => parts.logger.warn({ err: error }, 'render queue events error'));
   await queueEvents.waitUntilReady();
@@ -87,7 +88,7 @@ export async function createBullmqBackend(parts: { producer: Redis; events: Redi
     return job.finishedOn === undefined ? 'pending' : readResult(job.returnvalue);
   };
 
-  const submitAndWait = async (jobId: string, payload: RenderJobPayload, answer: Promise<RenderJobResult>, deadlineMs: number) => {
+  const submitAndWait = async (jobId: string, payload: RenderJobPayload, answer: Promise<RenderJobResult>, deadlineMs: number, submitted: () => void) => {
     let reused = true;
     try {
       const state = await finishedState(jobId);
@@ -103,6 +104,7 @@ export async function createBullmqBackend(parts: { producer: Redis; events: Redi
     } catch (error) {
       throw new RenderQueueUnavailableError(error);
     }
+    submitted();
     // Nobody listens past the deadline: the queue's callers have given up by then.
     return { result: await withDeadline(answer, deadlineMs, 'card render'), reused };
   };
@@ -113,14 +115,18 @@ export async function createBullmqBackend(parts: { producer: Redis; events: Redi
       const answer = new Promise<RenderJobResult>((resolve, reject) => waiters.set(jobId, { resolve, reject }));
       // Awaited below; a Redis loss may reject it before then, which must not count as unhandled.
       answer.catch(() => {});
+      let inQueue = false;
       const recheck = setInterval(() => {
-        finishedState(jobId).then(
-          (state) => typeof state === 'object' && settle(jobId, { result: state }),
-          () => {},
-        );
+        finishedState(jobId).then((state) => {
+          if (typeof state === 'object') settle(jobId, { result: state });
+          // A job that was in the queue and is gone without an answer was lost with Redis's data
+          // (a restart, or a cluster failover before the job reached the replica): nothing will
+          // answer it, so the client hears 503 now rather than at the deadline, and its retry re-adds it.
+          else if (state === 'absent' && inQueue) settle(jobId, { error: new RenderQueueUnavailableError(new Error('the render job is gone from Redis')) });
+        }, () => {});
       }, RECHECK_INTERVAL_MS);
       try {
-        return await submitAndWait(jobId, payload, answer, deadlineMs);
+        return await submitAndWait(jobId, payload, answer, deadlineMs, () => (inQueue = true));
       } finally {
         clearInterval(recheck);
         waiters.delete(jobId);

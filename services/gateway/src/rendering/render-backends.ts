@@ -1,7 +1,6 @@
 import { checkRedisAtBoot, type Lifecycle, type Logger } from '@utility-api/infra';
-import { createRedisConnection } from '@utility-api/infra/redis';
+import { createRedisConnection, type RedisClient } from '@utility-api/infra/redis';
 import { openMediaStore, type MediaStore } from '@utility-api/media-store';
-import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.ts';
 import { inMemoryBackingStore, type BackingStore } from '../health/backing-store.ts';
@@ -15,19 +14,19 @@ interface RenderBackends {
   media: MediaStore;
   /** Redis in distributed mode, process memory in embedded mode. */
   backingStore: BackingStore;
-  redis: Redis | undefined;
+  redis: RedisClient | undefined;
   /** Starts render workers ahead of the first card (embedded mode; a no-op when distributed). */
   warmUp(): void;
 }
 
 /**
- * The two run modes behind the same two interfaces: with `REDIS_URL`, BullMQ and remote renderers;
+ * The two run modes behind the same two interfaces: with Redis (`REDIS_URL` or `REDIS_CLUSTER_NODES`), BullMQ and remote renderers;
  * without, an in-process render pool and the disk store. Created before the HTTP server, so on
  * shutdown they close after it has drained its requests.
  */
 export async function startRenderBackends(config: GatewayConfig, logger: Logger, lifecycle: Lifecycle, registry: Registry): Promise<RenderBackends> {
   const media = await openMediaStore(config.rendering.media, logger, lifecycle);
-  if (config.redisUrl === undefined) {
+  if (config.redis === undefined) {
     // Loaded only here: node-canvas and the fonts stay out of a distributed gateway's memory.
     const { createRenderEngine } = await import('@utility-api/render-engine');
     const engine = createRenderEngine(config.rendering, { store: media, logger, lifecycle, registry });
@@ -41,14 +40,14 @@ export async function startRenderBackends(config: GatewayConfig, logger: Logger,
       warmUp: () => engine.pool.warmUp(),
     };
   }
-  const producer = lifecycle.add('redis (producer)', createRedisConnection(config.redisUrl, 'producer', 'gateway'), (redis) => void redis.disconnect());
+  const producer = lifecycle.add('redis (producer)', createRedisConnection(config.redis, 'producer', 'gateway'), (redis) => void redis.disconnect());
   producer.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
-  const events = lifecycle.add('redis (events)', createRedisConnection(config.redisUrl, 'blocking', 'gateway-events'), (redis) => void redis.disconnect());
+  const events = lifecycle.add('redis (events)', createRedisConnection(config.redis, 'blocking', 'gateway-events'), (redis) => void redis.disconnect());
   events.on('error', (error) => logger.debug({ err: error }, 'redis events connection error'));
   await checkRedisAtBoot(producer, { allowEviction: config.allowRedisEviction, logger });
   const bullmq = lifecycle.add('render queue', await createBullmqBackend({ producer, events, logger, registry }), (opened) => opened.close());
   if (media.kind === 'disk') logger.warn('distributed mode with a disk media store: renderers must share MEDIA_DIR with this gateway');
-  logger.info({ store: media.kind }, 'distributed mode: rendering through BullMQ');
+  logger.info({ store: media.kind, redis: config.redis.kind }, 'distributed mode: rendering through BullMQ');
   return {
     mode: 'distributed',
     queue: createRenderQueue(bullmq),

@@ -79,7 +79,12 @@ const querySchema = z.object({
   dob: z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a date as YYYY-MM-DD') })
     .regex(DATE_TEXT, { error: 'must be a date as YYYY-MM-DD (for example 1990-05-17 or 2022-9-23)' })
-    .meta({ description: 'Date of birth as `YYYY-MM-DD`; month and day may be unpadded (`2022-9-23`). Must be a real date, not in the future.', examples: ['1990-05-17'] }),
+    .meta({
+      description: 'Date of birth as `YYYY-MM-DD`; month and day may be unpadded (`2022-9-23`). Must be a real date (no 30 February), not in the future: the pattern states the shape and ranges, the server also checks those two.',
+      examples: ['1990-05-17'],
+      // The shape with month 1-12 and day 1-31; which days a month has and "not in the future" are not expressible here.
+      pattern: '^\\d{4}-(0?[1-9]|1[0-2])-(0?[1-9]|[12]\\d|3[01])$',
+    }),
 });
 
 const resultSchema = z.object({

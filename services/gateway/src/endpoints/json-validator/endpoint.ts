@@ -10,12 +10,18 @@ const MESSAGES = {
   notContainer: 'The JSON is incorrectly formatted: it must be an object or an array.',
 } as const;
 
-const jsonValue = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()]).meta({
+/** The problem a missing `json` field reports, told apart from a `json` of the wrong type. */
+const MISSING_FIELD = 'is required';
+
+const jsonValue = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()], {
+  error: (issue) => (issue.input === undefined ? MISSING_FIELD : 'must be an object, an array or a string of JSON text'),
+}).meta({
   description: 'The JSON to check: an object or an array, or a string holding JSON text (which is parsed and checked).',
   examples: [{ name: 'Ada', roles: ['admin'] }],
 });
 
-const bodySchema = z.object({ json: jsonValue.optional() });
+// Required, so the document says so; a missing field is still answered with this endpoint's own 400.
+const bodySchema = z.object({ json: jsonValue });
 
 const resultSchema = z.object({
   status: z.enum(['valid', 'invalid']),
@@ -31,7 +37,6 @@ function invalid(message: string): Reply<JsonValidationResult> {
 }
 
 export function validateJson(body: JsonValidatorBody): JsonValidationResult | Reply<JsonValidationResult> {
-  if (body.json === undefined) return invalid(MESSAGES.missing);
   let value: unknown = body.json;
   if (typeof value === 'string') {
     try {
@@ -68,7 +73,8 @@ export function jsonValidatorEndpoint() {
     bodyExample: { json: { name: 'Ada', roles: ['admin'] } },
     // A body that is JSON but not an object (`5`, `"text"`) is answered like a top-level array: it lacks the `json` field.
     onMalformedBody: (kind) => invalid(kind === 'not_object' ? MESSAGES.missing : MESSAGES.malformed),
-    onInvalidInput: (problems) => invalid(problems.some((problem) => problem.field === 'json') ? MESSAGES.notContainer : MESSAGES.missing),
+    onInvalidInput: (problems) =>
+      invalid(problems.some((problem) => problem.field === 'json' && problem.message !== MISSING_FIELD) ? MESSAGES.notContainer : MESSAGES.missing),
     responses: {
       200: { description: 'The JSON is valid (possibly empty).', schema: resultSchema },
       400: {
@@ -78,8 +84,6 @@ export function jsonValidatorEndpoint() {
         // Both bodies are real 400s of this operation, so the document lists both shapes.
         schema: z.union([resultSchema, errorBodySchema]),
       },
-      413: { description: 'Body larger than the request size limit.' },
-      415: { description: 'Body sent with a content type other than JSON, a charset other than UTF-8, or a Content-Encoding other than gzip, deflate or br.' },
     },
     handle: ({ body }) => validateJson(body),
   });

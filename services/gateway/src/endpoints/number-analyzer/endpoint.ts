@@ -12,7 +12,8 @@ const querySchema = z.object({
     (value) => (typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : value),
     z
       .number({ error: (issue) => (issue.input === undefined ? 'is required' : `must be a whole number ${SAFE_RANGE}, written in digits`) })
-      .refine(Number.isSafeInteger, { error: `must be a whole number ${SAFE_RANGE}` })
+      // int() is the safe integers in zod 4, and documents itself as an integer between the same bounds.
+      .int({ error: `must be a whole number ${SAFE_RANGE}` })
       .meta({ description: `A whole number ${SAFE_RANGE} (the safe integers), in plain digits with an optional sign.`, examples: [1234567] }),
   ),
 });

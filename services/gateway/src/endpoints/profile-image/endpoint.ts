@@ -31,10 +31,13 @@ export interface ProfileImageDependencies {
   onRendered?: (reused: boolean) => void;
 }
 
+/** The card options plus the format to store the card in, which is not a drawing option. */
+const profileImageBodySchema = cardOptionsSchema.extend({ format: cardFormatSchema.optional() }).superRefine(refuseStillOnlyFormat);
+
 const resultSchema = z.object({
   success: z.literal(true),
   message: z.literal('Image Created'),
-  options: z.record(z.string(), z.unknown()).meta({ description: 'The body options as received (validated), `rankData` included.' }),
+  options: profileImageBodySchema.meta({ description: 'The body options as received (validated), `rankData` included.' }),
   url: z.string().meta({ description: 'Public URL of the image: `{PUBLIC_BASE_URL}/media/<uuid>.png` (or `.webp`, `.avif`, `.gif` as `format` asks), fetchable without a key.' }),
   altText: z.string().max(ALT_TEXT_MAX_LENGTH).meta({
     description: `One plain sentence describing the card (layout, name, tag, level, rank, XP, status), at most ${ALT_TEXT_MAX_LENGTH} characters (Discord's limit): pass it as the attachment's \`description\` so screen readers can say what the card shows.`,
@@ -47,8 +50,6 @@ const resultSchema = z.object({
   frames: z.number().int().min(1).optional().meta({ description: 'Only when the request has `animated: true`: frames of the card (1 when still). Image answers carry it as `X-Card-Frames`.' }),
 });
 
-/** The card options plus the format to store the card in, which is not a drawing option. */
-const profileImageBodySchema = cardOptionsSchema.extend({ format: cardFormatSchema.optional() }).superRefine(refuseStillOnlyFormat);
 type ProfileImageBody = z.output<typeof profileImageBodySchema>;
 
 type ProfileImageResult = z.infer<typeof resultSchema>;
@@ -207,7 +208,10 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
       'Content-Location': 'Image answers: the public URL of the same image (the JSON answer\'s `url`), fetchable without a key.',
       ETag: 'Image answers: the strong entity tag `/media` serves the same image with.',
       'X-Alt-Text': "Image answers: the JSON answer's `altText` as an RFC 8187 ext-value (`UTF-8''` then percent-encoded UTF-8).",
-      'X-Card-Frames': 'Only when the request has `animated: true`: the frames of the card, `1` when nothing moved and the answer is the still card.',
+      'X-Card-Frames': {
+        description: 'Only when the request has `animated: true`: the frames of the card, `1` when nothing moved and the answer is the still card.',
+        schema: { type: 'integer', minimum: 1 },
+      },
     },
     example: {
       success: true,
@@ -223,11 +227,9 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
     description:
       '`not_acceptable`: `Accept` names none of `application/json`, `image/png`, `image/webp`, `image/avif`, `image/gif`, or names an image type other than the `format` field asks for (`details` then names `format`), or only `image/png` or `image/avif` with `animated: true` (`details` then names `animated`). Checked before anything is drawn.',
   },
-  413: { description: 'The body is over 1 MB.' },
-  415: { description: 'The body is not JSON, or has a Content-Encoding other than gzip, deflate or br.' },
   422: { description: "`image_unusable`: an image URL was refused, unreachable, too large (per image or over the card's byte or pixel budget), not an image or corrupt; `details` names the field." },
   502: { description: "`discord_unavailable`: Discord's API failed." },
-  503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed`, `overloaded` (embedded mode: `RENDER_QUEUE_LIMIT` cards already waiting or drawing) or a Discord rate limit; carries `Retry-After`.' },
+  503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed`, `overloaded` (embedded mode: `RENDER_QUEUE_LIMIT` cards already waiting or drawing) or a Discord rate limit; carries `Retry-After`.', retryAfter: true },
   504: { description: '`render_timeout`: no renderer finished in time; retrying reuses the render in progress.' },
   ...tooManyRequests(dependencies),
 });

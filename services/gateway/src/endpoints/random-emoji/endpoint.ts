@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ApiError, validationError } from '../../errors/api-error.ts';
 import type { RandomSource } from '../../runtime/random-source.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { anyCasePattern, queryBoolean } from '../query-fields.ts';
+import { anyCasePattern } from '@utility-api/render-jobs';
+import { queryBoolean } from '../query-fields.ts';
 import { buildEmojiCatalog, CATEGORY_NAMES, EMOJI_COLORS, EMOJI_MOODS, EMOJI_TYPES, findCategory, type EmojiCategory, type EmojiDetails } from './emoji-catalog.ts';
 
 export interface EmojiFilter {

@@ -68,7 +68,11 @@ const querySchema = z.object({
     .max(MAX_WORD_CODE_POINTS, { error: `must be at most ${MAX_WORD_GRAPHEMES} characters (and ${MAX_WORD_CODE_POINTS} code points)`, abort: true })
     .refine(isSingleWord, { error: 'must be a single word with no spaces, control characters or invisible formatting characters' })
     .refine((word) => graphemes(word).length <= MAX_WORD_GRAPHEMES, { error: `must be at most ${MAX_WORD_GRAPHEMES} characters` })
-    .meta({ description: `One word of 1 to ${MAX_WORD_GRAPHEMES} characters (graphemes), no whitespace, control or invisible formatting characters.`, examples: ['example'] }),
+    .meta({
+      description: `One word of 1 to ${MAX_WORD_GRAPHEMES} characters (graphemes), no whitespace, control or invisible formatting characters. JSON Schema counts code points, so \`maxLength\` states the limit for words of one code point per character; the server counts an emoji sequence or a letter with its accents as one character.`,
+      examples: ['example'],
+      maxLength: MAX_WORD_GRAPHEMES,
+    }),
 });
 
 const resultSchema = z.object({

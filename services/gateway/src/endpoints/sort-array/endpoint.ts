@@ -68,8 +68,6 @@ export function sortArrayEndpoint(clock: Clock) {
     responses: {
       200: { description: 'The sorted array.', schema: resultSchema },
       400: { description: '`array` missing, not an array, holding a non-number, or too long; or `sort` not `high`/`low`.' },
-      413: { description: 'Body larger than the request size limit.' },
-      415: { description: 'Body sent with a content type other than JSON, a charset other than UTF-8, or a Content-Encoding other than gzip, deflate or br.' },
     },
     handle: ({ query, body }) => sortArray(body.array, query.sort ?? 'low', clock),
   });

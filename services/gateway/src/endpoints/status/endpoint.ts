@@ -110,8 +110,6 @@ export function statusEndpoint(dependencies: { store: BackingStore; environment:
     responses: {
       200: { description: 'Health and the echoed request.', schema: resultSchema },
       400: { description: 'A JSON body that is not an object, or malformed JSON.' },
-      413: { description: 'Body larger than the request size limit (1 MB).' },
-      415: { description: 'A body with a content type other than JSON or form, a charset other than UTF-8, or a Content-Encoding other than gzip, deflate or br.' },
     },
     handle: async ({ request, body }) => {
       const store = await probeBackingStore(dependencies.store, STORE_PING_TIMEOUT_MS);

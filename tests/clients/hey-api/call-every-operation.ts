@@ -1,0 +1,46 @@
+/**
+ * Every operation called through the SDK @hey-api/openapi-ts generates from the served document
+ * (its fetch client). The test generates `generated/`, type-checks this file against it and runs it.
+ */
+import { client } from './generated/client.gen.ts';
+import * as api from './generated/sdk.gen.ts';
+
+export interface Call {
+  operationId: string;
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+const USER_ID = '302050872383242240';
+
+export async function callEveryOperation(baseUrl: string, key: string): Promise<Call[]> {
+  // The document's security scheme is an API key in `Authorization`: the SDK asks `auth` for it.
+  client.setConfig({ baseUrl, auth: () => key });
+  const calls: Call[] = [];
+  const record = async (operationId: string, pending: Promise<{ data?: unknown; error?: unknown; response?: Response }>) => {
+    const { data, error, response } = await pending;
+    if (!response) throw new Error(`${operationId}: no response`);
+    calls.push({ operationId, status: response.status, body: data ?? error, headers: response.headers });
+  };
+  const rankData = { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true };
+  await record('createProfileImage', api.createProfileImage({ query: { userId: USER_ID }, body: { customTag: 'Welcome!', presenceStatus: 'online', rankData } }));
+  await record('createProfileImageForUser', api.createProfileImageForUser({ path: { userId: USER_ID }, body: { layout: 'welcome', format: 'webp' } }));
+  await record('jsonValidator', api.jsonValidator({ body: { json: { name: 'Ada', roles: ['admin'] } } }));
+  await record('randomEmoji', api.randomEmoji({ query: { category: 'Food & Drink', count: 3, isSymbol: false } }));
+  await record('time', api.time({ query: { unix: 1700000000, timezone: 'PST' } }));
+  await record('hexToRgb', api.hexToRgb({ query: { hex: '#FF5733' } }));
+  await record('statusGet', api.statusGet());
+  await record('statusHead', api.statusHead());
+  await record('statusPost', api.statusPost({ body: { hello: 'world' } }));
+  await record('statusPut', api.statusPut({ body: { replaced: true } }));
+  await record('statusPatch', api.statusPatch({ body: { patched: 1 } }));
+  await record('statusDelete', api.statusDelete());
+  await record('statusOptions', api.statusOptions());
+  await record('ageCalculator', api.ageCalculator({ query: { dob: '1990-05-17' } }));
+  await record('coinFlip', api.coinFlip({ query: { heads: 70, tails: 30 } }));
+  await record('sortArray', api.sortArray({ query: { sort: 'low' }, body: { array: [5, 3, 9, 1] } }));
+  await record('scramble', api.scramble({ query: { word: 'javascript' } }));
+  await record('numberAnalyzer', api.numberAnalyzer({ query: { integer: 153 } }));
+  return calls;
+}

@@ -1,0 +1,45 @@
+/**
+ * Every operation called through the fetch client orval generates from the served document. The
+ * test generates `generated/api.ts` (configured as an orval user would: `baseUrl`, and JSON as the
+ * one body type of `/v1/status`, whose bodies may also be forms: orval sends a body offered in two
+ * types with no Content-Type at all), type-checks this file against it and runs it.
+ */
+import * as api from './generated/api.ts';
+
+export interface Call {
+  operationId: string;
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+const USER_ID = '302050872383242240';
+
+export async function callEveryOperation(_baseUrl: string, key: string): Promise<Call[]> {
+  const init = { headers: { Authorization: key } };
+  const calls: Call[] = [];
+  const record = async (operationId: string, pending: Promise<{ data: unknown; status: number; headers: Headers }>) => {
+    const { data, status, headers } = await pending;
+    calls.push({ operationId, status, body: data, headers });
+  };
+  const rankData = { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true };
+  await record('createProfileImage', api.createProfileImage({ userId: USER_ID }, { customTag: 'Welcome!', presenceStatus: 'online', rankData }, init));
+  await record('createProfileImageForUser', api.createProfileImageForUser(USER_ID, { layout: 'welcome', format: 'webp' }, init));
+  await record('jsonValidator', api.jsonValidator({ json: { name: 'Ada', roles: ['admin'] } }, init));
+  await record('randomEmoji', api.randomEmoji({ category: 'Food & Drink', count: 3, isSymbol: false }, init));
+  await record('time', api.time({ unix: 1700000000, timezone: 'PST' }, init));
+  await record('hexToRgb', api.hexToRgb({ hex: '#FF5733' }, init));
+  await record('statusGet', api.statusGet(init));
+  await record('statusHead', api.statusHead(init));
+  await record('statusPost', api.statusPost({ hello: 'world' }, init));
+  await record('statusPut', api.statusPut({ replaced: true }, init));
+  await record('statusPatch', api.statusPatch({ patched: 1 }, init));
+  await record('statusDelete', api.statusDelete(undefined, init));
+  await record('statusOptions', api.statusOptions(init));
+  await record('ageCalculator', api.ageCalculator({ dob: '1990-05-17' }, init));
+  await record('coinFlip', api.coinFlip({ heads: 70, tails: 30 }, init));
+  await record('sortArray', api.sortArray({ array: [5, 3, 9, 1] }, { sort: 'low' }, init));
+  await record('scramble', api.scramble({ word: 'javascript' }, init));
+  await record('numberAnalyzer', api.numberAnalyzer({ integer: 153 }, init));
+  return calls;
+}

@@ -1,0 +1,121 @@
+/**
+ * The document declares what the server really sends: the statuses any request may get, the
+ * headers on each answer, bodies that are required, HEAD without a body and a typed card echo.
+ * Each check makes a real request where the server decides, and reads the served document.
+ */
+import test from 'ava';
+import { startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
+
+type Json = Record<string, any>;
+let gateway: TestGateway;
+let document: Json;
+
+test.before(async () => {
+  gateway = await startTestGateway();
+  document = (await (await fetch(`${gateway.url}/v1/openapi.json`)).json()) as Json;
+});
+test.after.always(async () => {
+  await gateway?.close();
+});
+
+const operations = () =>
+  Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
+  );
+
+/** A response object, with a `components.responses` reference followed. */
+function response(operation: Json, status: number): Json | undefined {
+  const found = operation.responses[String(status)] as Json | undefined;
+  if (typeof found?.$ref === 'string') return document.components.responses[found.$ref.split('/').pop() ?? ''] as Json;
+  return found;
+}
+
+function declaredHeaders(operation: Json, status: number): string[] {
+  return Object.keys(response(operation, status)?.headers ?? {}).map((name) => name.toLowerCase());
+}
+
+test('every operation lists the answers any request may get: 400, 405, 408, 431, 500, and 401/429 behind a key, 413/415 with a body', (t) => {
+  for (const { path, method, operation } of operations()) {
+    const statuses = Object.keys(operation.responses);
+    for (const status of ['400', '401', '405', '408', '429', '431', '500']) t.true(statuses.includes(status), `${method} ${path} lists ${status}`);
+    if (operation.requestBody) for (const status of ['413', '415']) t.true(statuses.includes(status), `${method} ${path} lists ${status}`);
+  }
+});
+
+test('every documented answer declares X-Request-Id, and the server sends it on each kind', async (t) => {
+  for (const { path, method, operation } of operations()) {
+    for (const status of Object.keys(operation.responses)) t.true(declaredHeaders(operation, Number(status)).includes('x-request-id'), `${method} ${path} ${status}`);
+  }
+  const answers = [
+    await fetch(`${gateway.url}/v1/coin-flip`, { headers: { Authorization: TEST_API_KEY } }),
+    await fetch(`${gateway.url}/v1/coin-flip`),
+    await fetch(`${gateway.url}/v1/coin-flip`, { method: 'POST', headers: { Authorization: TEST_API_KEY } }),
+    await fetch(`${gateway.url}/v1/coin-flip?heads=200`, { headers: { Authorization: TEST_API_KEY } }),
+  ];
+  for (const answer of answers) t.truthy(answer.headers.get('x-request-id'), String(answer.status));
+});
+
+test('401 declares WWW-Authenticate and 405 declares Allow, as the server sends them', async (t) => {
+  const coinFlip = document.paths['/v1/coin-flip'].get as Json;
+  const unauthorized = await fetch(`${gateway.url}/v1/coin-flip`);
+  t.is(unauthorized.status, 401);
+  t.truthy(unauthorized.headers.get('www-authenticate'));
+  t.true(declaredHeaders(coinFlip, 401).includes('www-authenticate'));
+  const wrongMethod = await fetch(`${gateway.url}/v1/coin-flip`, { method: 'PUT', headers: { Authorization: TEST_API_KEY } });
+  t.is(wrongMethod.status, 405);
+  t.truthy(wrongMethod.headers.get('allow'));
+  t.true(declaredHeaders(coinFlip, 405).includes('allow'));
+});
+
+test('answers past the key declare the RateLimit headers the server sends, and 429 declares Retry-After', async (t) => {
+  const hexToRgb = document.paths['/v1/hex-to-rgb'].get as Json;
+  const answer = await fetch(`${gateway.url}/v1/hex-to-rgb?hex=fff`, { headers: { Authorization: TEST_API_KEY } });
+  for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']) {
+    t.truthy(answer.headers.get(name), name);
+    t.true(declaredHeaders(hexToRgb, 200).includes(name), name);
+  }
+  t.true(declaredHeaders(hexToRgb, 429).includes('retry-after'));
+});
+
+test('the card answer declares X-Card-Render, Vary and, for image answers, Content-Location, ETag and X-Alt-Text; its 503 declares Retry-After', async (t) => {
+  const operation = document.paths['/v1/profile-image'].post as Json;
+  const answer = await fetch(`${gateway.url}/v1/profile-image?userId=302050872383242240`, {
+    method: 'POST',
+    headers: { Authorization: TEST_API_KEY, 'Content-Type': 'application/json', Accept: 'image/png' },
+    body: JSON.stringify({ customTag: 'declared headers' }),
+  });
+  t.is(answer.status, 200);
+  const declared = declaredHeaders(operation, 200);
+  for (const name of ['x-card-render', 'vary', 'content-location', 'etag', 'x-alt-text']) {
+    t.truthy(answer.headers.get(name), `sent: ${name}`);
+    t.true(declared.includes(name), `declared: ${name}`);
+  }
+  t.true(declaredHeaders(operation, 503).includes('retry-after'));
+});
+
+test('bodies the server needs are required, optional ones are not', (t) => {
+  const required = (path: string, method: string) => (document.paths[path][method] as Json).requestBody.required as boolean;
+  t.true(required('/v1/sort-array', 'post'));
+  t.true(required('/v1/json-validator', 'post'));
+  t.false(required('/v1/status', 'post'));
+  t.false(required('/v1/profile-image', 'post'));
+  const jsonBody = (document.paths['/v1/json-validator'].post as Json).requestBody.content['application/json'].schema as Json;
+  t.deepEqual(jsonBody.required, ['json']);
+});
+
+test('HEAD answers are documented without a body, as the server sends them', async (t) => {
+  const head = document.paths['/v1/status'].head as Json;
+  for (const status of Object.keys(head.responses)) t.is(response(head, Number(status))?.content, undefined, status);
+  const answer = await fetch(`${gateway.url}/v1/status`, { method: 'HEAD', headers: { Authorization: TEST_API_KEY } });
+  t.is(answer.status, 200);
+  t.is((await answer.arrayBuffer()).byteLength, 0);
+});
+
+test("the card answer's options echo is typed like the body it echoes", (t) => {
+  const operation = document.paths['/v1/profile-image'].post as Json;
+  const options = operation.responses['200'].content['application/json'].schema.properties.options as Json;
+  const body = operation.requestBody.content['application/json'].schema as Json;
+  t.is(options.type, 'object');
+  t.deepEqual(Object.keys(options.properties as object).sort(), Object.keys(body.properties as object).sort());
+  t.is(options.additionalProperties, false);
+});
