@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import vm from 'node:vm';
 import test from 'ava';
 import type { Browser, HTTPRequest } from 'puppeteer-core';
 import { launchBrowser } from '../../helpers/browser.ts';
@@ -218,13 +219,22 @@ test.serial('the curl snippet, copied with the button and run by bash, gets the 
     const botPy = join(directory, 'bot.py');
     writeFileSync(botPy, await snippet(page, 'discord-py'));
     await t.notThrowsAsync(run('python3', ['-m', 'py_compile', botPy]), 'python3 -m py_compile accepts the discord.py snippet');
+    // Each snippet's options evaluate, in its own language, to the body the preview sent.
+    const body = JSON.parse(await snippet(page, 'json'));
     const python = readFileSync(botPy, 'utf8');
-    t.true(python.includes('"customUsername": "O\'Brien \\"the \\\\ bold\\" $HOME 🎉"'), 'the name is one Python string');
+    const pythonOptions = /^CARD_OPTIONS = (\{[\s\S]*?^\})$/m.exec(python)![1]!;
+    const evaluate = 'import ast, json, sys; print(json.dumps(ast.literal_eval(sys.stdin.read())))';
+    const fromPython = await new Promise<string>((resolve, reject) => {
+      const child = execFile('python3', ['-c', evaluate], (error, stdout) => (error ? reject(error) : resolve(stdout)));
+      child.stdin!.end(pythonOptions);
+    });
+    t.deepEqual(JSON.parse(fromPython), body, 'the Python literal is the body');
     t.true(python.includes('"autoColorRank": True'), 'booleans are spelled as Python spells them');
-    // The snippets carry what the form says: the JSON body's fields all appear in each.
     const javascript = readFileSync(bot, 'utf8');
-    t.true(javascript.includes('AttachmentBuilder') && javascript.includes('GuildMemberAdd') && javascript.includes("'image/png'"));
-    t.true(javascript.includes(JSON.stringify(JSON.parse(await snippet(page, 'json')), null, 2)));
+    t.true(javascript.includes('AttachmentBuilder') && javascript.includes('GuildMemberAdd') && javascript.includes("Accept: 'image/png'"));
+    const javascriptOptions = /^const CARD_OPTIONS = (\{[\s\S]*?^\});$/m.exec(javascript)![1]!;
+    t.regex(javascriptOptions, /^ {2}customUsername: "/m, 'plain keys are unquoted');
+    t.deepEqual(vm.runInNewContext(`(${javascriptOptions})`), body, 'the JavaScript literal is the body');
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

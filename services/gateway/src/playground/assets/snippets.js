@@ -66,7 +66,9 @@ function curl(call) {
 /** @param {CardCall} call */
 function discordJs(call) {
   const extension = extensionOf(call.body);
-  const options = JSON.stringify(call.body, null, 2);
+  // Pretty JSON is a JavaScript literal; keys that are plain identifiers lose their quotes, as
+  // people write them. (Only whole keys at a line's start match: string values are escaped JSON.)
+  const options = JSON.stringify(call.body, null, 2).replace(/^(\s*)"([A-Za-z_$][\w$]*)":/gm, '$1$2:');
   return `// discord.js v14 on Node.js 18 or later (fetch is built in). Save as bot.mjs, then:
 //   npm install discord.js
 //   DISCORD_TOKEN=... UTILITY_API_KEY=... node bot.mjs
