@@ -7,6 +7,7 @@ import vm from 'node:vm';
 import test from 'ava';
 import type { Browser, HTTPRequest } from 'puppeteer-core';
 import { launchBrowser } from '../../helpers/browser.ts';
+import { runWithInput } from '../../helpers/image-tools.ts';
 import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
 import {
   countColour,
@@ -224,10 +225,7 @@ test.serial('the curl snippet, copied with the button and run by bash, gets the 
     const python = readFileSync(botPy, 'utf8');
     const pythonOptions = /^CARD_OPTIONS = (\{[\s\S]*?^\})$/m.exec(python)![1]!;
     const evaluate = 'import ast, json, sys; print(json.dumps(ast.literal_eval(sys.stdin.read())))';
-    const fromPython = await new Promise<string>((resolve, reject) => {
-      const child = execFile('python3', ['-c', evaluate], (error, stdout) => (error ? reject(error) : resolve(stdout)));
-      child.stdin!.end(pythonOptions);
-    });
+    const { stdout: fromPython } = await runWithInput('python3', ['-c', evaluate], Buffer.from(pythonOptions));
     t.deepEqual(JSON.parse(fromPython), body, 'the Python literal is the body');
     t.true(python.includes('"autoColorRank": True'), 'booleans are spelled as Python spells them');
     const javascript = readFileSync(bot, 'utf8');
