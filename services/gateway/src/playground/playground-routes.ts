@@ -23,7 +23,7 @@ const PLAYGROUND_CONTENT_SECURITY_POLICY = [
 const TEXT_TYPES = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' } as const;
 
 /** The files under `assets/` the page may load; nothing else in the folder is served. */
-const ASSET_NAMES = ['playground.css', 'main.js', 'dom.js', 'schema-form.js', 'preview.js', 'snippets.js'] as const;
+const ASSET_NAMES = ['playground.css', 'main.js', 'dom.js', 'controls.js', 'schema-form.js', 'preview.js', 'snippets.js'] as const;
 
 interface StaticFile {
   body: Buffer;
