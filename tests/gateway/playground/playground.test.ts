@@ -350,6 +350,13 @@ test.serial('at 390 px the page does not scroll sideways and the preview shows t
     await page.screenshot({ path: join(SCREENSHOTS, 'phone-scrolled.png') });
     const top = await page.$eval('#preview-image', (image) => image.getBoundingClientRect().top);
     t.true(top >= 0 && top < 100, `the preview is still at the top after scrolling (${top})`);
+    // Nor at the widths between a phone and a desktop.
+    for (const width of [320, 600, 800, 979, 980, 1024]) {
+      await page.setViewport({ width, height: 900, deviceScaleFactor: 1 });
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      t.true(scrollWidth <= width, `${scrollWidth} px of content at ${width} px`);
+      if (width === 800) await page.screenshot({ path: join(SCREENSHOTS, 'tablet.png') });
+    }
     t.deepEqual(phone.reports.consoleErrors, []);
     t.deepEqual(await phone.violations(), []);
   } finally {
