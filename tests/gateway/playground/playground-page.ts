@@ -29,7 +29,13 @@ export interface PlaygroundPage {
  * Opens `/playground` in a fresh page at a viewport, recording everything the page reports; the
  * form is built (from the OpenAPI document) when this resolves.
  */
-export async function openPlayground(browser: Browser, url: string, viewport: { width: number; height: number }): Promise<PlaygroundPage> {
+export async function openPlayground(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number },
+  /** Runs before the page loads (request interception, say). */
+  prepare?: (page: Page) => Promise<void>,
+): Promise<PlaygroundPage> {
   const page = await browser.newPage();
   await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
   const reports: PageReports = { consoleErrors: [], pageErrors: [], requests: [], cardStatuses: [] };
@@ -49,8 +55,9 @@ export async function openPlayground(browser: Browser, url: string, viewport: { 
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
     document.addEventListener('securitypolicyviolation', (event: any) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
   });
+  await prepare?.(page);
   await page.goto(`${url}/playground`, { waitUntil: 'networkidle0' });
-  await page.waitForSelector('#card-form .field');
+  await page.waitForSelector('#card-form .field, #form-status.error-text');
   return {
     page,
     reports,

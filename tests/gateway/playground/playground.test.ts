@@ -311,6 +311,63 @@ test.serial('a change made while a card is still on its way aborts that request;
   }
 });
 
+test.serial('a field the document gains gets a control without a change to the page', async (t) => {
+  // The served document, with three fields the API does not have (yet): a flag, an object shared
+  // through a $ref, and a shape no control is made for.
+  const served: any = await (await fetch(`${gateway.url}/v1/openapi.json`)).json();
+  const body = served.paths['/v1/profile-image'].post.requestBody.content['application/json'].schema;
+  body.properties.sparkles = { type: 'boolean', description: 'Adds sparkles. Default false.' };
+  body.properties.frame = { $ref: '#/components/schemas/Frame' };
+  body.properties.mood = { anyOf: [{ type: 'string' }, { type: 'number' }], description: 'A mood.' };
+  served.components.schemas.Frame = { type: 'object', required: ['width'], properties: { width: { type: 'integer', minimum: 1, maximum: 20, description: 'Frame width.' } } };
+  const other = await openPlayground(browser, gateway.url, DESKTOP, async (page) => {
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      if (request.url().endsWith('/v1/openapi.json')) void request.respond({ status: 200, contentType: 'application/json', body: JSON.stringify(served) });
+      else void request.continue();
+    });
+  });
+  try {
+    const { page } = other;
+    const fields = await page.$$eval('#card-form [data-field]', (wrappers) => wrappers.map((wrapper) => wrapper.getAttribute('data-field')));
+    t.true(['sparkles', 'frame', 'frame.width', 'mood'].every((field) => fields.includes(field)), fields.join(', '));
+    t.is(await page.$eval('[data-field="sparkles"]', (field) => field.closest('fieldset')?.querySelector('legend')?.textContent), 'More options');
+    await page.click('#field-sparkles');
+    await page.click('#field-frame');
+    await page.type('#field-frame-width', '3');
+    await page.type('#field-mood', '"calm"');
+    t.like(JSON.parse(await snippet(page, 'json')), { sparkles: true, frame: { width: 3 }, mood: 'calm' });
+    // The real API refuses them, and says so next to each.
+    await page.type('#api-key', TEST_API_KEY);
+    const error = await waitForError(page);
+    t.true(error.startsWith('400 invalid_request'), error);
+    for (const field of ['sparkles', 'frame', 'mood']) {
+      t.is(await page.$eval(`[data-field="${field}"] > .field-error`, (node) => node.textContent), 'is not a known field', field);
+    }
+  } finally {
+    await other.page.close();
+  }
+});
+
+test.serial('without the card operation in the document the page says so', async (t) => {
+  const served: any = await (await fetch(`${gateway.url}/v1/openapi.json`)).json();
+  delete served.paths['/v1/profile-image'];
+  delete served.paths['/v1/profile-image/{userId}'];
+  const other = await openPlayground(browser, gateway.url, DESKTOP, async (page) => {
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      if (request.url().endsWith('/v1/openapi.json')) void request.respond({ status: 200, contentType: 'application/json', body: JSON.stringify(served) });
+      else void request.continue();
+    });
+  });
+  try {
+    t.regex(await other.page.$eval('#form-status', (node) => node.textContent), /no createProfileImage operation/);
+    t.deepEqual(other.reports.pageErrors, []);
+  } finally {
+    await other.page.close();
+  }
+});
+
 test.serial('a wrong key shows the 401 next to the key field', async (t) => {
   const other = await openPlayground(browser, gateway.url, DESKTOP);
   try {
