@@ -64,4 +64,15 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },
+  {
+    // The playground page's modules run in the browser: its globals, and no Node ones.
+    files: ['services/gateway/src/playground/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        ['window', 'document', 'navigator', 'sessionStorage', 'fetch', 'URL', 'URLSearchParams', 'AbortController', 'Blob', 'Response', 'performance', 'setTimeout', 'clearTimeout', 'DocumentFragment', 'Node', 'HTMLElement', 'HTMLInputElement', 'HTMLSelectElement', 'HTMLTextAreaElement', 'HTMLFormElement', 'HTMLFieldSetElement', 'HTMLImageElement'].map((name) => [name, 'readonly']),
+      ),
+    },
+    rules: { 'no-undef': 'error' },
+  },
 );

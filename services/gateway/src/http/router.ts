@@ -6,6 +6,7 @@ import { authenticate, type ApiKeyVerifier } from '../auth/key-verifier.ts';
 import { mountDocsRoutes } from '../docs/docs-routes.ts';
 import type { DocsSite } from '../docs/docs-site.ts';
 import { routerPath, type EndpointDefinition } from '../endpoints/endpoint.ts';
+import { mountPlaygroundRoutes } from '../playground/playground-routes.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import { endpointRoute } from './endpoint-route.ts';
 import { mountMediaRoutes } from './media-routes.ts';
@@ -68,6 +69,7 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
   });
   mountDocsRoutes(router, parts.docs.site);
   mountMediaRoutes(router, parts.media);
+  mountPlaygroundRoutes(router);
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };

@@ -1,0 +1,208 @@
+// The card playground: loads the API's OpenAPI document, builds the form from it, and wires the
+// key, the live preview and the code snippets together.
+
+import { byId, element } from './dom.js';
+import { createPreviewer } from './preview.js';
+import { buildCardForm, findCardOperation } from './schema-form.js';
+import { imageTypeFor, SNIPPETS } from './snippets.js';
+
+/** sessionStorage only, and only when asked: the key dies with the tab. */
+const KEY_STORAGE = 'utility-api-playground-key';
+
+const page = {
+  keyInput: /** @type {HTMLInputElement} */ (byId('api-key')),
+  keyToggle: byId('api-key-toggle'),
+  keyRemember: /** @type {HTMLInputElement} */ (byId('api-key-remember')),
+  keyError: /** @type {HTMLElement} */ (byId('api-key').closest('.field')?.querySelector('.field-error')),
+  form: /** @type {HTMLFormElement} */ (byId('card-form')),
+  formStatus: byId('form-status'),
+  reset: byId('reset-form'),
+  preview: byId('preview'),
+  image: /** @type {HTMLImageElement} */ (byId('preview-image')),
+  placeholder: byId('preview-placeholder'),
+  status: byId('preview-status'),
+  error: byId('preview-error'),
+  snippet: byId('snippet-code'),
+  snippetNote: byId('snippet-note'),
+  copy: byId('copy-snippet'),
+  tabs: [...document.querySelectorAll('[data-snippet]')],
+};
+
+/** @param {number} bytes */
+const kilobytes = (bytes) => `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KB`;
+
+function setupKey(/** @type {() => void} */ onChange) {
+  const stored = sessionStorage.getItem(KEY_STORAGE);
+  if (stored) {
+    page.keyInput.value = stored;
+    page.keyRemember.checked = true;
+  }
+  const remember = () => {
+    if (page.keyRemember.checked && page.keyInput.value.trim() !== '') sessionStorage.setItem(KEY_STORAGE, page.keyInput.value.trim());
+    else sessionStorage.removeItem(KEY_STORAGE);
+  };
+  page.keyInput.addEventListener('input', () => {
+    remember();
+    page.keyError.hidden = true;
+    onChange();
+  });
+  page.keyRemember.addEventListener('change', remember);
+  page.keyToggle.addEventListener('click', () => {
+    const showing = page.keyInput.type === 'text';
+    page.keyInput.type = showing ? 'password' : 'text';
+    page.keyToggle.textContent = showing ? 'Show' : 'Hide';
+    page.keyToggle.setAttribute('aria-pressed', String(!showing));
+  });
+}
+
+/** The tabs and the copy button over the snippet of the current form. */
+function setupSnippets(/** @type {() => import('./snippets.js').CardCall | undefined} */ currentCall) {
+  let selected = 'curl';
+  const render = () => {
+    const call = currentCall();
+    const snippet = SNIPPETS[/** @type {keyof typeof SNIPPETS} */ (selected)];
+    page.snippet.textContent = call ? snippet.build(call) : '';
+    page.snippetNote.textContent = snippet.note;
+  };
+  for (const tab of page.tabs) {
+    tab.addEventListener('click', () => {
+      selected = tab.getAttribute('data-snippet') ?? 'curl';
+      for (const other of page.tabs) other.setAttribute('aria-selected', String(other === tab));
+      render();
+    });
+  }
+  page.copy.addEventListener('click', async () => {
+    const text = page.snippet.textContent ?? '';
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      // No clipboard API (a plain-http page off localhost): select the text for Ctrl+C instead.
+      const range = document.createRange();
+      range.selectNodeContents(page.snippet);
+      window.getSelection()?.removeAllRanges();
+      window.getSelection()?.addRange(range);
+      page.copy.textContent = 'Press Ctrl+C';
+      return;
+    }
+    page.copy.textContent = 'Copied';
+    page.copy.classList.add('done');
+    setTimeout(() => {
+      page.copy.textContent = 'Copy';
+      page.copy.classList.remove('done');
+    }, 1500);
+  });
+  return render;
+}
+
+/** Rate limit countdown in the status line while a 429 is waited out. */
+function countdown(/** @type {() => number} */ until) {
+  const tick = () => {
+    const seconds = Math.ceil((until() - Date.now()) / 1000);
+    if (seconds <= 0 || page.preview.dataset.state !== 'error') return;
+    page.status.textContent = `Rate limited: trying again in ${seconds} s.`;
+    setTimeout(tick, 250);
+  };
+  tick();
+}
+
+async function loadOperation() {
+  const response = await fetch('/v1/openapi.json', { credentials: 'omit' });
+  if (!response.ok) throw new Error(`The OpenAPI document did not load (${response.status}).`);
+  return findCardOperation(await response.json());
+}
+
+async function main() {
+  page.form.addEventListener('submit', (event) => event.preventDefault());
+  let operation;
+  try {
+    operation = await loadOperation();
+  } catch (error) {
+    page.formStatus.textContent = error instanceof Error ? error.message : String(error);
+    page.formStatus.classList.add('error-text');
+    return;
+  }
+  const form = buildCardForm(page.form, operation);
+  page.formStatus.textContent = `${form.paths().length} options, read from the API's own OpenAPI document. Empty fields are left out and take their defaults.`;
+
+  const currentCall = () => {
+    const { parameters, body } = form.read();
+    return { serverUrl: operation.serverUrl, path: operation.path, parameters, body };
+  };
+  let objectUrl = '';
+  const previewer = createPreviewer({
+    buildRequest() {
+      const key = page.keyInput.value.trim();
+      if (key === '') return undefined;
+      const { parameters, body } = form.read();
+      const query = new URLSearchParams(parameters).toString();
+      return { path: `${operation.path}${query ? `?${query}` : ''}`, key, accept: imageTypeFor(body), body };
+    },
+    onStart() {
+      page.preview.dataset.state = 'loading';
+      page.preview.setAttribute('aria-busy', 'true');
+    },
+    onAnswer(answer) {
+      form.clearProblems();
+      page.error.hidden = true;
+      page.keyError.hidden = true;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+      objectUrl = URL.createObjectURL(answer.blob);
+      page.image.src = objectUrl;
+      page.image.alt = answer.altText || 'The card';
+      page.image.hidden = false;
+      page.placeholder.hidden = true;
+      page.preview.dataset.state = 'ready';
+      page.preview.dataset.renders = String(Number(page.preview.dataset.renders ?? '0') + 1);
+      page.preview.removeAttribute('aria-busy');
+      // `RateLimit-Policy: 60;w=60`: the key's card budget per window of w seconds.
+      const policy = /^(\d+);w=(\d+)/.exec(answer.policy ?? '');
+      const budget = answer.remaining !== null && policy ? ` · ${answer.remaining} of ${policy[1]} cards left in this ${policy[2]} s window` : '';
+      const frames = answer.frames !== null ? ` · ${answer.frames} frame${answer.frames === '1' ? '' : 's'}` : '';
+      page.status.replaceChildren(
+        element('span', {}, [`${answer.blob.type.replace('image/', '').toUpperCase()} ${kilobytes(answer.blob.size)} in ${answer.ms} ms (${answer.render || 'new'})${frames}${budget}`]),
+        element('span', { class: 'alt-text' }, [`Alt text: ${answer.altText}`]),
+      );
+    },
+    onProblem(problem) {
+      page.preview.dataset.state = 'error';
+      page.preview.removeAttribute('aria-busy');
+      const unplaced = form.showProblems(problem.details);
+      if (problem.status === 401) {
+        page.keyError.textContent = problem.message;
+        page.keyError.hidden = false;
+      }
+      const heading = problem.status === 0 ? 'No answer' : `${problem.status} ${problem.code}`;
+      page.error.replaceChildren(
+        element('strong', {}, [heading]),
+        ' ',
+        problem.message,
+        ...(unplaced.length > 0 ? [element('ul', {}, unplaced.map((detail) => element('li', {}, [`${detail.field}: ${detail.message}`])))] : []),
+      );
+      page.error.hidden = false;
+      page.status.textContent = problem.details.length > 0 ? 'Fix the highlighted fields; the preview updates as you type.' : '';
+      if (problem.status === 429) countdown(previewer.blockedUntil);
+    },
+  });
+
+  const renderSnippet = setupSnippets(currentCall);
+  const changed = () => {
+    renderSnippet();
+    previewer.schedule();
+  };
+  page.form.addEventListener('input', changed);
+  page.reset.addEventListener('click', () => {
+    form.reset();
+    changed();
+  });
+  setupKey(() => {
+    page.placeholder.textContent = page.keyInput.value.trim() === '' ? 'Enter your API key to see the card.' : 'Drawing…';
+    previewer.refresh();
+  });
+  renderSnippet();
+  if (page.keyInput.value.trim() !== '') {
+    page.placeholder.textContent = 'Drawing…';
+    previewer.refresh(0);
+  }
+}
+
+void main();
