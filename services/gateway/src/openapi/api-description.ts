@@ -5,7 +5,7 @@ import type { RateSpec } from '../rate-limits/rate-spec.ts';
 /** What holds for every endpoint, whatever the configuration. */
 const API_DESCRIPTION_HEAD = [
   'Small, fast utility endpoints for chat bots. Every `/v1/` endpoint needs an API key; `/docs`, `/v1/openapi.json` and',
-  'generated media are public.',
+  'generated media are public. Design a card and copy its code in the [card playground](/playground).',
   '',
   '## Authentication',
   'Send your key as the whole `Authorization` header value: `Authorization: <key>`. `Authorization: Bearer <key>` is accepted too.',
