@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # Gateway: the Koa HTTP API on port 3000. It queues card renders on Redis for the renderers and
 # serves /media/<uuid>.png from S3 (MinIO). This image is for distributed mode (REDIS_URL set): it
 # carries no fonts, so embedded mode (no REDIS_URL) stops at boot naming the missing font packages.

@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # Renderer: a BullMQ worker that draws cards with node-canvas in worker threads and uploads the
 # PNGs to S3 (MinIO). It serves no user traffic; port 3001 answers /healthz, /readyz and /metrics.
 # Build from the repository root:
