@@ -5,7 +5,7 @@
 #                  and with .env when there is one; `docker compose` (v2) too when installed
 #   dockerfiles    dockerfile-utils (npm; the validator behind VS Code's Dockerfile support)
 #                  checks instructions, flags and JSON forms of docker/*.Dockerfile
-#   shell          shellcheck on the MinIO init script and this script
+#   shell          shellcheck on the MinIO init script, this script and pnpm test:docker's stand-in scripts
 # Our own rules (pinned bases, non-root runtime, no build tools in runtime stages, healthchecks,
 # scalable renderers, ...) are ava tests in tests/deploy: `pnpm test` runs them with the rest of the
 # suite, `pnpm exec ava tests/deploy` alone.
@@ -58,7 +58,7 @@ for dockerfile in docker/*.Dockerfile; do
   check "dockerfile-utils lint $dockerfile" npx --yes "$DOCKERFILE_UTILS" lint "$dockerfile"
 done
 
-check "shellcheck" shellcheck docker/*.sh scripts/check-deploy.sh
+check "shellcheck" shellcheck docker/*.sh scripts/check-deploy.sh scripts/docker-test/stand-ins/*.sh
 
 echo "check-deploy: ${passed} passed, ${#failed[@]} failed"
 if [ ${#failed[@]} -gt 0 ]; then

@@ -15,12 +15,15 @@ export interface ContainerState {
   /** End of the first passing healthcheck, when one is still in Docker's last-five log. */
   firstHealthyAt?: number;
   ipAddresses: string[];
+  /** What compose applied from the service's settings (deploy.resources, read_only, the image's USER). */
+  limits: { memoryBytes: number; cpus: number; readOnlyRoot: boolean; user: string };
 }
 
 interface InspectedContainer {
   Id: string;
   Name: string;
-  Config: { Labels: Record<string, string> };
+  Config: { Labels: Record<string, string>; User: string };
+  HostConfig: { Memory: number; NanoCpus: number; ReadonlyRootfs: boolean };
   State: { Status: string; ExitCode: number; StartedAt: string; Health?: { Status: string; Log?: { End: string; ExitCode: number }[] } };
   NetworkSettings: { Networks: Record<string, { IPAddress: string }> };
 }
@@ -70,6 +73,12 @@ export class ComposeStack {
           startedAt: dockerTime(container.State.StartedAt),
           firstHealthyAt: firstPass ? dockerTime(firstPass.End) : undefined,
           ipAddresses: Object.values(container.NetworkSettings.Networks).map((network) => network.IPAddress).filter(Boolean),
+          limits: {
+            memoryBytes: container.HostConfig.Memory,
+            cpus: container.HostConfig.NanoCpus / 1e9,
+            readOnlyRoot: container.HostConfig.ReadonlyRootfs,
+            user: container.Config.User || 'root',
+          },
         };
       })
       .sort((a, b) => a.name.localeCompare(b.name));

@@ -233,13 +233,20 @@ async function main(): Promise<void> {
     try {
       await stack.compose(['up', '-d', '--no-build']);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n${await stack.logsTail(await stack.containers())}`);
+      throw new Error(`${(error as Error).message}\n${await stack.logsTail(await stack.containers())}`, { cause: error });
     }
   });
   console.log(`   ${stack.commandLine(['up', '-d', '--no-build'])}`);
   const upContainers = await step('every healthcheck healthy', () => stack.waitHealthy(240_000, { gateway: 1, renderer: 2, redis: 1, minio: 1 }));
   const startUp = await startUpTimes(stack, upContainers);
   for (const line of startUp) console.log(`   ${line}`);
+  const settingsApplied = upContainers
+    .filter((container) => container.service === 'gateway' || container.service === 'renderer')
+    .map(({ name, limits }) => `${name.replace(`${PROJECT}_`, '')}: user ${limits.user}, ${limits.readOnlyRoot ? 'read-only root' : 'WRITABLE root'}, memory ${limits.memoryBytes / 2 ** 20} MiB, ${limits.cpus} CPUs`);
+  for (const line of settingsApplied) console.log(`   ${line}`);
+  for (const container of upContainers.filter((candidate) => candidate.service === 'gateway' || candidate.service === 'renderer')) {
+    check(container.limits.user === 'node' && container.limits.readOnlyRoot, `${container.name} runs as node on a read-only root`);
+  }
 
   const networkGateway = await stack.networkGateway();
   const backgrounds: BackgroundServer = await startBackgroundServer(networkGateway);
@@ -308,6 +315,7 @@ async function main(): Promise<void> {
   for (const line of imageSizes) console.log(`  ${line}`);
   console.log('container start-up (from the container start):');
   for (const line of [...startUp, ...scaled.startUp]) console.log(`  ${line}`);
+  console.log(`settings compose applied: ${settingsApplied.join('; ')}`);
   console.log(`first card: ${firstCard.width}x${firstCard.height} PNG, ${firstCard.bytes} bytes`);
   console.log(`scaled to 3 renderers; backgrounds fetched per renderer: ${scaled.spread}`);
   console.log(`killed ${kill.victim} mid-card: the card arrived after ${kill.seconds.toFixed(1)} s, taken over by ${kill.takenOverBy}; the killed container is ${kill.afterKill}`);

@@ -53,21 +53,21 @@ export interface StandInContext {
   log(message: string): void;
 }
 
-/** Debian 12 minbase as debootstrap makes it, cached as a tarball, imported as an image. */
+/** Debian 12 minbase from debootstrap, thinned as debian:bookworm-slim is, cached as a tarball, imported as an image. */
 async function standInDebian(context: StandInContext): Promise<{ tag: string; recipe: string }> {
-  const recipe = hashOf('debootstrap --variant=minbase bookworm', DEBIAN_MIRROR, 'apt-get clean, no lists');
+  const recipe = hashOf('debootstrap --variant=minbase bookworm', DEBIAN_MIRROR, ...filesOf(['debian-slim.sh']));
   const baseDirectory = join(context.cacheDirectory, 'base');
   mkdirSync(baseDirectory, { recursive: true });
   const tarball = join(baseDirectory, `debian-bookworm-minbase-${recipe}.tar`);
   if (!existsSync(tarball)) {
+    // Tarballs of earlier recipes are of no more use.
+    for (const stale of readdirSync(baseDirectory).filter((name) => /^debian-bookworm-minbase-.*\.tar$/.test(name))) rmSync(join(baseDirectory, stale));
     context.log(`debootstrap --variant=minbase bookworm (${DEBIAN_MIRROR}) into ${tarball}`);
     const root = join(baseDirectory, `rootfs-${process.pid}`);
     rmSync(root, { recursive: true, force: true });
     try {
       await run('debootstrap', ['--variant=minbase', 'bookworm', root, DEBIAN_MIRROR], { logFile: join(baseDirectory, 'debootstrap.log') });
-      await run('chroot', [root, 'apt-get', 'clean']);
-      rmSync(join(root, 'var/lib/apt/lists'), { recursive: true, force: true });
-      mkdirSync(join(root, 'var/lib/apt/lists/partial'), { recursive: true });
+      await run('sh', [join(STAND_INS, 'debian-slim.sh'), root]);
       await run('tar', ['-C', root, '--numeric-owner', '-cf', `${tarball}.partial`, '.']);
       renameSync(`${tarball}.partial`, tarball);
     } finally {
