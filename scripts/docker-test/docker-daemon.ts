@@ -45,8 +45,10 @@ function pidAlive(pid: number): boolean {
  * A Docker daemon to talk to: DOCKER_HOST or the system socket when one answers; otherwise a
  * private dockerd whose socket, data, state and log all live under `directory`, so it clashes
  * with no other daemon on the machine and deleting the directory removes everything it stored.
- * It runs with what works in an unprivileged-network sandbox: the vfs storage driver, no
- * iptables and no default bridge (user-defined networks, which compose creates, still work).
+ * It runs with what works in a sandbox without a network of its own: no iptables and no default
+ * bridge (user-defined networks, which compose creates, still work; published ports go through
+ * docker-proxy). Storage: overlay2 where the file system allows it, else vfs, which copies every
+ * layer in full (slow, and tens of GB); DOCKER_TEST_STORAGE_DRIVER picks one.
  */
 export async function ensureDockerDaemon(directory: string): Promise<DockerDaemon> {
   const nothingToStop = async () => {};
@@ -68,15 +70,45 @@ export async function ensureDockerDaemon(directory: string): Promise<DockerDaemo
   if (process.getuid?.() !== 0) throw new Error('no Docker daemon answers and starting one needs root: run as root, or set DOCKER_HOST');
 
   const logFile = join(directory, 'dockerd.log');
+  const requested = process.env.DOCKER_TEST_STORAGE_DRIVER;
+  let lastFailure = '';
+  for (const driver of requested ? [requested] : ['overlay2', 'vfs']) {
+    const started = Date.now();
+    const pid = await startDockerd(directory, host, pidFile, logFile, driver);
+    if (pid !== undefined) {
+      return {
+        env: dockerEnv(host),
+        startedHere: true,
+        describe: `a private dockerd (pid ${pid}, storage driver ${driver}, ${directory}), up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        async stop() {
+          if (!pidAlive(pid)) return;
+          // dockerd stops its containers and its own containerd on SIGTERM.
+          process.kill(pid, 'SIGTERM');
+          for (const stopAt = Date.now() + 60_000; pidAlive(pid) && Date.now() < stopAt; ) await sleep(250);
+          if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
+        },
+      };
+    }
+    lastFailure = readFileSync(logFile, 'utf8').trim().split('\n').slice(-15).join('\n');
+  }
+  throw new Error(`dockerd did not come up (log: ${logFile}):\n${lastFailure}`);
+}
+
+/**
+ * Starts dockerd with `driver` and waits until it answers; undefined when it does not (a file
+ * system without overlay support makes dockerd exit at once). Each driver keeps its own data
+ * folder, so falling back never mixes the two.
+ */
+async function startDockerd(directory: string, host: string, pidFile: string, logFile: string, driver: string): Promise<number | undefined> {
   const log = openSync(logFile, 'a');
   const daemon = spawn(
     'dockerd',
     [
-      '--storage-driver=vfs',
+      `--storage-driver=${driver}`,
       '--iptables=false',
       '--bridge=none',
       `--host=${host}`,
-      `--data-root=${join(directory, 'data')}`,
+      `--data-root=${join(directory, `data-${driver}`)}`,
       `--exec-root=${join(directory, 'exec')}`,
       `--pidfile=${pidFile}`,
     ],
@@ -87,27 +119,16 @@ export async function ensureDockerDaemon(directory: string): Promise<DockerDaemo
   const pid = daemon.pid!;
   const started = Date.now();
   while (!(await reachable(host))) {
-    if (!pidAlive(pid) || Date.now() - started > 60_000) {
-      if (pidAlive(pid)) process.kill(pid, 'SIGTERM');
-      const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-15).join('\n');
-      throw new Error(`dockerd did not come up (log: ${logFile}):\n${tail}`);
+    if (!pidAlive(pid)) return undefined;
+    if (Date.now() - started > 60_000) {
+      process.kill(pid, 'SIGTERM');
+      for (const stopAt = Date.now() + 30_000; pidAlive(pid) && Date.now() < stopAt; ) await sleep(250);
+      return undefined;
     }
     await sleep(250);
   }
-  return {
-    env: dockerEnv(host),
-    startedHere: true,
-    describe: `a private dockerd (pid ${pid}, ${directory}), up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    async stop() {
-      if (!pidAlive(pid)) return;
-      // dockerd stops its containers and its own containerd on SIGTERM.
-      process.kill(pid, 'SIGTERM');
-      for (const stopAt = Date.now() + 60_000; pidAlive(pid) && Date.now() < stopAt; ) await sleep(250);
-      if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
-    },
-  };
+  return pid;
 }
-
 /** Installs the Debian packages this test drives when they are missing (as scripts/check-deploy.sh does). */
 export async function ensureSystemPackages(packages: readonly string[]): Promise<void> {
   const missing: string[] = [];
