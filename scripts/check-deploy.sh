@@ -49,6 +49,9 @@ compose_has_v2=false
 docker compose version >/dev/null 2>&1 && compose_has_v2=true
 for env_file in "${env_files[@]}"; do
   check "compose config (v1, $env_file)" docker-compose --env-file "$env_file" -f docker-compose.yml config -q
+  # pnpm test:docker's stand-in overrides (Redis, S3) must merge into the production file.
+  check "compose config (v1, $env_file, stand-in overrides)" docker-compose --env-file "$env_file" -f docker-compose.yml \
+    -f scripts/docker-test/docker-compose.stand-in-redis.yml -f scripts/docker-test/docker-compose.stand-in-s3.yml config -q
   if [ "$compose_has_v2" = true ]; then
     check "compose config (v2, $env_file)" docker compose --env-file "$env_file" -f docker-compose.yml config -q
   fi
