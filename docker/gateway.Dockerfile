@@ -1,13 +1,15 @@
-# syntax=docker/dockerfile:1
 # Gateway: the Koa HTTP API on port 3000. It queues card renders on Redis for the renderers and
 # serves /media/<uuid>.png from S3 (MinIO). This image is for distributed mode (REDIS_URL set): it
 # carries no fonts, so embedded mode (no REDIS_URL) stops at boot naming the missing font packages.
 # Build from the repository root:
 #   docker build -f docker/gateway.Dockerfile -t utility-api-gateway .
+# BuildKit is required (RUN --mount): the default builder since Docker 23; on older engines
+# prefix DOCKER_BUILDKIT=1.
 #
 # The base is pinned by tag. For builds that cannot change under you, pin its digest as well:
 #   docker build --build-arg NODE_IMAGE=node:24-bookworm-slim@sha256:<digest> ...
-# (`docker buildx imagetools inspect node:24-bookworm-slim` prints the digest).
+# (`docker buildx imagetools inspect node:24-bookworm-slim` prints the digest). `pnpm test:docker`
+# passes a stand-in base here where no registry can be reached (scripts/docker-test).
 #
 # Why canvas is in this image: the gateway imports the renderer package for embedded mode, and
 # that import loads canvas's native addon at start-up in both modes, so canvas.node and the

@@ -1,12 +1,14 @@
-# syntax=docker/dockerfile:1
 # Renderer: a BullMQ worker that draws cards with node-canvas in worker threads and uploads the
 # PNGs to S3 (MinIO). It serves no user traffic; port 3001 answers /healthz, /readyz and /metrics.
 # Build from the repository root:
 #   docker build -f docker/renderer.Dockerfile -t utility-api-renderer .
+# BuildKit is required (RUN --mount): the default builder since Docker 23; on older engines
+# prefix DOCKER_BUILDKIT=1.
 #
 # The base is pinned by tag. For builds that cannot change under you, pin its digest as well:
 #   docker build --build-arg NODE_IMAGE=node:24-bookworm-slim@sha256:<digest> ...
-# (`docker buildx imagetools inspect node:24-bookworm-slim` prints the digest). All stages use the
+# (`docker buildx imagetools inspect node:24-bookworm-slim` prints the digest). `pnpm test:docker`
+# passes a stand-in base here where no registry can be reached (scripts/docker-test). All stages use the
 # same base so that Node's ABI, glibc and Debian's library versions match between build and run.
 ARG NODE_IMAGE=node:24-bookworm-slim
 

@@ -5,7 +5,7 @@
 #                  and with .env when there is one; `docker compose` (v2) too when installed
 #   dockerfiles    dockerfile-utils (npm; the validator behind VS Code's Dockerfile support)
 #                  checks instructions, flags and JSON forms of docker/*.Dockerfile
-#   shell          shellcheck on the MinIO init script and this script
+#   shell          shellcheck on the MinIO init script, this script and pnpm test:docker's stand-in scripts
 # Our own rules (pinned bases, non-root runtime, no build tools in runtime stages, healthchecks,
 # scalable renderers, ...) are ava tests in tests/deploy: `pnpm test` runs them with the rest of the
 # suite, `pnpm exec ava tests/deploy` alone.
@@ -49,6 +49,9 @@ compose_has_v2=false
 docker compose version >/dev/null 2>&1 && compose_has_v2=true
 for env_file in "${env_files[@]}"; do
   check "compose config (v1, $env_file)" docker-compose --env-file "$env_file" -f docker-compose.yml config -q
+  # pnpm test:docker's stand-in overrides (Redis, S3) must merge into the production file.
+  check "compose config (v1, $env_file, stand-in overrides)" docker-compose --env-file "$env_file" -f docker-compose.yml \
+    -f scripts/docker-test/docker-compose.stand-in-redis.yml -f scripts/docker-test/docker-compose.stand-in-s3.yml config -q
   if [ "$compose_has_v2" = true ]; then
     check "compose config (v2, $env_file)" docker compose --env-file "$env_file" -f docker-compose.yml config -q
   fi
@@ -58,7 +61,7 @@ for dockerfile in docker/*.Dockerfile; do
   check "dockerfile-utils lint $dockerfile" npx --yes "$DOCKERFILE_UTILS" lint "$dockerfile"
 done
 
-check "shellcheck" shellcheck docker/*.sh scripts/check-deploy.sh
+check "shellcheck" shellcheck docker/*.sh scripts/check-deploy.sh scripts/docker-test/stand-ins/*.sh
 
 echo "check-deploy: ${passed} passed, ${#failed[@]} failed"
 if [ ${#failed[@]} -gt 0 ]; then
