@@ -128,21 +128,6 @@ export function postCard(gatewayUrl: string, options: Record<string, unknown>): 
   });
 }
 
-/** Polls until `probe` returns something other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`, { cause: lastError });
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
 
 let uniqueCounter = 0;
 /** A tag no earlier request used, so the card is rendered rather than reused. */

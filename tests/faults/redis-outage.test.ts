@@ -3,7 +3,6 @@ import type { ServiceProcess } from '../../scripts/local-stack/service-process.t
 import type { ImageServer } from '../pipeline/image-server.ts';
 import {
   API_KEY,
-  eventually,
   postCard,
   startBacking,
   startGatewayProcess,
@@ -13,6 +12,7 @@ import {
   type Backing,
   type RunningGatewayProcess,
 } from './fault-topology.ts';
+import { eventually } from '../helpers/processes.ts';
 import { SLOW_PATH, startSlowImageServer } from '../pipeline/slow-image-server.ts';
 
 /** "Within a second" is the point; the bound leaves room for a loaded machine only above that. */

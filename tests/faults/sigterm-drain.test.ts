@@ -6,7 +6,6 @@ import test, { type ExecutionContext } from 'ava';
 import type { ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
 import {
-  eventually,
   postCard,
   startBacking,
   startGatewayProcess,
@@ -15,6 +14,7 @@ import {
   type Backing,
   type RunningGatewayProcess,
 } from './fault-topology.ts';
+import { eventually } from '../helpers/processes.ts';
 import { SLOW_PATH, startSlowImageServer } from '../pipeline/slow-image-server.ts';
 
 let backing: Backing;

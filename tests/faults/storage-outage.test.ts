@@ -1,7 +1,6 @@
 import test from 'ava';
 import type { ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 import {
-  eventually,
   postCard,
   startBacking,
   startGatewayProcess,
@@ -11,6 +10,7 @@ import {
   type Backing,
   type RunningGatewayProcess,
 } from './fault-topology.ts';
+import { eventually } from '../helpers/processes.ts';
 
 /** Three attempts with 200 and 400 ms of backoff against a refused connection: a few seconds at most. */
 const PROMPT_FAILURE_MS = 5000;

@@ -27,3 +27,41 @@ export function startNodeProcess(entry: string, env: Record<string, string>): Ma
     stop: (signal) => service.stop(signal),
   };
 }
+
+/** Polls until `probe` returns something other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`, { cause: lastError });
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Each readiness check gives a dependency 1 s (`CHECK_TIMEOUT_MS` of the gateway and the renderer). */
+const READINESS_CHECK_MS = 1000;
+
+/**
+ * The `/readyz` answer once it says ready. A storage or Redis ping slower than its 1 s check (an
+ * S3 stand-in on a loaded machine) is a moment of "not ready" that an orchestrator's probe rides
+ * out by asking again; so does this, for up to 15 checks, and fails with the last answer.
+ */
+export async function readinessOnceReady(url: string): Promise<{ status: string; checks: Record<string, string> }> {
+  let last = '';
+  try {
+    return await eventually(async () => {
+      const response = await fetch(url);
+      const body = (await response.json()) as { status: string; checks: Record<string, string> };
+      last = `${response.status} ${JSON.stringify(body)}`;
+      return response.status === 200 ? body : undefined;
+    }, 15 * READINESS_CHECK_MS, 250);
+  } catch {
+    throw new Error(`${url} never answered ready; last answer: ${last}`);
+  }
+}

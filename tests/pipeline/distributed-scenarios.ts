@@ -1,5 +1,6 @@
 import type { TestFn } from 'ava';
 import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
+import { readinessOnceReady } from '../helpers/processes.ts';
 import { startStackOn, type RedisTopology, type TopologyStack } from '../helpers/redis-topology.ts';
 import type { ImageServer } from './image-server.ts';
 import { registerProfileImageTests, SECOND_API_KEY, startPipelineImageServer, SUITE_ENV, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
@@ -79,7 +80,7 @@ export function registerDistributedScenarios(test: TestFn, topology: RedisTopolo
       const ready = /"health":"(http:[^"]+)"/.exec(renderer.output())?.[1];
       t.truthy(ready, 'the renderer logs its health URL');
       t.is((await fetch(`${ready}/healthz`)).status, 200);
-      const readiness = (await (await fetch(`${ready}/readyz`)).json()) as any;
+      const readiness = await readinessOnceReady(`${ready}/readyz`);
       t.deepEqual(readiness, { status: 'ready', checks: { redis: 'ok', storage: 'ok' } });
       const metrics = await (await fetch(`${ready}/metrics`)).text();
       t.regex(metrics, /card_render_queue_wait_seconds_count \d/);

@@ -3,6 +3,7 @@ import type { TestFn } from 'ava';
 import sharp from 'sharp';
 import { avifToPng, runWithInput, webpToPng } from '../helpers/image-tools.ts';
 import { loadContract } from '../helpers/openapi-contract.ts';
+import { readinessOnceReady } from '../helpers/processes.ts';
 import { decodePng, isBluish, isReddish } from './png-pixels.ts';
 import { animatedImage, png, solidPng, startImageServer, type ImageServer } from './image-server.ts';
 
@@ -150,9 +151,7 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     const current = target();
     const alive = await fetch(`${current.url}/healthz`);
     t.is(alive.status, 200);
-    const ready = await fetch(`${current.url}/readyz`);
-    const readiness = (await ready.json()) as any;
-    t.is(ready.status, 200, JSON.stringify(readiness));
+    const readiness = await readinessOnceReady(`${current.url}/readyz`);
     t.is(readiness.status, 'ready');
     t.is(readiness.checks.storage, 'ok');
     await post(current, `/v1/profile-image?userId=${USER_ID}`, { customTag: 'metrics' });
