@@ -11,7 +11,7 @@ import { SLOW_PATH, startSlowImageServer } from '../pipeline/slow-image-server.t
 
 const USER_ID = '302050872383242240';
 const PER_KEY = 8;
-/** The slow image takes this long, so its cards are in progress at least that long. */
+/** The slow image takes this long, so its cards are in progress at least that long (above the 2 s render deadline of the test that needs one). */
 const DRIP_MS = 2500;
 let images: ImageServer;
 const gateways: TestGateway[] = [];
@@ -78,8 +78,9 @@ test.serial('the ninth card in flight for one key is a 429 with Retry-After; ano
 });
 
 test.serial('slots come back after errors, the render deadline and clients that hang up', async (t) => {
-  // The render deadline (1 s, the least allowed) passes long before the slow image has arrived.
-  const renderTimeoutMs = 1000;
+  // The render deadline passes before the slow image has arrived (DRIP_MS is a lower bound on those
+  // cards), and leaves a missing image's 422 twice the least deadline allowed on a loaded machine.
+  const renderTimeoutMs = 2000;
   const gateway = await gatewayWith({ RENDER_TIMEOUT_MS: String(renderTimeoutMs) });
   const eightAtOnce = (path: string, init?: RequestInit) => Promise.all(Array.from({ length: PER_KEY }, () => card(gateway, TEST_API_KEY, path, init)));
 
