@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 
@@ -16,6 +16,27 @@ export interface BackgroundServer {
   /** Resolves with the next request whose path starts with `prefix`. */
   nextRequest(prefix: string): Promise<BackgroundRequest>;
   close(): Promise<void>;
+}
+
+/**
+ * Sends a PNG in ten pieces spread over `durationMs`, so whoever fetches it (a renderer drawing a
+ * card) is certainly busy for that long. Stops when the client goes away. The pipeline tests' slow
+ * image server drips the same way.
+ */
+export function dripPng(response: ServerResponse, png: Buffer, durationMs: number): void {
+  response.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
+  const pieces = 10;
+  const size = Math.ceil(png.length / pieces);
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (response.destroyed) return clearInterval(timer);
+    response.write(png.subarray(sent * size, (sent + 1) * size));
+    sent += 1;
+    if (sent === pieces) {
+      clearInterval(timer);
+      response.end();
+    }
+  }, durationMs / pieces);
 }
 
 /**
@@ -41,19 +62,7 @@ export async function startBackgroundServer(host: string): Promise<BackgroundSer
       return;
     }
     const dripMs = Math.min(Number(url.searchParams.get('ms') ?? '0') || 0, 30_000);
-    response.writeHead(200, { 'content-type': 'image/png', 'content-length': background.length });
-    const pieces = 10;
-    const size = Math.ceil(background.length / pieces);
-    let sent = 0;
-    const timer = setInterval(() => {
-      if (response.destroyed) return clearInterval(timer);
-      response.write(background.subarray(sent * size, (sent + 1) * size));
-      sent += 1;
-      if (sent === pieces) {
-        clearInterval(timer);
-        response.end();
-      }
-    }, dripMs / pieces);
+    dripPng(response, background, dripMs);
   });
   server.listen(0, host);
   await once(server, 'listening');

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { dripPng } from '../../scripts/docker-test/background-server.ts';
 import { solidPng, startImageServer, type ImageServer } from './image-server.ts';
 
 export const SLOW_PATH = '/slow.png';
@@ -13,19 +14,7 @@ export async function startSlowImageServer(dripMs = 2000, onRequest?: (request: 
   return startImageServer({
     [SLOW_PATH]: (request, _respond, response) => {
       onRequest?.(request);
-      response.writeHead(200, { 'content-type': 'image/png', 'content-length': background.length });
-      const pieces = 10;
-      const size = Math.ceil(background.length / pieces);
-      let sent = 0;
-      const timer = setInterval(() => {
-        if (response.destroyed) return clearInterval(timer);
-        response.write(background.subarray(sent * size, (sent + 1) * size));
-        sent += 1;
-        if (sent === pieces) {
-          clearInterval(timer);
-          response.end();
-        }
-      }, dripMs / pieces);
+      dripPng(response, background, dripMs);
     },
   });
 }
