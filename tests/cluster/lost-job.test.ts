@@ -36,8 +36,9 @@ test('a waited-on job that Redis lost is a prompt 503 with Retry-After, not a 50
       headers: { authorization: BOOTSTRAP_KEY, 'content-type': 'application/json' },
       body: JSON.stringify({ customTag: 'lost in redis' }),
     });
-    const waiting = `${RENDER_QUEUE_PREFIX}:${RENDER_QUEUE_NAME}:wait`;
-    while ((await redis.llen(waiting)) === 0) {
+    // Every job has a priority (its key's rank), so it waits in BullMQ's prioritized set.
+    const waiting = `${RENDER_QUEUE_PREFIX}:${RENDER_QUEUE_NAME}:prioritized`;
+    while ((await redis.zcard(waiting)) === 0) {
       if (Date.now() - started > RENDER_TIMEOUT_MS) throw new Error('the job never reached the queue');
       await sleep(20);
     }

@@ -1,7 +1,7 @@
-import { DeadlineError, withDeadline } from '@utility-api/infra';
-import { RENDER_FAILED, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
+import { DeadlineError } from '@utility-api/infra';
+import { RENDER_FAILED, RenderAbandonedError, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import test from 'ava';
-import { createRenderQueue, type RenderBackend } from '../../services/gateway/src/rendering/render-queue.ts';
+import { createRenderQueue, RequestGoneError, type RenderBackend } from '../../services/gateway/src/rendering/render-queue.ts';
 
 const CARD: RenderJobResult = { ok: true, mediaKey: '0f8fad5b-d9cb-469f-a165-70867728950e', format: 'png', altText: 'Profile card for a Discord user.', width: 900, height: 300, bytes: 1, timings: {}, warnings: [] };
 const UNUSABLE: RenderJobResult = { ok: false, failure: { code: 'image_unusable', status: 422, field: 'customBackground', detail: 'the image is empty' } };
@@ -9,14 +9,28 @@ const UNUSABLE: RenderJobResult = { ok: false, failure: { code: 'image_unusable'
 const DEADLINE_MS = 10_000;
 const payload = (customTag: string): RenderJobPayload => ({ userId: '302050872383242240', options: { customTag } });
 
-/** A backend answering each job with `answer` after `delayMs`, counting the jobs it ran. */
-function fakeBackend(answer: RenderJobResult, delayMs = 10): RenderBackend & { runs: number } {
+/**
+ * A backend answering each job with `answer` after `delayMs`, counting the jobs it ran. A job is
+ * "drawn" from `drawingAfterMs` on: abandoned before that it is withdrawn (RenderAbandonedError),
+ * after that it finishes anyway, as both real backends do.
+ */
+function fakeBackend(answer: RenderJobResult, delayMs = 10, drawingAfterMs = 0): RenderBackend & { runs: number; withdrawn: number } {
   const backend = {
     kind: 'embedded' as const,
     runs: 0,
-    async run() {
+    withdrawn: 0,
+    async run(_jobId: string, _payload: RenderJobPayload, abandoned: AbortSignal) {
       backend.runs += 1;
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const startedAt = performance.now();
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, delayMs);
+        abandoned.addEventListener('abort', () => {
+          if (performance.now() - startedAt >= drawingAfterMs) return;
+          clearTimeout(timer);
+          backend.withdrawn += 1;
+          reject(new RenderAbandonedError());
+        });
+      });
       return { result: answer, reused: false };
     },
     async ping() {},
@@ -49,29 +63,69 @@ test('a card that crashed its renderer is refused from memory; other failures ar
   t.is(refusing.runs, 2);
 });
 
-test('a caller past its deadline gets DeadlineError; the render goes on and answers the next request', async (t) => {
-  const backend = fakeBackend(CARD, 200);
+test('a caller past its deadline gets DeadlineError and its card, not drawn yet, is withdrawn', async (t) => {
+  const backend = fakeBackend(CARD, 300, 250);
+  const queue = createRenderQueue(backend);
+  await t.throwsAsync(queue.render(payload('a'), 20), { instanceOf: DeadlineError });
+  t.is(backend.withdrawn, 1, 'nobody waits for it: it leaves the queue');
+  t.is(queue.inFlight, 0);
+  const later = await queue.render(payload('a'), DEADLINE_MS);
+  t.deepEqual([later.result, later.reused, backend.runs], [CARD, false, 2], 'asked again, it is drawn afresh');
+});
+
+test('a card already being drawn when its caller leaves is finished and answers the next request', async (t) => {
+  const backend = fakeBackend(CARD, 200, 0);
   const queue = createRenderQueue(backend);
   await t.throwsAsync(queue.render(payload('a'), 20), { instanceOf: DeadlineError });
   const later = await queue.render(payload('a'), DEADLINE_MS);
-  t.deepEqual([later.result, later.reused, backend.runs], [CARD, true, 1]);
+  t.deepEqual([later.result, later.reused, backend.runs, backend.withdrawn], [CARD, true, 1, 0]);
 });
 
-test('a caller who joined a render later waits until its own deadline, not the first caller\'s', async (t) => {
-  // Like BullMQ's backend: one job finishing after 300 ms, each wait on it bounded by its caller's deadline.
-  const finished = new Promise<RenderJobResult>((resolve) => setTimeout(() => resolve(CARD), 300));
-  let runs = 0;
-  const queue = createRenderQueue({
-    kind: 'bullmq',
-    async run(_jobId, _payload, deadlineMs) {
-      runs += 1;
-      return { result: await withDeadline(finished, deadlineMs, 'card render'), reused: runs > 1 };
-    },
-    async ping() {},
-  });
+test('a client that hangs up gets RequestGoneError; a card another caller still waits for is not withdrawn', async (t) => {
+  const backend = fakeBackend(CARD, 200, 1000);
+  const queue = createRenderQueue(backend);
+  const hangUp = new AbortController();
+  const leaving = queue.render(payload('a'), DEADLINE_MS, 'key-1', hangUp.signal);
+  const staying = queue.render(payload('a'), DEADLINE_MS, 'key-1');
+  hangUp.abort();
+  await t.throwsAsync(leaving, { instanceOf: RequestGoneError });
+  const stayed = await staying;
+  t.deepEqual([stayed.result, backend.runs, backend.withdrawn], [CARD, 1, 0]);
+
+  // Alone, the client that hangs up takes its card out of the queue with it.
+  const alone = new AbortController();
+  const gone = queue.render(payload('b'), DEADLINE_MS, 'key-1', alone.signal);
+  alone.abort();
+  await t.throwsAsync(gone, { instanceOf: RequestGoneError });
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  t.deepEqual([backend.runs, backend.withdrawn, queue.inFlight], [2, 1, 0]);
+});
+
+test("a caller who joined a render later waits until its own deadline, not the first caller's", async (t) => {
+  const backend = fakeBackend(CARD, 300, 0);
+  const queue = createRenderQueue(backend);
   const first = queue.render(payload('a'), 100);
   await new Promise((resolve) => setTimeout(resolve, 50));
   const joined = await queue.render(payload('a'), DEADLINE_MS);
   await t.throwsAsync(first, { instanceOf: DeadlineError });
-  t.deepEqual([joined.result, joined.reused], [CARD, true]);
+  t.deepEqual([joined.result, joined.reused, backend.runs], [CARD, true, 1]);
+});
+
+test('a caller who joins a card that was withdrawn under it asks again within its own deadline', async (t) => {
+  let runs = 0;
+  const queue = createRenderQueue({
+    kind: 'bullmq',
+    async run(_jobId, _payload, abandoned) {
+      runs += 1;
+      // The first run is withdrawn as soon as it is abandoned; the second one answers.
+      if (runs === 1) return new Promise((_, reject) => abandoned.addEventListener('abort', () => setTimeout(() => reject(new RenderAbandonedError()), 30)));
+      return { result: CARD, reused: false };
+    },
+    async ping() {},
+  });
+  const first = queue.render(payload('a'), 20);
+  await t.throwsAsync(first, { instanceOf: DeadlineError });
+  // Joins the first run while its withdrawal is under way, then starts a second one.
+  const joined = await queue.render(payload('a'), DEADLINE_MS);
+  t.deepEqual([joined.result, runs], [CARD, 2]);
 });

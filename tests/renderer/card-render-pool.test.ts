@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import { CardImageError, type CardInput } from '@utility-api/card';
+import { RenderAbandonedError } from '@utility-api/render-jobs';
 import { createLogger } from '@utility-api/infra';
 import { createCardRenderPool, RenderPoolClosedError, RenderWorkerLostError, type CardRenderPool, type CardRenderPoolOptions } from '../../packages/render-engine/src/card-pool/card-render-pool.ts';
 import { readProcessMemory } from '../../packages/render-engine/src/card-pool/render-worker-process.ts';
@@ -201,4 +202,66 @@ test('close() kills the workers and rejects cards drawing and waiting with Rende
   t.deepEqual(pool.workers, []);
   t.false(isAlive(worker));
   t.deepEqual(pool.workersLost, { crashed: 0, memory: 0, time: 0 }, 'closing is not a loss');
+});
+
+/** A light card of its own (distinct text), for tests about the order cards are drawn in. */
+const named = (name: string): CardInput => ({ profile: PROFILE, options: { customTag: name } });
+/** Order tests are about scheduling, not budgets: a loaded machine must not cut a card short. */
+const PATIENT = { timeBudgetMs: 60_000 };
+
+test("a key's cards queue behind its own: another key's card is drawn next, before the first key's waiting cards", async (t) => {
+  const { pool } = startPool(PATIENT);
+  await pool.render(LIGHT);
+  const finished: string[] = [];
+  const track = (name: string, tenant: string) => pool.render(named(name), 'png', undefined, { tenant }).then(() => finished.push(name));
+  // Key A takes the only worker and queues three more; key B then asks for one card.
+  const cards = [track('a0', 'key-a'), track('a1', 'key-a'), track('a2', 'key-a'), track('a3', 'key-a'), track('b', 'key-b')];
+  t.is(pool.waiting, 4, "three of A's cards and B's wait");
+  await Promise.all(cards);
+  t.deepEqual(finished, ['a0', 'b', 'a1', 'a2', 'a3'], "B's card waits for the card A has drawing, not for A's queue");
+});
+
+test('keys waiting together are served round robin, newcomers first, then oldest card first', async (t) => {
+  const { pool } = startPool(PATIENT);
+  await pool.render(LIGHT);
+  const finished: string[] = [];
+  const track = (name: string, tenant: string) => pool.render(named(name), 'png', undefined, { tenant }).then(() => finished.push(name));
+  const cards = [track('a0', 'a'), track('a1', 'a'), track('a2', 'a'), track('a3', 'a'), track('b0', 'b'), track('c0', 'c'), track('b1', 'b')];
+  await Promise.all(cards);
+  t.deepEqual(finished, ['a0', 'b0', 'c0', 'a1', 'b1', 'a2', 'a3']);
+});
+
+test('with two workers, a key that holds both gets no more while another key waits', async (t) => {
+  const { pool } = startPool({ ...PATIENT, size: 2 });
+  await Promise.all([pool.render(LIGHT), pool.render(LIGHT)]);
+  t.is(pool.workers.length, 2);
+  // What waits, per key, the moment each card is answered (the pool hands out the freed worker first).
+  const waitingAtEachAnswer: Record<string, number>[] = [];
+  const track = (name: string, tenant: string) => pool.render(named(name), 'png', undefined, { tenant }).then(() => waitingAtEachAnswer.push(pool.waitingByTenant));
+  const cards = [track('a0', 'a'), track('a1', 'a'), track('a2', 'a'), track('a3', 'a'), track('b0', 'b')];
+  t.is(pool.waitingByTenant.b, 1);
+  await Promise.all(cards);
+  // Whenever the second worker became ready, A held a worker and B none: B's card went next.
+  t.is(waitingAtEachAnswer[0]!.b, undefined, JSON.stringify(waitingAtEachAnswer));
+  t.true(waitingAtEachAnswer[0]!.a! >= 1, "while A's later cards still waited");
+});
+
+test('a card withdrawn while it waits is never drawn and rejects with RenderAbandonedError; one drawing is finished', async (t) => {
+  const { pool } = startPool(PATIENT);
+  await pool.render(LIGHT);
+  const drawingCaller = new AbortController();
+  const waitingCaller = new AbortController();
+  const drawing = pool.render(named('drawing'), 'png', undefined, { tenant: 'a', signal: drawingCaller.signal });
+  const waiting = pool.render(named('waiting'), 'png', undefined, { tenant: 'a', signal: waitingCaller.signal });
+  t.is(pool.waiting, 1);
+  drawingCaller.abort();
+  waitingCaller.abort();
+  await t.throwsAsync(waiting, { instanceOf: RenderAbandonedError });
+  t.is(pool.waiting, 0, 'it left the queue at once');
+  const drawn = await drawing;
+  t.true(Buffer.isBuffer(drawn.image), 'a card being drawn is finished: its result answers later identical requests');
+  const already = new AbortController();
+  already.abort();
+  await t.throwsAsync(pool.render(LIGHT, 'png', undefined, { signal: already.signal }), { instanceOf: RenderAbandonedError });
+  t.is(pool.load, 0);
 });

@@ -2,7 +2,7 @@ import { cardAltText, type CardProfile } from '@utility-api/card';
 import { createDiscordProfiles, createMemoryProfileCache, createRedisProfileCache, idOnlyProfile } from '@utility-api/discord-users';
 import type { Lifecycle, Logger, RenderingSettings } from '@utility-api/infra';
 import { DEFAULT_MEDIA_FORMAT, type MediaStore } from '@utility-api/media-store';
-import { cardAnimationEncoding, mediaKeyForImage, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
+import { cardAnimationEncoding, mediaKeyForImage, RenderAbandonedError, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import { createFetchSession, createImageFetcher } from '@utility-api/safe-fetch';
 import type { Cluster, Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
@@ -13,10 +13,12 @@ import { createRenderMetrics, registerDiscordCacheMetrics, type RenderMetrics } 
 /**
  * One render job from payload to stored image, in both run modes: the renderer service calls it from
  * its BullMQ worker, the embedded gateway from its render queue. Domain failures come back as a
- * failure result; anything unexpected is thrown (a crash of the job).
+ * failure result; anything unexpected is thrown (a crash of the job). `signal` is aborted when
+ * nobody waits for the card any more: its downloads stop, a card still waiting for a worker is
+ * withdrawn, and the job rejects with RenderAbandonedError (a card already drawing is finished).
  */
 export interface RenderEngine {
-  process(payload: RenderJobPayload, context?: { jobId?: string; attempt?: number }): Promise<RenderJobResult>;
+  process(payload: RenderJobPayload, context?: { jobId?: string; attempt?: number; signal?: AbortSignal }): Promise<RenderJobResult>;
   pool: CardRenderPool;
   metrics: RenderMetrics;
 }
@@ -72,6 +74,9 @@ export function createRenderEngine(
     // Profile images above go through the fetcher directly: their sizes are Discord's, not the caller's.
     const session = createFetchSession(fetcher, settings.fetch.cardBudgetBytes);
     const fetchImage = async (url: string, field: string) => (await session.fetchImage(url, field)).bytes;
+    const { signal } = context;
+    const abandon = () => session.cancel();
+    signal?.addEventListener('abort', abandon, { once: true });
     try {
       const { options } = payload;
       const encoding = cardAnimationEncoding(payload);
@@ -85,7 +90,9 @@ export function createRenderEngine(
         ),
       ]);
       const input = { profile, options, images: { background, customBadges } };
-      const card = await timed('render', () => pool.render(input, encoding?.still ?? payload.format ?? DEFAULT_MEDIA_FORMAT, encoding?.animation));
+      if (signal?.aborted) throw new RenderAbandonedError();
+      const scheduling = { tenant: payload.keyId, signal };
+      const card = await timed('render', () => pool.render(input, encoding?.still ?? payload.format ?? DEFAULT_MEDIA_FORMAT, encoding?.animation, scheduling));
       // An animated request may come back still (nothing moved): the stored format is the card's.
       const { format } = card;
       const animation = card.animation && { animated: card.animation.animated, frames: card.animation.frames };
@@ -100,6 +107,13 @@ export function createRenderEngine(
     } catch (error) {
       // One image refused (or the profile failing) fails the card: its other downloads stop here.
       session.cancel();
+      if (signal?.aborted) {
+        // Nobody is waiting: whatever stopped the work (a cancelled download, the withdrawn
+        // card), this is no failure of the card and nothing for anyone to hear about.
+        metrics.jobAbandoned();
+        log.info({ imageBytes: session.budget.usedBytes }, 'card abandoned: no request waits for it');
+        throw new RenderAbandonedError();
+      }
       metrics.imageFailed(error);
       const failure = asRenderFailure(error);
       if (!failure) {
@@ -108,6 +122,8 @@ export function createRenderEngine(
       }
       log.warn({ code: failure.code, retryable: failure.retryable ?? false, imageBytes: session.budget.usedBytes, err: error }, 'card render failed');
       return { ok: false, failure };
+    } finally {
+      signal?.removeEventListener('abort', abandon);
     }
   };
   return { process, pool, metrics };

@@ -39,6 +39,19 @@ export function createRenderMetrics(registry: Registry, pool: CardRenderPool) {
       this.set(pool.load);
     },
   });
+  new Gauge({
+    name: 'card_render_pool_waiting',
+    help: 'Cards waiting for a render worker in this process (all keys together; each key waits in its own lane).',
+    registers: [registry],
+    collect() {
+      this.set(pool.waiting);
+    },
+  });
+  const abandoned = new Counter({
+    name: 'card_render_jobs_abandoned_total',
+    help: 'Cards dropped before they were drawn because no request waited for them any more (deadline passed, client gone).',
+    registers: [registry],
+  });
   return {
     phases(timings: Readonly<Record<string, number>>) {
       for (const [phase, ms] of Object.entries(timings)) phases.observe({ phase }, ms / 1000);
@@ -48,6 +61,7 @@ export function createRenderMetrics(registry: Registry, pool: CardRenderPool) {
       if (error instanceof ImageFetchError || error instanceof CardImageError) imageFailures.inc({ reason: error.reason });
     },
     jobFinished: (outcome: 'completed' | 'failed' | 'retried') => jobs.inc({ outcome }),
+    jobAbandoned: () => abandoned.inc(),
     queueWait: (ms: number) => waited.observe(Math.max(0, ms) / 1000),
   };
 }

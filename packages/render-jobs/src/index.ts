@@ -6,5 +6,5 @@ export { describePixelCount, detectImageFormat, IMAGE_SNIFF_LENGTH, imageSizePro
 export { cardAnimationEncoding, cardFormatSchema, refuseStillOnlyFormat, renderJobPayloadSchema, snowflakeSchema, type CardAnimationEncoding, type RenderJobPayload } from './render-job-payload.ts';
 export { ALT_TEXT_MAX_LENGTH, RENDER_FAILED, RENDER_FAILURE_CODES, renderJobResultSchema, type RenderFailure, type RenderJobResult } from './render-job-result.ts';
 export { mediaKeyForImage, renderJobId } from './render-key.ts';
-export { RENDER_JOB_NAME, RENDER_JOB_OPTIONS, RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, RENDER_RETENTION } from './render-job-options.ts';
+export { RENDER_ABANDONED_REASON, RENDER_JOB_NAME, RENDER_JOB_OPTIONS, RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, RENDER_RETENTION, RenderAbandonedError, renderJobKeys } from './render-job-options.ts';
 export { anyCasePattern } from './any-case-pattern.ts';

@@ -2,7 +2,7 @@
  * The BullMQ queue both services use. The version suffix changes when the payload or result shape
  * changes incompatibly, so old renderers never pick up jobs they cannot read during a rolling deploy.
  */
-export const RENDER_QUEUE_NAME = 'card-render-v3';
+export const RENDER_QUEUE_NAME = 'card-render-v4';
 
 /**
  * BullMQ's key prefix for that queue (instead of its default `bull`). The braces are a Redis
@@ -30,3 +30,28 @@ export const RENDER_JOB_OPTIONS = {
   removeOnComplete: { age: RENDER_RETENTION.completedAgeSeconds, count: RENDER_RETENTION.completedMaxCount },
   removeOnFail: { age: RENDER_RETENTION.failedAgeSeconds },
 } as const;
+
+/**
+ * Redis keys beside the queue's own, under its hash tag (one cluster slot with the queue): how many
+ * gateway waiters a job has, whether every waiter has left it, and each API key's jobs in the
+ * queue (the rank that orders a key's cards behind its own; see fair-priority in the gateway).
+ */
+export const renderJobKeys = {
+  waiters: (jobId: string) => `${RENDER_QUEUE_PREFIX}:waiters:${jobId}`,
+  abandoned: (jobId: string) => `${RENDER_QUEUE_PREFIX}:abandoned:${jobId}`,
+  keyJobs: (keyId: string) => `${RENDER_QUEUE_PREFIX}:key-jobs:${keyId}`,
+} as const;
+
+/**
+ * The failed reason of a job a renderer dropped because nobody waited for it any more. Such a
+ * failure is no verdict on the card: a later identical request draws it afresh.
+ */
+export const RENDER_ABANDONED_REASON = 'abandoned: no request waits for this card any more';
+
+/** Thrown where a render stops because every request that wanted it has gone (deadline, hang-up). */
+export class RenderAbandonedError extends Error {
+  constructor() {
+    super(RENDER_ABANDONED_REASON);
+    this.name = 'RenderAbandonedError';
+  }
+}

@@ -63,6 +63,11 @@ export const renderJobPayloadSchema = z.strictObject({
   format: cardFormatSchema.optional(),
   /** Request id of the HTTP call that asked first, so logs follow a card from request to upload. */
   requestId: z.string().max(128).optional(),
+  /**
+   * The id of the API key that asked (never the key itself): renderers share their workers fairly
+   * between keys (a key's cards wait behind its own, not behind everyone's). Absent: one shared lane.
+   */
+  keyId: z.string().max(128).optional(),
 }).superRefine((payload, context) => refuseStillOnlyFormat({ animated: payload.options.animated, format: payload.format }, context));
 
 export type RenderJobPayload = z.output<typeof renderJobPayloadSchema>;

@@ -54,7 +54,8 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     await ApiKeyVerifier.open({ bootstrapKeys: config.apiKeys, records, logger, generateWhenEmpty: true }),
     (verifier) => verifier.close(),
   );
-  const rateLimits = config.rateLimits.enabled ? new RateLimits(config.rateLimits, parts.redis, logger) : undefined;
+  // A card request holds its slot for at most the render deadline plus reading the stored card back.
+  const rateLimits = config.rateLimits.enabled ? new RateLimits(config.rateLimits, parts.redis, logger, config.renderTimeoutMs * 2 + 30_000) : undefined;
   const endpoints = [
     ...parts.renderEndpoints,
     ...lightEndpoints({ ...parts.runtime, store: parts.backingStore, environment: config.deploymentEnvironment }),

@@ -49,7 +49,7 @@ const environmentSchema = z
     RATE_LIMIT_DEFAULT: envRateSpec('600/60s'),
     RATE_LIMIT_PROFILE_IMAGE: envRateSpec('60/60s'),
     RATE_LIMIT_AUTH_FAILURES: envRateSpec('20/60s'),
-    /** Profile-image requests one key may have in progress at once in this process. */
+    /** Profile-image requests one key may have in progress at once, across every gateway sharing Redis. */
     CARDS_IN_FLIGHT_PER_KEY: envInteger({ min: 1, max: 10_000, default: 8 }),
     ...serviceEnvironmentShape,
   })

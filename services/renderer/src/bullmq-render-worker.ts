@@ -1,14 +1,23 @@
 import type { Logger } from '@utility-api/infra';
 import type { RedisClient } from '@utility-api/infra/redis';
 import type { RenderEngine } from '@utility-api/render-engine';
-import { RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, renderJobPayloadSchema, type RenderJobResult } from '@utility-api/render-jobs';
+import { RENDER_ABANDONED_REASON, RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, RenderAbandonedError, renderJobKeys, renderJobPayloadSchema, type RenderJobResult } from '@utility-api/render-jobs';
 import { UnrecoverableError, Worker } from 'bullmq';
+
+/**
+ * How often a renderer asks whether the jobs it holds are still wanted. A job is held while its
+ * images download and while it waits for a render worker here; the gateway marks it abandoned
+ * when every request for it has gone (it removes jobs still queued itself).
+ */
+const ABANDONED_CHECK_MS = 500;
 
 /**
  * The renderer's BullMQ worker. A job's answer is its return value, failures the client should
  * hear included; the job fails only when renderers crash on it, which the gateway hears as
  * `render_failed`. A `retryable` failure is thrown while attempts remain, so BullMQ retries it
- * with the producer's backoff, and answered on the last one.
+ * with the producer's backoff, and answered on the last one. A job nobody waits for any more is
+ * dropped before it is drawn (failed with RENDER_ABANDONED_REASON, which the gateway reads as no
+ * verdict on the card) and never retried.
  */
 export function createRenderWorker(parts: {
   connection: RedisClient;
@@ -18,30 +27,66 @@ export function createRenderWorker(parts: {
   locks: { lockDurationMs: number; stalledIntervalMs: number };
   logger: Logger;
 }): Worker<unknown, RenderJobResult> {
-  const { logger } = parts;
+  const { logger, connection } = parts;
+  /** The jobs this renderer holds, each with the signal that tells the engine nobody waits any more. */
+  const held = new Map<string, AbortController>();
+  const isAbandoned = async (jobId: string) => (await connection.exists(renderJobKeys.abandoned(jobId))) === 1;
+
   const worker = new Worker<unknown, RenderJobResult>(
     RENDER_QUEUE_NAME,
     async (job) => {
       const parsed = renderJobPayloadSchema.safeParse(job.data);
       // A job this renderer cannot read came from a mismatched producer; retrying cannot help.
       if (!parsed.success) throw new UnrecoverableError('render job payload does not match the contract');
+      const jobId = job.id!;
       const attempt = job.attemptsMade + 1;
-      const result = await parts.engine.process(parsed.data, { jobId: job.id, attempt });
+      const abandoned = new AbortController();
+      held.set(jobId, abandoned);
+      let result: RenderJobResult;
+      try {
+        result = await parts.engine.process(parsed.data, { jobId, attempt, signal: abandoned.signal });
+      } catch (error) {
+        if (error instanceof RenderAbandonedError) throw new UnrecoverableError(RENDER_ABANDONED_REASON);
+        throw error;
+      } finally {
+        held.delete(jobId);
+      }
       if (result.ok) return result;
       // A card that crashed its worker fails the job at once: another renderer would crash too,
       // and the failed job is what makes identical requests refused while it is kept.
       if (result.failure.code === 'render_failed') throw new UnrecoverableError(result.failure.detail);
-      if (result.failure.retryable && attempt < (job.opts.attempts ?? 1)) throw new Error(result.failure.detail);
+      const retry = result.failure.retryable && attempt < (job.opts.attempts ?? 1);
+      // Another attempt for nobody would only take a render slot from a card someone waits for.
+      if (retry && !(await isAbandoned(jobId).catch(() => false))) throw new Error(result.failure.detail);
       return result;
     },
     {
-      connection: parts.connection, prefix: RENDER_QUEUE_PREFIX, concurrency: parts.concurrency,
+      connection, prefix: RENDER_QUEUE_PREFIX, concurrency: parts.concurrency,
       lockDuration: parts.locks.lockDurationMs, stalledInterval: parts.locks.stalledIntervalMs,
       // A job that stalls twice (two renderers died on it) fails instead of killing a third.
       maxStalledCount: 1,
       autorun: false,
     },
   );
+
+  // One round trip for every held job (their keys share the queue's hash tag, so one cluster slot).
+  const checkHeld = async () => {
+    const jobIds = [...held.keys()];
+    if (jobIds.length === 0) return;
+    const answers = await connection.pipeline(jobIds.map((jobId) => ['exists', renderJobKeys.abandoned(jobId)])).exec();
+    jobIds.forEach((jobId, index) => {
+      if (answers?.[index]?.[1] !== 1) return;
+      const controller = held.get(jobId);
+      if (controller && !controller.signal.aborted) {
+        logger.info({ jobId }, 'render job abandoned by every request: dropping it');
+        controller.abort();
+      }
+    });
+  };
+  const checker = setInterval(() => void checkHeld().catch((error: unknown) => logger.debug({ err: error }, 'could not check for abandoned render jobs')), ABANDONED_CHECK_MS);
+  checker.unref();
+  worker.on('closed', () => clearInterval(checker));
+
   worker.on('error', (error) => logger.error({ err: error }, 'render worker error'));
   worker.on('stalled', (jobId) => logger.warn({ jobId }, 'render job stalled; picked up again'));
   return worker;

@@ -2,6 +2,7 @@ import { checkRedisAtBoot, type Lifecycle, type Logger } from '@utility-api/infr
 import { createRedisConnection } from '@utility-api/infra/redis';
 import { openMediaStore } from '@utility-api/media-store';
 import { createRenderEngine } from '@utility-api/render-engine';
+import { RENDER_ABANDONED_REASON } from '@utility-api/render-jobs';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createRenderWorker } from './bullmq-render-worker.ts';
 import type { RendererConfig } from './config.ts';
@@ -20,7 +21,10 @@ export async function startRenderer(config: RendererConfig, logger: Logger, life
   const worker = createRenderWorker({ connection: redis, engine, concurrency: config.concurrency, locks: config.locks, logger });
   worker.on('active', (job) => engine.metrics.queueWait((job.processedOn ?? Date.now()) - job.timestamp));
   worker.on('completed', () => engine.metrics.jobFinished('completed'));
-  worker.on('failed', (job) => engine.metrics.jobFinished(job?.finishedOn === undefined ? 'retried' : 'failed'));
+  worker.on('failed', (job) => {
+    // Abandoned jobs are counted by the engine (card_render_jobs_abandoned_total), not as failures.
+    if (job?.failedReason !== RENDER_ABANDONED_REASON) engine.metrics.jobFinished(job?.finishedOn === undefined ? 'retried' : 'failed');
+  });
   // worker.close() waits for jobs in progress: a SIGTERM drains instead of dropping work.
   lifecycle.add('render worker', worker, (running) => running.close());
   void worker.run().catch((error: unknown) => logger.error({ err: error }, 'render worker stopped'));

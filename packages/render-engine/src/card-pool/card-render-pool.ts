@@ -1,6 +1,7 @@
 import { type CardAnimationFormat, CardImageError, type CardInput } from '@utility-api/card';
 import type { Logger } from '@utility-api/infra';
 import { DEFAULT_MEDIA_FORMAT, type MediaFormat } from '@utility-api/media-store';
+import { RenderAbandonedError } from '@utility-api/render-jobs';
 import { asBuffer, type PooledCard, type RenderTask, type RenderTaskOutcome } from './pool-messages.ts';
 import { RenderWorkerProcess, type RenderWorkerLimits, type WorkerExit, type WorkerLossCause } from './render-worker-process.ts';
 
@@ -40,9 +41,24 @@ export class RenderWorkerLostError extends Error {
 
 interface PendingTask {
   task: RenderTask;
+  /** The lane the card waits in: the API key that asked for it. */
+  tenant: string;
   resolve(card: PooledCard): void;
   reject(error: unknown): void;
+  /** Stops listening for the caller's abandonment once the card has left the waiting lanes. */
+  detach(): void;
 }
+
+/** How a card is scheduled: whose it is, and a signal that withdraws it while it still waits. */
+export interface RenderScheduling {
+  /** The API key (its id) the card is for; cards without one share one lane. */
+  tenant?: string | undefined;
+  /** Aborted when nobody waits for the card any more: a card still waiting is dropped, one drawing finishes. */
+  signal?: AbortSignal | undefined;
+}
+
+/** The lane of cards that name no tenant. */
+const SHARED_LANE = '';
 
 interface WorkerSlot {
   process: RenderWorkerProcess;
@@ -62,7 +78,20 @@ export type CardRenderPool = ReturnType<typeof createCardRenderPool>;
 
 export function createCardRenderPool(options: CardRenderPoolOptions) {
   const { logger } = options;
-  const waiting: PendingTask[] = [];
+  /**
+   * Cards waiting for a worker, one FIFO lane per tenant. A free worker takes the head of the lane
+   * whose tenant has the fewest cards drawing; among equals, the tenant served longest ago (one
+   * never served, or not since its lane last ran empty, first; then the oldest card): round robin.
+   * So a key's cards queue behind its own, and a key with many slow cards holds no more workers
+   * than a waiting key once one frees up (drawing is never interrupted: a card's time budget
+   * bounds how long that takes).
+   */
+  const lanes = new Map<string, PendingTask[]>();
+  const drawingByTenant = new Map<string, number>();
+  /** When each tenant with cards waiting or drawing was last given a worker (a dispatch count). */
+  const lastServed = new Map<string, number>();
+  let dispatches = 0;
+  let waitingCount = 0;
   const slots = new Set<WorkerSlot>();
   const workersLost: Record<WorkerLossCause, number> = { crashed: 0, memory: 0, time: 0 };
   let nextTaskId = 1;
@@ -83,6 +112,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
         onOutcome: (outcome) => {
           const pending = slot.current;
           slot.current = undefined;
+          if (pending) finishedDrawing(pending);
           if (pending?.task.id === outcome.id) settle(pending, outcome);
           dispatch();
         },
@@ -96,6 +126,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     slots.delete(slot);
     const pending = slot.current;
     slot.current = undefined;
+    if (pending) finishedDrawing(pending);
     if (closed) {
       pending?.reject(new RenderPoolClosedError());
       return;
@@ -141,12 +172,59 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     }
   };
 
+  /** A tenant with nothing waiting or drawing is forgotten: it comes back as a newcomer. */
+  const forgetIfIdle = (tenant: string) => {
+    if (!lanes.has(tenant) && !drawingByTenant.has(tenant)) lastServed.delete(tenant);
+  };
+
+  const finishedDrawing = (pending: PendingTask) => {
+    const left = (drawingByTenant.get(pending.tenant) ?? 1) - 1;
+    if (left <= 0) drawingByTenant.delete(pending.tenant);
+    else drawingByTenant.set(pending.tenant, left);
+    forgetIfIdle(pending.tenant);
+  };
+
+  /** Takes the next card by the lanes' rule (see `lanes`): linear in the tenants that have cards waiting. */
+  const takeNextFairly = (): PendingTask | undefined => {
+    let chosen: PendingTask[] | undefined;
+    let best = { drawing: Number.POSITIVE_INFINITY, served: Number.POSITIVE_INFINITY, id: Number.POSITIVE_INFINITY };
+    for (const [tenant, lane] of lanes) {
+      const rank = { drawing: drawingByTenant.get(tenant) ?? 0, served: lastServed.get(tenant) ?? -1, id: lane[0]!.task.id };
+      const better = rank.drawing !== best.drawing ? rank.drawing < best.drawing : rank.served !== best.served ? rank.served < best.served : rank.id < best.id;
+      if (better) {
+        chosen = lane;
+        best = rank;
+      }
+    }
+    const pending = chosen?.shift();
+    if (!pending) return undefined;
+    if (chosen!.length === 0) lanes.delete(pending.tenant);
+    waitingCount -= 1;
+    dispatches += 1;
+    lastServed.set(pending.tenant, dispatches);
+    pending.detach();
+    return pending;
+  };
+
+  /** Drops a card that still waits (its caller gave up); false when it had already left its lane. */
+  const withdraw = (pending: PendingTask): boolean => {
+    const lane = lanes.get(pending.tenant);
+    const at = lane?.indexOf(pending) ?? -1;
+    if (at === -1) return false;
+    lane!.splice(at, 1);
+    if (lane!.length === 0) lanes.delete(pending.tenant);
+    waitingCount -= 1;
+    forgetIfIdle(pending.tenant);
+    return true;
+  };
+
   const dispatch = () => {
     for (const slot of slots) {
       if (!slot.process.idle || slot.current !== undefined) continue;
-      const pending = waiting.shift();
+      const pending = takeNextFairly();
       if (!pending) return;
       slot.current = pending;
+      drawingByTenant.set(pending.tenant, (drawingByTenant.get(pending.tenant) ?? 0) + 1);
       slot.process.draw(pending.task);
     }
   };
@@ -156,7 +234,15 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     warmUp: refillUnlessScheduled,
     /** Tasks waiting for a free worker plus tasks being drawn. */
     get load() {
-      return waiting.length + [...slots].filter((slot) => slot.current !== undefined).length;
+      return waitingCount + [...slots].filter((slot) => slot.current !== undefined).length;
+    },
+    /** Cards waiting for a worker, all tenants together. */
+    get waiting() {
+      return waitingCount;
+    },
+    /** Cards waiting for a worker, by tenant (diagnostics and tests). */
+    get waitingByTenant(): Record<string, number> {
+      return Object.fromEntries([...lanes].map(([tenant, lane]) => [tenant, lane.length]));
     },
     /** Worker processes the pool keeps running. */
     size: options.size,
@@ -169,12 +255,30 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     /**
      * Draws the card and encodes it as `format` (PNG by default), both in a worker process. With
      * `animation`, a card with a moving source is drawn moving and encoded as that; `format` is
-     * then the still card's, when nothing moves.
+     * then the still card's, when nothing moves. `scheduling` names the card's tenant (its lane)
+     * and may withdraw it while it waits: it then rejects with RenderAbandonedError.
      */
-    render(input: CardInput, format: MediaFormat = DEFAULT_MEDIA_FORMAT, animation?: CardAnimationFormat): Promise<PooledCard> {
+    render(input: CardInput, format: MediaFormat = DEFAULT_MEDIA_FORMAT, animation?: CardAnimationFormat, scheduling: RenderScheduling = {}): Promise<PooledCard> {
       if (closed) return Promise.reject(new RenderPoolClosedError());
+      const { signal } = scheduling;
+      if (signal?.aborted) return Promise.reject(new RenderAbandonedError());
       return new Promise<PooledCard>((resolve, reject) => {
-        waiting.push({ task: { id: nextTaskId++, input, format, animation }, resolve, reject });
+        const tenant = scheduling.tenant ?? SHARED_LANE;
+        const onAbort = () => {
+          if (withdraw(pending)) reject(new RenderAbandonedError());
+        };
+        const pending: PendingTask = {
+          task: { id: nextTaskId++, input, format, animation },
+          tenant,
+          resolve,
+          reject,
+          detach: () => signal?.removeEventListener('abort', onAbort),
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        const lane = lanes.get(tenant);
+        if (lane) lane.push(pending);
+        else lanes.set(tenant, [pending]);
+        waitingCount += 1;
         refillUnlessScheduled();
         dispatch();
       });
@@ -184,7 +288,15 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
       if (closed) return;
       closed = true;
       clearTimeout(restartTimer);
-      for (const pending of waiting.splice(0)) pending.reject(new RenderPoolClosedError());
+      for (const lane of lanes.values()) {
+        for (const pending of lane) {
+          pending.detach();
+          pending.reject(new RenderPoolClosedError());
+        }
+      }
+      lanes.clear();
+      lastServed.clear();
+      waitingCount = 0;
       await Promise.all([...slots].map((slot) => slot.process.stop()));
     },
   };

@@ -29,6 +29,11 @@ export interface RequestSnapshot {
   requestId: string;
   /** The id of the API key that authenticated the request (never the key); undefined on public routes. */
   keyId?: string | undefined;
+  /**
+   * Aborted when the client closes the connection before it has its answer. Only endpoints that
+   * set `stopsWhenClientLeaves` get one (watching the socket costs every request a listener).
+   */
+  gone?: AbortSignal | undefined;
 }
 
 interface EndpointInput<Query, Body, Params = Record<string, never>> {
@@ -91,6 +96,8 @@ export interface EndpointDefinition<
   authenticated: boolean;
   /** The per-key limits an authenticated endpoint is under; the router applies them, nothing matches paths. */
   limits?: EndpointLimits;
+  /** Whether the handler is told (`request.gone`) when its client hangs up, to stop work nobody will read. */
+  stopsWhenClientLeaves?: boolean;
   query?: QuerySchema;
   body?: BodySchema;
   /** Body encodings accepted besides none at all; JSON unless stated. */

@@ -73,6 +73,7 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
       receivedAt: ctx.state.receivedAt,
       requestId: ctx.state.requestId,
       keyId: ctx.state.apiKey?.id,
+      gone: endpoint.stopsWhenClientLeaves === true ? clientGoneSignal(ctx) : undefined,
     };
     const pending: unknown = endpoint.handle({ query, body, params, request });
     // Most handlers are synchronous; awaiting their plain value would still cost a microtask turn.
@@ -80,6 +81,18 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
     if (result instanceof Reply) writeReply(ctx, result);
     else ctx.body = result;
   };
+}
+
+/**
+ * Aborts when the response closes before it was written in full: the client hung up (or the
+ * connection broke) while the handler was still working for it.
+ */
+function clientGoneSignal(ctx: GatewayContext): AbortSignal {
+  const controller = new AbortController();
+  const { res } = ctx;
+  if (res.destroyed) controller.abort();
+  else res.once('close', () => res.writableFinished || controller.abort());
+  return controller.signal;
 }
 
 function writeReply(ctx: GatewayContext, reply: Reply<unknown>): void {

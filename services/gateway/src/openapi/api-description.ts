@@ -45,7 +45,7 @@ function rateLimitSection(settings: RateLimitSettings): string[] {
     'and a `Retry-After` header (seconds). Failed authentications are limited per client address: after',
     `${perWindow(settings.authFailures)} wrong or malformed keys, that address gets \`429 rate_limited\` with \`Retry-After\` on every`,
     'authenticated endpoint, before its key is checked, until the window ends.',
-    `A key may also have at most ${settings.cardsInFlightPerKey} \`POST /v1/profile-image\` requests in progress at once on one server;`,
+    `A key may also have at most ${settings.cardsInFlightPerKey} \`POST /v1/profile-image\` requests in progress at once, counted across every gateway;`,
     'one more is `429 too_many_cards_in_flight` with `Retry-After: 1`.',
   ];
 }

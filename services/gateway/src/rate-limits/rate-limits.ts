@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import { type Logger, withDeadline } from '@utility-api/infra';
 import type { RedisClient } from '@utility-api/infra/redis';
@@ -20,6 +21,20 @@ const RATE_LIMIT_KEY_PREFIX = 'utility-api:ratelimit';
  */
 const STORE_TIMEOUT_MS = 200;
 const STORE_RETRY_MS = 1000;
+/**
+ * A key's cards in progress across every gateway: a sorted set per key in Redis whose members are
+ * slots and whose scores are when each slot lapses by itself (a gateway that died holding slots
+ * frees them then). Takes a slot unless the key already holds `cap` live ones.
+ */
+const TAKE_CARD_SLOT_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1`;
+const CARD_SLOTS_KEY_PREFIX = 'utility-api:cards-in-flight';
+type CardSlotCommands = { takeCardSlot(key: string, now: number, cap: number, lapsesAt: number, slot: string, ttlMs: number): Promise<number> };
+
 /** Addresses remembered as blocked; past this the expired ones, then the oldest, are dropped. */
 const MAX_BLOCKED_ADDRESSES = 10_000;
 const BUDGET_NAMES: Readonly<Record<RateBudget, string>> = { default: 'request', profileImage: 'profile-image' };
@@ -52,13 +67,17 @@ export class RateLimits {
   readonly #limiters = new Map<string, { store: RateLimiterRedis | undefined; memory: RateLimiterMemory }>();
   readonly #cardsInFlight = new Map<string, number>();
   readonly #blockedUntil = new Map<string, number>();
+  readonly #cardSlotTtlMs: number;
   #storeRetryAt = 0;
   #storeFailing = false;
 
-  constructor(settings: RateLimitSettings, redis: RedisClient | undefined, logger: Logger) {
+  /** `cardSlotTtlMs`: the longest a card request can hold its slot (it lapses by itself then). */
+  constructor(settings: RateLimitSettings, redis: RedisClient | undefined, logger: Logger, cardSlotTtlMs = 10 * 60_000) {
     this.#settings = settings;
     this.#redis = redis;
     this.#logger = logger;
+    this.#cardSlotTtlMs = cardSlotTtlMs;
+    redis?.defineCommand('takeCardSlot', { numberOfKeys: 1, lua: TAKE_CARD_SLOT_SCRIPT });
   }
 
   /** Whether the counters are shared through Redis or kept in this process. */
@@ -70,12 +89,12 @@ export class RateLimits {
    * The middleware of an authenticated endpoint, run after `authenticate`: spends one request of
    * the key's budget (a 429 `rate_limited` with `Retry-After` when it is empty) and sets the
    * `RateLimit-*` headers, which stay on whatever the request ends as. An endpoint that holds a
-   * card slot then takes one of the key's slots: a 429 `too_many_cards_in_flight` when it has all
-   * of them. The slot is given back when the handler settles, however that happens: an answer, an
-   * error, or the render deadline. A client that disconnects keeps its slot until then, because its
-   * card is still being made; giving it back at once would let a client queue unbounded renders by
-   * hanging up. The rate budget bounds how many cards a key may ask for per window; the slots how
-   * many it can hold open at once, so one key's burst of slow cards cannot take every render slot.
+   * card slot then takes one of the key's slots, counted across every gateway: a 429
+   * `too_many_cards_in_flight` when it has all of them. The slot is given back when the handler
+   * settles, however that happens: an answer, an error, the render deadline or the client hanging
+   * up (its card is then abandoned: withdrawn from the queue unless it is already being drawn, so
+   * hanging up and asking again queues nothing more). The rate budget bounds how many cards a key
+   * may ask for per window; the slots how many it can hold open at once.
    */
   middleware(limits: EndpointLimits = {}): Middleware<GatewayState> {
     const budget = limits.budget ?? 'default';
@@ -100,20 +119,50 @@ export class RateLimits {
         await next();
         return;
       }
-      const held = this.#cardsInFlight.get(key.id) ?? 0;
-      if (held >= cardsInFlightPerKey) {
+      const release = await this.#takeCardSlot(key.id, cardsInFlightPerKey);
+      if (!release) {
         ctx.state.log.info({ cardsInFlight: cardsInFlightPerKey }, 'too many cards in flight');
-        const message = `This key already has ${cardsInFlightPerKey} cards in progress on this server, the most it may have at once; retry when one of them has been answered.`;
+        const message = `This key already has ${cardsInFlightPerKey} cards in progress, the most it may have at once; retry when one of them has been answered.`;
         throw new ApiError(429, 'too_many_cards_in_flight', message, { headers: { 'Retry-After': '1' } });
       }
-      this.#cardsInFlight.set(key.id, held + 1);
       try {
         await next();
       } finally {
-        const left = (this.#cardsInFlight.get(key.id) ?? 1) - 1;
-        if (left === 0) this.#cardsInFlight.delete(key.id);
-        else this.#cardsInFlight.set(key.id, left);
+        release();
       }
+    };
+  }
+
+  /**
+   * One of the key's card slots, across every gateway when there is Redis (in this process while
+   * Redis is unavailable, as for the budgets): the function that gives it back, or undefined
+   * when the key holds `cap` already.
+   */
+  async #takeCardSlot(keyId: string, cap: number): Promise<(() => void) | undefined> {
+    const redis = this.#redis as (RedisClient & CardSlotCommands) | undefined;
+    if (redis && performance.now() >= this.#storeRetryAt) {
+      const key = `${CARD_SLOTS_KEY_PREFIX}:${keyId}`;
+      // Random, not the request id: a caller chooses its X-Request-Id and could reuse one.
+      const slot = randomUUID();
+      const now = Date.now();
+      try {
+        const taken = await withDeadline(redis.takeCardSlot(key, now, cap, now + this.#cardSlotTtlMs, slot, this.#cardSlotTtlMs), STORE_TIMEOUT_MS, 'card slot store');
+        this.#storeFailing = false;
+        if (taken !== 1) return undefined;
+        return () => void redis.zrem(key, slot).catch((error: unknown) => this.#logger.debug({ err: error }, 'could not give back a card slot; it lapses by itself'));
+      } catch (error) {
+        this.#storeRetryAt = performance.now() + STORE_RETRY_MS;
+        if (!this.#storeFailing) this.#logger.warn({ err: error }, 'rate limits: Redis unavailable, counting in this process until it is back');
+        this.#storeFailing = true;
+      }
+    }
+    const held = this.#cardsInFlight.get(keyId) ?? 0;
+    if (held >= cap) return undefined;
+    this.#cardsInFlight.set(keyId, held + 1);
+    return () => {
+      const left = (this.#cardsInFlight.get(keyId) ?? 1) - 1;
+      if (left === 0) this.#cardsInFlight.delete(keyId);
+      else this.#cardsInFlight.set(keyId, left);
     };
   }
 

@@ -1,11 +1,15 @@
-import { withDeadline, type Logger } from '@utility-api/infra';
+import type { Logger } from '@utility-api/infra';
 import type { RedisClient } from '@utility-api/infra/redis';
 import {
+  RENDER_ABANDONED_REASON,
   RENDER_FAILED,
   RENDER_JOB_NAME,
   RENDER_JOB_OPTIONS,
   RENDER_QUEUE_NAME,
   RENDER_QUEUE_PREFIX,
+  RENDER_RETENTION,
+  RenderAbandonedError,
+  renderJobKeys,
   renderJobResultSchema,
   type RenderJobPayload,
   type RenderJobResult,
@@ -22,6 +26,38 @@ const RECHECK_INTERVAL_MS = 2000;
 
 /** A job fails only when renderers crashed on it (or gave up on a card that crashed its worker). */
 const FAILED_JOB: RenderJobResult = { ok: false, failure: RENDER_FAILED };
+
+/**
+ * How long the bookkeeping beside a job lives when nobody cleans it up (a gateway that died while
+ * waiting): as long as a finished job is kept, far beyond any request's deadline.
+ */
+const BOOKKEEPING_TTL_MS = RENDER_RETENTION.completedAgeSeconds * 1000;
+
+/** BullMQ's highest priority number (the lowest priority); a key's rank beyond it shares it. */
+const LOWEST_PRIORITY = 2_097_151;
+
+/**
+ * A key's rank among its own cards in the queue: prunes entries older than any job lives (left by
+ * a gateway that died), adds this job, and counts. The rank is the job's BullMQ priority (lower
+ * runs first), so every key's first card is ahead of every key's second card, and so on: a key's
+ * cards queue behind its own, round robin between keys, without BullMQ Pro's groups.
+ */
+const KEY_RANK_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return redis.call('ZCARD', KEYS[1])`;
+
+/** Leaves a job: one waiter fewer; 0 or less means nobody in the whole system waits for it now. */
+const LEAVE_SCRIPT = `
+local left = redis.call('DECR', KEYS[1])
+if left <= 0 then redis.call('DEL', KEYS[1]) end
+return left`;
+
+type FairnessCommands = {
+  cardKeyRank(key: string, jobId: string, now: number, staleBefore: number, ttlMs: number): Promise<number>;
+  cardJobLeave(key: string): Promise<number>;
+};
 
 /** A completed job's return value, or `render_failed` for one that does not match the contract. */
 function readResult(returnvalue: unknown): RenderJobResult {
@@ -40,7 +76,8 @@ function readResult(returnvalue: unknown): RenderJobResult {
  * runs one wait per job id at a time, so each job has one waiter here, fed by the shared
  * QueueEvents (no `waitUntilFinished`: it adds a listener per call and races with job removal).
  * Every wait registers its waiter before it reads the job, so a completion between the two is
- * never lost.
+ * never lost. Fairness between keys is the jobs' BullMQ priority (KEY_RANK_SCRIPT); a job
+ * nobody waits for any more is withdrawn or marked (`leave`).
  */
 export async function createBullmqBackend(parts: { producer: RedisClient; events: RedisClient; logger: Logger; registry: Registry }): Promise<RenderBackend & { close(): Promise<void> }> {
   const queue = new Queue(RENDER_QUEUE_NAME, { connection: parts.producer, prefix: RENDER_QUEUE_PREFIX });
@@ -54,12 +91,21 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
     labelNames: ['state'],
     registers: [parts.registry],
     async collect() {
-      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed').catch(() => undefined);
+      // Every job has a priority (its key's rank), so waiting jobs are in BullMQ's 'prioritized' state.
+      const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed').catch(() => undefined);
       for (const [state, count] of Object.entries(counts ?? {})) this.set({ state }, count);
     },
   });
 
-  const waiters = new Map<string, { resolve(result: RenderJobResult): void; reject(error: unknown): void }>();
+  const redis = parts.producer as RedisClient & FairnessCommands;
+  redis.defineCommand('cardKeyRank', { numberOfKeys: 1, lua: KEY_RANK_SCRIPT });
+  redis.defineCommand('cardJobLeave', { numberOfKeys: 1, lua: LEAVE_SCRIPT });
+
+  interface Waiter {
+    resolve(result: RenderJobResult): void;
+    reject(error: unknown): void;
+  }
+  const waiters = new Map<string, Waiter>();
   const settle = (jobId: string, outcome: { result: RenderJobResult } | { error: unknown }) => {
     const waiter = waiters.get(jobId);
     waiters.delete(jobId);
@@ -67,8 +113,9 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
     else waiter?.reject(outcome.error);
   };
   queueEvents.on('completed', ({ jobId, returnvalue }) => settle(jobId, { result: readResult(returnvalue) }));
-  // Emitted once the job is finally failed, not for the attempts BullMQ retries.
-  queueEvents.on('failed', ({ jobId }) => settle(jobId, { result: FAILED_JOB }));
+  // Emitted once the job is finally failed, not for the attempts BullMQ retries. A job a renderer
+  // dropped because nobody waited is no verdict on the card: a caller who came back asks again.
+  queueEvents.on('failed', ({ jobId, failedReason }) => settle(jobId, failedReason === RENDER_ABANDONED_REASON ? { error: new RenderAbandonedError() } : { result: FAILED_JOB }));
   // A request waiting on a job when Redis goes away gets a prompt 503 rather than the deadline: a
   // restarted Redis may have forgotten the job, and if it kept it, the client's retry reuses the render.
   const failAllWaiters = (reason: string) => {
@@ -80,56 +127,110 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
   };
   parts.producer.on('close', onConnectionLost);
 
-  /** The job's stored answer if it is finished, 'pending' while it runs, 'absent' when Redis has none. */
-  const finishedState = async (jobId: string): Promise<RenderJobResult | 'pending' | 'absent'> => {
+  /**
+   * The job's stored answer if it is finished, 'pending' while it runs, 'absent' when Redis has
+   * none, 'abandoned' when a renderer dropped it because nobody waited (to be asked again).
+   */
+  const finishedState = async (jobId: string): Promise<RenderJobResult | 'pending' | 'absent' | 'abandoned'> => {
     const job = await Job.fromId<unknown, unknown>(queue, jobId);
     if (!job) return 'absent';
+    if (job.finishedOn === undefined) return 'pending';
+    if (job.failedReason === RENDER_ABANDONED_REASON) return 'abandoned';
     // A job that completed after a failed attempt keeps that attempt's failedReason: its value decides.
-    return job.finishedOn === undefined ? 'pending' : readResult(job.returnvalue);
+    return readResult(job.returnvalue);
   };
 
-  const submitAndWait = async (jobId: string, payload: RenderJobPayload, answer: Promise<RenderJobResult>, deadlineMs: number, submitted: () => void) => {
-    let reused = true;
-    try {
-      const state = await finishedState(jobId);
-      // A finished card, or renderers that died on this one (re-adding it would kill more of
-      // them), answers identical requests until the job ages out of Redis. Any other failure
-      // (a bad image, storage, Discord) is no verdict forever: a fresh attempt.
-      if (typeof state === 'object' && (state.ok || state.failure.code === 'render_failed')) settle(jobId, { result: state });
-      else if (state !== 'pending') {
-        if (state !== 'absent') await queue.remove(jobId);
-        await queue.add(RENDER_JOB_NAME, payload, { jobId, ...RENDER_JOB_OPTIONS });
-        reused = false;
-      }
-    } catch (error) {
-      throw new RenderQueueUnavailableError(error);
+  /** Adds the job behind the key's own cards (KEY_RANK_SCRIPT); true once it is in the queue. */
+  const addJob = async (jobId: string, payload: RenderJobPayload) => {
+    let priority = 1;
+    if (payload.keyId !== undefined) {
+      const now = Date.now();
+      const rank = await redis.cardKeyRank(renderJobKeys.keyJobs(payload.keyId), jobId, now, now - BOOKKEEPING_TTL_MS, BOOKKEEPING_TTL_MS);
+      priority = Math.min(LOWEST_PRIORITY, Math.max(1, rank));
     }
-    submitted();
-    // Nobody listens past the deadline: the queue's callers have given up by then.
-    return { result: await withDeadline(answer, deadlineMs, 'card render'), reused };
+    await queue.add(RENDER_JOB_NAME, payload, { jobId, priority, ...RENDER_JOB_OPTIONS });
+  };
+
+  /**
+   * Registers this gateway as a waiter of the job (a counter in Redis, so a job another gateway
+   * also waits for is never withdrawn under it) and takes back an abandonment a renderer has not
+   * acted on yet. Then adds the job unless it is running or has a lasting answer; 'added' when
+   * this call put it in the queue.
+   */
+  const submit = async (jobId: string, payload: RenderJobPayload): Promise<'added' | 'joined' | RenderJobResult> => {
+    await redis.multi().incr(renderJobKeys.waiters(jobId)).pexpire(renderJobKeys.waiters(jobId), BOOKKEEPING_TTL_MS).del(renderJobKeys.abandoned(jobId)).exec();
+    const state = await finishedState(jobId);
+    // A finished card, or renderers that died on this one (re-adding it would kill more of
+    // them), answers identical requests until the job ages out of Redis. Any other failure
+    // (a bad image, storage, Discord) is no verdict forever: a fresh attempt.
+    if (typeof state === 'object' && (state.ok || state.failure.code === 'render_failed')) return state;
+    if (state === 'pending') return 'joined';
+    if (state !== 'absent') await queue.remove(jobId);
+    await addJob(jobId, payload);
+    return 'added';
+  };
+
+  /**
+   * This gateway stops waiting for the job. When no gateway waits any more and it was abandoned,
+   * a job still queued is removed (it will never be drawn), and one a renderer holds is marked,
+   * so the renderer drops it if it has not started drawing and never retries it.
+   */
+  const leave = async (jobId: string, payload: RenderJobPayload, abandoned: boolean, added: boolean) => {
+    const left = await redis.cardJobLeave(renderJobKeys.waiters(jobId));
+    if (abandoned && left <= 0) {
+      // 0 when a renderer holds the job's lock: it is being fetched for or drawn.
+      const removed = await queue.remove(jobId);
+      if (removed === 0) await redis.set(renderJobKeys.abandoned(jobId), '1', 'PX', BOOKKEEPING_TTL_MS);
+      parts.logger.info({ jobId, removed: removed === 1 }, removed === 1 ? 'render job abandoned: removed from the queue' : 'render job abandoned while a renderer holds it: marked');
+    }
+    // The job no longer counts to its key's rank once its adder stops waiting for it.
+    if (added && payload.keyId !== undefined) await redis.zrem(renderJobKeys.keyJobs(payload.keyId), jobId);
   };
 
   return {
     kind: 'bullmq',
-    async run(jobId, payload, deadlineMs) {
-      const answer = new Promise<RenderJobResult>((resolve, reject) => waiters.set(jobId, { resolve, reject }));
+    async run(jobId, payload, abandoned) {
+      let waiter!: Waiter;
+      const answer = new Promise<RenderJobResult>((resolve, reject) => (waiter = { resolve, reject }));
       // Awaited below; a Redis loss may reject it before then, which must not count as unhandled.
       answer.catch(() => {});
+      // Registered before the job is read, so a completion between the two is never lost.
+      waiters.set(jobId, waiter);
+      const onAbandoned = () => waiter.reject(new RenderAbandonedError());
+      abandoned.addEventListener('abort', onAbandoned, { once: true });
       let inQueue = false;
+      let added = false;
       const recheck = setInterval(() => {
         finishedState(jobId).then((state) => {
           if (typeof state === 'object') settle(jobId, { result: state });
+          else if (state === 'abandoned') settle(jobId, { error: new RenderAbandonedError() });
           // A job that was in the queue and is gone without an answer was lost with Redis's data
           // (a restart, or a cluster failover before the job reached the replica): nothing will
           // answer it, so the client hears 503 now rather than at the deadline, and its retry re-adds it.
           else if (state === 'absent' && inQueue) settle(jobId, { error: new RenderQueueUnavailableError(new Error('the render job is gone from Redis')) });
         }, () => {});
       }, RECHECK_INTERVAL_MS);
+      let registered = false;
       try {
-        return await submitAndWait(jobId, payload, answer, deadlineMs, () => (inQueue = true));
+        let submitted: Awaited<ReturnType<typeof submit>>;
+        try {
+          registered = true;
+          submitted = await submit(jobId, payload);
+        } catch (error) {
+          throw new RenderQueueUnavailableError(error);
+        }
+        if (typeof submitted === 'object') return { result: submitted, reused: true };
+        added = submitted === 'added';
+        inQueue = true;
+        return { result: await answer, reused: !added };
       } finally {
         clearInterval(recheck);
-        waiters.delete(jobId);
+        abandoned.removeEventListener('abort', onAbandoned);
+        if (waiters.get(jobId) === waiter) waiters.delete(jobId);
+        if (registered) {
+          // Bookkeeping only: a Redis outage here must not turn an answer into an error.
+          await leave(jobId, payload, abandoned.aborted, added).catch((error: unknown) => parts.logger.debug({ err: error, jobId }, 'could not update render job bookkeeping'));
+        }
       }
     },
     async ping() {

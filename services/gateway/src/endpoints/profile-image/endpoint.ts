@@ -15,7 +15,7 @@ import {
 } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import { ApiError, storageUnavailableError } from '../../errors/api-error.ts';
-import { RenderQueueUnavailableError, type RenderQueue } from '../../rendering/render-queue.ts';
+import { RenderQueueUnavailableError, RequestGoneError, type RenderQueue } from '../../rendering/render-queue.ts';
 import { defineEndpoint, Reply, type HeaderValue, type RequestSnapshot, type ResponseDoc } from '../endpoint.ts';
 
 export interface ProfileImageDependencies {
@@ -139,12 +139,16 @@ async function readStoredImage(store: MediaStore, key: string, format: MediaForm
 /** The queue's thrown outcomes as the documented errors; everything else stays a 500. */
 function queueErrorToApiError(error: unknown, renderTimeoutMs: number): unknown {
   if (error instanceof DeadlineError) {
-    return new ApiError(504, 'render_timeout', `The card was not ready within ${renderTimeoutMs} ms. Retry the same request: it reuses the render in progress.`, {
+    return new ApiError(504, 'render_timeout', `The card was not ready within ${renderTimeoutMs} ms. Retry the same request: a card already being drawn is reused; one still queued was withdrawn and queues again behind this key's other cards.`, {
       headers: { 'Retry-After': '2' },
     });
   }
   if (error instanceof RenderQueueUnavailableError) {
     return new ApiError(503, 'queue_unavailable', 'The render queue is unavailable. Please retry shortly.', { headers: { 'Retry-After': '1' } });
+  }
+  if (error instanceof RequestGoneError) {
+    // Nobody reads this answer: the status (nginx's "client closed request") is for the access log.
+    return new ApiError(499, 'client_closed_request', 'The client closed the request before the card was ready.');
   }
   return error;
 }
@@ -171,14 +175,18 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     'these is a 422 naming the field. Drawing a card may take 5 s and 512 MiB (`RENDER_TIME_BUDGET_MS`, `RENDER_WORKER_MEMORY_MB`):',
     'a card that crashes its worker or exceeds either is `503 render_failed`, and the same card is refused at once for the next',
     `${RENDER_RETENTION.failedAgeSeconds / 60} minutes.`,
-    `The answer waits for the render, at most ${dependencies.renderTimeoutMs} ms (then 504). Identical requests (same key, user id and body)`,
+    `The answer waits for the render, at most ${dependencies.renderTimeoutMs} ms (then 504). Keys share the renderers fairly: a key's cards queue`,
+    "behind its own, and when a render worker frees up, the key with the fewest cards drawing goes next (round robin among equals), so a key",
+    'with many slow cards delays another key by at most the cards it is already drawing. A card nobody waits for any more (its deadline passed,',
+    'its client hung up) leaves the queue at once; one already being drawn is finished but never retried.',
+    `Identical requests (same key, user id and body)`,
     `in progress or finished in the last ${RENDER_RETENTION.completedAgeSeconds / 60} minutes share one render and get the same URL;`,
     'the `X-Card-Render` header says `new` or `reused`. Each format is its own render and URL. The URL names the image by its content, so it never changes meaning and may be',
     `cached forever; the image is kept for ${dependencies.mediaTtlDays} days (\`MEDIA_TTL_DAYS\`).`,
     ...(dependencies.cardsInFlightPerKey === undefined
       ? []
       : [
-          `A key may have at most ${dependencies.cardsInFlightPerKey} cards in progress at once on one server; one more is`,
+          `A key may have at most ${dependencies.cardsInFlightPerKey} cards in progress at once, counted across every gateway; one more is`,
           '`429 too_many_cards_in_flight` with `Retry-After: 1`.',
         ]),
   ].join(' ');
@@ -190,7 +198,7 @@ function tooManyRequests(dependencies: ProfileImageDependencies): Record<number,
     429: {
       description:
         "`rate_limited`: the key's profile-image budget is used up, or this client address sent too many wrong keys. " +
-        `\`too_many_cards_in_flight\`: the key already has ${dependencies.cardsInFlightPerKey} cards in progress on this server ` +
+        `\`too_many_cards_in_flight\`: the key already has ${dependencies.cardsInFlightPerKey} cards in progress (across every gateway) ` +
         '(`CARDS_IN_FLIGHT_PER_KEY`); a slot frees when one of them is answered. Both carry `Retry-After` (1 s for cards in flight).',
     },
   };
@@ -230,7 +238,7 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
   422: { description: "`image_unusable`: an image URL was refused, unreachable, too large (per image or over the card's byte or pixel budget), not an image or corrupt; `details` names the field." },
   502: { description: "`discord_unavailable`: Discord's API failed." },
   503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed`, `overloaded` (embedded mode: `RENDER_QUEUE_LIMIT` cards already waiting or drawing) or a Discord rate limit; carries `Retry-After`.', retryAfter: true },
-  504: { description: '`render_timeout`: no renderer finished in time; retrying reuses the render in progress.' },
+  504: { description: "`render_timeout`: no renderer finished in time. The card is abandoned: withdrawn if it was still queued, finished if it was being drawn (then a retry reuses it)." },
   ...tooManyRequests(dependencies),
 });
 
@@ -242,7 +250,7 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     const answer = negotiateAnswer(request.headers, askedFormat, options.animated === true);
     const format = answer.kind === 'image' ? answer.format : askedFormat;
     // Shared only with this key's own identical requests (renderJobId).
-    const { result, reused } = await dependencies.queue.render({ userId, options, format, requestId: request.requestId }, dependencies.renderTimeoutMs, request.keyId).catch((error: unknown) => {
+    const { result, reused } = await dependencies.queue.render({ userId, options, format, requestId: request.requestId }, dependencies.renderTimeoutMs, request.keyId, request.gone).catch((error: unknown) => {
       throw queueErrorToApiError(error, dependencies.renderTimeoutMs);
     });
     if (!result.ok) throw renderFailureToApiError(result.failure);
@@ -265,6 +273,7 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     tags: ['Profile image'],
     authenticated: true,
     limits: { budget: 'profileImage', holdsCardSlot: true } as const,
+    stopsWhenClientLeaves: true,
     body: profileImageBodySchema,
     bodyExample: { customTag: 'Welcome!', presenceStatus: 'online', rankData: { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true } },
     responses: RESPONSES(dependencies),

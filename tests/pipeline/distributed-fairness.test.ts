@@ -1,0 +1,49 @@
+/**
+ * The noisy-neighbour scenario (noisy-neighbour.ts) in distributed mode: a gateway, Redis, an S3
+ * server and one renderer with two render workers taking two jobs at a time, so the order is the
+ * queue's (BullMQ priorities). With RENDER_CONCURRENCY above RENDER_WORKERS a card may also wait
+ * behind the few jobs a renderer took ahead (README, Fairness between keys); the renderer's own
+ * lanes are the embedded pool's, tried in embedded-fairness and the pool's tests.
+ */
+import test from 'ava';
+import { freeLoopbackPort, startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
+import type { ImageServer } from './image-server.ts';
+import { metricValue, NOISY_NEIGHBOUR_ENV, NOISY_NEIGHBOUR_KEYS, registerNoisyNeighbourTests, startSlowCardImages } from './noisy-neighbour.ts';
+
+let stack: LocalStack;
+let images: ImageServer;
+let rendererMetricsUrl: string;
+
+test.before(async () => {
+  images = await startSlowCardImages();
+  stack = await startLocalStack({ gatewayPort: await freeLoopbackPort(), renderers: 1, apiKeys: NOISY_NEIGHBOUR_KEYS, env: { ...NOISY_NEIGHBOUR_ENV, RENDER_CONCURRENCY: NOISY_NEIGHBOUR_ENV.RENDER_WORKERS, LOG_LEVEL: 'info' } });
+  rendererMetricsUrl = `${/"health":"(http:[^"]+)"/.exec(stack.renderers[0]!.output())![1]}/metrics`;
+});
+
+test.after.always(async () => {
+  await stack?.stop();
+  await images?.close();
+});
+
+const text = async (url: string) => (await fetch(url)).text();
+const queueJobs = (metrics: string, state: string) => metricValue(metrics, `card_render_queue_jobs{state="${state}"}`);
+
+registerNoisyNeighbourTests(
+  test,
+  () => ({
+    url: stack.gatewayUrl,
+    workers: Number(NOISY_NEIGHBOUR_ENV.RENDER_WORKERS),
+    // Jobs no renderer has taken yet, and jobs a renderer took that wait for one of its workers.
+    queuedCards: async () => {
+      const [gateway, renderer] = await Promise.all([text(`${stack.gatewayUrl}/metrics`), text(rendererMetricsUrl)]);
+      return queueJobs(gateway, 'waiting') + queueJobs(gateway, 'prioritized') + metricValue(renderer, 'card_render_pool_waiting');
+    },
+    cardsInProgress: async () => {
+      const gateway = await text(`${stack.gatewayUrl}/metrics`);
+      return queueJobs(gateway, 'waiting') + queueJobs(gateway, 'prioritized') + queueJobs(gateway, 'active');
+    },
+    cardsDrawn: async () => metricValue(await text(rendererMetricsUrl), 'card_render_phase_seconds_count{phase="draw"}'),
+  }),
+  () => images,
+  'distributed',
+);
