@@ -10,6 +10,8 @@
  * - GIF: a valid 1x1 GIF after megabytes of comment and application extensions.
  * - A 4000x4000 progressive JPEG of 100 scans (jpegtran), each scan a pass over the whole image.
  * - 16-megapixel solid PNGs, tiny files that decode to 64 MB each.
+ * - Animations of 20,000 and 100,000 WebP frames (1 and 5 MB: libwebp's cost grows with the square
+ *   of the frame count) and of 200,000 GIF frames (7 MB), built by the image fixtures.
  *
  * Every size lives in {@link BOMB_SIZES}: the HTTP suites run at that scale.
  */
@@ -50,6 +52,9 @@ export const FULL_BOMB_SIZES = {
   progressiveQuality: 78,
   /** The side of the solid PNGs drawn nine to a card: 4000 x 4000 = 16 MP, the per-image limit. */
   megapixelSide: 4000,
+  /** Frames of the many-frame animated WebPs (about 54 bytes a frame) and GIF (about 35). */
+  webpFrames: [20_000, 100_000],
+  gifFrames: 200_000,
 };
 
 export type BombSizes = typeof FULL_BOMB_SIZES;

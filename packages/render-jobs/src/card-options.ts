@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { anyCasePattern } from './any-case-pattern.ts';
 import { DATE_LOCALE_LANGUAGES } from './date-locale-languages.ts';
 import { hexColorField } from './hex-color.ts';
+import { MAX_SOURCE_FRAMES } from './image-rules.ts';
 
 /**
  * The caps of an animated card, as packages/card's ANIMATION_CAPS keeps them (written here for the
@@ -164,7 +165,7 @@ export const cardOptionsSchema = z.strictObject(
       'Line under the name in the welcome layout, such as `You are member #1,234`. Default: none. Only drawn when `layout` is `welcome`; the profile layout accepts and ignores it (use `customSubtitle` there).',
     ).optional(),
     animated: flag(
-      `When true and the avatar (a Discord \`a_\` avatar), the avatar decoration or \`customBackground\` (GIF or animated WebP) moves, the card moves: animated WebP, or GIF with \`format: "gif"\`; \`format\` \`png\` or \`avif\` with it is a 400. When nothing moves the answer is the still card (\`animated: false\` in the answer): PNG when \`format\` is not given, else in \`format\`. ${ANIMATED_CARD_CAPS_TEXT} Animated PNG (APNG) decorations and backgrounds stay still (first frame). An animated card takes longer: about 1.2-1.4 s as WebP and 5 s as GIF on one core, against ~0.1 s for a still card. Default false.`,
+      `When true and the avatar (a Discord \`a_\` avatar), the avatar decoration or \`customBackground\` (GIF, animated WebP or APNG) moves, the card moves: animated WebP, or GIF with \`format: "gif"\`; \`format\` \`png\` or \`avif\` with it is a 400. When nothing moves the answer is the still card (\`animated: false\` in the answer): PNG when \`format\` is not given, else in \`format\`. ${ANIMATED_CARD_CAPS_TEXT} Of a source, at most the first ${MAX_SOURCE_FRAMES} frames are read (a still card reads only the first). An animated card takes longer: about 1.2-1.4 s as WebP and 5 s as GIF on one core, against ~0.1 s for a still card. Default false.`,
     ).optional(),
     disableProfileTheme: flag("Ignores the profile's theme colors (border, avatar ring, generated background). Default false.").optional(),
   },

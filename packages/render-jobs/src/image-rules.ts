@@ -53,6 +53,16 @@ export const MAX_IMAGE_PIXELS = 16_000_000;
  */
 export const MAX_IMAGE_SIDE = 8192;
 
+/**
+ * The most frames of one animated image (GIF, WebP, APNG) that are ever read: 500. An animated card
+ * plays at most 10 s of a source and shows no frame for less than 20 ms (packages/card's
+ * ANIMATION_CAPS), so no card can use a 501st frame; a still card uses only the first. Frames after
+ * the cap are cut from the file, unread, before a decoder sees it: libwebp's demuxer costs time
+ * quadratic in the frame count (a 100,000-frame, 5 MB WebP took 10 s to read the header and 20 s
+ * more to decode its first frame).
+ */
+export const MAX_SOURCE_FRAMES = 500;
+
 /** "16 megapixels", "1 megapixel", or "250,000 pixels" for counts that are not whole megapixels. */
 export function describePixelCount(pixels: number): string {
   if (pixels % 1_000_000 !== 0) return `${pixels.toLocaleString('en-US')} pixels`;

@@ -1,6 +1,6 @@
 import { imageSize } from 'image-size';
 import { ImageFetchError } from './image-fetch-error.ts';
-import { IMAGE_SNIFF_LENGTH, imageSizeProblem, type ImageFormat, judgeImageFormat } from '@utility-api/render-jobs';
+import { IMAGE_SNIFF_LENGTH, imageSizeProblem, type ImageFormat, judgeImageFormat, walkGifBlocks } from '@utility-api/render-jobs';
 
 type PixelSize = { width: number; height: number };
 
@@ -53,7 +53,7 @@ const HEADER_SEARCH_BYTES = 1024 * 1024;
  * - the byte cap, chunk by chunk (a lying or absent Content-Length changes nothing);
  * - the format by magic bytes once 12 bytes are in: an HTML page labelled image/png goes no further;
  * - the pixel limits as soon as image-size can read the size (and, for a GIF, as soon as the first
- *   frame's extent is declared: see gif-frame-extent.ts).
+ *   frame's extent is declared: see gifFirstFrameExtent).
  * Every refusal is an `ImageFetchError` naming the field.
  *
  * Inspections run again only when the body has doubled since the last one, so a sender splitting
@@ -162,32 +162,17 @@ export function describeBytes(bytes: number): string {
   return `${bytes.toLocaleString('en-US')} bytes`;
 }
 
-/** After the 6-byte signature: screen width, height (LE), packed flags, background, aspect. */
-const SCREEN_DESCRIPTOR_END = 13;
-const EXTENSION_INTRODUCER = 0x21;
-const IMAGE_SEPARATOR = 0x2c;
-
 /**
  * How far the first frame of a GIF reaches: its image descriptor's `left + width` and
- * `top + height`, or `undefined` until the descriptor has arrived. image-size reports only the
- * logical screen, but decoders grow the canvas to hold the first frame, so a 1x1 screen can carry
- * a 20000x20000 frame; the fetcher checks both against the pixel limits.
+ * `top + height`, or `undefined` until the descriptor has arrived (or when the blocks before it are
+ * not a GIF's: the header check then refuses the body). image-size reports only the logical screen,
+ * but decoders grow the canvas to hold the first frame, so a 1x1 screen can carry a 20000x20000
+ * frame; the fetcher checks both against the pixel limits. The walk is the card's (render-jobs).
  */
 function gifFirstFrameExtent(bytes: Buffer): PixelSize | undefined {
-  if (bytes.length < SCREEN_DESCRIPTOR_END) return undefined;
-  const flags = bytes[10] ?? 0;
-  const globalColorTable = (flags & 0x80) === 0 ? 0 : 3 * 2 ** ((flags & 0x07) + 1);
-  let offset = SCREEN_DESCRIPTOR_END + globalColorTable;
-  // Extensions (graphic control, comments, application data) are `21 <label>` then sub-blocks
-  // of `<length> <bytes>`, ended by a zero length.
-  while (bytes[offset] === EXTENSION_INTRODUCER) {
-    offset += 2;
-    for (let length = bytes[offset]; length !== 0; length = bytes[offset]) {
-      if (length === undefined) return undefined;
-      offset += 1 + length;
-    }
-    offset += 1;
+  for (const block of walkGifBlocks(bytes)) {
+    if (block.kind === 'image') return { width: block.left + block.width, height: block.top + block.height };
+    if (block.kind !== 'screen' && block.kind !== 'extension') return undefined;
   }
-  if (bytes[offset] !== IMAGE_SEPARATOR || offset + 9 > bytes.length) return undefined;
-  return { width: bytes.readUInt16LE(offset + 1) + bytes.readUInt16LE(offset + 5), height: bytes.readUInt16LE(offset + 3) + bytes.readUInt16LE(offset + 7) };
+  return undefined;
 }

@@ -217,6 +217,8 @@ export interface GifSpec {
   /** Adds a NETSCAPE2.0 looping extension, as animated GIFs have. */
   loop?: boolean;
   comment?: string;
+  /** Each frame's delay in its graphic control extension, in centiseconds (10 unless given). */
+  delayCs?: number;
 }
 
 /**
@@ -307,7 +309,8 @@ export function buildGif(spec: GifSpec): Buffer {
   if (spec.comment !== undefined) parts.push(Buffer.from([0x21, 0xfe, spec.comment.length, ...Buffer.from(spec.comment, 'latin1'), 0x00]));
   for (const frame of spec.frames) {
     const transparent = frame.transparentIndex !== undefined;
-    parts.push(Buffer.from([0x21, 0xf9, 0x04, transparent ? 0x01 : 0x00, 0x0a, 0x00, frame.transparentIndex ?? 0, 0x00]));
+    const delay = spec.delayCs ?? 10;
+    parts.push(Buffer.from([0x21, 0xf9, 0x04, transparent ? 0x01 : 0x00, delay & 0xff, delay >> 8, frame.transparentIndex ?? 0, 0x00]));
     const descriptor = Buffer.alloc(10);
     descriptor[0] = 0x2c;
     descriptor.writeUInt16LE(frame.left ?? 0, 1);
@@ -349,6 +352,18 @@ export function countGifImages(gif: Buffer): number {
       throw new Error(`unexpected GIF block 0x${String(introducer?.toString(16))}`);
     }
   }
+}
+
+/**
+ * A looping GIF of `frames` frames of `side` x `side`, red then blue repeated, each shown `delayMs`
+ * (rounded to centiseconds), with real LZW data: about 30 bytes a frame at 16 px, so 200,000
+ * frames fit in 6 MB.
+ */
+export function manyFrameGif(frames: number, options: { side?: number; delayMs?: number } = {}): Buffer {
+  const side = options.side ?? 16;
+  const frame = (index: number): GifFrame => ({ indices: new Uint8Array(0), width: side, height: side, imageData: compressedGifImageData(new Uint8Array(side * side).fill(index)) });
+  const blue = frame(1);
+  return buildGif({ width: side, height: side, palette: [[255, 0, 0], [0, 0, 255]], loop: true, delayCs: Math.round((options.delayMs ?? 20) / 10), frames: [frame(0), ...Array.from({ length: frames - 1 }, () => blue)] });
 }
 
 // --------------------------------------------------------------------------------------- WebP
@@ -433,6 +448,35 @@ export function buildAnimatedWebp(canvasWidth: number, canvasHeight: number, fra
   });
   return riffFile([vp8xChunk(0x02 | 0x10, canvasWidth, canvasHeight), riffChunk('ANIM', animation), ...frameChunks]);
 }
+
+/**
+ * An animated WebP of `frames` frames of `side` x `side`, each shown `delayMs`: libwebp (through
+ * sharp) encodes a two-frame animation, red then blue, and its blue ANMF chunk is repeated, so the
+ * file is real libwebp output however many frames it has (about 54 bytes a frame at 64 px: 20,000
+ * frames are 1 MB, 100,000 are 5 MB), built in milliseconds.
+ */
+export async function manyFrameWebp(frames: number, options: { side?: number; delayMs?: number } = {}): Promise<Buffer> {
+  const side = options.side ?? 64;
+  const delayMs = options.delayMs ?? 20;
+  const pixels = Buffer.concat([solidRgba(side, side, RED), solidRgba(side, side, BLUE)]);
+  const twoFrames = await sharp(pixels, { raw: { width: side, height: side * 2, channels: 4, pageHeight: side } })
+    .webp({ loop: 0, delay: [delayMs, delayMs], lossless: true })
+    .toBuffer();
+  const chunks = parseWebpChunks(twoFrames);
+  const [red, blue] = chunks.filter((chunk) => chunk.fourcc === 'ANMF').map((chunk) => chunk.raw);
+  if (red === undefined || blue === undefined) throw new Error('sharp did not write two ANMF chunks');
+  const head = chunks.filter((chunk) => chunk.fourcc === 'VP8X' || chunk.fourcc === 'ANIM').map((chunk) => chunk.raw);
+  return riffFile([...head, red, ...Array.from({ length: frames - 1 }, () => blue)]);
+}
+
+function solidRgba(width: number, height: number, color: Rgba): Buffer {
+  const pixels = Buffer.alloc(width * height * 4);
+  for (let offset = 0; offset < pixels.length; offset += 4) pixels.set(color, offset);
+  return pixels;
+}
+
+/** Counts the ANMF chunks of a WebP (a test-side count, independent of the code under test). */
+export const countWebpFrames = (webp: Buffer): number => parseWebpChunks(webp).filter((chunk) => chunk.fourcc === 'ANMF').length;
 
 // ------------------------------------------------------------------------------------- memory
 

@@ -3,6 +3,8 @@ import sharp, { type OutputInfo } from 'sharp';
 import { corruptImage } from './card-image-error.ts';
 import { type CardPixelBudget, type ImageTransform, rgbaCanvas, sniffImageFormat } from './decode-image.ts';
 import { stripPngMetadata } from './decoder-guards.ts';
+import { keepFirstFrames } from './animation-frames.ts';
+import { MAX_SOURCE_FRAMES } from '@utility-api/render-jobs';
 import { type ApngLayout, compositeApngFrames, readApngLayout } from './decode-apng.ts';
 import { framesWithinDuration, playedDelayMs } from '../animation/timeline.ts';
 
@@ -25,6 +27,9 @@ const MAX_DECODED_BYTES = 32 * 1024 * 1024;
  * not move, else the decode of its frames to run later (a card checks its sources one after the
  * other, so the budget is charged in a fixed order, then decodes them side by side). Only libvips
  * reads them, with the same guards as a still image (decode-image.ts), plus:
+ * - a GIF or WebP is cut to its first MAX_SOURCE_FRAMES (500) frames before libvips reads its
+ *   header, and to the frames the card plays before they are decoded (animation-frames.ts): later
+ *   frames are never read, and libwebp's cost, quadratic in the frame count, stays small;
  * - frames that start after the longest a card plays (10 s) are not read;
  * - each later frame is charged to the card's pixel budget at its declared size; when the budget
  *   (or MAX_DECODED_BYTES at the drawn size) runs out the animation is cut there, never refused,
@@ -44,7 +49,7 @@ export async function checkAnimation(
 ): Promise<(() => Promise<AnimatedSource>) | undefined> {
   const { field } = options;
   const format = sniffImageFormat(bytes, field);
-  const input = format === 'png' ? stripPngMetadata(bytes, field) : bytes;
+  const input = format === 'png' ? stripPngMetadata(bytes, field) : keepFirstFrames(bytes, format, field, MAX_SOURCE_FRAMES);
   const header = await sharp(input, { animated: true, limitInputPixels: false, failOn: 'warning', ignoreIcc: true })
     .metadata()
     .catch(() => {
@@ -60,7 +65,7 @@ export async function checkAnimation(
   // The first frame was charged by the still path; only the others are charged here.
   const frames = 1 + options.budget.chargeFrames(width, height, wanted - 1);
   if (frames < 2) return undefined;
-  return () => decodeFrames(input, { field, frames, width, height, transform: options.transform, delaysMs: delays.slice(0, frames) });
+  return async () => decodeFrames(keepFirstFrames(input, format, field, frames), { field, frames, width, height, transform: options.transform, delaysMs: delays.slice(0, frames) });
 }
 
 /** {@link checkAnimation} for an APNG (one page to libvips): the same duration, memory and budget caps. */

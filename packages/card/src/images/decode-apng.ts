@@ -2,6 +2,7 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { corruptImage } from './card-image-error.ts';
 import { walkPngChunks } from './decoder-guards.ts';
+import { MAX_SOURCE_FRAMES } from '@utility-api/render-jobs';
 
 /**
  * APNG, read without a second decoder of compressed pixels: sharp 0.35's libvips (libspng) reads
@@ -48,7 +49,8 @@ const BLEND_OVER = 1;
  * PNG is not animated as the spec defines it (no acTL before the first IDAT, fewer than two frames
  * with data) or uses what is drawn still (interlaced, 16-bit). acTL's frame count is never trusted:
  * only fcTL chunks that carry image data are frames. An fcTL whose region leaves the image, or has
- * no size, is `corrupt`.
+ * no size, is `corrupt`. The walk stops at the (MAX_SOURCE_FRAMES + 1)-th fcTL: no card plays a
+ * later frame, so none is read.
  */
 export function readApngLayout(bytes: Buffer, field: string): ApngLayout | undefined {
   let ihdr: Buffer | undefined;
@@ -66,6 +68,7 @@ export function readApngLayout(bytes: Buffer, field: string): ApngLayout | undef
     else if (type === 'PLTE' || type === 'tRNS') palette.push(chunk.raw);
     else if (type === 'acTL' && !seenIdat) animated = true;
     else if (type === 'fcTL' && animated) {
+      if (frames.length === MAX_SOURCE_FRAMES) break;
       if (data.length !== 26 || ihdr === undefined) throw corruptImage(field, 'an APNG frame header is damaged');
       const frame: ApngFrame = {
         width: data.readUInt32BE(4),

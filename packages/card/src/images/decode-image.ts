@@ -3,6 +3,7 @@ import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { CardImageError, corruptImage } from './card-image-error.ts';
 import { describePixelCount, imageSizeProblem, type ImageFormat, judgeImageFormat, MAX_IMAGE_PIXELS } from '@utility-api/render-jobs';
 import { assertJpegScanLimit, stripPngMetadata } from './decoder-guards.ts';
+import { keepFirstFrames } from './animation-frames.ts';
 
 // libvips keeps recently used operations and their pixels for reuse; the card keeps its own
 // bounded caches of what it draws, so a second, unbounded one only holds memory.
@@ -49,7 +50,9 @@ function openUntrusted(bytes: Buffer, purpose: 'header' | 'pixels'): Sharp {
   return sharp(bytes, {
     failOn: 'warning',
     limitInputPixels: purpose === 'header' ? false : MAX_IMAGE_PIXELS,
-    // Only the first frame of an animation is read (libvips' default, said here on purpose).
+    // Only the first frame of an animation is decoded (libvips' default, said here on purpose);
+    // checkImage has already cut a GIF or WebP to that frame, since libvips would still read
+    // every frame's header.
     pages: 1,
     autoOrient: true,
     // A colour profile is parsed by lcms and could be built to be slow; cards are drawn in sRGB.
@@ -64,7 +67,9 @@ function openUntrusted(bytes: Buffer, purpose: 'header' | 'pixels'): Sharp {
  *    formats libvips reads are refused before it sees them (`unsupported_format`);
  * 2. PNG metadata chunks are dropped and JPEG scans counted (decoder-guards.ts): libpng inflates
  *    every compressed text chunk before the pixels (a 7.7 MB file cost 3.8 GB), and each
- *    progressive scan is another pass over the whole image;
+ *    progressive scan is another pass over the whole image; an animated GIF or WebP is cut to its
+ *    first frame (animation-frames.ts): libwebp reads every frame's header, at a cost quadratic in
+ *    their count, however few frames are decoded;
  * 3. the header's size is checked against the per-image limits and charged to the card's pixel
  *    budget before a pixel is decoded (`too_large`);
  * 4. the first frame is decoded with `failOn: 'warning'` (a truncated or damaged file is
@@ -85,7 +90,7 @@ export async function decodeImage(input: Buffer, options: CheckImageOptions & { 
 export async function checkImage(input: Buffer, options: CheckImageOptions): Promise<CheckedImage> {
   const { field } = options;
   const format = sniffImageFormat(input, field);
-  const bytes = format === 'png' ? stripPngMetadata(input, field) : input;
+  const bytes = format === 'png' ? stripPngMetadata(input, field) : keepFirstFrames(input, format, field, 1);
   if (format === 'jpeg') assertJpegScanLimit(bytes, field);
 
   let width: number;
