@@ -19,8 +19,8 @@ export const FETCH_DEFAULTS = { maxBytes: 8 * 1024 * 1024, deadlineMs: 5000 } as
  * part of it, so the ceilings add up to the promise whatever the cards. A renderer service has no
  * such promise: its default ceiling is per worker (RENDER_WORKER_MEMORY_MB) and the pool unbounded.
  */
-export const EMBEDDED_TREE_MEMORY_MB = 1024;
-export const EMBEDDED_GATEWAY_SHARE_MB = 256;
+const EMBEDDED_TREE_MEMORY_MB = 1024;
+const EMBEDDED_GATEWAY_SHARE_MB = 256;
 export const EMBEDDED_RENDER_POOL_MEMORY_MB = EMBEDDED_TREE_MEMORY_MB - EMBEDDED_GATEWAY_SHARE_MB;
 
 /** Below this a worker could die of its ceiling before its first card (idle warm: about 135 MiB). */

@@ -66,14 +66,14 @@ const DEFAULT_START_DEADLINE_MS = 60_000;
  * enough that a machine four times oversubscribed still draws a legal card, and still an end for a
  * worker that uses no CPU at all because it is stopped or blocked.
  */
-export const WALL_CLOCK_BACKSTOP_FACTOR = 4;
+const WALL_CLOCK_BACKSTOP_FACTOR = 4;
 
 /**
  * The default recycling threshold: an idle warm worker holds about 135 MiB and one after ordinary
  * cards a little more; a worker still above 60 % of its ceiling after answering carries the
  * leftovers of a big card, which would cut the next card's room by that much.
  */
-export function idleRecycleBytes(memoryLimitBytes: number): number {
+function idleRecycleBytes(memoryLimitBytes: number): number {
   return Math.floor(memoryLimitBytes * 0.6);
 }
 
