@@ -79,3 +79,29 @@ test('the default public URL names a reachable host', (t) => {
   t.is(defaultPublicBaseUrl('127.0.0.1', 80), 'http://127.0.0.1:80');
   t.is(defaultPublicBaseUrl('::1', 3000), 'http://[::1]:3000');
 });
+
+test('embedded render workers and their ceilings add up to at most 768 MiB, the 1 GiB tree less the gateway share', (t) => {
+  const { renderPool } = loadGatewayConfig({}).rendering;
+  t.true(renderPool.workers >= 1);
+  t.true(renderPool.workers * renderPool.memoryLimitBytes <= 768 * 1024 * 1024, JSON.stringify(renderPool));
+  t.true(renderPool.memoryLimitBytes >= 256 * 1024 * 1024);
+  t.deepEqual(
+    [renderPool.timeBudgetMs, renderPool.animatedTimeBudgetMs, renderPool.wallClockFactor],
+    [5000, 18_000, 4],
+  );
+  // Two workers share the pool evenly; one alone keeps the usual 512 MiB ceiling.
+  t.is(loadGatewayConfig({ RENDER_WORKERS: '2' }).rendering.renderPool.memoryLimitBytes, 384 * 1024 * 1024);
+  t.is(loadGatewayConfig({ RENDER_WORKERS: '1' }).rendering.renderPool.memoryLimitBytes, 512 * 1024 * 1024);
+  // A bigger pool budget gives more workers their share.
+  t.is(loadGatewayConfig({ RENDER_POOL_MEMORY_MB: '4096', RENDER_WORKERS: '8' }).rendering.renderPool.memoryLimitBytes, 512 * 1024 * 1024);
+});
+
+test('workers or ceilings that do not fit the pool budget are refused with every other bad variable', (t) => {
+  const error = t.throws(() => loadGatewayConfig({ RENDER_WORKERS: '2', RENDER_WORKER_MEMORY_MB: '512', PORT: 'eighty' }), { instanceOf: ConfigurationError });
+  t.deepEqual(error.problems.map((problem) => problem.variable).sort(), ['PORT', 'RENDER_WORKER_MEMORY_MB']);
+  t.regex(error.message, /need 1024 MiB, over the pool's 768 MiB/);
+  const crowded = t.throws(() => loadGatewayConfig({ RENDER_WORKERS: '4' }), { instanceOf: ConfigurationError });
+  t.deepEqual(crowded.problems.map((problem) => problem.variable), ['RENDER_WORKERS']);
+  t.regex(crowded.message, /leave each 192 MiB/);
+  t.throws(() => loadGatewayConfig({ RENDER_WALL_CLOCK_FACTOR: '1' }), { instanceOf: ConfigurationError });
+});

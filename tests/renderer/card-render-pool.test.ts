@@ -5,7 +5,7 @@ import { CardImageError, type CardInput } from '@utility-api/card';
 import { RenderAbandonedError } from '@utility-api/render-jobs';
 import { createLogger } from '@utility-api/infra';
 import { createCardRenderPool, RenderPoolClosedError, RenderWorkerLostError, type CardRenderPool, type CardRenderPoolOptions } from '../../packages/render-engine/src/card-pool/card-render-pool.ts';
-import { readProcessMemory } from '../../packages/render-engine/src/card-pool/render-worker-process.ts';
+import { readProcessUsage } from '../../packages/render-engine/src/card-pool/render-worker-process.ts';
 import { heavyProgressiveJpeg } from '../helpers/heavy-jpeg.ts';
 import { animatedImage } from '../pipeline/image-server.ts';
 
@@ -13,6 +13,7 @@ const PROFILE = { userId: '175928847299117063', username: 'pool.test' };
 const LIGHT: CardInput = { profile: PROFILE, options: { customTag: 'light' } };
 const MB = 1024 * 1024;
 const DEFAULTS = { size: 1, memoryLimitBytes: 512 * MB, timeBudgetMs: 5000 };
+const NO_LOSSES = { crashed: 0, memory: 0, cpu: 0, 'wall-clock': 0 };
 
 /** A card whose background decodes to 64 MB and takes a worker hundreds of milliseconds. */
 const heavyCard = (variant: number): CardInput => ({
@@ -73,7 +74,7 @@ test('an unusable image is a CardImageError naming the field once, not a lost wo
   t.is(imageError.field, 'customBackground');
   t.regex(imageError.message, /^customBackground: /);
   t.false(imageError.message.startsWith('customBackground: customBackground:'));
-  t.deepEqual(pool.workersLost, { crashed: 0, memory: 0, time: 0 });
+  t.deepEqual(pool.workersLost, NO_LOSSES);
 });
 
 test('a worker SIGSEGVed mid-card costs that card only: the next card is drawn by a fresh worker', async (t) => {
@@ -93,7 +94,7 @@ test('a worker SIGSEGVed mid-card costs that card only: the next card is drawn b
   t.deepEqual([next.width, next.height], [900, 300]);
   t.not(onlyWorker(pool).pid, drawing.pid);
   t.false(isAlive(drawing.pid));
-  t.deepEqual(pool.workersLost, { crashed: 1, memory: 0, time: 0 });
+  t.deepEqual(pool.workersLost, { ...NO_LOSSES, crashed: 1 });
   const lost = logs().filter((entry) => entry.msg === 'render worker lost; starting a replacement');
   t.is(lost.length, 1);
   t.like(lost[0], { level: 50, pid: drawing.pid, cause: 'crashed', signal: 'SIGSEGV', hadCard: true });
@@ -105,7 +106,7 @@ test('a worker whose card takes it over the memory ceiling is killed and the car
   // decoded background alone is 64 MB (4000 x 4000 x 4 bytes), so it must cross the ceiling.
   const probe = startPool();
   await probe.pool.render(LIGHT);
-  const idle = await readProcessMemory(onlyWorker(probe.pool).pid);
+  const idle = await readProcessUsage(onlyWorker(probe.pool).pid);
   await probe.pool.close();
   t.truthy(idle);
   const { pool, logs } = startPool({ memoryLimitBytes: idle!.rssBytes + 32 * MB });
@@ -115,7 +116,7 @@ test('a worker whose card takes it over the memory ceiling is killed and the car
   const error = await t.throwsAsync(pool.render(heavyCard(2)), { instanceOf: RenderWorkerLostError });
   t.is(error?.cause, 'memory');
   t.is((error).signal, 'SIGKILL');
-  t.deepEqual(pool.workersLost, { crashed: 0, memory: 1, time: 0 });
+  t.deepEqual(pool.workersLost, { ...NO_LOSSES, memory: 1 });
   const lost = logs().find((entry) => entry.msg === 'render worker lost; starting a replacement');
   t.true(Number(lost?.rssBytes) > idle!.rssBytes + 32 * MB, JSON.stringify(lost));
 
@@ -123,20 +124,89 @@ test('a worker whose card takes it over the memory ceiling is killed and the car
   t.not(onlyWorker(pool).pid, before);
 });
 
-test('a card still drawing when the time budget runs out is abandoned and its worker replaced', async (t) => {
-  // 1 ms is far below what any card takes (encoding alone is several ms; this one decodes 16 MP).
-  const { pool } = startPool({ timeBudgetMs: 1 });
-  await t.throwsAsync(pool.render(LIGHT), { instanceOf: RenderWorkerLostError });
-  // Wait for the replacement, so the pid compared below belongs to a worker that was idle.
-  while (pool.workers.length === 0) await sleep(20);
+test('a card that uses more CPU time than its budget is abandoned and its worker replaced', async (t) => {
+  // 1 ms of CPU is far below what this card takes (it decodes 16 MP); the wall clock is left out
+  // of it (a backstop of a minute).
+  const { pool, logs } = startPool({ timeBudgetMs: 1, wallClockFactor: 60_000 });
+  // The pool starts its worker for this card, which waits for it to be ready: then it is drawn.
+  const pending = pool.render(heavyCard(3));
   const before = onlyWorker(pool).pid;
-  const error = await t.throwsAsync(pool.render(heavyCard(3)), { instanceOf: RenderWorkerLostError });
-  t.is(error?.cause, 'time');
+  const error = await t.throwsAsync(pending, { instanceOf: RenderWorkerLostError });
+  t.is(error?.cause, 'cpu');
   t.is((error).pid, before);
   t.is((error).signal, 'SIGKILL');
+  const lost = logs().find((entry) => entry.msg === 'render worker lost; starting a replacement');
+  t.like(lost, { cause: 'cpu', hadCard: true });
+  t.true(Number(lost?.cardCpuMs) > 1, JSON.stringify(lost));
   while (pool.workers.length === 0) await sleep(20);
   t.not(onlyWorker(pool).pid, before);
-  t.is(pool.workersLost.time, 2);
+  t.deepEqual(pool.workersLost, { ...NO_LOSSES, cpu: 1 });
+});
+
+/** The card's worker, once it has been handed the card (a fresh pool first starts its worker). */
+async function workerOnceDrawing(pool: CardRenderPool) {
+  while (pool.workers[0]?.busy !== true) await sleep(5);
+  return onlyWorker(pool);
+}
+
+test('a card whose worker is stopped for longer than the CPU budget still comes back: it used little CPU', async (t) => {
+  // The budget is several times the CPU this card takes (it decodes 16 MP in a few hundred ms), and
+  // the pause twice the budget but far below the wall-clock backstop (ten times the budget).
+  const budgetMs = 3000;
+  const { pool } = startPool({ timeBudgetMs: budgetMs, wallClockFactor: 10 });
+  const pending = pool.render(heavyCard(7));
+  const { pid } = await workerOnceDrawing(pool);
+  // As a loaded machine does to a worker, only more so: no CPU at all for two budgets.
+  process.kill(pid, 'SIGSTOP');
+  await sleep(budgetMs * 2);
+  process.kill(pid, 'SIGCONT');
+  const card = await pending;
+  t.deepEqual([card.width, card.height], [900, 300]);
+  t.is(onlyWorker(pool).pid, pid, 'the same worker, never killed');
+  t.deepEqual(pool.workersLost, NO_LOSSES);
+});
+
+test('a card whose worker uses no CPU past the wall-clock backstop is abandoned with cause wall-clock', async (t) => {
+  // A stopped worker uses no CPU at all: only the backstop (2 x 1 s) ends its card.
+  const { pool, logs } = startPool({ timeBudgetMs: 1000, wallClockFactor: 2 });
+  const pending = pool.render(heavyCard(8));
+  const { pid } = await workerOnceDrawing(pool);
+  process.kill(pid, 'SIGSTOP');
+  const error = await t.throwsAsync(pending, { instanceOf: RenderWorkerLostError });
+  t.is(error?.cause, 'wall-clock');
+  t.is((error).pid, pid);
+  t.is((error).signal, 'SIGKILL');
+  t.false(isAlive(pid));
+  t.like(logs().find((entry) => entry.msg === 'render worker lost; starting a replacement'), { cause: 'wall-clock', pid });
+  t.deepEqual(pool.workersLost, { ...NO_LOSSES, 'wall-clock': 1 });
+});
+
+test('a worker above the recycling threshold after a card answers it, then is replaced without counting a loss', async (t) => {
+  // Any worker is above 1 byte: every card retires its worker.
+  const { pool, logs } = startPool({ recycleAboveBytes: 1 });
+  const first = await pool.render(LIGHT);
+  t.is(first.width, 900);
+  // Killed once it answered: the pool hears of its exit (and logs it) a moment after the card.
+  const recycledLog = () => logs().find((entry) => String(entry.msg).startsWith('render worker recycled'));
+  while (recycledLog() === undefined) await sleep(20);
+  const recycled = recycledLog();
+  t.false(isAlive(Number(recycled!.pid)));
+  const second = await pool.render(LIGHT);
+  t.is(second.width, 900);
+  t.not(onlyWorker(pool).pid, recycled!.pid);
+  // The second card retires its worker too.
+  while (pool.workersRecycled < 2) await sleep(20);
+  t.deepEqual(pool.workersLost, NO_LOSSES);
+});
+
+test('with the default threshold, ordinary and heavy cards leave the worker in place', async (t) => {
+  const { pool } = startPool();
+  await pool.render(LIGHT);
+  const { pid } = onlyWorker(pool);
+  for (const variant of [5, 6]) await pool.render(heavyCard(variant));
+  for (let index = 0; index < 3; index += 1) await pool.render({ ...LIGHT, options: { customTag: `ordinary ${index}` } });
+  t.is(onlyWorker(pool).pid, pid);
+  t.is(pool.workersRecycled, 0);
 });
 
 test('an animated card has its own time budget: the still budget does not cut it short, and its own does', async (t) => {
@@ -146,13 +216,14 @@ test('an animated card has its own time budget: the still budget does not cut it
   ]);
   const moving: CardInput = { profile: PROFILE, options: { customBackground: 'https://images.example/moving.gif', animated: true }, images: { background } };
   // A still budget no card meets, and room for the animation: the animated card comes back whole.
-  const generous = startPool({ timeBudgetMs: 1, animatedTimeBudgetMs: 30_000 }).pool;
+  // The wall-clock backstop is left out of it: only CPU time is under test.
+  const generous = startPool({ timeBudgetMs: 1, animatedTimeBudgetMs: 30_000, wallClockFactor: 60_000 }).pool;
   const card = await generous.render(moving, 'png', 'gif');
   t.is(card.format, 'gif');
   t.deepEqual(card.animation, { animated: true, frames: 2, delaysMs: [100, 100] });
-  const strict = startPool({ timeBudgetMs: 30_000, animatedTimeBudgetMs: 1 }).pool;
+  const strict = startPool({ timeBudgetMs: 30_000, animatedTimeBudgetMs: 1, wallClockFactor: 60_000 }).pool;
   const error = await t.throwsAsync(strict.render(moving, 'png', 'webp'), { instanceOf: RenderWorkerLostError });
-  t.is(error?.cause, 'time');
+  t.is(error?.cause, 'cpu');
   // The same card asked for still draws within the still budget.
   while (strict.workers.length === 0) await sleep(20);
   t.is((await strict.render(moving, 'png')).animation, undefined);
@@ -174,7 +245,7 @@ test('an idle worker that dies is replaced without failing any card', async (t) 
   while (pool.workers.length !== 1 || onlyWorker(pool).pid === idle) await sleep(20);
   const card = await pool.render(LIGHT);
   t.is(card.width, 900);
-  t.deepEqual(pool.workersLost, { crashed: 1, memory: 0, time: 0 });
+  t.deepEqual(pool.workersLost, { ...NO_LOSSES, crashed: 1 });
 });
 
 test('a worker that does not become ready by its start deadline is killed and started again, with backoff', async (t) => {
@@ -201,7 +272,7 @@ test('close() kills the workers and rejects cards drawing and waiting with Rende
   await t.throwsAsync(pool.render(LIGHT), { instanceOf: RenderPoolClosedError });
   t.deepEqual(pool.workers, []);
   t.false(isAlive(worker));
-  t.deepEqual(pool.workersLost, { crashed: 0, memory: 0, time: 0 }, 'closing is not a loss');
+  t.deepEqual(pool.workersLost, NO_LOSSES, 'closing is not a loss');
 });
 
 /** A light card of its own (distinct text), for tests about the order cards are drawn in. */

@@ -3,14 +3,18 @@ import { z } from 'zod';
 /** Environment values are text; these helpers turn them into typed values with readable errors. */
 
 export function envInteger(options: { min: number; max: number; default: number }) {
+  return envOptionalInteger(options).transform((value) => value ?? options.default);
+}
+
+/** {@link envInteger} without a default: undefined when unset, for a default derived from other variables. */
+export function envOptionalInteger(options: { min: number; max: number }) {
   const { min, max } = options;
   return z
     .string()
     .regex(/^-?\d+$/, { error: `must be a whole number from ${min} to ${max}` })
     .transform(Number)
     .pipe(z.number().int().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }))
-    .optional()
-    .transform((value) => value ?? options.default);
+    .optional();
 }
 
 export function envBoolean(defaultValue: boolean) {

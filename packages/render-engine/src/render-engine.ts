@@ -35,8 +35,8 @@ export function createRenderEngine(
   parts: { store: MediaStore; redis?: Redis | Cluster; logger: Logger; lifecycle: Lifecycle; registry: Registry },
 ): RenderEngine {
   const { logger, lifecycle } = parts;
-  const { workers, memoryLimitBytes, timeBudgetMs, animatedTimeBudgetMs } = settings.renderPool;
-  const pool = lifecycle.add('card render pool', createCardRenderPool({ size: workers, memoryLimitBytes, timeBudgetMs, animatedTimeBudgetMs, logger }), (opened) => opened.close());
+  const { workers, ...limits } = settings.renderPool;
+  const pool = lifecycle.add('card render pool', createCardRenderPool({ size: workers, ...limits, logger }), (opened) => opened.close());
   const metrics = createRenderMetrics(parts.registry, pool);
   const { allowPrivateHosts, maxBytes, deadlineMs } = settings.fetch;
   const fetcher = createImageFetcher({ allowPrivateHosts, maxBytes, deadlineMs, userAgent: USER_AGENT });

@@ -26,10 +26,16 @@ export function createRenderMetrics(registry: Registry, pool: CardRenderPool) {
     registry,
     {
       name: 'card_render_workers_lost_total',
-      help: 'Render worker processes lost, by cause: crashed (signal or exit), memory (over RENDER_WORKER_MEMORY_MB), time (over RENDER_TIME_BUDGET_MS, or RENDER_ANIMATED_TIME_BUDGET_MS for an animated card).',
+      help:
+        'Render worker processes lost, by cause: crashed (signal or exit), memory (over its memory ceiling), cpu (a card over RENDER_TIME_BUDGET_MS of CPU time, or RENDER_ANIMATED_TIME_BUDGET_MS for an animated card), wall-clock (a card past the wall-clock backstop, RENDER_WALL_CLOCK_FACTOR times its CPU budget).',
       labelNames: ['cause'],
     },
     () => Object.entries(pool.workersLost).map(([cause, count]) => [{ cause }, count]),
+  );
+  registerCountsCounter(
+    registry,
+    { name: 'card_render_workers_recycled_total', help: 'Render worker processes retired after answering a card that left them holding memory above the recycling threshold.', labelNames: [] },
+    () => [[{}, pool.workersRecycled]],
   );
   new Gauge({
     name: 'card_render_pool_load',

@@ -1,4 +1,5 @@
 import {
+  EMBEDDED_RENDER_POOL_MEMORY_MB,
   envBoolean,
   envCommaList,
   envInteger,
@@ -53,7 +54,8 @@ const environmentSchema = z
     CARDS_IN_FLIGHT_PER_KEY: envInteger({ min: 1, max: 10_000, default: 8 }),
     ...serviceEnvironmentShape,
   })
-  .superRefine(refineServiceEnvironment)
+  // Embedded mode's render workers share what the 1 GiB promise leaves beside the gateway.
+  .superRefine((env, context) => refineServiceEnvironment(env, context, EMBEDDED_RENDER_POOL_MEMORY_MB))
   .superRefine((env, context) => refineRedisEnvironment(env, context, { required: false }))
   .superRefine((env, context) => {
     if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
@@ -85,7 +87,7 @@ const environmentSchema = z
       authFailures: env.RATE_LIMIT_AUTH_FAILURES,
       cardsInFlightPerKey: env.CARDS_IN_FLIGHT_PER_KEY,
     },
-    rendering: toRenderingSettings(env),
+    rendering: toRenderingSettings(env, EMBEDDED_RENDER_POOL_MEMORY_MB),
   }));
 
 export type GatewayConfig = Readonly<z.output<typeof environmentSchema>>;

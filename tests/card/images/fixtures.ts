@@ -508,3 +508,22 @@ export async function peakMemoryGrowthMb(action: () => Promise<unknown>): Promis
   }
   return (process.resourceUsage().maxRSS - before) / 1024;
 }
+
+// ------------------------------------------------------------------------------- big animations
+
+/**
+ * An APNG of `colors.length` full-size solid frames of `side` x `side`: a 4000 px side makes
+ * three 16-megapixel frames in about 200 KB (zlib shrinks a solid frame about 1000 times), the
+ * most a small download can ask a decoder to hold.
+ */
+export function bigApng(side: number, colors: readonly Rgba[], compose: { dispose?: number; blend?: number } = {}): Buffer {
+  return buildApngFrames(colors.map((color) => ({ canvas: solidCanvas(side, side, color), delay: [1, 10] as [number, number], ...compose })));
+}
+
+/** The same as an animated GIF (libvips' encoder; solid frames compress to a few KB each). */
+export async function bigGif(side: number, colors: readonly Rgba[]): Promise<Buffer> {
+  const frames = colors.map((color) => Buffer.alloc(side * side * 4).fill(Buffer.from(color)));
+  return sharp(Buffer.concat(frames), { raw: { width: side, height: side * colors.length, channels: 4, pageHeight: side } })
+    .gif({ loop: 0, delay: colors.map(() => 100) })
+    .toBuffer();
+}

@@ -76,14 +76,18 @@ function checkApng(input: Buffer, options: { field: string; budget: CardPixelBud
   const wanted = Math.min(framesWithinDuration(delays), Math.floor(MAX_DECODED_BYTES / Math.max(1, options.drawnPixels * 4)));
   const frames = 1 + options.budget.chargeFrames(layout.width, layout.height, wanted - 1);
   if (frames < 2) return undefined;
-  return () => decodeApngFrames(layout, { field: options.field, frames, transform: options.transform, delaysMs: delays.slice(0, frames) });
+  // Composited no larger than the card draws it: the drawn region's side, doubled to cover any aspect
+  // up to 4:1 and to leave the transform's own resize something to do (the composite's memory then
+  // follows the card, not the image: 3 x 64 MiB for a 4000 px one at full size).
+  const scale = Math.min(1, (2 * Math.sqrt(options.drawnPixels)) / Math.min(layout.width, layout.height));
+  return () => decodeApngFrames(layout, { field: options.field, frames, scale, transform: options.transform, delaysMs: delays.slice(0, frames) });
 }
 
 /** The first `frames` frames of an APNG, composited, then each resized as other sources' frames are. */
-async function decodeApngFrames(layout: ApngLayout, options: { field: string; frames: number; transform: ImageTransform; delaysMs: number[] }): Promise<AnimatedSource> {
+async function decodeApngFrames(layout: ApngLayout, options: { field: string; frames: number; scale: number; transform: ImageTransform; delaysMs: number[] }): Promise<AnimatedSource> {
   const canvases: Canvas[] = [];
-  await compositeApngFrames(layout, options.frames, options.field, async (rgba) => {
-    const raw = { width: layout.width, height: layout.height, channels: 4 as const };
+  await compositeApngFrames(layout, options.frames, options.field, async (rgba, size) => {
+    const raw = { ...size, channels: 4 as const };
     let resized: { data: Buffer; info: OutputInfo };
     try {
       resized = await options.transform(sharp(rgba, { raw })).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -91,7 +95,7 @@ async function decodeApngFrames(layout: ApngLayout, options: { field: string; fr
       throw corruptImage(options.field, 'a frame of the animation could not be decoded; it may be damaged');
     }
     canvases.push(rgbaCanvas(resized.data, resized.info.width, resized.info.height));
-  });
+  }, options.scale);
   return { frames: canvases, delaysMs: options.delaysMs };
 }
 

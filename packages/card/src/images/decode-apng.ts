@@ -114,19 +114,34 @@ function pngChunk(type: string, data: Buffer): Buffer {
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** One frame's pixels as straight RGBA at the frame's own size, decoded by libvips. */
-async function decodeFrame(layout: ApngLayout, frame: ApngFrame, field: string): Promise<Buffer> {
+/** Where a frame lands on a canvas drawn at `scale`: its region, rounded outwards, inside the canvas. */
+function scaledRegion(frame: ApngFrame, scale: number, canvas: { width: number; height: number }): Pick<ApngFrame, 'x' | 'y' | 'width' | 'height'> {
+  const x = Math.min(canvas.width - 1, Math.floor(frame.x * scale));
+  const y = Math.min(canvas.height - 1, Math.floor(frame.y * scale));
+  const right = Math.max(x + 1, Math.min(canvas.width, Math.ceil((frame.x + frame.width) * scale)));
+  const bottom = Math.max(y + 1, Math.min(canvas.height, Math.ceil((frame.y + frame.height) * scale)));
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+/**
+ * One frame's pixels as straight RGBA at `size` (the frame's own, or its region on a scaled
+ * canvas), decoded by libvips; the resize runs inside libvips while it reads the rows, so a big
+ * frame is never held whole.
+ */
+async function decodeFrame(layout: ApngLayout, frame: ApngFrame, field: string, size: { width: number; height: number }): Promise<Buffer> {
   const ihdr = Buffer.from(layout.ihdr);
   ihdr.writeUInt32BE(frame.width, 0);
   ihdr.writeUInt32BE(frame.height, 4);
   const png = Buffer.concat([SIGNATURE, pngChunk('IHDR', ihdr), ...layout.palette, pngChunk('IDAT', Buffer.concat(frame.data)), pngChunk('IEND', Buffer.alloc(0))]);
   try {
-    const { data, info } = await sharp(png, { limitInputPixels: frame.width * frame.height, failOn: 'warning', ignoreIcc: true })
+    const image = sharp(png, { limitInputPixels: frame.width * frame.height, failOn: 'warning', ignoreIcc: true });
+    const resized = size.width === frame.width && size.height === frame.height ? image : image.resize(size.width, size.height, { fit: 'fill' });
+    const { data, info } = await resized
       .toColourspace('srgb')
       .ensureAlpha()
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });
-    if (info.width !== frame.width || info.height !== frame.height || info.channels !== 4) throw new Error('unexpected frame shape');
+    if (info.width !== size.width || info.height !== size.height || info.channels !== 4) throw new Error('unexpected frame shape');
     return data;
   } catch {
     throw corruptImage(field, 'a frame of the animation could not be decoded; it may be damaged');
@@ -135,15 +150,20 @@ async function decodeFrame(layout: ApngLayout, frame: ApngFrame, field: string):
 
 /**
  * The first `count` frames composited onto the image's canvas as the APNG spec plays them, each
- * handed to `each` (straight RGBA, width x height; the live canvas, to be read before `each`
- * resolves) before the next is drawn, so only the canvas, one saved region and one decoded frame are
- * held at a time: at most about three times the image's pixels (IHDR, within the per-image limit).
+ * handed to `each` (straight RGBA, the canvas's width x height; the live canvas, to be read before
+ * `each` resolves) before the next is drawn, so only the canvas, one saved region and one decoded
+ * frame are held at a time: at most about three times the canvas's pixels. With `scale` below 1
+ * the canvas is the image scaled by it (sides rounded up) and each frame is decoded straight to
+ * its region there: a card that draws a 4000 px APNG at a few hundred pixels then holds three
+ * small buffers, not three of 64 MiB (a partial frame's edges may then blend over a pixel's width).
  */
-export async function compositeApngFrames(layout: ApngLayout, count: number, field: string, each: (rgba: Buffer) => Promise<void>): Promise<void> {
-  const { width } = layout;
-  const canvas = Buffer.alloc(width * layout.height * 4);
-  for (const [index, frame] of layout.frames.slice(0, count).entries()) {
-    const pixels = await decodeFrame(layout, frame, field);
+export async function compositeApngFrames(layout: ApngLayout, count: number, field: string, each: (rgba: Buffer, size: { width: number; height: number }) => Promise<void>, scale = 1): Promise<void> {
+  const size = { width: Math.max(1, Math.ceil(layout.width * scale)), height: Math.max(1, Math.ceil(layout.height * scale)) };
+  const { width } = size;
+  const canvas = Buffer.alloc(width * size.height * 4);
+  for (const [index, declared] of layout.frames.slice(0, count).entries()) {
+    const frame = { ...declared, ...(scale < 1 ? scaledRegion(declared, scale, size) : {}) };
+    const pixels = await decodeFrame(layout, declared, field, frame);
     // The first frame's PREVIOUS disposal is BACKGROUND (spec).
     const dispose = index === 0 && frame.dispose === DISPOSE_PREVIOUS ? DISPOSE_BACKGROUND : frame.dispose;
     const saved = dispose === DISPOSE_PREVIOUS ? copyRegion(canvas, width, frame) : undefined;
@@ -157,7 +177,7 @@ export async function compositeApngFrames(layout: ApngLayout, count: number, fie
       for (let col = 0; col < frame.width * 4; col += 4) blendOver(canvas, target + col, pixels, source + col);
     }
     // Not copied: `each` is done with the canvas before the next frame changes it.
-    await each(canvas);
+    await each(canvas, size);
     if (dispose === DISPOSE_BACKGROUND) {
       for (let row = 0; row < frame.height; row += 1) canvas.fill(0, ((frame.y + row) * width + frame.x) * 4, ((frame.y + row) * width + frame.x + frame.width) * 4);
     } else if (saved) {
@@ -166,7 +186,7 @@ export async function compositeApngFrames(layout: ApngLayout, count: number, fie
   }
 }
 
-function copyRegion(canvas: Buffer, width: number, frame: ApngFrame): Buffer {
+function copyRegion(canvas: Buffer, width: number, frame: Pick<ApngFrame, 'x' | 'y' | 'width' | 'height'>): Buffer {
   const region = Buffer.alloc(frame.width * frame.height * 4);
   for (let row = 0; row < frame.height; row += 1) {
     const start = ((frame.y + row) * width + frame.x) * 4;

@@ -19,11 +19,12 @@ export class RenderPoolClosedError extends Error {
 
 /**
  * The worker drawing this card died or was killed: a native crash or non-zero exit (`crashed`),
- * resident memory over the ceiling (`memory`) or a card over the time budget (`time`). The card
- * is not retried here: the same input would most likely do the same to the next worker.
+ * resident memory over the ceiling (`memory`), a card over its CPU budget (`cpu`) or past the
+ * wall-clock backstop (`wall-clock`). The card is not retried here: the same input would most
+ * likely do the same to the next worker.
  */
 export class RenderWorkerLostError extends Error {
-  override readonly cause: WorkerLossCause;
+  override readonly cause: WorkerExit['cause'];
   readonly pid: number;
   readonly signal: NodeJS.Signals | null;
   readonly exitCode: number | null;
@@ -93,7 +94,8 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
   let dispatches = 0;
   let waitingCount = 0;
   const slots = new Set<WorkerSlot>();
-  const workersLost: Record<WorkerLossCause, number> = { crashed: 0, memory: 0, time: 0 };
+  const workersLost: Record<WorkerLossCause, number> = { crashed: 0, memory: 0, cpu: 0, 'wall-clock': 0 };
+  let workersRecycled = 0;
   let nextTaskId = 1;
   let closed = false;
   let failedStartsInARow = 0;
@@ -131,8 +133,15 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
       pending?.reject(new RenderPoolClosedError());
       return;
     }
-    workersLost[exit.cause] += 1;
-    const details = { pid: exit.pid, cause: exit.cause, signal: exit.signal, exitCode: exit.exitCode, rssBytes: exit.rssBytes, hadCard: pending !== undefined };
+    // Retired after answering its card (no card is lost): replaced like any other, not counted as a loss.
+    if (exit.cause === 'recycled' && pending === undefined) {
+      workersRecycled += 1;
+      logger.info({ pid: exit.pid, rssBytes: exit.rssBytes }, 'render worker recycled: it kept too much memory after a card; starting a fresh one');
+      scheduleRefill();
+      return;
+    }
+    if (exit.cause !== 'recycled') workersLost[exit.cause] += 1;
+    const details = { pid: exit.pid, cause: exit.cause, signal: exit.signal, exitCode: exit.exitCode, rssBytes: exit.rssBytes, cardCpuMs: exit.cardCpuMs, hadCard: pending !== undefined };
     if (exit.started) {
       logger.error(details, 'render worker lost; starting a replacement');
     } else {
@@ -252,6 +261,10 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     },
     /** Workers lost since the pool started, by cause (read by the metrics at scrape time). */
     workersLost: workersLost as Readonly<typeof workersLost>,
+    /** Workers retired after a card that left them above the recycling threshold (see RenderWorkerLimits). */
+    get workersRecycled() {
+      return workersRecycled;
+    },
     /**
      * Draws the card and encodes it as `format` (PNG by default), both in a worker process. With
      * `animation`, a card with a moving source is drawn moving and encoded as that; `format` is

@@ -3,16 +3,25 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { RenderTask, RenderTaskOutcome, WorkerMessage } from './pool-messages.ts';
 
-/** Why the pool lost a worker: it died by itself, or the pool killed it over its memory or time budget. */
-export type WorkerLossCause = 'crashed' | 'memory' | 'time';
+/**
+ * Why the pool lost a worker: it died by itself (`crashed`), or the pool killed it over its memory
+ * ceiling (`memory`), over its card's CPU budget (`cpu`), or because the card outlived the
+ * wall-clock backstop while using little CPU (`wall-clock`: a stopped or wedged process).
+ */
+export type WorkerLossCause = 'crashed' | 'memory' | 'cpu' | 'wall-clock';
+
+/** How a worker ended: lost, or retired by the pool after a card left it holding memory (`recycled`). */
+export type WorkerExitCause = WorkerLossCause | 'recycled';
 
 export interface WorkerExit {
   pid: number;
-  cause: WorkerLossCause;
+  cause: WorkerExitCause;
   signal: NodeJS.Signals | null;
   exitCode: number | null;
   /** The last resident set size read, when one was. */
   rssBytes: number | undefined;
+  /** CPU time the card being drawn had used at the last reading, when there was a card. */
+  cardCpuMs: number | undefined;
   /** False when the process died before it could draw (fonts missing, canvas failing to load...). */
   started: boolean;
   /** What the worker said when it could not start. */
@@ -22,10 +31,27 @@ export interface WorkerExit {
 export interface RenderWorkerLimits {
   /** Resident memory above which the worker is killed. */
   memoryLimitBytes: number;
-  /** How long one card may draw before the worker is killed. */
+  /**
+   * CPU time (user + system, all threads of the worker) one card may use before the worker is
+   * killed. CPU, not wall-clock time: a machine busy with other work slows a card down without
+   * making it cost more, so load never turns a legal card into a failure.
+   */
   timeBudgetMs: number;
   /** The same for an animated card, which draws and encodes every frame (GIF: ~5 s on a free core). */
   animatedTimeBudgetMs?: number | undefined;
+  /**
+   * The wall-clock backstop, as a multiple of the card's CPU budget: a card still unanswered then
+   * is killed whatever CPU it used (a stopped process, a native call blocked forever). Default
+   * {@link WALL_CLOCK_BACKSTOP_FACTOR}.
+   */
+  wallClockFactor?: number | undefined;
+  /**
+   * Resident memory above which a worker that has just answered a card is retired and replaced
+   * (default {@link idleRecycleBytes}): a big card can leave freed memory resident (allocator
+   * arenas, V8's grown heap), and a worker that keeps it would meet the next card closer to its
+   * ceiling than a fresh one does.
+   */
+  recycleAboveBytes?: number | undefined;
   /**
    * How long a worker may take to load fonts and draw its warm-up card (1.5–3 s here) before it is
    * killed as wedged; the pool then starts another with its start-up backoff. Default 60 s.
@@ -34,6 +60,22 @@ export interface RenderWorkerLimits {
 }
 
 const DEFAULT_START_DEADLINE_MS = 60_000;
+
+/**
+ * A card's wall-clock backstop is this many times its CPU budget (5 s of CPU: 20 s): generous
+ * enough that a machine four times oversubscribed still draws a legal card, and still an end for a
+ * worker that uses no CPU at all because it is stopped or blocked.
+ */
+const WALL_CLOCK_BACKSTOP_FACTOR = 4;
+
+/**
+ * The default recycling threshold: an idle warm worker holds about 135 MiB and one after ordinary
+ * cards a little more; a worker still above 60 % of its ceiling after answering carries the
+ * leftovers of a big card, which would cut the next card's room by that much.
+ */
+function idleRecycleBytes(memoryLimitBytes: number): number {
+  return Math.floor(memoryLimitBytes * 0.6);
+}
 
 export interface RenderWorkerEvents {
   /** Fonts loaded and the warm-up card drawn: the worker can take cards. */
@@ -45,6 +87,16 @@ export interface RenderWorkerEvents {
 
 /** A `.ts` entry: Node strips its types itself, as it does for every service entry point. */
 const WORKER_ENTRY = fileURLToPath(new URL('./card-worker.ts', import.meta.url));
+
+/**
+ * glibc's allocator, tuned for a process that draws one big card after another. It gives each
+ * thread that allocates its own arena (8 per core); cairo, pango and libvips threads then leave
+ * freed memory stranded in many arenas: two arenas keep RSS close to what is really used. A fixed
+ * mmap threshold stops glibc from raising it (up to 32 MiB) after a big block is freed, which would
+ * put the next card's decoded frames on the heap, where freeing them rarely gives memory back:
+ * with it, every block of 1 MiB or more is mapped on its own and returned whole when freed.
+ */
+const ALLOCATOR_ENVIRONMENT = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: String(1024 * 1024) };
 
 /** While a card draws, memory can climb fast; an idle worker only needs watching for leaks. */
 const BUSY_SAMPLE_MS = 50;
@@ -59,19 +111,40 @@ function heapLimitMb(memoryLimitBytes: number): number {
   return Math.max(64, Math.floor(memoryLimitBytes / (1024 * 1024) / 2));
 }
 
-/** Resident size of a process from /proc (Linux), or undefined once it is gone. */
-export async function readProcessMemory(pid: number): Promise<{ rssBytes: number } | undefined> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => undefined);
-  if (status === undefined) return undefined;
-  // The kernel reports it in kB, whatever the page size (statm counts pages).
-  const rssBytes = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) * 1024;
-  return Number.isFinite(rssBytes) ? { rssBytes } : undefined;
+/**
+ * /proc reports CPU times in USER_HZ clock ticks, which Linux fixes at 100 for user space on every
+ * architecture whatever the kernel's own tick rate (sysconf(_SC_CLK_TCK)).
+ */
+const MS_PER_CLOCK_TICK = 10;
+
+export interface ProcessUsage {
+  rssBytes: number;
+  /** User plus system CPU time of all the process's threads so far (10 ms resolution). */
+  cpuMs: number;
 }
 
 /**
- * One forked render worker under supervision: it samples the process's resident memory and kills
- * it above the ceiling, kills it when a card outlives the time budget, and reports how it ended.
- * The pool decides what to do with the card and whether to start a replacement.
+ * What the supervisor watches of a process, read from /proc (Linux) in one place: resident size
+ * (`status`) and CPU time (`stat`); undefined once the process is gone.
+ */
+export async function readProcessUsage(pid: number): Promise<ProcessUsage | undefined> {
+  const [status, stat] = await Promise.all([readFile(`/proc/${pid}/status`, 'utf8'), readFile(`/proc/${pid}/stat`, 'utf8')]).catch(() => [undefined, undefined]);
+  if (status === undefined || stat === undefined) return undefined;
+  // The kernel reports it in kB, whatever the page size (statm counts pages).
+  const rssBytes = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) * 1024;
+  // The command name (field 2) is in parentheses and may hold spaces; utime and stime are fields
+  // 14 and 15 of the line, 12th and 13th after the name. They cover every thread of the process.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpuMs = (Number(fields[11]) + Number(fields[12])) * MS_PER_CLOCK_TICK;
+  return Number.isFinite(rssBytes) && Number.isFinite(cpuMs) ? { rssBytes, cpuMs } : undefined;
+}
+
+/**
+ * One forked render worker under supervision: it samples the process's resident memory and CPU
+ * time, kills it above the memory ceiling, when a card uses more CPU than its budget, or when a card
+ * outlives the wall-clock backstop; it retires a worker that answers a card still holding more
+ * than the recycling threshold; and it reports how the process ended. The pool decides what to do
+ * with the card and starts a replacement.
  */
 export class RenderWorkerProcess {
   readonly pid: number;
@@ -81,11 +154,13 @@ export class RenderWorkerProcess {
   #ready = false;
   #busy = false;
   #exited = false;
-  #killedFor: WorkerLossCause | undefined;
+  #killedFor: WorkerExitCause | undefined;
   #startError: string | undefined;
   #rssBytes: number | undefined;
+  /** The card being drawn: its CPU budget and the worker's CPU time when it was handed over. */
+  #card: { budgetMs: number; cpuAtStartMs: Promise<number | undefined>; usedMs: number | undefined } | undefined;
   #sampleTimer: NodeJS.Timeout | undefined;
-  #budgetTimer: NodeJS.Timeout | undefined;
+  #backstopTimer: NodeJS.Timeout | undefined;
   #startTimer: NodeJS.Timeout | undefined;
   readonly #exitedPromise: Promise<void>;
 
@@ -94,10 +169,7 @@ export class RenderWorkerProcess {
     this.#events = events;
     this.#child = fork(WORKER_ENTRY, [], {
       execArgv: [`--max-old-space-size=${heapLimitMb(limits.memoryLimitBytes)}`],
-      // glibc gives each thread that allocates its own arena (8 per core); cairo, pango and libvips
-      // threads then leave freed memory stranded in many arenas and resident memory creeps up.
-      // Two arenas keep a long-lived worker's RSS close to what it really uses.
-      env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+      env: { ...process.env, ...ALLOCATOR_ENVIRONMENT },
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -134,7 +206,10 @@ export class RenderWorkerProcess {
   draw(task: RenderTask): void {
     this.#busy = true;
     const budgetMs = task.animation === undefined ? this.#limits.timeBudgetMs : (this.#limits.animatedTimeBudgetMs ?? this.#limits.timeBudgetMs);
-    this.#budgetTimer = setTimeout(() => this.kill('time'), budgetMs);
+    // Read while the message travels: the worker cannot have used more than a few ms of the card by
+    // then, which only makes the budget that much more lenient.
+    this.#card = { budgetMs, cpuAtStartMs: readProcessUsage(this.pid).then((usage) => usage?.cpuMs), usedMs: undefined };
+    this.#backstopTimer = setTimeout(() => this.kill('wall-clock'), budgetMs * (this.#limits.wallClockFactor ?? WALL_CLOCK_BACKSTOP_FACTOR));
     this.#scheduleSample(BUSY_SAMPLE_MS);
     this.#child.send(task, (error) => {
       // The channel closed under the message: the process is exiting, and `exit` reports it.
@@ -143,7 +218,7 @@ export class RenderWorkerProcess {
   }
 
   /** SIGKILL: nothing a wedged native decoder does can delay it. The first cause given is kept. */
-  kill(cause: WorkerLossCause): void {
+  kill(cause: WorkerExitCause): void {
     if (this.#exited) return;
     this.#killedFor ??= cause;
     this.#child.kill('SIGKILL');
@@ -168,14 +243,21 @@ export class RenderWorkerProcess {
   }
 
   /**
-   * A worker that ends a card above its ceiling is killed and the card counted lost with it: the
-   * sampler alone would catch a short peak only if a sample happened to land on it.
+   * A worker that ends a card above its ceiling or its CPU budget is killed and the card counted
+   * lost with it: the sampler alone would catch a short peak, or the last milliseconds over the
+   * budget, only if a sample happened to land on them; so the budgets hold whatever the sampling.
+   * A worker under both that still holds more than the recycling threshold answers, then is
+   * retired: the next card meets a fresh worker, not one carrying the last card's leftovers.
    */
   async #finishCard(outcome: RenderTaskOutcome): Promise<void> {
-    clearTimeout(this.#budgetTimer);
-    if ((await this.#overMemory()) || this.#exited || this.#killedFor !== undefined) return;
+    clearTimeout(this.#backstopTimer);
+    if ((await this.#overBudget()) || this.#exited || this.#killedFor !== undefined) return;
     this.#busy = false;
-    this.#scheduleSample(IDLE_SAMPLE_MS);
+    this.#card = undefined;
+    const recycleAbove = this.#limits.recycleAboveBytes ?? idleRecycleBytes(this.#limits.memoryLimitBytes);
+    // Retired before the outcome goes out, so the pool does not hand it the next card.
+    if (this.#rssBytes !== undefined && this.#rssBytes > recycleAbove) this.kill('recycled');
+    else this.#scheduleSample(IDLE_SAMPLE_MS);
     this.#events.onOutcome(outcome);
   }
 
@@ -183,19 +265,28 @@ export class RenderWorkerProcess {
     clearTimeout(this.#sampleTimer);
     if (this.#exited) return;
     this.#sampleTimer = setTimeout(() => {
-      void this.#overMemory().then((killed) => killed || this.#scheduleSample(this.#busy ? BUSY_SAMPLE_MS : IDLE_SAMPLE_MS));
+      void this.#overBudget().then((killed) => killed || this.#scheduleSample(this.#busy ? BUSY_SAMPLE_MS : IDLE_SAMPLE_MS));
     }, delayMs);
     // Sampling alone must not keep a process alive that is otherwise done.
     this.#sampleTimer.unref();
   }
 
-  /** Reads the resident memory and kills the worker above its ceiling; true when it did. */
-  async #overMemory(): Promise<boolean> {
-    const memory = await readProcessMemory(this.pid);
-    if (this.#exited || !memory) return false;
-    this.#rssBytes = memory.rssBytes;
-    if (memory.rssBytes <= this.#limits.memoryLimitBytes) return false;
-    this.kill('memory');
+  /** Reads memory and CPU time, and kills the worker over its ceiling or its card's CPU budget; true when it did. */
+  async #overBudget(): Promise<boolean> {
+    const usage = await readProcessUsage(this.pid);
+    if (this.#exited || !usage) return false;
+    this.#rssBytes = usage.rssBytes;
+    if (usage.rssBytes > this.#limits.memoryLimitBytes) {
+      this.kill('memory');
+      return true;
+    }
+    const card = this.#card;
+    if (card === undefined) return false;
+    const atStart = await card.cpuAtStartMs;
+    if (atStart === undefined || this.#exited) return false;
+    card.usedMs = usage.cpuMs - atStart;
+    if (card.usedMs <= card.budgetMs) return false;
+    this.kill('cpu');
     return true;
   }
 
@@ -203,9 +294,10 @@ export class RenderWorkerProcess {
     if (this.#exited) return;
     this.#exited = true;
     clearTimeout(this.#sampleTimer);
-    clearTimeout(this.#budgetTimer);
+    clearTimeout(this.#backstopTimer);
     clearTimeout(this.#startTimer);
     const cause = this.#killedFor ?? 'crashed';
-    this.#events.onExit({ pid: this.pid, cause, signal, exitCode, rssBytes: this.#rssBytes, started: this.#ready, startError: this.#startError });
+    const exit = { pid: this.pid, cause, signal, exitCode, rssBytes: this.#rssBytes, cardCpuMs: this.#card?.usedMs, started: this.#ready, startError: this.#startError };
+    this.#events.onExit(exit);
   }
 }
