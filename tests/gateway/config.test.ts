@@ -80,26 +80,28 @@ test('the default public URL names a reachable host', (t) => {
   t.is(defaultPublicBaseUrl('::1', 3000), 'http://[::1]:3000');
 });
 
-test('embedded render workers and their ceilings add up to at most 768 MiB, the 1 GiB tree less the gateway share', (t) => {
+test('embedded render workers share a 768 MiB pool budget, the 1 GiB tree less the gateway share, one animated card at a time', (t) => {
   const { renderPool } = loadGatewayConfig({}).rendering;
   t.true(renderPool.workers >= 1);
-  t.true(renderPool.workers * renderPool.memoryLimitBytes <= 768 * 1024 * 1024, JSON.stringify(renderPool));
+  t.is(renderPool.poolMemoryLimitBytes, 768 * 1024 * 1024);
+  t.true(renderPool.memoryLimitBytes <= renderPool.poolMemoryLimitBytes!, JSON.stringify(renderPool));
   t.true(renderPool.memoryLimitBytes >= 256 * 1024 * 1024);
+  t.is(renderPool.animatedAtOnce, 1, 'two animated cards at their peak do not fit 768 MiB');
   t.deepEqual(
     [renderPool.timeBudgetMs, renderPool.animatedTimeBudgetMs, renderPool.wallClockFactor],
     [5000, 18_000, 4],
   );
-  // Two workers share the pool evenly; one alone keeps the usual 512 MiB ceiling.
-  t.is(loadGatewayConfig({ RENDER_WORKERS: '2' }).rendering.renderPool.memoryLimitBytes, 384 * 1024 * 1024);
-  t.is(loadGatewayConfig({ RENDER_WORKERS: '1' }).rendering.renderPool.memoryLimitBytes, 512 * 1024 * 1024);
-  // A bigger pool budget gives more workers their share.
-  t.is(loadGatewayConfig({ RENDER_POOL_MEMORY_MB: '4096', RENDER_WORKERS: '8' }).rendering.renderPool.memoryLimitBytes, 512 * 1024 * 1024);
+  // Each worker may use what the others leave of the pool, up to the usual 512 MiB ceiling.
+  t.is(loadGatewayConfig({ RENDER_WORKERS: '2' }).rendering.renderPool.memoryLimitBytes, 512 * 1024 * 1024);
+  // A bigger pool budget holds more animated cards at once.
+  const big = loadGatewayConfig({ RENDER_POOL_MEMORY_MB: '4096', RENDER_WORKERS: '8' }).rendering.renderPool;
+  t.deepEqual([big.memoryLimitBytes, big.animatedAtOnce], [512 * 1024 * 1024, 9]);
 });
 
 test('workers or ceilings that do not fit the pool budget are refused with every other bad variable', (t) => {
-  const error = t.throws(() => loadGatewayConfig({ RENDER_WORKERS: '2', RENDER_WORKER_MEMORY_MB: '512', PORT: 'eighty' }), { instanceOf: ConfigurationError });
+  const error = t.throws(() => loadGatewayConfig({ RENDER_WORKER_MEMORY_MB: '1024', PORT: 'eighty' }), { instanceOf: ConfigurationError });
   t.deepEqual(error.problems.map((problem) => problem.variable).sort(), ['PORT', 'RENDER_WORKER_MEMORY_MB']);
-  t.regex(error.message, /need 1024 MiB, over the pool's 768 MiB/);
+  t.regex(error.message, /a render worker of 1024 MiB does not fit the pool's 768 MiB/);
   const crowded = t.throws(() => loadGatewayConfig({ RENDER_WORKERS: '4' }), { instanceOf: ConfigurationError });
   t.deepEqual(crowded.problems.map((problem) => problem.variable), ['RENDER_WORKERS']);
   t.regex(crowded.message, /leave each 192 MiB/);

@@ -15,9 +15,11 @@ export const FETCH_DEFAULTS = { maxBytes: 8 * 1024 * 1024, deadlineMs: 5000 } as
 /**
  * The embedded gateway promises that it and its render workers together stay under 1 GiB. The
  * gateway's own share (about 225 MiB at its peak in the memory tests: Node, the app, fetched images,
- * answered cards) is set aside; its render workers share the rest, each with a ceiling that is its
- * part of it, so the ceilings add up to the promise whatever the cards. A renderer service has no
- * such promise: its default ceiling is per worker (RENDER_WORKER_MEMORY_MB) and the pool unbounded.
+ * answered cards) is set aside; its render workers share the rest as one pool budget: each worker
+ * may use what the others leave of it, up to its own ceiling, and is killed above that (the pool
+ * also never draws more animated cards at once than the budget holds: ANIMATED_CARD_PEAK_MB). So
+ * the tree stays within the promise whatever the cards. A renderer service has no such promise:
+ * its ceiling is per worker (RENDER_WORKER_MEMORY_MB) and the pool unbounded.
  */
 const EMBEDDED_TREE_MEMORY_MB = 1024;
 const EMBEDDED_GATEWAY_SHARE_MB = 256;
@@ -33,6 +35,12 @@ const DEFAULT_WORKER_MEMORY_MB = 512;
  * at its peak) rather than a third worker that could not draw it.
  */
 const DEFAULT_WORKER_SHARE_MB = 384;
+/**
+ * A worker's resident peak while it draws the heaviest animated card (60 frames of 900x300 drawn
+ * over a source cut to its frame cap): 397-424 MiB measured. Under a pool budget, at most as many
+ * animated cards draw at once as this fits into it (at least one); the others wait their turn.
+ */
+const ANIMATED_CARD_PEAK_MB = 448;
 
 export const serviceEnvironmentShape = {
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -89,7 +97,8 @@ function renderPoolSizes(env: ServiceEnvironment, poolDefaultMb: number | undefi
   const poolMb = env.RENDER_POOL_MEMORY_MB ?? poolDefaultMb;
   const cores = Math.max(1, availableParallelism());
   const workers = env.RENDER_WORKERS ?? (poolMb === undefined ? cores : Math.max(1, Math.min(cores, Math.floor(poolMb / DEFAULT_WORKER_SHARE_MB))));
-  const workerMb = env.RENDER_WORKER_MEMORY_MB ?? (poolMb === undefined ? DEFAULT_WORKER_MEMORY_MB : Math.min(DEFAULT_WORKER_MEMORY_MB, Math.floor(poolMb / workers)));
+  // Under a pool budget a worker may use what the others leave, so its own ceiling need not be a share.
+  const workerMb = env.RENDER_WORKER_MEMORY_MB ?? (poolMb === undefined ? DEFAULT_WORKER_MEMORY_MB : Math.min(DEFAULT_WORKER_MEMORY_MB, poolMb));
   return { poolMb, workers, workerMb };
 }
 
@@ -100,11 +109,11 @@ function renderPoolSizes(env: ServiceEnvironment, poolDefaultMb: number | undefi
  */
 export function refineServiceEnvironment(env: ServiceEnvironment, context: z.RefinementCtx, poolDefaultMb?: number): void {
   const { poolMb, workers, workerMb } = renderPoolSizes(env, poolDefaultMb);
-  if (poolMb !== undefined && workerMb < MIN_WORKER_MEMORY_MB) {
+  if (poolMb !== undefined && workers * MIN_WORKER_MEMORY_MB > poolMb) {
     const path = env.RENDER_WORKERS === undefined ? 'RENDER_POOL_MEMORY_MB' : 'RENDER_WORKERS';
-    context.addIssue({ code: 'custom', path: [path], message: `${workers} render workers in ${poolMb} MiB leave each ${workerMb} MiB, under the ${MIN_WORKER_MEMORY_MB} MiB a worker needs` });
-  } else if (poolMb !== undefined && workers * workerMb > poolMb) {
-    context.addIssue({ code: 'custom', path: ['RENDER_WORKER_MEMORY_MB'], message: `${workers} render workers of ${workerMb} MiB need ${workers * workerMb} MiB, over the pool's ${poolMb} MiB (RENDER_POOL_MEMORY_MB)` });
+    context.addIssue({ code: 'custom', path: [path], message: `${workers} render workers in ${poolMb} MiB leave each ${Math.floor(poolMb / workers)} MiB, under the ${MIN_WORKER_MEMORY_MB} MiB a worker needs` });
+  } else if (poolMb !== undefined && workerMb > poolMb) {
+    context.addIssue({ code: 'custom', path: ['RENDER_WORKER_MEMORY_MB'], message: `a render worker of ${workerMb} MiB does not fit the pool's ${poolMb} MiB (RENDER_POOL_MEMORY_MB)` });
   }
   const s3 = [env.S3_ENDPOINT, env.S3_ACCESS_KEY, env.S3_SECRET_KEY];
   if (s3.some((value) => value !== undefined) && s3.some((value) => value === undefined)) {
@@ -116,11 +125,12 @@ export function refineServiceEnvironment(env: ServiceEnvironment, context: z.Ref
 
 /** What the render path needs from the environment, in the units its parts take. */
 export function toRenderingSettings(env: ServiceEnvironment, poolDefaultMb?: number) {
-  const { workers, workerMb } = renderPoolSizes(env, poolDefaultMb);
+  const { workers, workerMb, poolMb } = renderPoolSizes(env, poolDefaultMb);
   return {
     renderPool: {
       workers,
       memoryLimitBytes: workerMb * 1024 * 1024,
+      ...(poolMb === undefined ? {} : { poolMemoryLimitBytes: poolMb * 1024 * 1024, animatedAtOnce: Math.max(1, Math.floor(poolMb / ANIMATED_CARD_PEAK_MB)) }),
       timeBudgetMs: env.RENDER_TIME_BUDGET_MS,
       animatedTimeBudgetMs: env.RENDER_ANIMATED_TIME_BUDGET_MS,
       wallClockFactor: env.RENDER_WALL_CLOCK_FACTOR,

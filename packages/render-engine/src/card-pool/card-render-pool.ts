@@ -8,6 +8,13 @@ import { RenderWorkerProcess, type RenderWorkerLimits, type WorkerExit, type Wor
 export interface CardRenderPoolOptions extends RenderWorkerLimits {
   size: number;
   logger: Logger;
+  /**
+   * All workers' resident memory together: a worker is killed above what the others leave of it
+   * (or its own `memoryLimitBytes`, whichever is less). Unset: each worker has only its own ceiling.
+   */
+  poolMemoryLimitBytes?: number | undefined;
+  /** The most animated cards drawing at once (the heaviest cards): more wait. Default: no limit. */
+  animatedAtOnce?: number | undefined;
 }
 
 export class RenderPoolClosedError extends Error {
@@ -91,6 +98,9 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
   const drawingByTenant = new Map<string, number>();
   /** When each tenant with cards waiting or drawing was last given a worker (a dispatch count). */
   const lastServed = new Map<string, number>();
+  /** Animated cards drawing now; at `animatedAtOnce`, lanes whose next card is animated wait. */
+  let animatedDrawing = 0;
+  const animatedAtOnce = options.animatedAtOnce ?? Number.POSITIVE_INFINITY;
   let dispatches = 0;
   let waitingCount = 0;
   const slots = new Set<WorkerSlot>();
@@ -101,11 +111,19 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
   let failedStartsInARow = 0;
   let restartTimer: NodeJS.Timeout | undefined;
 
+  /** Under a pool budget: what the other workers leave of it, by their last readings. */
+  const ceilingFor = (slot: WorkerSlot) => () => {
+    let others = 0;
+    for (const other of slots) if (other !== slot) others += other.process.rssBytes ?? 0;
+    return Math.min(options.memoryLimitBytes, options.poolMemoryLimitBytes! - others);
+  };
+
   const startWorker = () => {
     const startedAt = performance.now();
-    const slot: WorkerSlot = {
-      current: undefined,
-      process: new RenderWorkerProcess(options, {
+    const slot = { current: undefined } as WorkerSlot;
+    const limits = options.poolMemoryLimitBytes === undefined ? options : { ...options, memoryCeiling: ceilingFor(slot) };
+    Object.assign(slot, {
+      process: new RenderWorkerProcess(limits, {
         onReady: () => {
           failedStartsInARow = 0;
           logger.info({ pid: slot.process.pid, startMs: Math.round(performance.now() - startedAt) }, 'render worker ready');
@@ -120,7 +138,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
         },
         onExit: (exit) => workerExited(slot, exit),
       }),
-    };
+    });
     slots.add(slot);
   };
 
@@ -187,6 +205,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
   };
 
   const finishedDrawing = (pending: PendingTask) => {
+    if (pending.task.animation !== undefined) animatedDrawing -= 1;
     const left = (drawingByTenant.get(pending.tenant) ?? 1) - 1;
     if (left <= 0) drawingByTenant.delete(pending.tenant);
     else drawingByTenant.set(pending.tenant, left);
@@ -197,7 +216,9 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
   const takeNextFairly = (): PendingTask | undefined => {
     let chosen: PendingTask[] | undefined;
     let best = { drawing: Number.POSITIVE_INFINITY, served: Number.POSITIVE_INFINITY, id: Number.POSITIVE_INFINITY };
+    const animatedMayStart = animatedDrawing < animatedAtOnce;
     for (const [tenant, lane] of lanes) {
+      if (!animatedMayStart && lane[0]!.task.animation !== undefined) continue;
       const rank = { drawing: drawingByTenant.get(tenant) ?? 0, served: lastServed.get(tenant) ?? -1, id: lane[0]!.task.id };
       const better = rank.drawing !== best.drawing ? rank.drawing < best.drawing : rank.served !== best.served ? rank.served < best.served : rank.id < best.id;
       if (better) {
@@ -233,6 +254,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
       const pending = takeNextFairly();
       if (!pending) return;
       slot.current = pending;
+      if (pending.task.animation !== undefined) animatedDrawing += 1;
       drawingByTenant.set(pending.tenant, (drawingByTenant.get(pending.tenant) ?? 0) + 1);
       slot.process.draw(pending.task);
     }

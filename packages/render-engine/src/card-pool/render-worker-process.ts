@@ -31,6 +31,8 @@ export interface WorkerExit {
 export interface RenderWorkerLimits {
   /** Resident memory above which the worker is killed. */
   memoryLimitBytes: number;
+  /** The ceiling now, when it moves (a pool budget shared with other workers); `memoryLimitBytes` otherwise. */
+  memoryCeiling?: (() => number) | undefined;
   /**
    * CPU time (user + system, all threads of the worker) one card may use before the worker is
    * killed. CPU, not wall-clock time: a machine busy with other work slows a card down without
@@ -197,6 +199,11 @@ export class RenderWorkerProcess {
     this.#startTimer.unref();
   }
 
+  /** Resident memory at the last reading (undefined before the first). */
+  get rssBytes(): number | undefined {
+    return this.#rssBytes;
+  }
+
   /** Started and not drawing: the pool may hand it a card. */
   get idle(): boolean {
     return this.#ready && !this.#busy && !this.#exited && this.#killedFor === undefined;
@@ -276,7 +283,7 @@ export class RenderWorkerProcess {
     const usage = await readProcessUsage(this.pid);
     if (this.#exited || !usage) return false;
     this.#rssBytes = usage.rssBytes;
-    if (usage.rssBytes > this.#limits.memoryLimitBytes) {
+    if (usage.rssBytes > (this.#limits.memoryCeiling?.() ?? this.#limits.memoryLimitBytes)) {
       this.kill('memory');
       return true;
     }

@@ -178,7 +178,7 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     'outside its canvas is a 422 too.',
     'Drawing a card may take 5 s of CPU time (`RENDER_TIME_BUDGET_MS`; a busy machine slows a card',
     'without failing it, up to a wall-clock backstop of 4 times the budget, `RENDER_WALL_CLOCK_FACTOR`) and its render worker\'s memory',
-    '(`RENDER_WORKER_MEMORY_MB`; embedded, the workers share 768 MiB, so 384 MiB each with two):',
+    '(`RENDER_WORKER_MEMORY_MB`, 512 MiB; embedded, all workers share 768 MiB and draw one animated card at a time):',
     'a card that crashes its worker or exceeds either is `503 render_failed`, and the same card is refused at once for the next',
     `${RENDER_RETENTION.failedAgeSeconds / 60} minutes.`,
     `The answer waits for the render, at most ${dependencies.renderTimeoutMs} ms (then 504). Keys share the renderers fairly: a key's cards queue`,
