@@ -336,3 +336,18 @@ test('a card withdrawn while it waits is never drawn and rejects with RenderAban
   await t.throwsAsync(pool.render(LIGHT, 'png', undefined, { signal: already.signal }), { instanceOf: RenderAbandonedError });
   t.is(pool.load, 0);
 });
+
+test('under a pool budget, animated cards beyond animatedAtOnce wait while still cards keep drawing beside them', async (t) => {
+  const { pool } = startPool({ ...PATIENT, size: 2, poolMemoryLimitBytes: 1024 * MB, animatedAtOnce: 1 });
+  await Promise.all([pool.render(LIGHT), pool.render(LIGHT)]);
+  const moving = await animatedImage('webp', 300, 100, [{ color: '#c0392b', delayMs: 100 }, { color: '#2980b9', delayMs: 100 }]);
+  const animated = (name: string): CardInput => ({ profile: PROFILE, options: { customTag: name, animated: true, customBackground: 'https://images.example/moving.webp' }, images: { background: moving } });
+  const answered: string[] = [];
+  const first = pool.render(animated('first'), 'png', 'webp', { tenant: 'a' }).then((card) => answered.push('first') && card);
+  const second = pool.render(animated('second'), 'png', 'webp', { tenant: 'b' }).then((card) => answered.push('second') && card);
+  const still = pool.render(named('still'), 'png', undefined, { tenant: 'c' }).then(() => answered.push('still'));
+  t.is(pool.waitingByTenant.b, 1, 'the second animated card waits though a worker may be free');
+  const [one, two] = await Promise.all([first, second, still]);
+  t.deepEqual([one.animation?.animated, two.animation?.animated], [true, true]);
+  t.true(answered.indexOf('first') < answered.indexOf('second'), answered.join(' '));
+});
