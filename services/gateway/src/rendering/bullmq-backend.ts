@@ -6,6 +6,7 @@ import {
   RENDER_JOB_OPTIONS,
   RENDER_QUEUE_NAME,
   RENDER_QUEUE_PREFIX,
+  RENDER_RETENTION,
   renderJobResultSchema,
   type RenderJobPayload,
   type RenderJobResult,
@@ -80,12 +81,21 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
   };
   parts.producer.on('close', onConnectionLost);
 
-  /** The job's stored answer if it is finished, 'pending' while it runs, 'absent' when Redis has none. */
-  const finishedState = async (jobId: string): Promise<RenderJobResult | 'pending' | 'absent'> => {
+  /**
+   * The job's stored answer if it is finished, 'pending' while it runs, 'absent' when Redis has
+   * none, 'expired' for a failed job past RENDER_RETENTION.failedAgeSeconds (BullMQ removes those
+   * only when another job fails, so one may linger: its card may be tried again).
+   */
+  const finishedState = async (jobId: string): Promise<RenderJobResult | 'pending' | 'absent' | 'expired'> => {
     const job = await Job.fromId<unknown, unknown>(queue, jobId);
     if (!job) return 'absent';
+    if (job.finishedOn === undefined) return 'pending';
     // A job that completed after a failed attempt keeps that attempt's failedReason: its value decides.
-    return job.finishedOn === undefined ? 'pending' : readResult(job.returnvalue);
+    const result = readResult(job.returnvalue);
+    if (result.ok || result.failure.code !== 'render_failed') return result;
+    // Refused for what is left of the wait from when it failed, so Retry-After tells it.
+    const leftMs = job.finishedOn + RENDER_RETENTION.failedAgeSeconds * 1000 - Date.now();
+    return leftMs > 0 ? { ok: false, failure: { ...result.failure, retryAfterSeconds: leftMs / 1000 } } : 'expired';
   };
 
   const submitAndWait = async (jobId: string, payload: RenderJobPayload, answer: Promise<RenderJobResult>, deadlineMs: number, submitted: () => void) => {

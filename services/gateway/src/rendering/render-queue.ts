@@ -40,10 +40,15 @@ export function createRenderQueue(backend: RenderBackend) {
   const recent = new LRUCache<string, RenderJobResult>({ max: 10_000, ttl: RENDER_RETENTION.completedAgeSeconds * 1000 });
   const inFlight = new Map<string, Promise<RenderOutcome>>();
 
+  // A refusal lasts as long as its Retry-After says (the whole wait, or what the backend found
+  // left of it in a failed job another gateway saw), and a repeat hears what is left (the
+  // endpoint rounds it up to whole seconds).
   const remember = (jobId: string, result: RenderJobResult) => {
     if (result.ok) recent.set(jobId, result);
-    else if (result.failure.code === 'render_failed') recent.set(jobId, result, { ttl: RENDER_RETENTION.failedAgeSeconds * 1000 });
+    else if (result.failure.code === 'render_failed') recent.set(jobId, result, { ttl: (result.failure.retryAfterSeconds ?? RENDER_RETENTION.failedAgeSeconds) * 1000 });
   };
+  const stillRefused = (jobId: string, result: RenderJobResult): RenderJobResult =>
+    result.ok ? result : { ...result, failure: { ...result.failure, retryAfterSeconds: recent.getRemainingTTL(jobId) / 1000 } };
 
   return {
     kind: backend.kind,
@@ -57,7 +62,7 @@ export function createRenderQueue(backend: RenderBackend) {
       const deadlineAt = performance.now() + deadlineMs;
       for (;;) {
         const known = recent.get(jobId);
-        if (known) return { result: known, reused: true };
+        if (known) return { result: stillRefused(jobId, known), reused: true };
         const running = inFlight.get(jobId);
         if (!running) {
           const started = backend.run(jobId, payload, deadlineMs);

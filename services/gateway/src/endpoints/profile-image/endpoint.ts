@@ -99,10 +99,12 @@ function negotiateAnswer(headers: Record<string, HeaderValue>, format: MediaForm
 
 /**
  * The alt text as an HTTP header: header values are ASCII, so it is sent as an RFC 8187 ext-value
- * (`UTF-8''` and percent-encoded UTF-8, escaping every octet outside attr-char).
+ * (`UTF-8''` and percent-encoded UTF-8, escaping every octet outside attr-char). The renderer's alt
+ * text has no lone surrogate, but this must never throw on what it is given (encodeURIComponent
+ * throws URIError on one, which was a 500 after the card was drawn): any left is U+FFFD, as UTF-8 has it.
  */
 function rfc8187(text: string): string {
-  return `UTF-8''${encodeURIComponent(text).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return `UTF-8''${encodeURIComponent(text.toWellFormed()).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
 
 /** A failed render as the documented error: the user id is a path field, any other field a body one named first. */
@@ -170,7 +172,7 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     'and 8192 px per side, 40 megapixels for all images of the card together; metadata (text, ICC, EXIF) is ignored. Over any of',
     'these is a 422 naming the field. Drawing a card may take 5 s and 512 MiB (`RENDER_TIME_BUDGET_MS`, `RENDER_WORKER_MEMORY_MB`):',
     'a card that crashes its worker or exceeds either is `503 render_failed`, and the same card is refused at once for the next',
-    `${RENDER_RETENTION.failedAgeSeconds / 60} minutes.`,
+    `${RENDER_RETENTION.failedAgeSeconds / 60} minutes: \`Retry-After\` says ${RENDER_RETENTION.failedAgeSeconds} on the failure and what is left of that wait on a refused repeat.`,
     `The answer waits for the render, at most ${dependencies.renderTimeoutMs} ms (then 504). Identical requests (same key, user id and body)`,
     `in progress or finished in the last ${RENDER_RETENTION.completedAgeSeconds / 60} minutes share one render and get the same URL;`,
     'the `X-Card-Render` header says `new` or `reused`. Each format is its own render and URL. The URL names the image by its content, so it never changes meaning and may be',
