@@ -45,9 +45,12 @@ const resultSchema = z.object({
   }),
   animated: z.boolean().optional().meta({
     description:
-      'Only when the request has `animated: true`: `true` when the card moves (`url` is an animated WebP, or GIF with `format: "gif"`), `false` when nothing on it moves and `url` is the still card (PNG when `format` was not given, else in `format`).',
+      'Only when the request has `animated: true`: `true` when the card moves (`url` is an animated WebP, or GIF with `format: "gif"`), `false` when nothing on it moves (no moving source, or one whose frames are all the same picture) and `url` is the still card (PNG when `format` was not given, else in `format`).',
   }),
-  frames: z.number().int().min(1).optional().meta({ description: 'Only when the request has `animated: true`: frames of the card (1 when still). Image answers carry it as `X-Card-Frames`.' }),
+  frames: z.number().int().min(1).optional().meta({
+    description:
+      'Only when the request has `animated: true`: frames of the stored file (1 when still); the encoder merges a frame identical to the one before, so this can be fewer than the source has. Image answers carry it as `X-Card-Frames`.',
+  }),
 });
 
 type ProfileImageBody = z.output<typeof profileImageBodySchema>;
@@ -211,7 +214,7 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
       ETag: 'Image answers: the strong entity tag `/media` serves the same image with.',
       'X-Alt-Text': "Image answers: the JSON answer's `altText` as an RFC 8187 ext-value (`UTF-8''` then percent-encoded UTF-8).",
       'X-Card-Frames': {
-        description: 'Only when the request has `animated: true`: the frames of the card, `1` when nothing moved and the answer is the still card.',
+        description: 'Only when the request has `animated: true`: the frames of the stored file (the `frames` of the JSON answer), `1` when nothing moved and the answer is the still card.',
         schema: { type: 'integer', minimum: 1 },
       },
     },
