@@ -1,6 +1,7 @@
 import { cardAltText, type CardInput } from '@utility-api/card';
 import { ALT_TEXT_MAX_LENGTH, CARD_LIMITS, type CardOptions } from '@utility-api/render-jobs';
 import test from 'ava';
+import fc from 'fast-check';
 
 const PROFILE = { userId: '302050872383242240', username: 'ada.codes', displayName: 'Ada' } as const;
 const card = (options: CardOptions, profile: CardInput['profile'] = PROFILE): CardInput => ({ profile, options });
@@ -54,4 +55,37 @@ test(`at most ${ALT_TEXT_MAX_LENGTH} characters, cut between graphemes with an e
   );
   t.true(longest.length < ALT_TEXT_MAX_LENGTH / 2, `${longest.length}`);
   t.false(longest.endsWith('…'));
+});
+
+test('what the card draws as nothing is not said: bidi marks, default-ignorable and blank characters go, emoji sequences stay whole', (t) => {
+  t.is(cardAltText(card({ customUsername: 'A\u200Eda\u200B\u2060\u00AD\u3164\u{E0041}', customTag: '\u061C\u200Fat\uFEFF home\u2800' })), 'Profile card for Ada (at home).');
+  const emoji = '👩‍👩‍👧 🏴󠁧󠁢󠁳󠁣󠁴󠁿 ❤️ 1️⃣ 👍🏽';
+  t.is(cardAltText(card({ customUsername: emoji })), `Profile card for ${emoji} (@ada.codes).`);
+  t.is(cardAltText(card({ customUsername: 'a\u200Db\uFE0F' })), 'Profile card for ab (@ada.codes).', 'a joiner or selector outside an emoji goes');
+});
+
+test('a lone surrogate in a text or in the Discord profile is U+FFFD', (t) => {
+  t.is(cardAltText(card({ customTag: 'a\uD800b' }, { ...PROFILE, displayName: '\uDC00Ada' })), 'Profile card for \uFFFDAda (a\uFFFDb).');
+});
+
+test('property: any text gives well-formed alt text without bidi, default-ignorable characters outside emoji, or more than the cap', (t) => {
+  const piece = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 4 }),
+    fc.constantFrom('\u200D', '\uFE0F', '\u202E', '\u200E', '\u{E0067}', '\u3164', '👩‍👩‍👧', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '\u0301'),
+    fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit)),
+  );
+  const text = fc.array(piece, { maxLength: 16 }).map((pieces) => pieces.join(''));
+  const options = fc.record(
+    { customUsername: text, customTag: text, customSubtitle: text, headline: text, message: text, layout: fc.constantFrom('profile' as const, 'welcome' as const) },
+    { requiredKeys: [] },
+  );
+  fc.assert(
+    fc.property(options, text, (chosen, displayName) => {
+      const altText = cardAltText(card(chosen, { ...PROFILE, displayName }));
+      const outsideEmoji = altText.replace(/\p{RGI_Emoji}/gv, '');
+      return altText.isWellFormed() && altText.length <= ALT_TEXT_MAX_LENGTH && !/[\p{Bidi_Control}\p{Default_Ignorable_Code_Point}]/u.test(outsideEmoji);
+    }),
+    { numRuns: 1000 },
+  );
+  t.pass();
 });

@@ -4,7 +4,7 @@ import type { PNG } from 'pngjs';
 import { renderCard } from '../../packages/card/src/index.ts';
 import type { CardInput, CardProfile } from '../../packages/card/src/profile/card-profile.ts';
 import { buildScene } from '../../packages/card/src/scene.ts';
-import { cleanText, isInvisible, visibleText } from '../../packages/card/src/text/clean-text.ts';
+import { cleanText, isInvisible, spokenText, visibleText } from '../../packages/card/src/text/clean-text.ts';
 import { decodePng } from './golden-images.ts';
 
 const PROFILE: CardProfile = { userId: '175928847299117063', username: 'ada.codes', displayName: 'Ada' };
@@ -82,6 +82,22 @@ test('emoji sequences keep their joiners, variation selectors, keycaps, tags and
   const emoji = '👨\u200D👩\u200D👧 1\uFE0F\u20E3 🏳\uFE0F\u200D🌈 🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} 👍🏽 ❤\uFE0F';
   t.is(cleanText(emoji), emoji);
   t.is(visibleText(emoji), emoji);
+});
+
+test('a lone surrogate becomes U+FFFD, high or low, alone or reversed; a real pair stays', (t) => {
+  t.is(cleanText('a\uD800b'), 'a\uFFFDb');
+  t.is(cleanText('\uDC00\uD800'), '\uFFFD\uFFFD');
+  t.is(cleanText('\uD83D\uDE00'), '😀');
+  t.true(cleanText('x\uDBFF').isWellFormed());
+});
+
+test('spoken text leaves out every bidi control and default-ignorable or blank character, except inside emoji sequences', (t) => {
+  t.is(spokenText('a\u200Eb\u200Fc\u061Cd\u202Ae\u2066f'), 'abcdef', 'direction marks too: the sentence is not reordered by them');
+  t.is(spokenText('A\u200Bd\u2060a\u00AD\uFEFF\u3164\u115F\u2800\u{1D159}\uFFF9\u{E0020}\u034F'), 'Ada');
+  const emoji = '👨\u200D👩\u200D👧 1\uFE0F\u20E3 🏳\uFE0F\u200D🌈 🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} 👍🏽 ❤\uFE0F';
+  t.is(spokenText(emoji), emoji);
+  t.is(spokenText('👩\u200D'), '👩', 'a joiner that joins nothing goes');
+  t.is(spokenText('Ada Lovelace'), 'Ada Lovelace', 'visible text and spaces are untouched');
 });
 
 test('text with nothing visible counts as absent', (t) => {

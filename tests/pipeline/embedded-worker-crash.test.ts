@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { RENDER_RETENTION } from '@utility-api/render-jobs';
 import test, { type ExecutionContext } from 'ava';
 import { childPids } from '../helpers/render-workers.ts';
 import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
@@ -70,7 +71,7 @@ async function crashAndRecover(t: ExecutionContext, gatewayPid: number): Promise
   );
   t.is(reply.status, 503, JSON.stringify(reply.body));
   t.is(reply.body.error.code, 'render_failed');
-  t.is(reply.headers.get('retry-after'), '1');
+  t.is(reply.headers.get('retry-after'), String(RENDER_RETENTION.failedAgeSeconds), 'refused for that long: the whole wait');
   t.regex(reply.body.error.message, /crashed or exceeded its memory or time budget/);
 
   const next = await postCard(gateway.url, API_KEY, { customTag: 'drawn by the replacement worker' });

@@ -1,5 +1,5 @@
 import { DeadlineError } from '@utility-api/infra';
-import { RENDER_FAILED, RenderAbandonedError, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
+import { RENDER_FAILED, RENDER_RETENTION, RenderAbandonedError, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import test from 'ava';
 import { createRenderQueue, RequestGoneError, type RenderBackend } from '../../services/gateway/src/rendering/render-queue.ts';
 
@@ -52,9 +52,21 @@ test('identical requests share one run in flight, then the finished card answers
 test('a card that crashed its renderer is refused from memory; other failures are tried afresh', async (t) => {
   const crashing = fakeBackend({ ok: false, failure: RENDER_FAILED });
   const poisoned = createRenderQueue(crashing);
-  await poisoned.render(payload('a'), DEADLINE_MS);
+  const first = await poisoned.render(payload('a'), DEADLINE_MS);
+  t.deepEqual(first.result, { ok: false, failure: RENDER_FAILED }, 'the failure itself says the whole wait');
   const again = await poisoned.render(payload('a'), DEADLINE_MS);
-  t.deepEqual([again.result, again.reused, crashing.runs], [{ ok: false, failure: RENDER_FAILED }, true, 1]);
+  t.deepEqual([again.reused, crashing.runs], [true, 1]);
+  // The repeat says what is left of the wait (the endpoint rounds it up to whole seconds).
+  const left = again.result.ok ? undefined : again.result.failure.retryAfterSeconds;
+  t.true(left !== undefined && left < RENDER_RETENTION.failedAgeSeconds && left > RENDER_RETENTION.failedAgeSeconds - 5, `${left}`);
+  t.like(again.result, { ok: false, failure: { code: 'render_failed', status: 503 } });
+
+  // A failure whose wait is mostly over (another gateway's, read from Redis) is remembered only for what is left of it.
+  const nearlyOver = createRenderQueue(fakeBackend({ ok: false, failure: { ...RENDER_FAILED, retryAfterSeconds: 0.05 } }));
+  await nearlyOver.render(payload('a'), DEADLINE_MS);
+  t.true(((await nearlyOver.render(payload('a'), DEADLINE_MS)).result as { failure: { retryAfterSeconds: number } }).failure.retryAfterSeconds <= 0.05);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.false((await nearlyOver.render(payload('a'), DEADLINE_MS)).reused, 'tried again once the wait is over');
 
   const refusing = fakeBackend(UNUSABLE);
   const queue = createRenderQueue(refusing);

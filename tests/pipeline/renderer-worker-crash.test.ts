@@ -1,3 +1,4 @@
+import { RENDER_RETENTION } from '@utility-api/render-jobs';
 import test from 'ava';
 import { freeLoopbackPort, startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
 import type { ImageServer } from './image-server.ts';
@@ -38,7 +39,7 @@ test('distributed: a card whose render worker is SIGSEGVed fails with 503 after 
   );
   t.is(reply.status, 503, JSON.stringify(reply.body));
   t.is(reply.body.error.code, 'render_failed');
-  t.is(reply.headers.get('retry-after'), '1');
+  t.is(reply.headers.get('retry-after'), String(RENDER_RETENTION.failedAgeSeconds), 'refused for that long: the whole wait');
   t.regex(reply.body.error.message, /crashed or exceeded its memory or time budget/);
 
   const crashed = stack.renderers.find((renderer) => lostWorkers(renderer.output()).some((lost) => lost.pid === killedPid));

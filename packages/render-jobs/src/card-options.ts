@@ -58,7 +58,7 @@ const mediaUrl = (description: string) =>
  * into each field's description.
  */
 const TEXT_CLEANING =
-  'Drawn on one line: line breaks and tabs become a space, control and bidi override characters are dropped, and at most 3 combining marks stack on a letter. Text with nothing visible (spaces, zero-width or blank characters only) counts as not given.';
+  'Drawn on one line: a lone surrogate becomes U+FFFD, line breaks and tabs become a space, control and bidi override characters are dropped, and at most 3 combining marks stack on a letter. Text with nothing visible (spaces, zero-width or blank characters only) counts as not given. `altText` also leaves out what is drawn as nothing (bidi marks, default-ignorable and blank characters) outside emoji sequences.';
 
 const text = (max: number, description: string) =>
   z.string({ error: 'must be text' }).max(max, { error: `must be at most ${max} characters` }).meta({ description: `${description} ${TEXT_CLEANING}` });

@@ -1,5 +1,6 @@
 import { isMediaKey } from '@utility-api/media-store';
 import { z } from 'zod';
+import { RENDER_RETENTION } from './render-job-options.ts';
 import { cardFormatSchema } from './render-job-payload.ts';
 
 /** Discord's limit on an attachment's `description`, where bots put a card's alt text. */
@@ -69,11 +70,12 @@ export type RenderJobResult = z.output<typeof renderJobResultSchema>;
 /**
  * A card that crashed its render worker or ran over its memory or time budget, or a job whose
  * renderers died: drawing it again would do the same, so identical requests get this answer for
- * `RENDER_RETENTION.failedAgeSeconds`.
+ * `RENDER_RETENTION.failedAgeSeconds`. Its Retry-After is that whole wait; the render queue
+ * answers a repeat with what is left of it.
  */
 export const RENDER_FAILED: RenderFailure = {
   code: 'render_failed',
   status: RENDER_FAILURE_CODES.render_failed,
   detail: 'The card could not be rendered: it crashed or exceeded its memory or time budget.',
-  retryAfterSeconds: 1,
+  retryAfterSeconds: RENDER_RETENTION.failedAgeSeconds,
 };

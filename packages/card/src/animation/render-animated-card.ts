@@ -43,7 +43,8 @@ interface MovingLayers {
  * animated WebP or APNG sources, read by libvips only: images/decode-animation.ts and
  * images/decode-apng.ts), as animated WebP or
  * GIF. A card where nothing moves is the still card, exactly `renderCard`'s PNG, with
- * `animated: false`. The static layers are drawn once; each frame composites only what moves
+ * `animated: false`: no source moves, or every frame drawn came out alike (the encoded file has one
+ * frame). `frames` and `delaysMs` are those of the encoded file. The static layers are drawn once; each frame composites only what moves
  * between them, in the card's step order (docs/card-design.md "Animated cards").
  */
 export async function renderAnimatedCard(input: CardInput, options: AnimatedCardOptions): Promise<RenderedAnimatedCard> {
@@ -54,12 +55,7 @@ export async function renderAnimatedCard(input: CardInput, options: AnimatedCard
   const warnings = [...scene.warnings];
   const moving = await readMovingLayers(input, scene, budget, warnings);
   const sources = [moving.background, moving.avatar, moving.decoration].filter((source) => source !== undefined);
-  if (sources.length === 0) {
-    // The still card itself, so its bytes never differ; the warnings include a moving layer that failed.
-    const still = await renderCard(input);
-    const { draw, encode, prepare } = still.timings;
-    return { animated: false, format: 'png', bytes: still.png, frames: 1, delaysMs: [], width: still.width, height: still.height, timings: { prepare, draw, encode }, warnings };
-  }
+  if (sources.length === 0) return stillCard(input, warnings);
   const prepared = performance.now();
 
   const width = CARD.width * scene.scale;
@@ -77,16 +73,27 @@ export async function renderAnimatedCard(input: CardInput, options: AnimatedCard
     );
     const pixels = drawFrames(scene, moving, layers, timeline);
     const encodeStarted = performance.now();
-    const bytes = await encodeAnimation(pixels, { width, height, delaysMs: timeline.delaysMs, format: options.format });
+    const encoded = await encodeAnimation(pixels, { width, height, delaysMs: timeline.delaysMs, format: options.format });
     draw += encodeStarted - drawStarted;
     encode += performance.now() - encodeStarted;
     // Too many bytes: the same loop with half the frames (sampled again from the sources' times).
-    if (bytes.length > (options.maxBytes ?? ANIMATION_CAPS.maxBytes) && timeline.delaysMs.length > 2) {
+    if (encoded.bytes.length > (options.maxBytes ?? ANIMATION_CAPS.maxBytes) && timeline.delaysMs.length > 2) {
       maxFrames = Math.ceil(timeline.delaysMs.length / 2);
       continue;
     }
-    return { animated: true, format: options.format, bytes, frames: timeline.delaysMs.length, delaysMs: timeline.delaysMs, width, height, timings: { prepare: prepared - started, draw, encode }, warnings };
+    // Every frame drawn alike (a source whose frames are all the same picture): the encoder kept
+    // one, so nothing moves in the file, and the answer is the still card, as when nothing moves.
+    if (encoded.frames < 2) return stillCard(input, warnings);
+    // The frames and delays of the file, which the encoder may have merged, not of the timeline.
+    return { animated: true, format: options.format, bytes: encoded.bytes, frames: encoded.frames, delaysMs: encoded.delaysMs, width, height, timings: { prepare: prepared - started, draw, encode }, warnings };
   }
+}
+
+/** The still card itself, so its bytes never differ from `renderCard`'s; the warnings include a moving layer that failed. */
+async function stillCard(input: CardInput, warnings: string[]): Promise<RenderedAnimatedCard> {
+  const still = await renderCard(input);
+  const { draw, encode, prepare } = still.timings;
+  return { animated: false, format: 'png', bytes: still.png, frames: 1, delaysMs: [], width: still.width, height: still.height, timings: { prepare, draw, encode }, warnings };
 }
 
 /**

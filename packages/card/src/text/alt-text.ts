@@ -2,7 +2,7 @@ import { compactNumber } from '@utility-api/compact-number';
 import { ALT_TEXT_MAX_LENGTH, DEFAULT_CARD_LAYOUT, type PresenceStatus } from '@utility-api/render-jobs';
 import type { CardInput } from '../profile/card-profile.ts';
 import { resolveTexts, welcomeHeadline } from '../scene.ts';
-import { visibleText } from './clean-text.ts';
+import { spokenText, visibleText } from './clean-text.ts';
 
 const STATUS_WORDS: Record<PresenceStatus, string> = { online: 'online', idle: 'idle', dnd: 'do not disturb', offline: 'offline' };
 
@@ -24,6 +24,8 @@ function capped(text: string): string {
  * One plain sentence saying what the card shows, for screen readers: "Profile card for Ada
  * (@ada.codes): level 12, rank #1, 1.2K of 5K XP, online." Built from the texts the card draws
  * (cleaned by the same rules, with the same defaults), at most ALT_TEXT_MAX_LENGTH characters.
+ * What the card draws as nothing is not said (`spokenText`): no bidi control, direction marks
+ * included, and no default-ignorable or blank character outside an emoji sequence.
  */
 export function cardAltText(input: CardInput): string {
   const { options } = input;
@@ -41,5 +43,5 @@ export function cardAltText(input: CardInput): string {
   }
   if (options.presenceStatus !== undefined) details.push(STATUS_WORDS[options.presenceStatus]);
   const kind = layout === 'welcome' ? 'Welcome card' : 'Profile card';
-  return capped(`${kind} for ${who}${details.length === 0 ? '' : `: ${details.join(', ')}`}.`);
+  return capped(spokenText(`${kind} for ${who}${details.length === 0 ? '' : `: ${details.join(', ')}`}.`));
 }

@@ -18,9 +18,10 @@ const OTHER_CONTROLS = /(?![\t\n\v\f\r\u0085])\p{Cc}/gu;
  * Bidi embeddings, overrides and isolates (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI): they
  * reorder what is drawn, so a name could show letters in an order other than the one it has. The
  * direction marks LRM, RLM and ALM stay: they only nudge neutral characters, and Intl writes them
- * into dates (an Arabic `customDate` copied from a formatter keeps its order).
+ * into dates (an Arabic `customDate` copied from a formatter keeps its order). Read from Unicode's
+ * own Bidi_Control property, so a control added to it is dropped too.
  */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/gu;
+const BIDI_CONTROLS = /[\p{Bidi_Control}--[\u061C\u200E\u200F]]/gv;
 
 /**
  * Combining marks kept in a row after one base character. 3 is the most real text needs, checked
@@ -48,14 +49,26 @@ const COMBINING_MARK = /^[\p{Mn}\p{Me}]$/u;
 const GLYPHLESS = /^\p{Default_Ignorable_Code_Point}$/u;
 
 /**
- * Characters that leave nothing visible: whitespace, Unicode's default-ignorable characters (ZWSP,
- * ZWJ, word joiner, soft hyphen, variation selectors, tags, and the Hangul fillers U+115F, U+1160,
- * U+3164 and U+FFA0), and blank characters that are not default-ignorable but are drawn as
- * nothing and used for "empty" names: U+2800 BRAILLE PATTERN BLANK, U+1D159 MUSICAL SYMBOL NULL
- * NOTEHEAD, and the interlinear annotation controls U+FFF9 to U+FFFB. The Hangul fillers are
- * listed again so the set does not depend on the Unicode version of the runtime's data.
+ * Characters that draw nothing: Unicode's default-ignorable characters (ZWSP, ZWJ, word joiner,
+ * soft hyphen, variation selectors, tags, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0)
+ * and bidi controls, and blank characters that are not default-ignorable but are drawn as nothing
+ * and used for "empty" names: U+2800 BRAILLE PATTERN BLANK, U+1D159 MUSICAL SYMBOL NULL NOTEHEAD,
+ * and the interlinear annotation controls U+FFF9 to U+FFFB. The Hangul fillers are listed again so
+ * the set does not depend on the Unicode version of the runtime's data. A character class body,
+ * shared by {@link INVISIBLE} and {@link UNSEEN_OUTSIDE_EMOJI}.
  */
-const INVISIBLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\u115F\u1160\u3164\uFFA0\u2800\u{1D159}\uFFF9-\uFFFB]/gu;
+const UNSEEN = String.raw`\p{Default_Ignorable_Code_Point}\p{Bidi_Control}\u115F\u1160\u3164\uFFA0\u2800\u{1D159}\uFFF9-\uFFFB`;
+
+/** Characters that leave nothing visible: whitespace and the unseen ones. */
+const INVISIBLE = new RegExp(`[\\p{White_Space}${UNSEEN}]`, 'gu');
+
+/**
+ * An RGI emoji sequence (captured, kept whole), else one unseen character. Inside an emoji the
+ * joiners, variation selectors and tag characters are what make it one emoji: a screen reader says
+ * "family: woman, woman, girl" or "flag: Scotland" for the sequence, "woman woman girl" or "black
+ * flag" once they are gone. The `v` flag matches the longest sequence first.
+ */
+const UNSEEN_OUTSIDE_EMOJI = new RegExp(`(\\p{RGI_Emoji})|[${UNSEEN}]`, 'gv');
 
 /** Drops the combining marks past `MAX_MARKS_IN_A_ROW` in any run; a run also counts at the very start. */
 function capCombiningMarks(text: string): string {
@@ -78,11 +91,15 @@ function capCombiningMarks(text: string): string {
 }
 
 /**
- * The text as the card draws it: controls and bidi controls removed, line breaks and tabs made one
- * space, NFC, at most three combining marks in a row, trimmed. Visible text is otherwise untouched.
+ * The text as the card draws it: lone surrogates made U+FFFD, controls and bidi controls removed,
+ * line breaks and tabs made one space, NFC, at most three combining marks in a row, trimmed.
+ * Visible text is otherwise untouched.
  */
 export function cleanText(text: string): string {
-  const withoutControls = text.replace(OTHER_CONTROLS, '').replace(BIDI_CONTROLS, '');
+  // A lone surrogate (JSON may carry one as "\ud800") is no character: it cannot be drawn, shaped,
+  // UTF-8 encoded or percent-encoded (encodeURIComponent throws), so it becomes the replacement
+  // character before anything else sees it, as a UTF-8 decoder would make it.
+  const withoutControls = text.toWellFormed().replace(OTHER_CONTROLS, '').replace(BIDI_CONTROLS, '');
   // NFC after the removals, so a mark separated from its letter by a removed control composes.
   const composed = withoutControls.normalize('NFC').replace(BREAK_RUN, ' ');
   return capCombiningMarks(composed).trim();
@@ -101,4 +118,15 @@ export function visibleText(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   const cleaned = cleanText(text);
   return isInvisible(cleaned) ? undefined : cleaned;
+}
+
+/**
+ * Cleaned text as alt text says it: without the characters the card draws as nothing (every bidi
+ * control, direction marks included, every default-ignorable character and the blanks), which a
+ * screen reader would otherwise announce or let reorder the sentence, except inside RGI emoji
+ * sequences, whose joiners, variation selectors and tags give the emoji its name. Give it text
+ * already through {@link cleanText} (one rule set: the card's, then this).
+ */
+export function spokenText(text: string): string {
+  return text.replace(UNSEEN_OUTSIDE_EMOJI, (_unseen, emoji: string | undefined) => emoji ?? '');
 }

@@ -129,15 +129,21 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
 
   /**
    * The job's stored answer if it is finished, 'pending' while it runs, 'absent' when Redis has
-   * none, 'abandoned' when a renderer dropped it because nobody waited (to be asked again).
+   * none, 'abandoned' when a renderer dropped it because nobody waited (to be asked again),
+   * 'expired' for a failed job past RENDER_RETENTION.failedAgeSeconds (BullMQ removes those only
+   * when another job fails, so one may linger: its card may be tried again).
    */
-  const finishedState = async (jobId: string): Promise<RenderJobResult | 'pending' | 'absent' | 'abandoned'> => {
+  const finishedState = async (jobId: string): Promise<RenderJobResult | 'pending' | 'absent' | 'abandoned' | 'expired'> => {
     const job = await Job.fromId<unknown, unknown>(queue, jobId);
     if (!job) return 'absent';
     if (job.finishedOn === undefined) return 'pending';
     if (job.failedReason === RENDER_ABANDONED_REASON) return 'abandoned';
     // A job that completed after a failed attempt keeps that attempt's failedReason: its value decides.
-    return readResult(job.returnvalue);
+    const result = readResult(job.returnvalue);
+    if (result.ok || result.failure.code !== 'render_failed') return result;
+    // Refused for what is left of the wait from when it failed, so Retry-After tells it.
+    const leftMs = job.finishedOn + RENDER_RETENTION.failedAgeSeconds * 1000 - Date.now();
+    return leftMs > 0 ? { ok: false, failure: { ...result.failure, retryAfterSeconds: leftMs / 1000 } } : 'expired';
   };
 
   /** Adds the job behind the key's own cards (KEY_RANK_SCRIPT); true once it is in the queue. */

@@ -63,10 +63,15 @@ export function createRenderQueue(backend: RenderBackend) {
   const recent = new LRUCache<string, RenderJobResult>({ max: 10_000, ttl: RENDER_RETENTION.completedAgeSeconds * 1000 });
   const inFlight = new Map<string, Flight>();
 
+  // A refusal lasts as long as its Retry-After says (the whole wait, or what the backend found
+  // left of it in a failed job another gateway saw), and a repeat hears what is left (the
+  // endpoint rounds it up to whole seconds).
   const remember = (jobId: string, result: RenderJobResult) => {
     if (result.ok) recent.set(jobId, result);
-    else if (result.failure.code === 'render_failed') recent.set(jobId, result, { ttl: RENDER_RETENTION.failedAgeSeconds * 1000 });
+    else if (result.failure.code === 'render_failed') recent.set(jobId, result, { ttl: (result.failure.retryAfterSeconds ?? RENDER_RETENTION.failedAgeSeconds) * 1000 });
   };
+  const stillRefused = (jobId: string, result: RenderJobResult): RenderJobResult =>
+    result.ok ? result : { ...result, failure: { ...result.failure, retryAfterSeconds: recent.getRemainingTTL(jobId) / 1000 } };
 
   const start = (jobId: string, payload: RenderJobPayload): Flight => {
     const controller = new AbortController();
@@ -98,7 +103,7 @@ export function createRenderQueue(backend: RenderBackend) {
       const deadlineAt = performance.now() + deadlineMs;
       for (;;) {
         const known = recent.get(jobId);
-        if (known) return { result: known, reused: true };
+        if (known) return { result: stillRefused(jobId, known), reused: true };
         let flight = inFlight.get(jobId);
         const joined = flight !== undefined;
         flight ??= start(jobId, { ...payload, ...(requester === undefined ? {} : { keyId: requester }) });

@@ -46,9 +46,12 @@ const resultSchema = z.object({
   }),
   animated: z.boolean().optional().meta({
     description:
-      'Only when the request has `animated: true`: `true` when the card moves (`url` is an animated WebP, or GIF with `format: "gif"`), `false` when nothing on it moves and `url` is the still card (PNG when `format` was not given, else in `format`).',
+      'Only when the request has `animated: true`: `true` when the card moves (`url` is an animated WebP, or GIF with `format: "gif"`), `false` when nothing on it moves (no moving source, or one whose frames are all the same picture) and `url` is the still card (PNG when `format` was not given, else in `format`).',
   }),
-  frames: z.number().int().min(1).optional().meta({ description: 'Only when the request has `animated: true`: frames of the card (1 when still). Image answers carry it as `X-Card-Frames`.' }),
+  frames: z.number().int().min(1).optional().meta({
+    description:
+      'Only when the request has `animated: true`: frames of the stored file (1 when still); the encoder merges a frame identical to the one before, so this can be fewer than the source has. Image answers carry it as `X-Card-Frames`.',
+  }),
 });
 
 type ProfileImageBody = z.output<typeof profileImageBodySchema>;
@@ -100,10 +103,12 @@ function negotiateAnswer(headers: Record<string, HeaderValue>, format: MediaForm
 
 /**
  * The alt text as an HTTP header: header values are ASCII, so it is sent as an RFC 8187 ext-value
- * (`UTF-8''` and percent-encoded UTF-8, escaping every octet outside attr-char).
+ * (`UTF-8''` and percent-encoded UTF-8, escaping every octet outside attr-char). The renderer's alt
+ * text has no lone surrogate, but this must never throw on what it is given (encodeURIComponent
+ * throws URIError on one, which was a 500 after the card was drawn): any left is U+FFFD, as UTF-8 has it.
  */
 function rfc8187(text: string): string {
-  return `UTF-8''${encodeURIComponent(text).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return `UTF-8''${encodeURIComponent(text.toWellFormed()).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
 
 /** A failed render as the documented error: the user id is a path field, any other field a body one named first. */
@@ -180,7 +185,7 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     'without failing it, up to a wall-clock backstop of 4 times the budget, `RENDER_WALL_CLOCK_FACTOR`) and its render worker\'s memory',
     '(`RENDER_WORKER_MEMORY_MB`, 512 MiB; embedded, all workers share 768 MiB and draw one animated card at a time):',
     'a card that crashes its worker or exceeds either is `503 render_failed`, and the same card is refused at once for the next',
-    `${RENDER_RETENTION.failedAgeSeconds / 60} minutes.`,
+    `${RENDER_RETENTION.failedAgeSeconds / 60} minutes: \`Retry-After\` says ${RENDER_RETENTION.failedAgeSeconds} on the failure and what is left of that wait on a refused repeat.`,
     `The answer waits for the render, at most ${dependencies.renderTimeoutMs} ms (then 504). Keys share the renderers fairly: a key's cards queue`,
     "behind its own, and when a render worker frees up, the key with the fewest cards drawing goes next (round robin among equals), so a key",
     'with many slow cards delays another key by at most the cards it is already drawing. A card nobody waits for any more (its deadline passed,',
@@ -223,7 +228,7 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
       ETag: 'Image answers: the strong entity tag `/media` serves the same image with.',
       'X-Alt-Text': "Image answers: the JSON answer's `altText` as an RFC 8187 ext-value (`UTF-8''` then percent-encoded UTF-8).",
       'X-Card-Frames': {
-        description: 'Only when the request has `animated: true`: the frames of the card, `1` when nothing moved and the answer is the still card.',
+        description: 'Only when the request has `animated: true`: the frames of the stored file (the `frames` of the JSON answer), `1` when nothing moved and the answer is the still card.',
         schema: { type: 'integer', minimum: 1 },
       },
     },
