@@ -343,8 +343,13 @@ test('under a pool budget, animated cards beyond animatedAtOnce wait while still
   const moving = await animatedImage('webp', 300, 100, [{ color: '#c0392b', delayMs: 100 }, { color: '#2980b9', delayMs: 100 }]);
   const animated = (name: string): CardInput => ({ profile: PROFILE, options: { customTag: name, animated: true, customBackground: 'https://images.example/moving.webp' }, images: { background: moving } });
   const answered: string[] = [];
-  const first = pool.render(animated('first'), 'png', 'webp', { tenant: 'a' }).then((card) => answered.push('first') && card);
-  const second = pool.render(animated('second'), 'png', 'webp', { tenant: 'b' }).then((card) => answered.push('second') && card);
+  const track = (name: string, tenant: string) =>
+    pool.render(animated(name), 'png', 'webp', { tenant }).then((card) => {
+      answered.push(name);
+      return card;
+    });
+  const first = track('first', 'a');
+  const second = track('second', 'b');
   const still = pool.render(named('still'), 'png', undefined, { tenant: 'c' }).then(() => answered.push('still'));
   t.is(pool.waitingByTenant.b, 1, 'the second animated card waits though a worker may be free');
   const [one, two] = await Promise.all([first, second, still]);
