@@ -43,7 +43,7 @@ export interface TestAppOptions extends TestGatewayOptions {
 
 /** The environment every test gateway starts from; a test's own `env` wins. */
 export function testEnvironment(mediaDir: string, env: Record<string, string> = {}): Record<string, string> {
-  return { MEDIA_DIR: mediaDir, PORT: '0', HOST: '127.0.0.1', API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`, LOG_LEVEL: 'silent', ...env };
+  return { MEDIA_DIR: mediaDir, DATABASE_PATH: join(mediaDir, 'accounts.sqlite'), PORT: '0', HOST: '127.0.0.1', API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`, LOG_LEVEL: 'silent', ...env };
 }
 
 /** The client half of a test gateway: requests with the test key, JSON bodies, and closing. */

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '@utility-api/infra';
 import { KeyStoreDataError } from '../../services/gateway/src/auth/api-keys.ts';
-import { createApiKey, fileApiKeyRecords, type ApiKeyRecords } from '../../services/gateway/src/auth/key-records.ts';
+import { openSqliteAccountStore } from '../../services/gateway/src/accounts/sqlite-account-store.ts';
+import { createApiKey, type ApiKeyRecords } from '../../services/gateway/src/auth/key-records.ts';
+
+// TODO(accounts): rewritten for the SQLite store by the store work; the JSON file is only imported now.
+const fileApiKeyRecords = (file: string) => openSqliteAccountStore({ path: file.replace(/\.json$/, '.sqlite'), keysFile: file });
 import { ApiKeyVerifier } from '../../services/gateway/src/auth/key-verifier.ts';
 import { startNodeProcess } from '../helpers/processes.ts';
 import { GATEWAY_ENTRY, timeUntil } from './key-processes.ts';

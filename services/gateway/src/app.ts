@@ -2,8 +2,9 @@ import type { Lifecycle, Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import type { RedisClient } from '@utility-api/infra/redis';
 import Koa from 'koa';
+import { OWNER_ACCOUNT_ID } from './accounts/account-model.ts';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
-import { apiKeyRecordsFor } from './auth/key-records.ts';
+import { openAccountStore } from './auth/key-records.ts';
 import type { GatewayConfig } from './config.ts';
 import { loadDocsSite } from './docs/docs-site.ts';
 import type { EndpointDefinition } from './endpoints/endpoint.ts';
@@ -48,10 +49,16 @@ interface GatewayAppParts {
  */
 export async function createGatewayApp(parts: GatewayAppParts) {
   const { config, logger } = parts;
-  const records = apiKeyRecordsFor({ redis: parts.redis && config.redis && { client: parts.redis, target: config.redis }, keysFile: config.keysFile });
+  const accounts = parts.lifecycle.add(
+    'account store',
+    openAccountStore({ redis: parts.redis && config.redis && { client: parts.redis, target: config.redis }, databasePath: config.databasePath, keysFile: config.keysFile }),
+    (store) => store.close(),
+  );
+  // The local owner's account always exists: bootstrap keys and CLI-made keys belong to it.
+  await accounts.createAccount({ id: OWNER_ACCOUNT_ID, name: 'Local owner', discordUserId: null, plan: config.plans.defaultPlan.name, createdAt: new Date().toISOString() });
   const keys = parts.lifecycle.add(
     'api keys',
-    await ApiKeyVerifier.open({ bootstrapKeys: config.apiKeys, records, logger, generateWhenEmpty: true }),
+    await ApiKeyVerifier.open({ bootstrapKeys: config.apiKeys, records: accounts, logger, generateWhenEmpty: true }),
     (verifier) => verifier.close(),
   );
   // A card request holds its slot for at most the render deadline plus reading the stored card back.
@@ -88,5 +95,5 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   app.use(requestPipeline(logger, parts.metrics.latency));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return { app, keys, rateLimits };
+  return { app, keys, rateLimits, accounts };
 }

@@ -13,7 +13,8 @@ import {
   toRenderingSettings,
 } from '@utility-api/infra';
 import { z } from 'zod';
-import { keysFileField } from './auth/key-records.ts';
+import { plansEnvironmentShape, toPlans } from './accounts/plans.ts';
+import { databasePathField, keysFileField } from './auth/key-records.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';
 
 /** Keys are secrets: long enough not to be guessed, and free of the separators the list uses. */
@@ -46,17 +47,21 @@ const environmentSchema = z
     REQUEST_TIMEOUT_MS: envInteger({ min: 1000, max: 600_000, default: 30_000 }),
     /** Managed keys in embedded mode (`pnpm keys` writes it); with Redis they live there. */
     KEYS_FILE: keysFileField,
+    DATABASE_PATH: databasePathField,
     RATE_LIMITS: envBoolean(true),
     RATE_LIMIT_DEFAULT: envRateSpec('600/60s'),
     RATE_LIMIT_PROFILE_IMAGE: envRateSpec('60/60s'),
     RATE_LIMIT_AUTH_FAILURES: envRateSpec('20/60s'),
     /** Profile-image requests one key may have in progress at once, across every gateway sharing Redis. */
     CARDS_IN_FLIGHT_PER_KEY: envInteger({ min: 1, max: 10_000, default: 8 }),
+    /** The plans accounts can be on, each with a monthly quota of cards and requests; the first is the default unless DEFAULT_PLAN says. */
+    ...plansEnvironmentShape,
     ...serviceEnvironmentShape,
   })
   // Embedded mode's render workers share what the 1 GiB promise leaves beside the gateway.
   .superRefine((env, context) => refineServiceEnvironment(env, context, EMBEDDED_RENDER_POOL_MEMORY_MB))
   .superRefine((env, context) => refineRedisEnvironment(env, context, { required: false }))
+  .superRefine((env, context) => void toPlans(env.PLANS, env.DEFAULT_PLAN, context))
   .superRefine((env, context) => {
     if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
       context.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: `must be at most REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS})` });
@@ -81,6 +86,8 @@ const environmentSchema = z
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     allowRedisEviction: env.ALLOW_REDIS_EVICTION,
     keysFile: env.KEYS_FILE,
+    databasePath: env.DATABASE_PATH,
+    plans: toPlans(env.PLANS, env.DEFAULT_PLAN),
     rateLimits: {
       enabled: env.RATE_LIMITS,
       budgets: { default: env.RATE_LIMIT_DEFAULT, profileImage: env.RATE_LIMIT_PROFILE_IMAGE },

@@ -1,15 +1,16 @@
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import test from 'ava';
 import { createLogger } from '@utility-api/infra';
-import { fileApiKeyRecords } from '../../../services/gateway/src/auth/key-records.ts';
+import { openSqliteAccountStore } from '../../../services/gateway/src/accounts/sqlite-account-store.ts';
 import { ApiKeyVerifier, presentedApiKey } from '../../../services/gateway/src/auth/key-verifier.ts';
 
 const KEYS = ['alpha-key-0123456789', 'beta-key-0123456789'];
 
-/** A verifier with only bootstrap keys: its keys file does not exist, so it holds no managed key. */
+/** A verifier with only bootstrap keys: its database is new, so it holds no managed key. */
 async function bootstrapOnly(keys: readonly string[]): Promise<ApiKeyVerifier> {
-  const records = fileApiKeyRecords(join(tmpdir(), `no-such-folder-${process.pid}`, 'api-keys.json'));
+  const records = openSqliteAccountStore({ path: join(mkdtempSync(join(tmpdir(), 'verifier-')), 'accounts.sqlite') });
   const verifier = await ApiKeyVerifier.open({ bootstrapKeys: keys, records, logger: createLogger({ service: 'test', level: 'silent' }) });
   verifier.close();
   return verifier;

@@ -1,5 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { ACCOUNT_ID, KEY_SCOPES, type KeyScope } from '../accounts/account-model.ts';
 import { RATE_BUDGETS, rateSpecSchema, type KeyRateLimits } from '../rate-limits/rate-spec.ts';
 
 /** Who a valid key belongs to; never the key itself. */
@@ -12,6 +13,10 @@ export interface ApiKeyIdentity {
   name: string;
   /** Budgets this key has instead of the configured ones. */
   limits?: KeyRateLimits;
+  /** The account whose key it is (bootstrap keys: the local owner's). */
+  accountId: string;
+  /** What the key may call; undefined means everything. */
+  scopes?: readonly KeyScope[];
 }
 
 /**
@@ -90,6 +95,14 @@ export const apiKeyRecordSchema = z.object({
   createdAt: z.iso.datetime(),
   revokedAt: z.iso.datetime().nullable(),
   limits: z.partialRecord(z.enum(RATE_BUDGETS), rateSpecSchema).optional(),
+  /** The account the key belongs to; absent (keys made before accounts) means the local owner's. */
+  accountId: z.string().regex(ACCOUNT_ID).optional(),
+  /** What the key may call; absent means everything. */
+  scopes: z.array(z.enum(KEY_SCOPES)).min(1).optional(),
+  /** After a roll: the secret before it, still valid until `previousExpiresAt` (the grace period). */
+  previousHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  previousExpiresAt: z.iso.datetime().optional(),
+  rolledAt: z.iso.datetime().optional(),
 });
 
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;

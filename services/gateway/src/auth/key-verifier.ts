@@ -5,6 +5,7 @@ import type { Middleware } from 'koa';
 import { ApiError } from '../errors/api-error.ts';
 import type { GatewayState } from '../http/request-pipeline.ts';
 import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
+import { OWNER_ACCOUNT_ID } from '../accounts/account-model.ts';
 import { apiKeyId, hashApiKey, managedKeyId, type ApiKeyIdentity, type ApiKeyRecord } from './api-keys.ts';
 import type { ApiKeyRecords, KeyRecordsSnapshot } from './key-records.ts';
 
@@ -12,6 +13,8 @@ interface KnownKey {
   hash: Buffer;
   revoked: boolean;
   identity: ApiKeyIdentity;
+  /** After a roll, the old secret and when it stops working (epoch ms). */
+  previous?: { hash: Buffer; expiresAtMs: number };
 }
 
 /**
@@ -71,7 +74,7 @@ export class ApiKeyVerifier {
     }
     verifier.#bootstrap = bootstrapKeys.map((key, index) => {
       const hash = hashApiKey(key);
-      return { hash, revoked: false, identity: { id: apiKeyId(hash), name: `API_KEYS[${index}]` } };
+      return { hash, revoked: false, identity: { id: apiKeyId(hash), name: `API_KEYS[${index}]`, accountId: OWNER_ACCOUNT_ID } };
     });
     // A poll that finds a reload still running (a slow store) skips its turn instead of queueing.
     verifier.#timer = setInterval(() => {
@@ -109,8 +112,12 @@ export class ApiKeyVerifier {
     if (id === undefined) return undefined;
     if (!this.#managed.has(id)) await Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
     const key = this.#managed.get(id);
-    // The id only finds the record; the secret part is what must match, in constant time.
-    return key && timingSafeEqual(presented, key.hash) && !key.revoked ? key.identity : undefined;
+    if (!key || key.revoked) return undefined;
+    // The id only finds the record; the secret part is what must match, in constant time. A rolled
+    // key's old secret works until its grace period ends (both compared, whichever matches).
+    const current = timingSafeEqual(presented, key.hash);
+    const previous = key.previous !== undefined && timingSafeEqual(presented, key.previous.hash) && Date.now() < key.previous.expiresAtMs;
+    return current || previous ? key.identity : undefined;
   }
 
   /**
@@ -151,7 +158,14 @@ export class ApiKeyVerifier {
     this.#managed = new Map(snapshot.records.map((record: ApiKeyRecord) => [record.id, {
       hash: Buffer.from(record.hash, 'hex'),
       revoked: record.revokedAt !== null,
-      identity: { id: record.prefix, name: record.name, ...(record.limits ? { limits: record.limits } : {}) },
+      identity: {
+        id: record.prefix,
+        name: record.name,
+        accountId: record.accountId ?? OWNER_ACCOUNT_ID,
+        ...(record.limits ? { limits: record.limits } : {}),
+        ...(record.scopes ? { scopes: record.scopes } : {}),
+      },
+      ...(record.previousHash && record.previousExpiresAt ? { previous: { hash: Buffer.from(record.previousHash, 'hex'), expiresAtMs: Date.parse(record.previousExpiresAt) } } : {}),
     }]));
     this.#version = snapshot.version;
   }

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { ConfigurationError, parseEnvironment } from '@utility-api/infra';
 import { createRedisConnection, type RedisClient } from '@utility-api/infra/redis';
 import { KEY_NAME, keyIdFromReference, KeyStoreDataError, type ApiKeyRecord } from '../auth/api-keys.ts';
-import { apiKeyRecordsFor, createApiKey, keysEnvironmentSchema, listApiKeys, type ApiKeyRecords } from '../auth/key-records.ts';
+import type { AccountStore } from '../accounts/account-store.ts';
+import { createApiKey, keysEnvironmentSchema, listApiKeys, openAccountStore } from '../auth/key-records.ts';
 import { formatRateSpec, parseRateSpec, RATE_SPEC_FORMAT, type KeyRateLimits } from '../rate-limits/rate-spec.ts';
 
 /** sysexits(3) codes, so scripts can tell a typo from an outage. */
@@ -29,8 +30,9 @@ Commands:
         Revokes a key (such as abcd1234 or uk_live_abcd1234); every gateway refuses it within a second.
   help  This text.
 
-Where keys live (as the gateway decides): REDIS_URL set: that Redis; otherwise the file KEYS_FILE
-(default .data/api-keys.json, relative to the current folder).
+Where keys live (as the gateway decides): REDIS_URL or REDIS_CLUSTER_NODES set: that Redis;
+otherwise the SQLite database DATABASE_PATH (default .data/utility-api.sqlite, relative to the
+current folder), which imports an older keys file (KEYS_FILE, .data/api-keys.json) once.
 
 Keys in API_KEYS are bootstrap keys: they work alongside managed keys but are not managed here;
 remove one from API_KEYS and restart the gateway to retire it.
@@ -172,12 +174,19 @@ class StoreUnavailableError extends Error {
   }
 }
 
-/** Runs `use` on the backend the gateway would pick: Redis when `REDIS_URL` or `REDIS_CLUSTER_NODES` is set, else the keys file. */
-async function withKeyStore(environment: Record<string, string | undefined>, use: (records: ApiKeyRecords) => Promise<number>): Promise<number> {
+/** Runs `use` on the store the gateway would pick: Redis when `REDIS_URL` or `REDIS_CLUSTER_NODES` is set, else the SQLite database. */
+async function withKeyStore(environment: Record<string, string | undefined>, use: (records: AccountStore) => Promise<number>): Promise<number> {
   const env = parseEnvironment(keysEnvironmentSchema, environment);
-  if (env.redis === undefined) return use(apiKeyRecordsFor({ redis: undefined, keysFile: env.keysFile }));
+  if (env.redis === undefined) {
+    const store = openAccountStore({ redis: undefined, databasePath: env.databasePath, keysFile: env.keysFile });
+    try {
+      return await use(store);
+    } finally {
+      await store.close();
+    }
+  }
   const redis = createRedisConnection(env.redis, 'producer', 'keys-cli');
-  const records = apiKeyRecordsFor({ redis: { client: redis, target: env.redis }, keysFile: env.keysFile });
+  const records = openAccountStore({ redis: { client: redis, target: env.redis }, databasePath: env.databasePath, keysFile: env.keysFile });
   try {
     await connected(redis, REDIS_CONNECT_TIMEOUT_MS);
   } catch (error) {

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+/**
+ * What the account area deals in: accounts (a bot developer, or the local owner of a self-hosted
+ * gateway), their sessions, what they did (audit) and what their keys used (usage). Keys
+ * themselves are ApiKeyRecords (auth/api-keys.ts) that name their account.
+ */
+
+/** What a key may call: the card endpoints, the utility endpoints, or (no scopes given) both. */
+export const KEY_SCOPES = ['cards', 'utility'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/**
+ * The local owner: the account of a self-hosted gateway's operator. Bootstrap keys (`API_KEYS`)
+ * and keys made with the CLI without `--account` belong to it, and its sign-in is the one-time
+ * link `./run start` prints.
+ */
+export const OWNER_ACCOUNT_ID = 'acct_owner';
+
+export const ACCOUNT_ID = /^acct_[a-z0-9_]{1,40}$/;
+
+export const accountSchema = z.object({
+  id: z.string().regex(ACCOUNT_ID),
+  name: z.string().min(1).max(100),
+  /** The Discord user who signs in as this account (OAuth `identify`); null for the local owner and CLI-made accounts. */
+  discordUserId: z.string().regex(/^\d{17,20}$/).nullable(),
+  /** A plan name from PLANS; unknown names fall back to the default plan. */
+  plan: z.string().min(1).max(40),
+  createdAt: z.iso.datetime(),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+/**
+ * A signed-in browser. The cookie carries a random id; the store keeps only its SHA-256, so a
+ * read of the store signs nobody in.
+ */
+export const sessionSchema = z.object({
+  idHash: z.string().regex(/^[0-9a-f]{64}$/),
+  accountId: z.string().regex(ACCOUNT_ID),
+  /** The synchronizer token every state-changing request of this session must carry. */
+  csrfToken: z.string().min(32),
+  createdAt: z.iso.datetime(),
+  lastSeenAt: z.iso.datetime(),
+  /** The absolute end, whatever the activity. */
+  expiresAt: z.iso.datetime(),
+  /** How the session was opened, for the audit list and the sessions the user sees. */
+  method: z.enum(['discord', 'link']),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const AUDIT_EVENT_TYPES = [
+  'signed_in',
+  'signed_out',
+  'signed_out_everywhere',
+  'sign_in_link_created',
+  'key_created',
+  'key_rolled',
+  'key_revoked',
+  'plan_changed',
+  'account_created',
+] as const;
+
+export const auditEventSchema = z.object({
+  at: z.iso.datetime(),
+  accountId: z.string().regex(ACCOUNT_ID),
+  type: z.enum(AUDIT_EVENT_TYPES),
+  /** Who did it: `session:<method>` (the account itself in a browser), `cli` or `system`. */
+  actor: z.string().max(64),
+  /** What it was about, in public words only (a key's prefix and name, a plan): never a secret. */
+  detail: z.record(z.string(), z.string().max(200)),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+/**
+ * What a request counts as, per account, key and UTC day: `requests` and `errors` (status 400 and
+ * up, 429 aside) and `rate_limited` (429) by endpoint (its operation id), `cards` by format.
+ */
+export const USAGE_METRICS = ['requests', 'cards', 'rate_limited', 'errors'] as const;
+export type UsageMetric = (typeof USAGE_METRICS)[number];
+
+export interface UsageCount {
+  accountId: string;
+  keyId: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  metric: UsageMetric;
+  /** The endpoint's operation id, or the card's format for `cards`. */
+  label: string;
+  count: number;
+}
+
+/** The month the quota counts in, as `YYYY-MM` (UTC), of a day `YYYY-MM-DD` or a date. */
+export function monthOf(day: string | Date): string {
+  return (typeof day === 'string' ? day : day.toISOString()).slice(0, 7);
+}
+
+export function dayOf(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}

@@ -1,0 +1,59 @@
+import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import type { ApiKeyRecords } from '../auth/key-records.ts';
+import type { Account, AuditEvent, Session, UsageCount } from './account-model.ts';
+
+/** The kinds of one-time secrets: sign-in links, and OAuth states waiting for their callback. */
+export type OnceKind = 'sign-in-link' | 'oauth-state';
+
+/**
+ * Where accounts, their keys, sessions, audit and usage live: Redis (one server or a Cluster) in
+ * distributed mode, a SQLite database (node:sqlite, WAL) in embedded mode. Every change is one
+ * atomic step of the store (a transaction, a Lua script or a single command), so several gateways
+ * writing at once never lose an update. Secrets are never stored: keys, sessions and one-time
+ * tokens only as SHA-256 hashes.
+ */
+export interface AccountStore extends ApiKeyRecords {
+  /**
+   * A new secret for a key (`hash`), the old one still valid until `graceUntil`; undefined when
+   * there is no such key, it is revoked or it belongs to another account than `accountId` (when given).
+   */
+  roll(id: string, change: { hash: string; at: Date; graceUntil: Date; accountId?: string }): Promise<ApiKeyRecord | undefined>;
+
+  getAccount(id: string): Promise<Account | undefined>;
+  accountByDiscordId(discordUserId: string): Promise<Account | undefined>;
+  /**
+   * Stores the account unless its id, or its Discord user, already has one: returns the account
+   * that is stored now (the new one, or the one that was there), so two sign-ins racing for the
+   * same Discord user end in one account.
+   */
+  createAccount(account: Account): Promise<Account>;
+  listAccounts(): Promise<Account[]>;
+  setPlan(id: string, plan: string): Promise<Account | undefined>;
+
+  createSession(session: Session): Promise<void>;
+  session(idHash: string): Promise<Session | undefined>;
+  touchSession(idHash: string, lastSeenAt: Date): Promise<void>;
+  deleteSession(idHash: string): Promise<void>;
+  /** Every session of the account ("sign out everywhere"); how many there were. */
+  deleteSessions(accountId: string): Promise<number>;
+
+  /** Stores a one-time secret's hash with its value until `expiresAt`. */
+  putOnce(kind: OnceKind, hash: string, value: string, expiresAt: Date): Promise<void>;
+  /** The value, once: a second take, or one after the expiry, is undefined. Atomic across gateways. */
+  takeOnce(kind: OnceKind, hash: string, now: Date): Promise<string | undefined>;
+
+  audit(event: AuditEvent): Promise<void>;
+  /** The account's newest events first, at most `limit`. */
+  auditLog(accountId: string, limit: number): Promise<AuditEvent[]>;
+
+  /** Adds counts (and when each key was last used) in one step; called by the usage flusher. */
+  addUsage(counts: readonly UsageCount[], lastUsed: ReadonlyMap<string, string>): Promise<void>;
+  /** Every count of the account (all its keys) for the UTC days `fromDay` to `toDay`, inclusive. */
+  usage(accountId: string, fromDay: string, toDay: string): Promise<UsageCount[]>;
+  /** The account's requests and cards in the month `YYYY-MM` (what the quota counts). */
+  monthTotals(accountId: string, month: string): Promise<{ requests: number; cards: number }>;
+  /** When each key (by id) was last used, as far as the flushed counts know. */
+  keysLastUsed(keyIds: readonly string[]): Promise<Record<string, string>>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/** A plan's monthly quota (per UTC calendar month): cards drawn, and requests of every kind. */
+export interface Plan {
+  name: string;
+  cards: number;
+  requests: number;
+}
+
+export type Plans = { readonly byName: ReadonlyMap<string, Plan>; readonly defaultPlan: Plan };
+
+/** What a fresh deployment offers when PLANS is unset: one free plan. */
+export const DEFAULT_PLANS_TEXT = 'free:cards=1000,requests=100000';
+
+const PLAN_NAME = /^[a-z][a-z0-9-]{0,39}$/;
+const PLANS_FORMAT = '`<name>:cards=<n>,requests=<n>` entries separated by `;`, such as `free:cards=1000,requests=100000;pro:cards=50000,requests=5000000`';
+
+/**
+ * PLANS as the operator writes it. Every plan names both quotas (whole numbers, 0 allowed: a plan
+ * without cards); names are unique lower-case words.
+ */
+export function parsePlans(text: string): Plan[] | string {
+  const plans: Plan[] = [];
+  for (const entry of text.split(';').map((part) => part.trim()).filter((part) => part !== '')) {
+    const match = /^([^:]+):(.*)$/.exec(entry);
+    if (!match || !PLAN_NAME.test(match[1]!)) return `"${entry}" is not a plan: write ${PLANS_FORMAT}`;
+    const quotas = new Map(match[2]!.split(',').map((pair) => pair.trim().split('=') as [string, string | undefined]));
+    const cards = Number(quotas.get('cards'));
+    const requests = Number(quotas.get('requests'));
+    if (quotas.size !== 2 || !Number.isSafeInteger(cards) || !Number.isSafeInteger(requests) || cards < 0 || requests < 0) {
+      return `plan "${match[1]}" must give cards and requests as whole numbers: write ${PLANS_FORMAT}`;
+    }
+    if (plans.some((plan) => plan.name === match[1])) return `plan "${match[1]}" is given twice`;
+    plans.push({ name: match[1]!, cards, requests });
+  }
+  return plans.length > 0 ? plans : `no plan given: write ${PLANS_FORMAT}`;
+}
+
+/** PLANS and DEFAULT_PLAN, for the gateway's environment schema. */
+export const plansEnvironmentShape = {
+  PLANS: z
+    .string()
+    .default(DEFAULT_PLANS_TEXT)
+    .transform((text, context) => {
+      const parsed = parsePlans(text);
+      if (typeof parsed === 'string') {
+        context.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  /** The plan of new accounts and of accounts whose plan is no longer in PLANS. */
+  DEFAULT_PLAN: z.string().regex(PLAN_NAME).optional(),
+};
+
+/** Checks DEFAULT_PLAN against PLANS; the default is the first plan listed. */
+export function toPlans(plans: readonly Plan[], defaultName: string | undefined, context?: z.RefinementCtx): Plans {
+  const byName = new Map(plans.map((plan) => [plan.name, plan]));
+  const chosen = defaultName === undefined ? plans[0] : byName.get(defaultName);
+  if (!chosen) {
+    context?.addIssue({ code: 'custom', path: ['DEFAULT_PLAN'], message: `must be one of the plans in PLANS (${[...byName.keys()].join(', ')})` });
+    return { byName, defaultPlan: plans[0]! };
+  }
+  return { byName, defaultPlan: chosen };
+}
+
+/** The plan an account is on: its own when PLANS still has it, else the default. */
+export function planOf(plans: Plans, name: string): Plan {
+  return plans.byName.get(name) ?? plans.defaultPlan;
+}
