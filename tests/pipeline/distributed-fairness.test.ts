@@ -1,9 +1,8 @@
 /**
  * The noisy-neighbour scenario (noisy-neighbour.ts) in distributed mode: a gateway, Redis, an S3
- * server and one renderer with two render workers taking two jobs at a time, so the order is the
- * queue's (BullMQ priorities). With RENDER_CONCURRENCY above RENDER_WORKERS a card may also wait
- * behind the few jobs a renderer took ahead (README, Fairness between keys); the renderer's own
- * lanes are the embedded pool's, tried in embedded-fairness and the pool's tests.
+ * server and one renderer with two render workers taking four jobs at a time (RENDER_CONCURRENCY's
+ * default): the queue's order (BullMQ priorities), the renderer's lanes and its handing back of
+ * animated jobs it has no room for are all in play.
  */
 import test from 'ava';
 import { freeLoopbackPort, startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
@@ -16,7 +15,7 @@ let rendererMetricsUrl: string;
 
 test.before(async () => {
   images = await startSlowCardImages();
-  stack = await startLocalStack({ gatewayPort: await freeLoopbackPort(), renderers: 1, apiKeys: NOISY_NEIGHBOUR_KEYS, env: { ...NOISY_NEIGHBOUR_ENV, RENDER_CONCURRENCY: NOISY_NEIGHBOUR_ENV.RENDER_WORKERS, LOG_LEVEL: 'info' } });
+  stack = await startLocalStack({ gatewayPort: await freeLoopbackPort(), renderers: 1, apiKeys: NOISY_NEIGHBOUR_KEYS, env: { ...NOISY_NEIGHBOUR_ENV, LOG_LEVEL: 'info' } });
   rendererMetricsUrl = `${/"health":"(http:[^"]+)"/.exec(stack.renderers[0]!.output())![1]}/metrics`;
 });
 

@@ -61,7 +61,9 @@ function postCard(url: string, key: string, body: Record<string, unknown>, signa
 }
 
 export function registerNoisyNeighbourTests(test: TestFn, target: () => FairnessTarget, images: () => ImageServer, mode: string): void {
-  const slowCard = () => ({ animated: true, customBackground: `${images().url}${SLOW_PATH}` });
+  // An animated GIF card: drawing its frames and quantising each to 256 colours keeps a worker busy
+  // for seconds, so the few answers in flight when a quiet card arrives weigh little in the counts.
+  const slowCard = () => ({ animated: true, format: 'gif', customBackground: `${images().url}${SLOW_PATH}` });
 
   test.serial(`${mode}: a key that fills its card slots with slow cards does not hold another key's cards behind its queue`, async (t) => {
     const { url, workers } = target();
@@ -91,9 +93,10 @@ export function registerNoisyNeighbourTests(test: TestFn, target: () => Fairness
       t.log('quiet key:', JSON.stringify(quiet));
       for (const { noisyAnsweredMeanwhile } of quiet) {
         // Fair: the quiet card waits for the first worker to free up, so at most the cards the
-        // noisy key had drawing finish meanwhile (one more for a card whose answer was on its way).
-        // First come, first served: it waits behind the noisy key's whole queue (five or more).
-        t.true(noisyAnsweredMeanwhile <= workers + 1, `the quiet card waited behind ${noisyAnsweredMeanwhile} noisy cards: ${JSON.stringify(quiet)}`);
+        // noisy key had drawing finish meanwhile, plus answers already on their way when it was
+        // sent (a loaded machine stores and answers late). First come, first served: it waits
+        // behind the noisy key's whole queue (7 of 8 measured in both modes).
+        t.true(noisyAnsweredMeanwhile <= workers + 2, `the quiet card waited behind ${noisyAnsweredMeanwhile} noisy cards: ${JSON.stringify(quiet)}`);
       }
     } finally {
       stop = true;

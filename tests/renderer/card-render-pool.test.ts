@@ -356,3 +356,17 @@ test('under a pool budget, animated cards beyond animatedAtOnce wait while still
   t.deepEqual([one.animation?.animated, two.animation?.animated], [true, true]);
   t.true(answered.indexOf('first') < answered.indexOf('second'), answered.join(' '));
 });
+
+test('one key draws animated cards on all workers but one: the last worker stays for other keys', async (t) => {
+  const { pool } = startPool({ ...PATIENT, size: 2 });
+  await Promise.all([pool.render(LIGHT), pool.render(LIGHT)]);
+  t.is(pool.animatedPerTenant, 1);
+  const moving = await animatedImage('webp', 300, 100, [{ color: '#16a085', delayMs: 100 }, { color: '#d35400', delayMs: 100 }]);
+  const animated = (name: string): CardInput => ({ profile: PROFILE, options: { customTag: name, animated: true, customBackground: 'https://images.example/moving.webp' }, images: { background: moving } });
+  const waitingWhenQuietAnswered: Record<string, number>[] = [];
+  const noisy = [pool.render(animated('a0'), 'png', 'webp', { tenant: 'a' }), pool.render(animated('a1'), 'png', 'webp', { tenant: 'a' })];
+  const quiet = pool.render(named('b0'), 'png', undefined, { tenant: 'b' }).then(() => waitingWhenQuietAnswered.push(pool.waitingByTenant));
+  t.is(pool.waitingByTenant.a, 1, "A's second animated card waits though a worker is free");
+  await Promise.all([...noisy, quiet]);
+  t.is(waitingWhenQuietAnswered.length, 1);
+});

@@ -1,8 +1,17 @@
 import type { Logger } from '@utility-api/infra';
 import type { RedisClient } from '@utility-api/infra/redis';
 import type { RenderEngine } from '@utility-api/render-engine';
-import { RENDER_ABANDONED_REASON, RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, RenderAbandonedError, renderJobKeys, renderJobPayloadSchema, type RenderJobResult } from '@utility-api/render-jobs';
-import { UnrecoverableError, Worker } from 'bullmq';
+import {
+  cardAnimationEncoding,
+  RENDER_ABANDONED_REASON,
+  RENDER_QUEUE_NAME,
+  RENDER_QUEUE_PREFIX,
+  RenderAbandonedError,
+  renderJobKeys,
+  renderJobPayloadSchema,
+  type RenderJobResult,
+} from '@utility-api/render-jobs';
+import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
 
 /**
  * How often a renderer asks whether the jobs it holds are still wanted. A job is held while its
@@ -10,6 +19,14 @@ import { UnrecoverableError, Worker } from 'bullmq';
  * when every request for it has gone (it removes jobs still queued itself).
  */
 const ABANDONED_CHECK_MS = 500;
+
+/**
+ * How long a job this renderer cannot start yet goes back to the queue for: an animated card of a
+ * key that already draws as many here as one key may (the pool's `animatedPerTenant`). Holding
+ * it would take a job slot that another key's card could use; back in the queue it keeps its
+ * priority, and any renderer with room may take it.
+ */
+const NO_ROOM_DELAY_MS = 250;
 
 /**
  * The renderer's BullMQ worker. A job's answer is its return value, failures the client should
@@ -31,14 +48,23 @@ export function createRenderWorker(parts: {
   /** The jobs this renderer holds, each with the signal that tells the engine nobody waits any more. */
   const held = new Map<string, AbortController>();
   const isAbandoned = async (jobId: string) => (await connection.exists(renderJobKeys.abandoned(jobId))) === 1;
+  /** Animated jobs this renderer holds (from pickup to answer), by key. */
+  const animatedHeld = new Map<string, number>();
 
   const worker = new Worker<unknown, RenderJobResult>(
     RENDER_QUEUE_NAME,
-    async (job) => {
+    async (job, token) => {
       const parsed = renderJobPayloadSchema.safeParse(job.data);
       // A job this renderer cannot read came from a mismatched producer; retrying cannot help.
       if (!parsed.success) throw new UnrecoverableError('render job payload does not match the contract');
       const jobId = job.id!;
+      const tenant = parsed.data.keyId ?? '';
+      const animated = cardAnimationEncoding(parsed.data) !== undefined;
+      if (animated && (animatedHeld.get(tenant) ?? 0) >= parts.engine.pool.animatedPerTenant) {
+        await job.moveToDelayed(Date.now() + NO_ROOM_DELAY_MS, token);
+        throw new DelayedError();
+      }
+      if (animated) animatedHeld.set(tenant, (animatedHeld.get(tenant) ?? 0) + 1);
       const attempt = job.attemptsMade + 1;
       const abandoned = new AbortController();
       held.set(jobId, abandoned);
@@ -50,6 +76,11 @@ export function createRenderWorker(parts: {
         throw error;
       } finally {
         held.delete(jobId);
+        if (animated) {
+          const left = (animatedHeld.get(tenant) ?? 1) - 1;
+          if (left <= 0) animatedHeld.delete(tenant);
+          else animatedHeld.set(tenant, left);
+        }
       }
       if (result.ok) return result;
       // A card that crashed its worker fails the job at once: another renderer would crash too,

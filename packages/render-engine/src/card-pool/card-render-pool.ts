@@ -101,6 +101,14 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
   /** Animated cards drawing now; at `animatedAtOnce`, lanes whose next card is animated wait. */
   let animatedDrawing = 0;
   const animatedAtOnce = options.animatedAtOnce ?? Number.POSITIVE_INFINITY;
+  /**
+   * Animated cards take seconds each and drawing is never interrupted, so a key holding every
+   * worker with them would make any other key's card wait that long. One key may draw at most
+   * all workers but one with animated cards: another key's card always finds a worker within a
+   * still card's time (one worker alone has no such room to keep).
+   */
+  const animatedPerTenant = Math.max(1, options.size - 1);
+  const animatedByTenant = new Map<string, number>();
   let dispatches = 0;
   let waitingCount = 0;
   const slots = new Set<WorkerSlot>();
@@ -205,7 +213,12 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
   };
 
   const finishedDrawing = (pending: PendingTask) => {
-    if (pending.task.animation !== undefined) animatedDrawing -= 1;
+    if (pending.task.animation !== undefined) {
+      animatedDrawing -= 1;
+      const left = (animatedByTenant.get(pending.tenant) ?? 1) - 1;
+      if (left <= 0) animatedByTenant.delete(pending.tenant);
+      else animatedByTenant.set(pending.tenant, left);
+    }
     const left = (drawingByTenant.get(pending.tenant) ?? 1) - 1;
     if (left <= 0) drawingByTenant.delete(pending.tenant);
     else drawingByTenant.set(pending.tenant, left);
@@ -218,7 +231,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     let best = { drawing: Number.POSITIVE_INFINITY, served: Number.POSITIVE_INFINITY, id: Number.POSITIVE_INFINITY };
     const animatedMayStart = animatedDrawing < animatedAtOnce;
     for (const [tenant, lane] of lanes) {
-      if (!animatedMayStart && lane[0]!.task.animation !== undefined) continue;
+      if (lane[0]!.task.animation !== undefined && (!animatedMayStart || (animatedByTenant.get(tenant) ?? 0) >= animatedPerTenant)) continue;
       const rank = { drawing: drawingByTenant.get(tenant) ?? 0, served: lastServed.get(tenant) ?? -1, id: lane[0]!.task.id };
       const better = rank.drawing !== best.drawing ? rank.drawing < best.drawing : rank.served !== best.served ? rank.served < best.served : rank.id < best.id;
       if (better) {
@@ -254,7 +267,10 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
       const pending = takeNextFairly();
       if (!pending) return;
       slot.current = pending;
-      if (pending.task.animation !== undefined) animatedDrawing += 1;
+      if (pending.task.animation !== undefined) {
+        animatedDrawing += 1;
+        animatedByTenant.set(pending.tenant, (animatedByTenant.get(pending.tenant) ?? 0) + 1);
+      }
       drawingByTenant.set(pending.tenant, (drawingByTenant.get(pending.tenant) ?? 0) + 1);
       slot.process.draw(pending.task);
     }
@@ -271,6 +287,8 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     get waiting() {
       return waitingCount;
     },
+    /** The most animated cards one tenant may draw at once here (see `animatedPerTenant`). */
+    animatedPerTenant,
     /** Cards waiting for a worker, by tenant (diagnostics and tests). */
     get waitingByTenant(): Record<string, number> {
       return Object.fromEntries([...lanes].map(([tenant, lane]) => [tenant, lane.length]));
