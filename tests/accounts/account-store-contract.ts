@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { TestFn } from 'ava';
-import { createLogger } from '@utility-api/infra';
-import type { RedisClient } from '@utility-api/infra/redis';
-import { OWNER_ACCOUNT_ID, type Account, type AuditEvent, type Session, type UsageCount } from '../../services/gateway/src/accounts/account-model.ts';
+import { createLogger, describeRedisTarget, type RedisTarget } from '@utility-api/infra';
+import { createRedisConnection, type RedisClient } from '@utility-api/infra/redis';
+import { AUDIT_EVENT_TYPES, dayOf, OWNER_ACCOUNT_ID, type Account, type AuditEvent, type Session, type UsageCount } from '../../services/gateway/src/accounts/account-model.ts';
 import { AUDIT_KEPT, type AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
-import { createSignInLink, redeemSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
+import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
+import { createSignInLink, redeemSignInLink, SIGN_IN_LINK_TTL_MS } from '../../services/gateway/src/accounts/sign-in-links.ts';
 import { generateKeyId, generateManagedKey, hashApiKey, managedKeyPrefix, type ApiKeyRecord } from '../../services/gateway/src/auth/api-keys.ts';
 import { createApiKey } from '../../services/gateway/src/auth/key-records.ts';
 import { ApiKeyVerifier } from '../../services/gateway/src/auth/key-verifier.ts';
@@ -178,7 +179,8 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     const link = await createSignInLink(first, { accountId: OWNER_ACCOUNT_ID, baseUrl: 'https://cards.example/', now });
     const match = /^https:\/\/cards\.example\/account\/sign-in#token=([A-Za-z0-9_-]{43})$/.exec(link.url);
     t.truthy(match, link.url);
-    t.is(link.expiresAt.getTime(), now.getTime() + 15 * 60_000);
+    t.is(SIGN_IN_LINK_TTL_MS, 15 * 60_000);
+    t.is(link.expiresAt.getTime(), now.getTime() + SIGN_IN_LINK_TTL_MS);
     const token = match![1]!;
     t.is(await redeemSignInLink(second, token, now), OWNER_ACCOUNT_ID);
     t.is(await redeemSignInLink(first, token, now), undefined, 'a second use');
@@ -196,7 +198,7 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
 
   test(`${name}: usage: 2 x 200 concurrent flushes from two connections add up exactly`, async (t) => {
     const accountId = (await first.createAccount(newAccount())).id;
-    const day = new Date().toISOString().slice(0, 10);
+    const day = dayOf(new Date());
     const flush = (store: AccountStore, index: number) =>
       store.addUsage(
         [
@@ -324,6 +326,13 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     t.deepEqual(await second.auditLog('acct_nobody', 10), []);
   });
 
+  test(`${name}: audit: every event type, with its actor and detail, reads back as written`, async (t) => {
+    const accountId = (await first.createAccount(newAccount())).id;
+    const events = AUDIT_EVENT_TYPES.map((type, index): AuditEvent => ({ at: new Date(Date.UTC(2026, 1, 1, 0, 0, index)).toISOString(), accountId, type, actor: index % 2 === 0 ? 'session:discord' : 'cli', detail: { key: 'uk_live_abcd1234', note: `"quoted" ünïcode ${index}` } }));
+    for (const event of events) await first.audit(event);
+    t.deepEqual(await second.auditLog(accountId, events.length), events.toReversed());
+  });
+
   test(`${name}: a store closed and opened again keeps everything`, async (t) => {
     const store = await open();
     const account = await store.createAccount(newAccount({ discordUserId: discordId() }));
@@ -334,7 +343,7 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     await store.putOnce('sign-in-link', hash, account.id, new Date(Date.now() + 60_000));
     const event: AuditEvent = { at: new Date().toISOString(), accountId: account.id, type: 'account_created', actor: 'cli', detail: {} };
     await store.audit(event);
-    const day = new Date().toISOString().slice(0, 10);
+    const day = dayOf(new Date());
     await store.addUsage([{ accountId: account.id, keyId: record.prefix, day, metric: 'cards', label: 'png', count: 9 }], new Map([[record.prefix, '2026-05-05T05:05:05.005Z']]));
     await store.setPlan(account.id, 'pro');
     const version = await store.version();
@@ -385,8 +394,26 @@ function sortCounts(counts: readonly UsageCount[]): UsageCount[] {
   return [...counts].sort((a, b) => key(a).localeCompare(key(b)));
 }
 
-/** A producer connection (no offline queue) answers only once ready. */
-export async function ready(client: RedisClient): Promise<RedisClient> {
-  if (client.status !== 'ready') await once(client, 'ready');
-  return client;
+/**
+ * A Redis backend (one server or a Cluster): each store on a producer connection of its own, as
+ * the gateway and the CLI open them; `stop` takes the server or cluster down.
+ */
+export function redisBackend(target: RedisTarget, stop: () => Promise<void>): StoreBackend {
+  const connections = new Map<AccountStore, RedisClient>();
+  return {
+    async open() {
+      const client = createRedisConnection(target, 'producer', 'account-store-test');
+      // A producer connection has no offline queue: it answers only once ready.
+      if (client.status !== 'ready') await once(client, 'ready');
+      const store = redisAccountStore(client, describeRedisTarget(target));
+      connections.set(store, client);
+      return store;
+    },
+    async close(store) {
+      await store.close();
+      connections.get(store)?.disconnect();
+      connections.delete(store);
+    },
+    stop,
+  };
 }

@@ -1,27 +1,21 @@
 import test from 'ava';
-import { createRedisConnection, type RedisClient } from '@utility-api/infra/redis';
 import { startRedisServer } from '../../scripts/local-stack/redis-server.ts';
-import type { AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
-import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
+import { daysBetween } from '../../services/gateway/src/accounts/redis-account-store.ts';
 import { freePort } from '../helpers/processes.ts';
-import { ready, registerAccountStoreContract } from './account-store-contract.ts';
+import { redisBackend, registerAccountStoreContract } from './account-store-contract.ts';
 
 /** The AccountStore contract on one redis-server, each store on a connection of its own (as two gateways). */
 registerAccountStoreContract(test, 'redis', async () => {
   const redis = await startRedisServer({ port: await freePort() });
-  const connections = new Map<AccountStore, RedisClient>();
-  return {
-    async open() {
-      const client = await ready(createRedisConnection({ kind: 'single', url: redis.url }, 'producer', 'account-store-test'));
-      const store = redisAccountStore(client, redis.url);
-      connections.set(store, client);
-      return store;
-    },
-    async close(store) {
-      await store.close();
-      connections.get(store)?.disconnect();
-      connections.delete(store);
-    },
-    stop: () => redis.stop(),
-  };
+  return redisBackend({ kind: 'single', url: redis.url }, () => redis.stop());
+});
+
+test('daysBetween: every UTC day inclusive, across months and leap days; none when reversed; at most a year', (t) => {
+  t.deepEqual(daysBetween('2024-02-27', '2024-03-01'), ['2024-02-27', '2024-02-28', '2024-02-29', '2024-03-01']);
+  t.deepEqual(daysBetween('2026-05-05', '2026-05-05'), ['2026-05-05']);
+  t.deepEqual(daysBetween('2026-05-06', '2026-05-05'), []);
+  t.deepEqual(daysBetween('not-a-day', '2026-05-05'), []);
+  const long = daysBetween('2020-01-01', '2029-12-31');
+  t.is(long.length, 366);
+  t.is(long.at(-1), '2020-12-31');
 });

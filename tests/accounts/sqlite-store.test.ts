@@ -99,13 +99,13 @@ test('sqlite: an unreadable keys file to import stops the store from opening, na
   writeFileSync(broken, text);
   const path = join(base, 'accounts.sqlite');
   const parse = t.throws(() => openSqliteAccountStore({ path, keysFile: broken }), { instanceOf: KeyStoreDataError });
-  t.true(parse!.message.includes(broken), parse!.message);
+  t.true(parse.message.includes(broken), parse.message);
   t.is(readFileSync(broken, 'utf8'), text);
   // A folder where the file should be: there, but not readable as a file.
   const folderInstead = join(base, 'folder.json');
   mkdirSync(folderInstead);
   const read = t.throws(() => openSqliteAccountStore({ path, keysFile: folderInstead }), { instanceOf: KeyStoreDataError });
-  t.regex(read!.message, /EISDIR/);
+  t.regex(read.message, /EISDIR/);
   // No file at all is a fresh install: nothing to import, and not marked imported.
   const fresh = openSqliteAccountStore({ path, keysFile: join(base, 'missing.json') });
   void fresh.close();
