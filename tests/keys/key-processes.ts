@@ -13,7 +13,11 @@ export interface CliRun {
   stderr: string;
 }
 
-/** `pnpm keys <args>` as a real process (node services/gateway/src/keys-main.ts), with only the given environment. */
+/**
+ * `pnpm keys <args>` as a real process (node services/gateway/src/keys-main.ts), with only the
+ * given environment. In embedded mode give DATABASE_PATH and KEYS_FILE: their defaults are
+ * relative to the repository.
+ */
 export function runKeysCli(args: readonly string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     execFile(
@@ -42,7 +46,11 @@ export interface GatewayProcess {
   stop(): Promise<void>;
 }
 
-/** A gateway started as production starts it (`node services/gateway/src/main.ts`). */
+/**
+ * A gateway started as production starts it (`node services/gateway/src/main.ts`). In embedded
+ * mode its database (and the keys file it would import) are in its temporary folder unless `env`
+ * names them, never the repository's `.data`.
+ */
 export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
   const port = await freePort();
   const mediaDir = mkdtempSync(join(tmpdir(), 'keys-gateway-media-'));
@@ -53,6 +61,8 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
     MEDIA_DIR: mediaDir,
     RENDER_WORKERS: '1',
     LOG_LEVEL: 'info',
+    DATABASE_PATH: join(mediaDir, 'utility-api.sqlite'),
+    KEYS_FILE: join(mediaDir, 'api-keys.json'),
     ...env,
   });
   try {

@@ -1,24 +1,24 @@
 import test from 'ava';
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '@utility-api/infra';
-import { KeyStoreDataError } from '../../services/gateway/src/auth/api-keys.ts';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
 import { openSqliteAccountStore } from '../../services/gateway/src/accounts/sqlite-account-store.ts';
+import { KeyStoreDataError } from '../../services/gateway/src/auth/api-keys.ts';
 import { createApiKey, type ApiKeyRecords } from '../../services/gateway/src/auth/key-records.ts';
-
-// TODO(accounts): rewritten for the SQLite store by the store work; the JSON file is only imported now.
-const fileApiKeyRecords = (file: string) => openSqliteAccountStore({ path: file.replace(/\.json$/, '.sqlite'), keysFile: file });
 import { ApiKeyVerifier } from '../../services/gateway/src/auth/key-verifier.ts';
 import { startNodeProcess } from '../helpers/processes.ts';
 import { GATEWAY_ENTRY, timeUntil } from './key-processes.ts';
 
+/** The verifier over the embedded store (a SQLite database per test), and what a gateway does with a keys file it cannot import. */
 const folders: string[] = [];
-function keysFile(): string {
+function newFolder(): string {
   const folder = mkdtempSync(join(tmpdir(), 'managed-store-'));
   folders.push(folder);
-  return join(folder, 'api-keys.json');
+  return folder;
 }
+const newStore = () => openSqliteAccountStore({ path: join(newFolder(), 'utility-api.sqlite') });
 test.after.always(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
@@ -40,11 +40,13 @@ function recordingLogger() {
 }
 
 test('verifies by id then hash: a tampered secret or a revoked key is refused', async (t) => {
-  const records = fileApiKeyRecords(keysFile());
+  const records = newStore();
   const { key, record } = await createApiKey(records, { name: 'bot', now: new Date() });
+  const scoped = await createApiKey(records, { name: 'scoped', now: new Date(), accountId: 'acct_someone', scopes: ['cards'] });
   const store = await openManaged(records, recordingLogger().logger, 60_000);
   try {
-    t.deepEqual(await store.verify(key), { id: record.prefix, name: 'bot' });
+    t.deepEqual(await store.verify(key), { id: record.prefix, name: 'bot', accountId: OWNER_ACCOUNT_ID });
+    t.deepEqual(await store.verify(scoped.key), { id: scoped.record.prefix, name: 'scoped', accountId: 'acct_someone', scopes: ['cards'] });
     const tampered = `${key.slice(0, -1)}${key.endsWith('a') ? 'b' : 'a'}`;
     t.is(await store.verify(tampered), undefined);
     t.is(await store.verify('uk_live_00000000_' + 'a'.repeat(32)), undefined);
@@ -53,14 +55,14 @@ test('verifies by id then hash: a tampered secret or a revoked key is refused', 
     // The poll is a minute here: the miss path does not apply to a known id, so force the refresh.
     await store.refresh();
     t.is(await store.verify(key), undefined);
-    t.is(store.activeCount, 0);
+    t.is(store.activeCount, 1);
   } finally {
     store.close();
   }
 });
 
 test('per-key limits travel with the identity', async (t) => {
-  const records = fileApiKeyRecords(keysFile());
+  const records = newStore();
   const { key } = await createApiKey(records, { name: 'bot', now: new Date(), limits: { profileImage: { points: 5, durationSeconds: 10 } } });
   const store = await openManaged(records, recordingLogger().logger);
   try {
@@ -70,34 +72,45 @@ test('per-key limits travel with the identity', async (t) => {
   }
 });
 
-test('a key file that turns unreadable keeps the last keys and warns once; a deleted file drops them', async (t) => {
-  const file = keysFile();
-  const records = fileApiKeyRecords(file);
+test('a store that stops answering keeps the last keys and warns once', async (t) => {
+  const records = newStore();
   const { key } = await createApiKey(records, { name: 'bot', now: new Date() });
   const { logger, warnings } = recordingLogger();
   const store = await openManaged(records, logger, 20);
   try {
-    writeFileSync(file, '{ not json');
+    // A closed database fails every read, as an unreachable Redis does.
+    await records.close();
     await timeUntil(async () => warnings.length > 0, 2000);
     t.truthy(await store.verify(key));
+    // Polls keep failing every 20 ms; the warning is not repeated.
+    await timeUntil(async () => (await store.verify('uk_live_zzzzzzzz_' + 'a'.repeat(32))) === undefined && warnings.length === 1, 2000);
     await new Promise((resolve) => setTimeout(resolve, 100));
     t.is(warnings.length, 1, 'reported once, not on every poll');
-    unlinkSync(file);
-    // A deleted file means no managed keys.
-    await timeUntil(async () => (await store.verify(key)) === undefined, 2000);
-    t.pass();
   } finally {
     store.close();
   }
 });
 
-test('an unreadable key file at boot stops the store from opening, and the gateway from starting', async (t) => {
-  const file = keysFile();
-  writeFileSync(file, JSON.stringify({ format: 'utility-api/api-keys@1', keys: [{ id: 'x' }] }));
-  await t.throwsAsync(openManaged(fileApiKeyRecords(file), recordingLogger().logger), { instanceOf: KeyStoreDataError });
-  const gateway = startNodeProcess(GATEWAY_ENTRY, { PORT: '0', KEYS_FILE: file, API_KEYS: 'bootstrap-key-0123456789abcdef', MEDIA_DIR: join(file, '..', 'media'), RENDER_WORKERS: '1' });
-  const { code } = await gateway.exited();
-  t.is(code, 1);
-  t.regex(gateway.output(), /gateway failed to start/);
-  t.regex(gateway.output(), /unreadable key data/);
+test('an unreadable keys file to import stops the gateway from starting, naming the file', async (t) => {
+  const folder = newFolder();
+  for (const [name, prepare] of [
+    ['bad.json', (file: string) => writeFileSync(file, JSON.stringify({ format: 'utility-api/api-keys@1', keys: [{ id: 'x' }] }))],
+    ['folder.json', (file: string) => mkdirSync(file)],
+  ] as const) {
+    const file = join(folder, name);
+    prepare(file);
+    const gateway = startNodeProcess(GATEWAY_ENTRY, {
+      PORT: '0',
+      KEYS_FILE: file,
+      DATABASE_PATH: join(folder, `${name}.sqlite`),
+      API_KEYS: 'bootstrap-key-0123456789abcdef',
+      MEDIA_DIR: join(folder, 'media'),
+      RENDER_WORKERS: '1',
+    });
+    const { code } = await gateway.exited();
+    t.is(code, 1, name);
+    t.regex(gateway.output(), /gateway failed to start/);
+    t.regex(gateway.output(), new RegExp(`unreadable key data in ${file.replaceAll('/', '\\/').replaceAll('.', '\\.')}`));
+  }
+  t.throws(() => openSqliteAccountStore({ path: join(folder, 'direct.sqlite'), keysFile: join(folder, 'bad.json') }), { instanceOf: KeyStoreDataError });
 });

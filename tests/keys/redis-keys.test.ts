@@ -1,6 +1,9 @@
 import test from 'ava';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
+import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
+import { redeemSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
 import { freePort } from '../helpers/processes.ts';
 import { BOOTSTRAP_KEY, createKey, runKeysCli, startGatewayProcess, statusWith, timeUntil, type GatewayProcess } from './key-processes.ts';
 
@@ -84,8 +87,36 @@ test.serial('list over Redis shows every key created here', async (t) => {
   t.is(run.code, 0, run.stderr);
   const listed = JSON.parse(run.stdout);
   t.is(listed.length, 6);
+  t.true(listed.every((record: any) => record.accountId === OWNER_ACCOUNT_ID));
   t.true(listed.some((record: any) => record.revokedAt !== null));
   t.false(run.stdout.includes('"hash"'));
+});
+
+test.serial('accounts over Redis: created, given a plan, own a scoped key that works on both gateways; a sign-in link redeems once; all audited', async (t) => {
+  const made = await runKeysCli(['accounts', 'create', '--name', 'Redis bots', '--json'], env);
+  t.is(made.code, 0, made.stderr);
+  const account = JSON.parse(made.stdout);
+  t.is(account.plan, 'free');
+  const key = await createKey(env, ['--account', account.id, '--scopes', 'utility']);
+  for (const gateway of gateways) t.is(await statusWith(gateway.url, key.key), 200);
+  t.is((await runKeysCli(['accounts', 'plan', account.id, 'pro'], { ...env, PLANS: 'free:cards=1,requests=1;pro:cards=2,requests=2' })).code, 0);
+  const link = await runKeysCli(['sign-in-link', '--account', account.id], { ...env, PUBLIC_BASE_URL: 'https://cards.example' });
+  t.is(link.code, 0, link.stderr);
+  const token = /https:\/\/cards\.example\/account\/sign-in#token=([A-Za-z0-9_-]{43})/.exec(link.stdout)![1]!;
+
+  const client = new Redis(redis.url);
+  try {
+    const store = redisAccountStore(client, redis.url);
+    t.like(await store.getAccount(account.id), { name: 'Redis bots', plan: 'pro' });
+    t.truthy(await store.getAccount(OWNER_ACCOUNT_ID), 'the gateways made the owner at start');
+    t.like(JSON.parse((await runKeysCli(['list', '--json'], env)).stdout).find((record: any) => record.id === key.id), { accountId: account.id, scopes: ['utility'] });
+    t.is(await redeemSignInLink(store, token, new Date()), account.id);
+    t.is(await redeemSignInLink(store, token, new Date()), undefined);
+    const audit = await store.auditLog(account.id, 10);
+    t.deepEqual(audit.map((event) => `${event.type} by ${event.actor}`), ['sign_in_link_created by cli', 'plan_changed by cli', 'key_created by cli', 'account_created by cli']);
+  } finally {
+    client.disconnect();
+  }
 });
 
 test.serial('when Redis goes away, known keys keep working and the gateway does not hang', async (t) => {

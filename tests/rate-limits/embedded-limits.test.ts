@@ -185,6 +185,7 @@ test('configuration: defaults, and every bad budget reported at once', (t) => {
     cardsInFlightPerKey: 8,
   });
   t.is(defaults.keysFile, '.data/api-keys.json');
+  t.is(defaults.databasePath, '.data/utility-api.sqlite');
   t.false(loadGatewayConfig({ RATE_LIMITS: 'off' }).rateLimits.enabled);
   t.deepEqual(loadGatewayConfig({ RATE_LIMIT_DEFAULT: '100/1m' }).rateLimits.budgets.default, { points: 100, durationSeconds: 60 });
   t.is(loadGatewayConfig({ CARDS_IN_FLIGHT_PER_KEY: '2' }).rateLimits.cardsInFlightPerKey, 2);

@@ -45,7 +45,7 @@ const environmentSchema = z
     HEADERS_TIMEOUT_MS: envInteger({ min: 500, max: 600_000, default: 10_000 }),
     /** A client must finish sending the whole request (headers and body) within this; the answer may take longer. */
     REQUEST_TIMEOUT_MS: envInteger({ min: 1000, max: 600_000, default: 30_000 }),
-    /** Managed keys in embedded mode (`pnpm keys` writes it); with Redis they live there. */
+    /** A keys file of earlier versions, imported into the DATABASE_PATH database once (embedded mode). */
     KEYS_FILE: keysFileField,
     DATABASE_PATH: databasePathField,
     RATE_LIMITS: envBoolean(true),

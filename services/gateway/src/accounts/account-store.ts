@@ -2,6 +2,9 @@ import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { ApiKeyRecords } from '../auth/key-records.ts';
 import type { Account, AuditEvent, Session, UsageCount } from './account-model.ts';
 
+/** Audit events each store keeps per account (the newest): the list a user reads, not an archive. */
+export const AUDIT_KEPT = 1000;
+
 /** The kinds of one-time secrets: sign-in links, and OAuth states waiting for their callback. */
 export type OnceKind = 'sign-in-link' | 'oauth-state';
 
@@ -43,7 +46,7 @@ export interface AccountStore extends ApiKeyRecords {
   takeOnce(kind: OnceKind, hash: string, now: Date): Promise<string | undefined>;
 
   audit(event: AuditEvent): Promise<void>;
-  /** The account's newest events first, at most `limit`. */
+  /** The account's newest events first, at most `limit` (and at most AUDIT_KEPT are kept). */
   auditLog(accountId: string, limit: number): Promise<AuditEvent[]>;
 
   /** Adds counts (and when each key was last used) in one step; called by the usage flusher. */

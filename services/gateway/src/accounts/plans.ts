@@ -64,6 +64,12 @@ export function toPlans(plans: readonly Plan[], defaultName: string | undefined,
   return { byName, defaultPlan: chosen };
 }
 
+/** PLANS and DEFAULT_PLAN alone, checked as the gateway checks them: for `pnpm keys accounts`. */
+export const plansEnvironmentSchema = z
+  .object(plansEnvironmentShape)
+  .superRefine((env, context) => void toPlans(env.PLANS, env.DEFAULT_PLAN, context))
+  .transform((env) => toPlans(env.PLANS, env.DEFAULT_PLAN));
+
 /** The plan an account is on: its own when PLANS still has it, else the default. */
 export function planOf(plans: Plans, name: string): Plan {
   return plans.byName.get(name) ?? plans.defaultPlan;

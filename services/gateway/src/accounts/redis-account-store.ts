@@ -1,13 +1,14 @@
 import type { RedisClient } from '@utility-api/infra/redis';
-import { apiKeyRecordSchema, parseStoredKeys, type ApiKeyRecord } from '../auth/api-keys.ts';
-import { accountSchema, auditEventSchema, monthOf, sessionSchema, USAGE_METRICS, type Account, type UsageCount, type UsageMetric } from './account-model.ts';
-import type { AccountStore } from './account-store.ts';
+import { apiKeyRecordSchema, KeyStoreDataError, parseStoredKeys, type ApiKeyRecord } from '../auth/api-keys.ts';
+import { accountSchema, auditEventSchema, monthOf, OWNER_ACCOUNT_ID, sessionSchema, USAGE_METRICS, type Account, type UsageCount, type UsageMetric } from './account-model.ts';
+import { AUDIT_KEPT, type AccountStore } from './account-store.ts';
 
 /**
  * Key names. Keys that change together in one transaction or script share a hash tag (the part
  * in braces), so they sit in one Redis Cluster slot: the key records with their version, the
  * accounts with their Discord index, and each account's usage. The key records keep the names
- * they always had.
+ * they always had. A session and its account's set cannot share a slot (a session is found by
+ * its id alone), so the set decides: a session not in it is over.
  */
 const KEY_RECORDS = 'utility-api:api-keys';
 const KEY_VERSION = `{${KEY_RECORDS}}:version`;
@@ -21,20 +22,48 @@ const usageDay = (accountId: string, day: string) => `{utility-api:usage:${accou
 const usageMonth = (accountId: string, month: string) => `{utility-api:usage:${accountId}}:month:${month}`;
 const KEYS_LAST_USED = 'utility-api:keys-last-used';
 
-/** Audit events kept per account (the newest). */
-const AUDIT_KEPT = 1000;
 /** Day counts outlive the 30 days the account area shows; month totals the month after. */
 const USAGE_DAY_TTL_SECONDS = 40 * 86_400;
 const USAGE_MONTH_TTL_SECONDS = 70 * 86_400;
 
-/** Changes one key record and bumps the version in one step; returns the record as stored, or nil. */
-const CHANGE_KEY_SCRIPT = `
+/**
+ * Compare-and-set of one field of a hash of records: written only if it still holds what the
+ * caller read, and then (given a second key) the version bumped in the same step. WATCH cannot do
+ * this: every command of the store shares one connection, and any EXEC on it (another change, a
+ * snapshot) ends every WATCH; on a Cluster, WATCH and EXEC need not even reach the same node.
+ */
+const CHANGE_RECORD_SCRIPT = `
 local current = redis.call('HGET', KEYS[1], ARGV[1])
 if not current then return nil end
 if current ~= ARGV[2] then return {'conflict'} end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-redis.call('INCR', KEYS[2])
+if KEYS[2] then redis.call('INCR', KEYS[2]) end
 return {'ok'}`;
+
+/**
+ * A session joins its account's set, scored by its absolute end: ended sessions leave the set
+ * (it would otherwise grow with every sign-in), and the set lives as long as its last session.
+ */
+const ADD_SESSION_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[1], last[2])
+return 1`;
+
+/** Every session of the account, taken and gone in one step; returns the live ones' ids. */
+const TAKE_SESSIONS_SCRIPT = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')
+redis.call('DEL', KEYS[1])
+return ids`;
+
+/** When each key was last used: a flush never moves a time back (gateways flush in any order). */
+const KEYS_LAST_USED_SCRIPT = `
+for index = 1, #ARGV, 2 do
+  local current = redis.call('HGET', KEYS[1], ARGV[index])
+  if not current or current < ARGV[index + 1] then redis.call('HSET', KEYS[1], ARGV[index], ARGV[index + 1]) end
+end
+return 1`;
 
 /** Stores an account unless its id or its Discord user has one; returns the account stored now. */
 const CREATE_ACCOUNT_SCRIPT = `
@@ -50,34 +79,65 @@ return ARGV[2]`;
 
 type StoreCommands = {
   changeKeyRecord(records: string, version: string, id: string, expected: string, next: string): Promise<[string] | null>;
-  createAccountRecord(accounts: string, byDiscord: string, id: string, json: string, discordUserId: string): Promise<string>;
+  changeAccountRecord(records: string, id: string, expected: string, next: string): Promise<[string] | null>;
+  createAccountRecord(accounts: string, byDiscord: string, id: string, json: string, discordUserId: string): Promise<string | null>;
+  addSession(sessions: string, idHash: string, expiresAtMs: number, nowMs: number): Promise<number>;
+  takeSessions(sessions: string, nowMs: number): Promise<string[]>;
+  setKeysLastUsed(lastUsed: string, ...idsAndTimes: string[]): Promise<number>;
 };
 
-/** Optimistic retries of a key change that raced with another writer of the same record. */
-const CHANGE_ATTEMPTS = 10;
+/**
+ * Optimistic retries of a change that raced with other writers of the same record. Each round has
+ * a winner, so n writers at once need up to n rounds: generous, since a record changes rarely and
+ * an error here would lose a user's click.
+ */
+const CHANGE_ATTEMPTS = 64;
 
 /** The distributed store, shared by every gateway and `pnpm keys` on the same Redis (or Cluster). */
 export function redisAccountStore(client: RedisClient, location: string): AccountStore {
   const redis = client as RedisClient & StoreCommands;
-  redis.defineCommand('changeKeyRecord', { numberOfKeys: 2, lua: CHANGE_KEY_SCRIPT });
+  redis.defineCommand('changeKeyRecord', { numberOfKeys: 2, lua: CHANGE_RECORD_SCRIPT });
+  redis.defineCommand('changeAccountRecord', { numberOfKeys: 1, lua: CHANGE_RECORD_SCRIPT });
   redis.defineCommand('createAccountRecord', { numberOfKeys: 2, lua: CREATE_ACCOUNT_SCRIPT });
+  redis.defineCommand('addSession', { numberOfKeys: 1, lua: ADD_SESSION_SCRIPT });
+  redis.defineCommand('takeSessions', { numberOfKeys: 1, lua: TAKE_SESSIONS_SCRIPT });
+  redis.defineCommand('setKeysLastUsed', { numberOfKeys: 1, lua: KEYS_LAST_USED_SCRIPT });
   const parseKey = (json: string, id: string) => parseStoredKeys(apiKeyRecordSchema, json, `Redis ${KEY_RECORDS}[${id}]`);
   const parseAccount = (json: string) => parseStoredKeys(accountSchema, json, `Redis ${ACCOUNTS}`);
+  const parseSession = (json: string) => parseStoredKeys(sessionSchema, json, 'Redis session');
+  const getAccount = async (id: string) => {
+    const json = await redis.hget(ACCOUNTS, id);
+    return json === null ? undefined : parseAccount(json);
+  };
 
   /** Read, change, and write back only if nobody wrote in between (compare-and-set in Lua). */
-  const changeKey = async (id: string, change: (record: ApiKeyRecord) => ApiKeyRecord | undefined): Promise<ApiKeyRecord | undefined> => {
+  const changeRecord = async <T>(
+    what: string,
+    read: () => Promise<string | null>,
+    parse: (json: string) => T,
+    write: (expected: string, next: string) => Promise<[string] | null>,
+    change: (record: T) => T | undefined,
+  ): Promise<T | undefined> => {
     for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt += 1) {
-      const json = await redis.hget(KEY_RECORDS, id);
+      const json = await read();
       if (json === null) return undefined;
-      const record = parseKey(json, id);
+      const record = parse(json);
       const changed = change(record);
       if (changed === undefined || changed === record) return changed;
-      const outcome = await redis.changeKeyRecord(KEY_RECORDS, KEY_VERSION, id, json, JSON.stringify(changed));
+      const outcome = await write(json, JSON.stringify(changed));
       if (outcome === null) return undefined;
       if (outcome[0] === 'ok') return changed;
     }
-    throw new Error(`key ${id} kept changing under ${CHANGE_ATTEMPTS} attempts to update it`);
+    throw new Error(`${what} kept changing under ${CHANGE_ATTEMPTS} attempts to update it`);
   };
+  const changeKey = (id: string, change: (record: ApiKeyRecord) => ApiKeyRecord | undefined) =>
+    changeRecord(
+      `key ${id}`,
+      () => redis.hget(KEY_RECORDS, id),
+      (json) => parseKey(json, id),
+      (expected, next) => redis.changeKeyRecord(KEY_RECORDS, KEY_VERSION, id, expected, next),
+      change,
+    );
 
   return {
     kind: 'redis',
@@ -100,112 +160,124 @@ export function redisAccountStore(client: RedisClient, location: string): Accoun
     revoke: (id, at) => changeKey(id, (record) => (record.revokedAt !== null ? record : { ...record, revokedAt: at.toISOString() })),
     roll: (id, { hash, at, graceUntil, accountId }) =>
       changeKey(id, (record) => {
-        if (record.revokedAt !== null || (accountId !== undefined && record.accountId !== accountId)) return undefined;
+        if (record.revokedAt !== null || (accountId !== undefined && (record.accountId ?? OWNER_ACCOUNT_ID) !== accountId)) return undefined;
         return { ...record, hash, previousHash: record.hash, previousExpiresAt: graceUntil.toISOString(), rolledAt: at.toISOString() };
       }),
 
-    async getAccount(id) {
-      const json = await redis.hget(ACCOUNTS, id);
-      return json === null ? undefined : parseAccount(json);
-    },
+    getAccount,
     async accountByDiscordId(discordUserId) {
       const id = await redis.hget(ACCOUNTS_BY_DISCORD, discordUserId);
-      return id === null ? undefined : this.getAccount(id);
+      return id === null ? undefined : getAccount(id);
     },
     async createAccount(account) {
-      return parseAccount(await redis.createAccountRecord(ACCOUNTS, ACCOUNTS_BY_DISCORD, account.id, JSON.stringify(account), account.discordUserId ?? ''));
+      const stored = await redis.createAccountRecord(ACCOUNTS, ACCOUNTS_BY_DISCORD, account.id, JSON.stringify(account), account.discordUserId ?? '');
+      if (stored === null) throw new KeyStoreDataError(`Redis ${ACCOUNTS_BY_DISCORD}`, new Error(`Discord user ${account.discordUserId} names an account that is not in ${ACCOUNTS}`));
+      return parseAccount(stored);
     },
     async listAccounts() {
       const stored = await redis.hgetall(ACCOUNTS);
       return Object.values(stored).map(parseAccount).sort((a, b) => a.id.localeCompare(b.id));
     },
-    async setPlan(id, plan) {
-      // Accounts change rarely and only by the operator: a WATCHed transaction is enough.
-      for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt += 1) {
-        await redis.watch(ACCOUNTS);
-        const json = await redis.hget(ACCOUNTS, id);
-        if (json === null) {
-          await redis.unwatch();
-          return undefined;
-        }
-        const account: Account = { ...parseAccount(json), plan };
-        if (await redis.multi().hset(ACCOUNTS, id, JSON.stringify(account)).exec()) return account;
-      }
-      throw new Error(`account ${id} kept changing under ${CHANGE_ATTEMPTS} attempts to update it`);
-    },
+    setPlan: (id, plan) =>
+      changeRecord(
+        `account ${id}`,
+        () => redis.hget(ACCOUNTS, id),
+        parseAccount,
+        (expected, next) => redis.changeAccountRecord(ACCOUNTS, id, expected, next),
+        (account): Account => ({ ...account, plan }),
+      ),
 
     async createSession(value) {
-      await redis.set(session(value.idHash), JSON.stringify(value), 'PXAT', Date.parse(value.expiresAt));
-      await redis.sadd(accountSessions(value.accountId), value.idHash);
+      const expiresAtMs = Date.parse(value.expiresAt);
+      // The record first, then its place in the account's set, which makes it valid. A "sign out
+      // everywhere" that runs in between takes the set without it: the new session stays, as if
+      // made just after (it was), and nothing half-made is ever valid.
+      await redis.set(session(value.idHash), JSON.stringify(value), 'PXAT', expiresAtMs);
+      await redis.addSession(accountSessions(value.accountId), value.idHash, expiresAtMs, Date.now());
     },
     async session(idHash) {
       const json = await redis.get(session(idHash));
       if (json === null) return undefined;
-      const value = parseStoredKeys(sessionSchema, json, 'Redis session');
-      // "Sign out everywhere" deletes the account's set in one command: a session not in it is over.
-      return (await redis.sismember(accountSessions(value.accountId), idHash)) === 1 ? value : undefined;
+      const value = parseSession(json);
+      // "Sign out everywhere" takes the account's set in one step: a session not in it is over.
+      return (await redis.zscore(accountSessions(value.accountId), idHash)) === null ? undefined : value;
     },
     async touchSession(idHash, lastSeenAt) {
       const json = await redis.get(session(idHash));
       if (json === null) return;
-      const value = { ...parseStoredKeys(sessionSchema, json, 'Redis session'), lastSeenAt: lastSeenAt.toISOString() };
+      const value = { ...parseSession(json), lastSeenAt: lastSeenAt.toISOString() };
       // XX: never brings back a session deleted in between; KEEPTTL keeps its absolute end.
       await redis.set(session(idHash), JSON.stringify(value), 'KEEPTTL', 'XX');
     },
     async deleteSession(idHash) {
       const json = await redis.getdel(session(idHash));
-      if (json !== null) await redis.srem(accountSessions(parseStoredKeys(sessionSchema, json, 'Redis session').accountId), idHash);
+      if (json !== null) await redis.zrem(accountSessions(parseSession(json).accountId), idHash);
     },
     async deleteSessions(accountId) {
-      const members = await redis.smembers(accountSessions(accountId));
-      await redis.del(accountSessions(accountId));
-      if (members.length > 0) await Promise.all(members.map((idHash) => redis.del(session(idHash))));
-      return members.length;
+      const ids = await redis.takeSessions(accountSessions(accountId), Date.now());
+      // Already over (out of the set); the records go too, one command each (a Cluster spreads them).
+      await Promise.all(ids.map((idHash) => redis.del(session(idHash))));
+      return ids.length;
     },
 
     async putOnce(kind, hash, value, expiresAt) {
-      await redis.set(once(kind, hash), value, 'PXAT', expiresAt.getTime());
+      // The expiry travels with the value, so `takeOnce` judges it by the caller's clock as SQLite
+      // does; PXAT only clears what nobody took.
+      await redis.set(once(kind, hash), `${expiresAt.getTime()}|${value}`, 'PXAT', Math.max(expiresAt.getTime(), 1));
     },
-    async takeOnce(kind, hash) {
+    async takeOnce(kind, hash, now) {
       // GETDEL: read and gone in one command, so only one taker across every gateway gets it.
-      return (await redis.getdel(once(kind, hash))) ?? undefined;
+      const stored = await redis.getdel(once(kind, hash));
+      if (stored === null) return undefined;
+      const separator = stored.indexOf('|');
+      return Number(stored.slice(0, separator)) > now.getTime() ? stored.slice(separator + 1) : undefined;
     },
 
     async audit(event) {
       await redis.multi().lpush(auditList(event.accountId), JSON.stringify(event)).ltrim(auditList(event.accountId), 0, AUDIT_KEPT - 1).exec();
     },
     async auditLog(accountId, limit) {
+      // LRANGE 0 -1 is the whole list: a limit of 0 must not mean "everything".
+      if (!(limit > 0)) return [];
       const items = await redis.lrange(auditList(accountId), 0, limit - 1);
       return items.map((json) => parseStoredKeys(auditEventSchema, json, 'Redis audit'));
     },
 
     async addUsage(counts, lastUsed) {
-      // One pipeline per flush; each account's keys share a slot, so a cluster sends each account's
-      // commands to one node.
-      const pipeline = redis.pipeline();
-      const touched = new Set<string>();
-      for (const count of counts) {
-        const day = usageDay(count.accountId, count.day);
-        pipeline.hincrby(day, `${count.keyId}|${count.metric}|${count.label}`, count.count);
-        if (!touched.has(day)) pipeline.expire(day, USAGE_DAY_TTL_SECONDS);
-        touched.add(day);
-        if (count.metric === 'requests' || count.metric === 'cards') {
-          const month = usageMonth(count.accountId, monthOf(count.day));
-          pipeline.hincrby(month, count.metric, count.count);
-          if (!touched.has(month)) pipeline.expire(month, USAGE_MONTH_TTL_SECONDS);
-          touched.add(month);
+      // One transaction per account: its day and month counts share its slot, so a Cluster takes
+      // each whole (a pipeline or transaction across slots is refused there). HINCRBY adds on the
+      // server, so flushes from several gateways never overwrite each other.
+      const byAccount = Map.groupBy(counts, (count) => count.accountId);
+      const writes = [...byAccount].map(async ([accountId, accountCounts]) => {
+        const transaction = redis.multi();
+        const touched = new Set<string>();
+        for (const count of accountCounts) {
+          const day = usageDay(accountId, count.day);
+          transaction.hincrby(day, `${count.keyId}|${count.metric}|${count.label}`, count.count);
+          if (!touched.has(day)) transaction.expire(day, USAGE_DAY_TTL_SECONDS);
+          touched.add(day);
+          if (count.metric === 'requests' || count.metric === 'cards') {
+            const month = usageMonth(accountId, monthOf(count.day));
+            transaction.hincrby(month, count.metric, count.count);
+            if (!touched.has(month)) transaction.expire(month, USAGE_MONTH_TTL_SECONDS);
+            touched.add(month);
+          }
         }
-      }
-      for (const [keyId, at] of lastUsed) pipeline.hset(KEYS_LAST_USED, keyId, at);
-      const replies = await pipeline.exec();
-      const failed = replies?.find(([error]) => error);
-      if (failed) throw failed[0]!;
+        const replies = await transaction.exec();
+        const failed = replies?.find(([error]) => error);
+        if (!replies || failed) throw failed?.[0] ?? new Error('Redis transaction was aborted');
+      });
+      if (lastUsed.size > 0) writes.push(redis.setKeysLastUsed(KEYS_LAST_USED, ...[...lastUsed].flat()).then(() => undefined));
+      await Promise.all(writes);
     },
     async usage(accountId, fromDay, toDay) {
       const days = daysBetween(fromDay, toDay);
       const pipeline = redis.pipeline();
       for (const day of days) pipeline.hgetall(usageDay(accountId, day));
       const replies = (await pipeline.exec()) ?? [];
+      // A failed read is an error, not a day without usage.
+      const failed = replies.find(([error]) => error);
+      if (failed) throw failed[0]!;
       return days.flatMap((day, index) => {
         const fields = (replies[index]?.[1] ?? {}) as Record<string, string>;
         return Object.entries(fields).flatMap(([field, value]): UsageCount[] => {

@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
-import { apiKeyRecordSchema, parseStoredKeys, type ApiKeyRecord } from '../auth/api-keys.ts';
-import { accountSchema, auditEventSchema, sessionSchema, type Account, type AuditEvent, type Session, type UsageCount } from './account-model.ts';
-import type { AccountStore, OnceKind } from './account-store.ts';
+import { apiKeyRecordSchema, KeyStoreDataError, parseStoredKeys, type ApiKeyRecord } from '../auth/api-keys.ts';
+import { accountSchema, auditEventSchema, OWNER_ACCOUNT_ID, sessionSchema, type Account, type AuditEvent, type Session, type UsageCount } from './account-model.ts';
+import { AUDIT_KEPT, type AccountStore, type OnceKind } from './account-store.ts';
 
 /**
  * The schema, applied in order; `PRAGMA user_version` says how many ran. Records are JSON checked
@@ -34,6 +34,12 @@ const BUSY_TIMEOUT_MS = 5000;
 const SWEEP_INTERVAL_MS = 60_000;
 
 /**
+ * Instants as the columns hold them: always `toISOString()` (milliseconds, `Z`), so comparing the
+ * text compares the times. A valid record may say `...:00Z` or `...:00.5Z`, which do not compare.
+ */
+const instant = (text: string) => new Date(text).toISOString();
+
+/**
  * The embedded store: one SQLite file in WAL mode (readers never wait for the writer), opened by
  * the gateway and by `pnpm keys` at once. Every change is one transaction, so the CLI and the
  * gateway never lose each other's writes. node:sqlite is synchronous: each statement is
@@ -43,8 +49,13 @@ const SWEEP_INTERVAL_MS = 60_000;
 export function openSqliteAccountStore(options: { path: string; keysFile?: string | undefined }): AccountStore {
   const path = resolve(options.path);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // Created owner-only before SQLite opens it: SQLite gives the -wal and -shm files the database's
+  // mode, and the database holds key and session hashes and every account.
+  closeSync(openSync(path, 'a', 0o600));
   const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+  // FULL: every commit is fsynced, so a change reported done survives a power cut too. Writes are
+  // account actions and usage flushes every few seconds, never one per request: the fsync is cheap.
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
   migrate(db);
   if (options.keysFile !== undefined) importKeysFileOnce(db, resolve(options.keysFile));
 
@@ -114,7 +125,7 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
     },
     async roll(id, { hash, at, graceUntil, accountId }) {
       return changeKey(id, (record) => {
-        if (record.revokedAt !== null || (accountId !== undefined && (record.accountId ?? undefined) !== accountId)) return undefined;
+        if (record.revokedAt !== null || (accountId !== undefined && (record.accountId ?? OWNER_ACCOUNT_ID) !== accountId)) return undefined;
         return { ...record, hash, previousHash: record.hash, previousExpiresAt: graceUntil.toISOString(), rolledAt: at.toISOString() };
       });
     },
@@ -150,10 +161,11 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
 
     async createSession(session) {
       sweep(new Date());
-      db.prepare('INSERT INTO sessions (id_hash, account_id, expires_at, record) VALUES (?, ?, ?, ?)').run(session.idHash, session.accountId, session.expiresAt, JSON.stringify(session));
+      db.prepare('INSERT INTO sessions (id_hash, account_id, expires_at, record) VALUES (?, ?, ?, ?)').run(session.idHash, session.accountId, instant(session.expiresAt), JSON.stringify(session));
     },
     async session(idHash) {
-      const row = db.prepare('SELECT record FROM sessions WHERE id_hash = ?').get(idHash) as { record: string } | undefined;
+      // Past its absolute end a session is gone, swept or not (Redis expires it on its own).
+      const row = db.prepare('SELECT record FROM sessions WHERE id_hash = ? AND expires_at > ?').get(idHash, new Date().toISOString()) as { record: string } | undefined;
       return row && parseSession(row.record);
     },
     async touchSession(idHash, lastSeenAt) {
@@ -182,9 +194,14 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
     },
 
     async audit(event) {
-      db.prepare('INSERT INTO audit (account_id, record) VALUES (?, ?)').run(event.accountId, JSON.stringify(event));
+      transaction(() => {
+        db.prepare('INSERT INTO audit (account_id, record) VALUES (?, ?)').run(event.accountId, JSON.stringify(event));
+        // Bounded like Redis's list: the account's events older than its newest AUDIT_KEPT go.
+        db.prepare('DELETE FROM audit WHERE account_id = ? AND seq <= (SELECT seq FROM audit WHERE account_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)').run(event.accountId, event.accountId, AUDIT_KEPT);
+      });
     },
     async auditLog(accountId, limit) {
+      if (!(limit > 0)) return [];
       const rows = db.prepare('SELECT record FROM audit WHERE account_id = ? ORDER BY seq DESC LIMIT ?').all(accountId, limit) as { record: string }[];
       return rows.map((row): AuditEvent => parseStoredKeys(auditEventSchema, row.record, path));
     },
@@ -250,14 +267,20 @@ function migrate(db: DatabaseSync): void {
  * database opens with it present; later edits to the file are ignored (it says so in the log).
  */
 function importKeysFileOnce(db: DatabaseSync, file: string): void {
+  // Once imported, the file is not even read: a later edit, or a file gone unreadable, changes nothing.
+  if (db.prepare('SELECT 1 FROM meta WHERE name = ?').get(KEYS_FILE_IMPORTED)) return;
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch {
-    return;
+  } catch (error) {
+    // No file: nothing to import (a fresh install). A file that is there but cannot be read (its
+    // mode, a folder) must stop the boot: starting without its keys would refuse every one of them.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new KeyStoreDataError(file, error);
   }
   db.exec('BEGIN IMMEDIATE');
   try {
+    // Checked again under the write lock: a gateway and the CLI opening at once import it once.
     if (!db.prepare('SELECT 1 FROM meta WHERE name = ?').get(KEYS_FILE_IMPORTED)) {
       const { keys } = parseStoredKeys(keysFileSchema, text, file);
       const insert = db.prepare('INSERT OR IGNORE INTO api_keys (id, record) VALUES (?, ?)');

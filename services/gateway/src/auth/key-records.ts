@@ -1,7 +1,7 @@
 import { describeRedisTarget, redisEnvironmentShape, refineRedisEnvironment, toRedisTarget, type RedisTarget } from '@utility-api/infra';
 import type { RedisClient } from '@utility-api/infra/redis';
 import { z } from 'zod';
-import type { KeyScope } from '../accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID, type Account, type KeyScope } from '../accounts/account-model.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { redisAccountStore } from '../accounts/redis-account-store.ts';
 import { openSqliteAccountStore } from '../accounts/sqlite-account-store.ts';
@@ -51,6 +51,14 @@ export function openAccountStore(options: { redis: { client: RedisClient; target
   return options.redis
     ? redisAccountStore(options.redis.client, describeRedisTarget(options.redis.target))
     : openSqliteAccountStore({ path: options.databasePath, keysFile: options.keysFile });
+}
+
+/**
+ * The local owner's account, made if it is not there yet (by the first gateway, or by `pnpm keys`
+ * run before any gateway): bootstrap keys and CLI-made keys belong to it. Returns it as stored.
+ */
+export function ensureOwnerAccount(store: Pick<AccountStore, 'createAccount'>, options: { plan: string; now: Date }): Promise<Account> {
+  return store.createAccount({ id: OWNER_ACCOUNT_ID, name: 'Local owner', discordUserId: null, plan: options.plan, createdAt: options.now.toISOString() });
 }
 
 const ID_ATTEMPTS = 5;

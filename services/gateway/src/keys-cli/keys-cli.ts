@@ -1,9 +1,13 @@
 import { parseArgs } from 'node:util';
-import { ConfigurationError, parseEnvironment } from '@utility-api/infra';
+import { ConfigurationError, envInteger, envUrl, parseEnvironment } from '@utility-api/infra';
 import { createRedisConnection, type RedisClient } from '@utility-api/infra/redis';
-import { KEY_NAME, keyIdFromReference, KeyStoreDataError, type ApiKeyRecord } from '../auth/api-keys.ts';
+import { z } from 'zod';
+import { ACCOUNT_ID, KEY_SCOPES, OWNER_ACCOUNT_ID, type Account, type AuditEvent, type KeyScope } from '../accounts/account-model.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
-import { createApiKey, keysEnvironmentSchema, listApiKeys, openAccountStore } from '../auth/key-records.ts';
+import { plansEnvironmentSchema, type Plans } from '../accounts/plans.ts';
+import { createSignInLink } from '../accounts/sign-in-links.ts';
+import { generateKeyId, KEY_NAME, keyIdFromReference, KeyStoreDataError, type ApiKeyRecord } from '../auth/api-keys.ts';
+import { createApiKey, ensureOwnerAccount, keysEnvironmentSchema, listApiKeys, openAccountStore } from '../auth/key-records.ts';
 import { formatRateSpec, parseRateSpec, RATE_SPEC_FORMAT, type KeyRateLimits } from '../rate-limits/rate-spec.ts';
 
 /** sysexits(3) codes, so scripts can tell a typo from an outage. */
@@ -16,29 +20,49 @@ interface CliOutput {
 
 class UsageError extends Error {}
 
-const HELP = `Manage API keys: pnpm keys <command> [options]
+const HELP = `Manage API keys and accounts: pnpm keys <command> [options]
 
-Commands:
-  create --name <name> [--rate <n>/<window>] [--image-rate <n>/<window>] [--json]
+Keys:
+  create --name <name> [--account <id>] [--scopes cards,utility] [--rate <n>/<window>] [--image-rate <n>/<window>] [--json]
         Creates a key and prints it ONCE, with its id and prefix. Only its SHA-256 is stored.
+        --account     the account it belongs to (default: the local owner, ${OWNER_ACCOUNT_ID})
+        --scopes      what it may call: cards (the card endpoints), utility (the others), or both
+                      (the default)
         --rate        this key's budget for the light endpoints (default: RATE_LIMIT_DEFAULT)
         --image-rate  this key's budget for POST /v1/profile-image (default: RATE_LIMIT_PROFILE_IMAGE)
         Budgets are ${RATE_SPEC_FORMAT}.
   list [--json]
-        Every managed key: id, name, prefix, created, revoked, limits. Never a key or a hash.
+        Every managed key: id, name, prefix, account, scopes, created, revoked, limits. Never a
+        key or a hash.
   revoke <id|prefix>
         Revokes a key (such as abcd1234 or uk_live_abcd1234); every gateway refuses it within a second.
+
+Accounts:
+  accounts list [--json]
+        Every account: id, name, plan, Discord user, created.
+  accounts create --name <name> [--plan <plan>] [--json]
+        A new account (id acct_ and 16 random characters) on a plan from PLANS (default: DEFAULT_PLAN,
+        else the first plan).
+  accounts plan <id> <plan>
+        Moves an account to another plan of PLANS; its quota changes at once on every gateway.
+  sign-in-link [--account <id>]
+        Prints a one-time link that signs a browser in to the account area as the account
+        (default: the local owner). It works once, for 15 minutes; only its hash is stored. The
+        link starts with PUBLIC_BASE_URL, else http://127.0.0.1:PORT (PORT default 3000).
+
   help  This text.
 
-Where keys live (as the gateway decides): REDIS_URL or REDIS_CLUSTER_NODES set: that Redis;
-otherwise the SQLite database DATABASE_PATH (default .data/utility-api.sqlite, relative to the
-current folder), which imports an older keys file (KEYS_FILE, .data/api-keys.json) once.
+Where accounts and keys live (as the gateway decides): REDIS_URL or REDIS_CLUSTER_NODES set: that
+Redis; otherwise the SQLite database DATABASE_PATH (default .data/utility-api.sqlite, relative to
+the current folder), shared with a running gateway, which imports an older keys file (KEYS_FILE,
+.data/api-keys.json) the first time it opens. Plans come from PLANS and DEFAULT_PLAN, as the
+gateway reads them. Every change is written to the account's audit list (actor: cli).
 
-Keys in API_KEYS are bootstrap keys: they work alongside managed keys but are not managed here;
-remove one from API_KEYS and restart the gateway to retire it.
+Keys in API_KEYS are bootstrap keys: they work alongside managed keys (as the local owner's) but
+are not managed here; remove one from API_KEYS and restart the gateway to retire it.
 
-Exit codes: 0 done, 64 bad usage, 65 unreadable key data, 66 no such key, 69 store unreachable,
-78 bad environment variable.`;
+Exit codes: 0 done, 64 bad usage, 65 unreadable key data, 66 no such key or account, 69 store
+unreachable, 78 bad environment variable.`;
 
 function rateOption(value: string | undefined, option: string) {
   if (value === undefined) return undefined;
@@ -55,9 +79,69 @@ function limitsText(limits: KeyRateLimits | undefined): string {
   return parts.length > 0 ? parts.join(', ') : 'defaults';
 }
 
-/** What `list --json` shows of a record: everything but the hash. */
-function publicView({ id, name, prefix, createdAt, revokedAt, limits }: ApiKeyRecord) {
-  return { id, name, prefix, createdAt, revokedAt, limits: limits ?? {} };
+/** What `list --json` shows of a record: everything but the hashes (a key made before accounts is the owner's, and may call everything). */
+function publicView({ id, name, prefix, createdAt, revokedAt, limits, accountId, scopes }: ApiKeyRecord) {
+  return { id, name, prefix, accountId: accountId ?? OWNER_ACCOUNT_ID, scopes: scopes ?? [...KEY_SCOPES], createdAt, revokedAt, limits: limits ?? {} };
+}
+
+/** `--scopes cards,utility`: known scopes, each once; none given is every scope. */
+function scopesOption(value: string | undefined): KeyScope[] | undefined {
+  if (value === undefined) return undefined;
+  const scopes = value.split(',').map((scope) => scope.trim());
+  const known = new Set<string>(KEY_SCOPES);
+  const unknown = scopes.filter((scope) => !known.has(scope));
+  if (scopes.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--scopes must be ${KEY_SCOPES.join(', ')} or both separated by a comma, not "${value}"`);
+  }
+  return KEY_SCOPES.filter((scope) => scopes.includes(scope));
+}
+
+function accountIdOption(value: string | undefined, option: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!ACCOUNT_ID.test(value)) throw new UsageError(`${option} must be an account id such as ${OWNER_ACCOUNT_ID} ("pnpm keys accounts list" shows them), not "${value}"`);
+  return value;
+}
+
+/** An account's name: what a person reads in a list, so printable text only. */
+const ACCOUNT_NAME = /^[^\p{C}]{1,100}$/u;
+
+function planOption(plans: Plans, value: string): string {
+  if (!plans.byName.has(value)) throw new UsageError(`no plan "${value}" in PLANS (plans: ${[...plans.byName.keys()].join(', ')})`);
+  return value;
+}
+
+/** Plans as the gateway reads them (PLANS, DEFAULT_PLAN). */
+const readPlans = (environment: Record<string, string | undefined>) => parseEnvironment(plansEnvironmentSchema, environment);
+
+/** Where a sign-in link points: the gateway's public address, as it would derive it. */
+const linkEnvironmentSchema = z
+  .object({ PUBLIC_BASE_URL: envUrl(['http', 'https']).optional(), PORT: envInteger({ min: 0, max: 65535, default: 3000 }) })
+  .superRefine((env, context) => {
+    if (env.PUBLIC_BASE_URL === undefined && env.PORT === 0) {
+      context.addIssue({ code: 'custom', path: ['PORT'], message: 'is 0 (a free port picked at start), so a link cannot name it: set PUBLIC_BASE_URL' });
+    }
+  })
+  .transform((env) => env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${env.PORT}`);
+
+const audit = (store: AccountStore, accountId: string, type: AuditEvent['type'], detail: Record<string, string>) =>
+  store.audit({ at: new Date().toISOString(), accountId, type, actor: 'cli', detail });
+
+/**
+ * The account a command acts for: `--account`, or the local owner (made now if no gateway has
+ * yet). A missing account is reported (exit 66), not created.
+ */
+async function accountFor(store: AccountStore, accountId: string | undefined, environment: Record<string, string | undefined>, output: CliOutput): Promise<Account | undefined> {
+  if (accountId === undefined || accountId === OWNER_ACCOUNT_ID) {
+    return ensureOwnerAccount(store, { plan: readPlans(environment).defaultPlan.name, now: new Date() });
+  }
+  const account = await store.getAccount(accountId);
+  if (!account) output.err(`pnpm keys: no account ${accountId} in ${store.location} ("pnpm keys accounts list" shows them)`);
+  return account;
+}
+
+function accountsTable(accounts: readonly Account[]): string[] {
+  const rows = accounts.map((account) => [account.id, account.name, account.plan, account.discordUserId ?? '-', account.createdAt]);
+  return table([['ID', 'NAME', 'PLAN', 'DISCORD', 'CREATED'], ...rows]);
 }
 
 function table(rows: string[][]): string[] {
@@ -95,7 +179,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   async create(args, environment, output) {
     const { values, positionals } = parseArgs({
       args,
-      options: { name: { type: 'string' }, rate: { type: 'string' }, 'image-rate': { type: 'string' }, json: { type: 'boolean' } },
+      options: { name: { type: 'string' }, account: { type: 'string' }, scopes: { type: 'string' }, rate: { type: 'string' }, 'image-rate': { type: 'string' }, json: { type: 'boolean' } },
       allowPositionals: true,
     });
     if (positionals.length > 0) throw new UsageError(`create takes no positional arguments (got "${positionals.join(' ')}"); use --name`);
@@ -105,13 +189,19 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     const rate = rateOption(values.rate, '--rate');
     const imageRate = rateOption(values['image-rate'], '--image-rate');
     const limits: KeyRateLimits = { ...(rate ? { default: rate } : {}), ...(imageRate ? { profileImage: imageRate } : {}) };
+    const scopes = scopesOption(values.scopes);
+    const accountId = accountIdOption(values.account, '--account');
 
     return withKeyStore(environment, async (records) => {
-      const { key, record } = await createApiKey(records, { name, limits, now: new Date() });
+      const account = await accountFor(records, accountId, environment, output);
+      if (!account) return EXIT.noSuchKey;
+      const { key, record } = await createApiKey(records, { name, limits, now: new Date(), accountId: account.id, ...(scopes ? { scopes } : {}) });
+      await audit(records, account.id, 'key_created', { key: record.prefix, name: record.name, scopes: publicView(record).scopes.join(',') });
       if (values.json) {
         output.out(JSON.stringify({ key, ...publicView(record) }));
       } else {
-        output.out(`Created key ${record.id} (${record.prefix}) named "${record.name}" in ${records.location}`);
+        output.out(`Created key ${record.id} (${record.prefix}) named "${record.name}" for account ${account.id} in ${records.location}`);
+        output.out(`Scopes: ${publicView(record).scopes.join(', ')}`);
         output.out(`Limits: ${limitsText(record.limits)}`);
         output.out('The key, shown this once (only its hash is stored; it cannot be shown again):');
         output.out('');
@@ -132,8 +222,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       } else if (records.length === 0) {
         output.out(`No managed keys in ${store.location}. Create one with: pnpm keys create --name <name>`);
       } else {
-        const rows = records.map((record) => [record.id, record.prefix, record.name, record.createdAt, record.revokedAt ?? '-', limitsText(record.limits)]);
-        for (const line of table([['ID', 'PREFIX', 'NAME', 'CREATED', 'REVOKED', 'LIMITS'], ...rows])) output.out(line);
+        const rows = records.map((record) => {
+          const view = publicView(record);
+          return [record.id, record.prefix, record.name, view.accountId, view.scopes.join(','), record.createdAt, record.revokedAt ?? '-', limitsText(record.limits)];
+        });
+        for (const line of table([['ID', 'PREFIX', 'NAME', 'ACCOUNT', 'SCOPES', 'CREATED', 'REVOKED', 'LIMITS'], ...rows])) output.out(line);
       }
       return EXIT.ok;
     });
@@ -158,8 +251,86 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       if (before?.revokedAt) {
         output.out(`Key ${record.id} (${record.prefix}) "${record.name}" was already revoked at ${record.revokedAt}.`);
       } else {
+        await audit(store, record.accountId ?? OWNER_ACCOUNT_ID, 'key_revoked', { key: record.prefix, name: record.name });
         output.out(`Revoked key ${record.id} (${record.prefix}) "${record.name}" at ${record.revokedAt}; every gateway refuses it within a second.`);
       }
+      return EXIT.ok;
+    });
+  },
+
+  async accounts(args, environment, output) {
+    const [subcommand, ...rest] = args;
+    const run = subcommand === undefined ? undefined : ACCOUNT_COMMANDS[subcommand];
+    if (!run) throw new UsageError(subcommand === undefined ? 'accounts needs a command: list, create or plan' : `unknown accounts command "${subcommand}" (list, create or plan)`);
+    return run(rest, environment, output);
+  },
+
+  async 'sign-in-link'(args, environment, output) {
+    const { values, positionals } = parseArgs({ args, options: { account: { type: 'string' } }, allowPositionals: true });
+    if (positionals.length > 0) throw new UsageError('sign-in-link takes no positional arguments; use --account <id>');
+    const accountId = accountIdOption(values.account, '--account');
+    const baseUrl = parseEnvironment(linkEnvironmentSchema, environment);
+    return withKeyStore(environment, async (store) => {
+      const account = await accountFor(store, accountId, environment, output);
+      if (!account) return EXIT.noSuchKey;
+      const link = await createSignInLink(store, { accountId: account.id, baseUrl, now: new Date() });
+      await audit(store, account.id, 'sign_in_link_created', { expiresAt: link.expiresAt.toISOString() });
+      output.out(`A sign-in link for account ${account.id} ("${account.name}"), valid once until ${link.expiresAt.toISOString()}:`);
+      output.out('');
+      output.out(`  ${link.url}`);
+      output.out('');
+      return EXIT.ok;
+    });
+  },
+};
+
+const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
+  async list(args, environment, output) {
+    const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true });
+    if (positionals.length > 0) throw new UsageError('accounts list takes no arguments');
+    return withKeyStore(environment, async (store) => {
+      const accounts = await store.listAccounts();
+      if (values.json) output.out(JSON.stringify(accounts));
+      else if (accounts.length === 0) output.out(`No accounts in ${store.location} yet: a gateway makes the local owner's at start, or: pnpm keys accounts create --name <name>`);
+      else for (const line of accountsTable(accounts)) output.out(line);
+      return EXIT.ok;
+    });
+  },
+
+  async create(args, environment, output) {
+    const { values, positionals } = parseArgs({ args, options: { name: { type: 'string' }, plan: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true });
+    if (positionals.length > 0) throw new UsageError(`accounts create takes no positional arguments (got "${positionals.join(' ')}"); use --name`);
+    const name = values.name?.trim();
+    if (!name) throw new UsageError('accounts create needs --name <name>, such as --name "Acme bots"');
+    if (!ACCOUNT_NAME.test(name)) throw new UsageError('--name must be 1-100 printable characters');
+    const plans = readPlans(environment);
+    const plan = values.plan === undefined ? plans.defaultPlan.name : planOption(plans, values.plan);
+    return withKeyStore(environment, async (store) => {
+      // 16 random characters (about 82 bits): ids are not secrets, but nobody should guess one.
+      const account: Account = { id: `acct_${generateKeyId()}${generateKeyId()}`, name, discordUserId: null, plan, createdAt: new Date().toISOString() };
+      const stored = await store.createAccount(account);
+      if (stored.id !== account.id || stored.createdAt !== account.createdAt) throw new Error(`account id ${account.id} is taken; run the command again`);
+      await audit(store, account.id, 'account_created', { name, plan });
+      if (values.json) output.out(JSON.stringify(account));
+      else output.out(`Created account ${account.id} "${account.name}" on plan ${account.plan} in ${store.location}`);
+      return EXIT.ok;
+    });
+  },
+
+  async plan(args, environment, output) {
+    const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+    if (positionals.length !== 2) throw new UsageError('accounts plan takes an account id and a plan, such as: accounts plan acct_owner pro');
+    const accountId = accountIdOption(positionals[0], 'the account')!;
+    const plan = planOption(readPlans(environment), positionals[1]!);
+    return withKeyStore(environment, async (store) => {
+      const before = await store.getAccount(accountId);
+      const account = before && (await store.setPlan(accountId, plan));
+      if (!before || !account) {
+        output.err(`pnpm keys: no account ${accountId} in ${store.location} ("pnpm keys accounts list" shows them)`);
+        return EXIT.noSuchKey;
+      }
+      await audit(store, accountId, 'plan_changed', { from: before.plan, to: plan });
+      output.out(`Account ${accountId} "${account.name}" moved from plan ${before.plan} to ${plan}.`);
       return EXIT.ok;
     });
   },
