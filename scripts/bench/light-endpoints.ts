@@ -71,6 +71,7 @@ const gatewayEnv = (port: number, mediaDir: string) => ({
   // Limits on, with a budget no run can use up: every request pays for its counter, as in production.
   RATE_LIMIT_DEFAULT: '999999999/60s',
   MEDIA_DIR: mediaDir,
+  DATABASE_PATH: join(mediaDir, 'accounts.sqlite'),
 });
 
 /**

@@ -45,7 +45,7 @@ async function startEmbedded(workDir: string): Promise<Topology> {
     name: 'gateway (embedded)',
     entry: GATEWAY_ENTRY,
     logFile: join(workDir, 'gateway-embedded.log'),
-    env: { ...SHARED_ENV, PORT: String(port), HOST: '127.0.0.1', API_KEYS: BENCH_API_KEY, MEDIA_DIR: join(workDir, 'media-embedded') },
+    env: { ...SHARED_ENV, PORT: String(port), HOST: '127.0.0.1', API_KEYS: BENCH_API_KEY, MEDIA_DIR: join(workDir, 'media-embedded'), DATABASE_PATH: join(workDir, 'accounts.sqlite') },
   });
   try {
     const line = await gateway.waitFor(/embedded mode/);

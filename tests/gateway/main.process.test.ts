@@ -1,8 +1,17 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
 import { freePort, startNodeProcess } from '../helpers/processes.ts';
 import { readJson } from '../helpers/test-app.ts';
 
 const ENTRY = 'services/gateway/src/main.ts';
+
+/** Media and the account database in a folder of the test's own: the repository's .data is nobody's test data. */
+function ownData(): Record<string, string> {
+  const folder = mkdtempSync(join(tmpdir(), 'main-process-'));
+  return { MEDIA_DIR: join(folder, 'media'), DATABASE_PATH: join(folder, 'accounts.sqlite') };
+}
 
 test('exits 78 listing every bad variable at once', async (t) => {
   const gateway = startNodeProcess(ENTRY, { PORT: 'nope', API_KEYS: 'short', LOG_LEVEL: 'loud' });
@@ -14,7 +23,7 @@ test('exits 78 listing every bad variable at once', async (t) => {
 
 test('serves on PORT with a key from API_KEYS and drains on SIGTERM', async (t) => {
   const port = await freePort();
-  const gateway = startNodeProcess(ENTRY, { PORT: String(port), API_KEYS: 'process-key-0123456789' });
+  const gateway = startNodeProcess(ENTRY, { ...ownData(), PORT: String(port), API_KEYS: 'process-key-0123456789' });
   try {
     await gateway.waitFor(/gateway listening/);
     const response = await fetch(`http://127.0.0.1:${port}/v1/coin-flip`, {
@@ -38,7 +47,7 @@ test('serves on PORT with a key from API_KEYS and drains on SIGTERM', async (t) 
 
 test('without API_KEYS, generates a key for the run and prints it once', async (t) => {
   const port = await freePort();
-  const gateway = startNodeProcess(ENTRY, { PORT: String(port) });
+  const gateway = startNodeProcess(ENTRY, { ...ownData(), PORT: String(port) });
   try {
     const line = await gateway.waitFor(/generated a key/);
     const key = /(dev_[A-Za-z0-9_-]+)/.exec(line)?.[1];

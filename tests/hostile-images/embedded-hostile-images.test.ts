@@ -20,7 +20,7 @@ test.before(async () => {
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   // Embedded mode (no REDIS_URL), as `pnpm start` runs it; the deadline is the gateway's default.
-  const env = { PORT: String(port), HOST: '127.0.0.1', API_KEYS: API_KEY, MEDIA_DIR: mediaDir, FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RATE_LIMITS: 'off', LOG_LEVEL: 'info', RENDER_WORKERS: '2' };
+  const env = { PORT: String(port), HOST: '127.0.0.1', API_KEYS: API_KEY, MEDIA_DIR: mediaDir, DATABASE_PATH: join(mediaDir, 'accounts.sqlite'), FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RATE_LIMITS: 'off', LOG_LEVEL: 'info', RENDER_WORKERS: '2' };
   renderTimeoutMs = loadGatewayConfig(env).renderTimeoutMs;
   gateway = startNodeProcess('services/gateway/src/main.ts', env);
   await gateway.waitFor(/gateway listening/, 60_000);

@@ -25,7 +25,7 @@ export async function startEmbeddedGateway(apiKey: string, env: Record<string, s
   const gateway = startServiceProcess({
     name: 'gateway',
     entry: GATEWAY_ENTRY,
-    env: { PORT: String(port), HOST: '127.0.0.1', API_KEYS: apiKey, MEDIA_DIR: mediaDir, LOG_LEVEL: 'info', RENDER_WORKERS: '1', ...env },
+    env: { PORT: String(port), HOST: '127.0.0.1', API_KEYS: apiKey, MEDIA_DIR: mediaDir, DATABASE_PATH: join(mediaDir, 'accounts.sqlite'), LOG_LEVEL: 'info', RENDER_WORKERS: '1', ...env },
   });
   const stop = async () => {
     await gateway.stop();

@@ -2,9 +2,8 @@ import type { Lifecycle, Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import type { RedisClient } from '@utility-api/infra/redis';
 import Koa from 'koa';
-import { OWNER_ACCOUNT_ID } from './accounts/account-model.ts';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
-import { openAccountStore } from './auth/key-records.ts';
+import { ensureOwnerAccount, openAccountStore } from './auth/key-records.ts';
 import type { GatewayConfig } from './config.ts';
 import { loadDocsSite } from './docs/docs-site.ts';
 import type { EndpointDefinition } from './endpoints/endpoint.ts';
@@ -55,7 +54,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     (store) => store.close(),
   );
   // The local owner's account always exists: bootstrap keys and CLI-made keys belong to it.
-  await accounts.createAccount({ id: OWNER_ACCOUNT_ID, name: 'Local owner', discordUserId: null, plan: config.plans.defaultPlan.name, createdAt: new Date().toISOString() });
+  await ensureOwnerAccount(accounts, { plan: config.plans.defaultPlan.name, now: new Date() });
   const keys = parts.lifecycle.add(
     'api keys',
     await ApiKeyVerifier.open({ bootstrapKeys: config.apiKeys, records: accounts, logger, generateWhenEmpty: true }),

@@ -20,7 +20,7 @@ interface KnownKey {
 /**
  * How often each gateway asks whether any key changed. A revocation is honoured by every gateway
  * within one interval plus one reload (well under a second); the question costs one Redis GET or
- * one file stat.
+ * one indexed SQLite read.
  */
 const KEY_POLL_INTERVAL_MS = 250;
 /** How long an unknown key waits for the store before it is refused: a slow Redis must not hold requests. */
