@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import test from 'ava';
 import type { AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
 import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
 import { freePort } from '../helpers/processes.ts';
+import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { startTestApp, type TestGateway } from '../helpers/test-app.ts';
 import { AccountClient, openTestStore, ownerLinkToken } from './account-client.ts';
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FakeDiscordOAuth } from './fake-discord-oauth.ts';
@@ -312,4 +314,83 @@ test.serial('sign out ends this browser only; sign out everywhere ends every ses
   const audit = await store.auditLog(OWNER_ACCOUNT_ID, 50);
   t.true(audit.some((event) => event.type === 'signed_out'));
   t.true(audit.some((event) => event.type === 'signed_out_everywhere' && event.actor === 'session:link'));
+});
+
+/** A second gateway on the same database, with other settings (its own address and counters). */
+async function withGateway(env: Record<string, string>, use: (other: TestGateway) => Promise<void>): Promise<void> {
+  const other = await startTestApp({ env: { DATABASE_PATH: join(dataDir, 'accounts.sqlite'), ...env } });
+  try {
+    await use(other);
+  } finally {
+    await other.close();
+  }
+}
+
+test.serial('over https (PUBLIC_BASE_URL https): `__Host-session`, Secure, and the OAuth nonce cookie too', async (t) => {
+  const publicOrigin = 'https://accounts.example.test';
+  const port = await freePort();
+  await withGateway({ PORT: String(port), PUBLIC_BASE_URL: publicOrigin, ...fake.env(publicOrigin) }, async (other) => {
+    const browser = new AccountClient(other.url, publicOrigin);
+    t.is((await browser.signInWithToken(await ownerLinkToken(store, publicOrigin))).status, 200);
+    const cookie = browser.setCookies.find((line) => line.startsWith('__Host-session='))!;
+    t.truthy(cookie);
+    for (const flag of ['HttpOnly', 'SameSite=Lax', 'Path=/', 'Secure']) t.true(cookie.split('; ').includes(flag), flag);
+    t.false(/Domain=/i.test(cookie), '__Host- cookies carry no Domain');
+    t.is((await browser.json('/account/api/me')).status, 200);
+    // A plain `session` cookie is not read over https (a cookie set by a plain-http page could shadow it).
+    const id = browser.cookies.get('__Host-session')!;
+    t.is((await browser.json('/account/api/me', { headers: { cookie: `session=${id}` } })).status, 401);
+    const start = await browser.request('/account/sign-in/discord');
+    t.regex(browser.setCookies.at(-1)!, /^__Host-oauth=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/);
+    t.is(new URL(start.headers.get('location')!).searchParams.get('redirect_uri'), `${publicOrigin}/account/sign-in/discord/callback`);
+    // The origin check takes the public origin; a foreign one is refused as over http.
+    t.is((await browser.post('/account/api/keys', { name: 'https key' })).status, 201);
+    t.is((await browser.post('/account/api/keys', { name: 'forged' }, { origin: 'http://accounts.example.test' })).status, 403);
+  });
+});
+
+test.serial('failed sign-in attempts are limited per address; once over, even a good link waits', async (t) => {
+  await withGateway({ RATE_LIMIT_AUTH_FAILURES: '3/60s' }, async (other) => {
+    const browser = new AccountClient(other.url);
+    const statuses = [];
+    for (let attempt = 0; attempt < 4; attempt += 1) statuses.push((await browser.signInWithToken('Z'.repeat(43))).status);
+    t.deepEqual(statuses, [400, 400, 400, 429]);
+    const good = await ownerLinkToken(store, other.url);
+    const blocked = await browser.signInWithToken(good);
+    t.is(blocked.status, 429);
+    t.regex(blocked.response.headers.get('retry-after')!, /^\d+$/);
+    t.false(browser.cookies.has('session'));
+    // The refused attempt did not spend the link: it still works (here, from the first gateway).
+    t.is((await client().signInWithToken(good)).status, 200);
+  });
+});
+
+test('configuration: Discord OAuth settings come all together, with the callback path exactly', (t) => {
+  const base = { MEDIA_DIR: dataDir, API_KEYS: 'k'.repeat(20) };
+  t.throws(() => loadGatewayConfig({ ...base, DISCORD_OAUTH_CLIENT_ID: FAKE_CLIENT_ID }), { message: /DISCORD_OAUTH_CLIENT_SECRET[\s\S]*DISCORD_OAUTH_REDIRECT_URL|DISCORD_OAUTH_REDIRECT_URL[\s\S]*DISCORD_OAUTH_CLIENT_SECRET/ });
+  t.throws(() => loadGatewayConfig({ ...base, DISCORD_OAUTH_CLIENT_ID: FAKE_CLIENT_ID, DISCORD_OAUTH_CLIENT_SECRET: FAKE_CLIENT_SECRET, DISCORD_OAUTH_REDIRECT_URL: 'https://x.example/callback' }), { message: /\/account\/sign-in\/discord\/callback/ });
+  t.throws(() => loadGatewayConfig({ ...base, KEY_ROLL_GRACE_HOURS: '-1' }), { message: /KEY_ROLL_GRACE_HOURS/ });
+  const config = loadGatewayConfig({ ...base, DISCORD_OAUTH_CLIENT_ID: FAKE_CLIENT_ID, DISCORD_OAUTH_CLIENT_SECRET: FAKE_CLIENT_SECRET, DISCORD_OAUTH_REDIRECT_URL: 'https://x.example/account/sign-in/discord/callback' });
+  t.is(config.accountArea.discord?.authorizeUrl, 'https://discord.com/oauth2/authorize');
+  t.is(config.accountArea.keyRollGraceMs, 24 * 3_600_000);
+  t.is(loadGatewayConfig(base).accountArea.discord, undefined);
+});
+
+test.serial('a session ends after 12 idle hours, and at its absolute end whatever the activity', async (t) => {
+  const browser = client();
+  await browser.signInWithToken(await ownerLinkToken(store, gateway.url));
+  const idHash = createHash('sha256').update(browser.cookies.get('session')!).digest('hex');
+  await store.touchSession(idHash, new Date(Date.now() - 12 * 3_600_000 - 1000));
+  t.is((await browser.json('/account/api/me')).status, 401, 'idle too long');
+  t.is(await store.session(idHash), undefined, 'and deleted');
+
+  const id = 'D'.repeat(43);
+  const now = Date.now();
+  const session = { accountId: OWNER_ACCOUNT_ID, csrfToken: 'E'.repeat(43), method: 'link' as const, createdAt: new Date(now - 7 * 86_400_000).toISOString(), lastSeenAt: new Date(now - 60_000).toISOString() };
+  const hash = createHash('sha256').update(id).digest('hex');
+  await store.createSession({ ...session, idHash: hash, expiresAt: new Date(now + 60_000).toISOString() });
+  t.is((await client().json('/account/api/me', { headers: { cookie: `session=${id}` } })).status, 200, 'active and before its end');
+  await store.deleteSession(hash);
+  await store.createSession({ ...session, idHash: hash, expiresAt: new Date(now - 1000).toISOString() });
+  t.is((await client().json('/account/api/me', { headers: { cookie: `session=${id}` } })).status, 401, 'past its absolute end, however recently used');
 });

@@ -14,6 +14,8 @@ const EVENT_NAMES = {
   plan_changed: 'Plan changed',
   account_created: 'Account created',
 };
+/** Detail fields that are times, shown like every other time on the page. */
+const DETAIL_TIMES = new Set(['oldSecretValidUntil']);
 const ACTORS = { 'session:discord': 'you (Discord sign-in)', 'session:link': 'you (sign-in link)', cli: 'operator (CLI)', system: 'system' };
 
 const number = new Intl.NumberFormat('en');
@@ -167,7 +169,7 @@ async function loadUsage() {
     ['Rate-limited (429)', report.totals.rate_limited, 'rate_limited'],
     ['Errors', report.totals.errors, 'errors'],
   ];
-  byId('totals').replaceChildren(...totals.flatMap(([label, value, metric]) => [element('dt', {}, [label]), element('dd', { 'data-metric': metric }, [number.format(value)])]));
+  byId('totals').replaceChildren(...totals.map(([label, value, metric]) => element('div', {}, [element('dt', {}, [label]), element('dd', { 'data-metric': metric }, [number.format(value)])])));
 
   const charts = [
     ['chart-requests', report.series.requests, 'requests'],
@@ -203,10 +205,10 @@ async function loadAudit() {
   byId('audit-table').querySelector('tbody').replaceChildren(
     ...events.map((event) =>
       element('tr', { 'data-event': event.type }, [
-        element('td', {}, [when(event.at)]),
-        element('td', {}, [EVENT_NAMES[event.type] ?? event.type]),
-        element('td', {}, [ACTORS[event.actor] ?? event.actor]),
-        element('td', {}, [Object.entries(event.detail).map(([name, value]) => `${name}: ${value}`).join(', ')]),
+        element('td', { 'data-label': 'When' }, [when(event.at)]),
+        element('td', { 'data-label': 'What' }, [EVENT_NAMES[event.type] ?? event.type]),
+        element('td', { 'data-label': 'By' }, [ACTORS[event.actor] ?? event.actor]),
+        element('td', { 'data-label': 'Details' }, [Object.entries(event.detail).map(([name, value]) => `${name}: ${DETAIL_TIMES.has(name) ? when(value) : value}`).join(', ')]),
       ])),
   );
 }

@@ -60,12 +60,12 @@ export function stackedBars(data) {
 
   const width = 600;
   const height = 200;
-  const left = 40;
-  const bottom = 22;
+  const left = 48;
+  const bottom = 30;
   const plotWidth = width - left - 6;
-  const plotHeight = height - bottom - 8;
+  const plotHeight = height - bottom - 16;
   const slot = plotWidth / days.length;
-  const y = (value) => 8 + plotHeight - (value / top) * plotHeight;
+  const y = (value) => 16 + plotHeight - (value / top) * plotHeight;
 
   const chart = svg('svg', {
     viewBox: `0 0 ${width} ${height}`,
@@ -90,9 +90,11 @@ export function stackedBars(data) {
       chart.append(svg('rect', { x, y: y(base + value), width: slot * 0.7, height: y(base) - y(base + value), fill: PALETTE[rank % PALETTE.length], 'data-day': day, 'data-label': entry.label, 'data-count': value }, [title]));
       base += value;
     });
-    // A date under every fifth bar and the last one (today).
-    if (index % 5 === 0 || index === days.length - 1) {
-      chart.append(svg('text', { x: x + slot * 0.35, y: height - 6, 'text-anchor': 'middle', class: 'axis' }, [document.createTextNode(day.slice(5))]));
+    // A date under every fifth bar and the last one (today); the outer two kept inside the frame.
+    if ((index % 5 === 0 && index < days.length - 5) || index === days.length - 1) {
+      const anchor = index === 0 ? 'start' : index === days.length - 1 ? 'end' : 'middle';
+      const at = anchor === 'start' ? x : anchor === 'end' ? x + slot * 0.7 : x + slot * 0.35;
+      chart.append(svg('text', { x: at, y: height - 4, 'text-anchor': anchor, class: 'axis' }, [document.createTextNode(day.slice(5))]));
     }
   });
 
