@@ -53,7 +53,7 @@ test.after.always(async () => {
 interface Watched {
   page: Page;
   problems: string[];
-  violations(): Promise<string[]>;
+  violations: () => Promise<string[]>;
 }
 
 /** A page in a fresh browser context (its own cookies), recording errors and CSP violations. */

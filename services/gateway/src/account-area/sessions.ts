@@ -13,7 +13,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** A session id and a CSRF token: 32 random bytes, base64url. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-export const CSRF_HEADER = 'x-csrf-token';
+const CSRF_HEADER = 'x-csrf-token';
 
 const sha256hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const randomToken = () => randomBytes(32).toString('base64url');

@@ -4,7 +4,7 @@ import { planOf, type Plans } from '../accounts/plans.ts';
 import { daysBetween } from '../accounts/redis-account-store.ts';
 
 /** The area shows the last 30 UTC days, today included. */
-export const USAGE_DAYS = 30;
+const USAGE_DAYS = 30;
 
 interface QuotaView {
   limit: number;
