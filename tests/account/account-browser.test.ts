@@ -157,6 +157,7 @@ test.serial('desktop: the printed link signs in, a key is made and copied, it ca
   // Revoke through the page: the row shows it, and the key stops working.
   await page.click(`#keys-table tr[data-key="${prefix.slice(8)}"] button[data-action="revoke"]`);
   await page.waitForSelector(`#keys-table tr.revoked[data-key="${prefix.slice(8)}"]`);
+  t.true(await page.$eval('#secret', (box: any) => box.hidden), 'the revoked key\'s secret no longer shows');
   await timeUntil(async () => (await callWith(rolled)) === 401, 2000);
   t.is(await callWith(key), 401);
   await page.waitForSelector('#audit-table tr[data-event="key_revoked"]');

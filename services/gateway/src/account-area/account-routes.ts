@@ -39,8 +39,10 @@ const ACCOUNT_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Page and asset files; `dom.js` is the playground's text-only DOM helper, shared as it is. */
-const ASSETS = ['account.css', 'account.js', 'api.js', 'chart.js', 'sign-in.js', { name: 'dom.js', from: new URL('../playground/assets/dom.js', import.meta.url) }];
+/** The playground's, shared as they are: its stylesheet (one look for both) and its text-only DOM helper. */
+const fromPlayground = (name: string) => ({ name, from: new URL(`../playground/assets/${name}`, import.meta.url) });
+/** Page and asset files. */
+const ASSETS = ['account.css', 'account.js', 'api.js', 'chart.js', 'sign-in.js', fromPlayground('dom.js'), fromPlayground('playground.css')];
 const PAGES = ['index.html', 'sign-in.html'];
 const ASSET_PREFIX = '/account/assets';
 

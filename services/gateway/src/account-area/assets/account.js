@@ -99,6 +99,8 @@ async function revoke(key) {
   if (!confirm(`Revoke "${key.name}"? Every request with it is refused from now on. This cannot be undone.`)) return;
   try {
     await api(`/account/api/keys/${key.id}/revoke`, { method: 'POST' });
+    // A secret still on screen may be this key's: it is worthless now, and must not look usable.
+    hideSecret();
     await Promise.all([loadKeys(), loadAudit()]);
   } catch (error) {
     showError(error);
