@@ -189,6 +189,21 @@ test.serial('usage: the counts in the store, per account and per key, by day, en
   t.is((await owner.json('/account/api/usage?key=a&key=b')).status, 400);
 });
 
+test.serial('an account may hold 25 keys that are not revoked; revoking one makes room', async (t) => {
+  const stranger = await otherAccount('acct_collector');
+  const ids: string[] = [];
+  for (let index = 0; index < 25; index += 1) {
+    const created = await stranger.post('/account/api/keys', { name: `bot ${index}` });
+    t.is(created.status, 201);
+    ids.push(created.body.id);
+  }
+  const refused = await stranger.post('/account/api/keys', { name: 'one too many' });
+  t.is(refused.status, 409);
+  t.is(refused.body.error.code, 'too_many_keys');
+  t.is((await stranger.post(`/account/api/keys/${ids[0]}/revoke`)).status, 200);
+  t.is((await stranger.post('/account/api/keys', { name: 'room again' })).status, 201);
+});
+
 test.serial('a restart keeps the session and the keys', async (t) => {
   const created = await owner.post('/account/api/keys', { name: 'survivor' });
   await gateway.close();

@@ -23,7 +23,8 @@ test.before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'account-sign-in-'));
   const port = await freePort();
   gateway = await startTestApp({
-    env: { PORT: String(port), DATABASE_PATH: join(dataDir, 'accounts.sqlite'), ...fake.env(`http://127.0.0.1:${port}`) },
+    // Room for every failed sign-in and Discord start the tests below make from one address.
+    env: { PORT: String(port), DATABASE_PATH: join(dataDir, 'accounts.sqlite'), RATE_LIMIT_AUTH_FAILURES: '200/60s', ...fake.env(`http://127.0.0.1:${port}`) },
   });
   store = openTestStore(join(dataDir, 'accounts.sqlite'));
 });
@@ -362,6 +363,15 @@ test.serial('failed sign-in attempts are limited per address; once over, even a 
     t.false(browser.cookies.has('session'));
     // The refused attempt did not spend the link: it still works (here, from the first gateway).
     t.is((await client().signInWithToken(good)).status, 200);
+  });
+  // Starting a Discord sign-in stores a pending state: starts count too.
+  const port = await freePort();
+  await withGateway({ PORT: String(port), RATE_LIMIT_AUTH_FAILURES: '3/60s', ...fake.env(`http://127.0.0.1:${port}`) }, async (other) => {
+    const browser = new AccountClient(other.url);
+    const locations = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) locations.push((await browser.request('/account/sign-in/discord')).headers.get('location')!);
+    t.deepEqual(locations.map((location) => location.startsWith(fake.url)), [true, true, true, false, false]);
+    t.is(locations[4], '/account/sign-in?error=too_many');
   });
 });
 

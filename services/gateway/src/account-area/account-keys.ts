@@ -26,6 +26,9 @@ export interface KeyView {
   requestsToday: number;
 }
 
+/** Keys an account may have that are not revoked (the CLI is not held to it). */
+const MAX_ACTIVE_KEYS = 25;
+
 /** Keys made before accounts carry no account: they are the local owner's. */
 const ownerOf = (record: ApiKeyRecord) => record.accountId ?? OWNER_ACCOUNT_ID;
 
@@ -66,6 +69,12 @@ export class AccountKeys {
   }
 
   async create(session: Session, request: z.infer<typeof newKeySchema>, now: Date): Promise<{ key: string; record: ApiKeyRecord }> {
+    // Every gateway keeps every key record in memory: one account must not be able to grow that without bound.
+    const { records } = await this.#store.snapshot();
+    const active = records.filter((record) => ownerOf(record) === session.accountId && record.revokedAt === null).length;
+    if (active >= MAX_ACTIVE_KEYS) {
+      throw new ApiError(409, 'too_many_keys', `An account may have ${MAX_ACTIVE_KEYS} keys that are not revoked; revoke one you no longer use first.`);
+    }
     // Both scopes are the same as none: a key that may call everything is stored without scopes.
     const scopes = request.scopes && new Set(request.scopes).size < KEY_SCOPES.length ? [...new Set(request.scopes)] : undefined;
     const created = await createApiKey(this.#store, { name: request.name, accountId: session.accountId, now, ...(scopes ? { scopes } : {}) });

@@ -60,9 +60,10 @@ const signInPage = (error: string) => `/account/sign-in?error=${error}`;
 /**
  * `/account`: the pages where a bot developer signs in (Discord, or a one-time link), makes and
  * manages keys and watches their usage, and `/account/api/*`, the JSON those pages call. Every
- * state-changing call checks the origin and the session's CSRF token; sign-in attempts that fail
- * count against the address's failed-authentication budget (RATE_LIMIT_AUTH_FAILURES, shared with
- * wrong API keys, so guessing links and guessing keys draw from one budget).
+ * state-changing call checks the origin and the session's CSRF token; sign-in attempts that fail,
+ * and every start of a Discord sign-in, count against the address's failed-authentication budget
+ * (RATE_LIMIT_AUTH_FAILURES, shared with wrong API keys, so guessing links and guessing keys draw
+ * from one budget).
  */
 export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountAreaParts, rateLimits: RateLimits | undefined): void {
   const { store, settings } = parts;
@@ -140,6 +141,9 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
     ctx.status = 303;
     if (!settings.discord) return ctx.redirect(signInPage('discord_off'));
     if (blockedMs(ctx) > 0) return ctx.redirect(signInPage('too_many'));
+    // Each start stores a pending state for 10 minutes: starts count like failures, so one address
+    // cannot fill the store with them (a person needs a few per minute at most).
+    if ((await failedAttempt(ctx)) > 0) return ctx.redirect(signInPage('too_many'));
     const { location, nonce } = await startDiscordSignIn(store, settings.discord, new Date());
     ctx.append('Set-Cookie', cookieHeader(sessions.cookies.oauth, nonce, OAUTH_STATE_TTL_MS / 1000, sessions.cookies.secure));
     ctx.redirect(location);

@@ -73,7 +73,7 @@ export async function finishDiscordSignIn(
   // The state is taken whatever happens, so a denied or failed attempt cannot be retried with it.
   const pendingJson = callback.state !== undefined && STATE.test(callback.state) ? await store.takeOnce('oauth-state', sha256hex(callback.state), now) : undefined;
   if (callback.error !== undefined) return 'denied';
-  const pending = pendingJson === undefined ? undefined : pendingSchema.safeParse(JSON.parse(pendingJson));
+  const pending = pendingJson === undefined ? undefined : pendingSchema.safeParse(parseJson(pendingJson));
   if (!pending?.success || callback.nonce === undefined || !sameToken(sha256hex(callback.nonce), pending.data.nonceHash)) return 'state';
   if (callback.code === undefined || callback.code === '' || callback.code.length > 512) return 'code';
 
@@ -126,4 +126,13 @@ export async function accountForDiscordUser(store: AccountStore, user: DiscordUs
   const candidate: Account = { id: `acct_d${user.id}`, name: user.name.slice(0, 100), discordUserId: user.id, plan, createdAt: now.toISOString() };
   const account = await store.createAccount(candidate);
   return { account, created: account.createdAt === candidate.createdAt && account.id === candidate.id };
+}
+
+/** A stored value that is not JSON (a foreign writer) is no pending sign-in, not a 500. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
