@@ -65,12 +65,12 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
   },
   {
-    // The playground page's modules run in the browser: its globals, and no Node ones.
-    files: ['services/gateway/src/playground/assets/**/*.js'],
+    // The playground's and the account area's modules run in the browser: its globals, and no Node ones.
+    files: ['services/gateway/src/playground/assets/**/*.js', 'services/gateway/src/account-area/assets/**/*.js'],
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(
-        ['window', 'document', 'navigator', 'sessionStorage', 'fetch', 'URL', 'URLSearchParams', 'AbortController', 'Blob', 'Response', 'performance', 'setTimeout', 'clearTimeout', 'DocumentFragment', 'Node', 'HTMLElement', 'HTMLInputElement', 'HTMLSelectElement', 'HTMLTextAreaElement', 'HTMLFormElement', 'HTMLFieldSetElement', 'HTMLImageElement'].map((name) => [name, 'readonly']),
+        ['window', 'document', 'navigator', 'sessionStorage', 'fetch', 'URL', 'URLSearchParams', 'AbortController', 'Blob', 'Response', 'performance', 'setTimeout', 'clearTimeout', 'DocumentFragment', 'Node', 'HTMLElement', 'HTMLInputElement', 'HTMLSelectElement', 'HTMLTextAreaElement', 'HTMLFormElement', 'HTMLFieldSetElement', 'HTMLImageElement', 'location', 'history', 'confirm', 'Intl'].map((name) => [name, 'readonly']),
       ),
     },
     rules: { 'no-undef': 'error' },

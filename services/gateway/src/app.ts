@@ -2,6 +2,7 @@ import type { Lifecycle, Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import type { RedisClient } from '@utility-api/infra/redis';
 import Koa from 'koa';
+import { announceOwnerSignIn } from './account-area/account-routes.ts';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
 import { ensureOwnerAccount, openAccountStore } from './auth/key-records.ts';
 import type { GatewayConfig } from './config.ts';
@@ -73,6 +74,8 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     serverUrl: parts.publicBaseUrl,
     rateLimited: rateLimits !== undefined,
   });
+  const accountArea = { store: accounts, plans: config.plans, settings: config.accountArea, publicBaseUrl: parts.publicBaseUrl };
+  await announceOwnerSignIn(accountArea, logger);
   const router = buildRouter({
     endpoints,
     keys,
@@ -84,6 +87,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     },
     rateLimits,
     docs: { openApiJson: JSON.stringify(document), site: loadDocsSite(document) },
+    accountArea,
   });
 
   // Behind one trusted proxy, the client is the last X-Forwarded-For entry (the one our proxy added):

@@ -13,6 +13,7 @@ import {
   toRenderingSettings,
 } from '@utility-api/infra';
 import { z } from 'zod';
+import { accountAreaEnvironmentShape, refineAccountAreaEnvironment, toAccountAreaSettings } from './account-area/account-area-settings.ts';
 import { plansEnvironmentShape, toPlans } from './accounts/plans.ts';
 import { databasePathField, keysFileField } from './auth/key-records.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';
@@ -56,12 +57,15 @@ const environmentSchema = z
     CARDS_IN_FLIGHT_PER_KEY: envInteger({ min: 1, max: 10_000, default: 8 }),
     /** The plans accounts can be on, each with a monthly quota of cards and requests; the first is the default unless DEFAULT_PLAN says. */
     ...plansEnvironmentShape,
+    /** Sign in with Discord (OAuth2) and the key roll grace period of the account area. */
+    ...accountAreaEnvironmentShape,
     ...serviceEnvironmentShape,
   })
   // Embedded mode's render workers share what the 1 GiB promise leaves beside the gateway.
   .superRefine((env, context) => refineServiceEnvironment(env, context, EMBEDDED_RENDER_POOL_MEMORY_MB))
   .superRefine((env, context) => refineRedisEnvironment(env, context, { required: false }))
   .superRefine((env, context) => void toPlans(env.PLANS, env.DEFAULT_PLAN, context))
+  .superRefine(refineAccountAreaEnvironment)
   .superRefine((env, context) => {
     if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
       context.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: `must be at most REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS})` });
@@ -88,6 +92,7 @@ const environmentSchema = z
     keysFile: env.KEYS_FILE,
     databasePath: env.DATABASE_PATH,
     plans: toPlans(env.PLANS, env.DEFAULT_PLAN),
+    accountArea: toAccountAreaSettings(env),
     rateLimits: {
       enabled: env.RATE_LIMITS,
       budgets: { default: env.RATE_LIMIT_DEFAULT, profileImage: env.RATE_LIMIT_PROFILE_IMAGE },

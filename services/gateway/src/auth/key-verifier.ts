@@ -111,13 +111,14 @@ export class ApiKeyVerifier {
     const id = managedKeyId(presentedKey);
     if (id === undefined) return undefined;
     if (!this.#managed.has(id)) await Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
-    const key = this.#managed.get(id);
-    if (!key || key.revoked) return undefined;
-    // The id only finds the record; the secret part is what must match, in constant time. A rolled
-    // key's old secret works until its grace period ends (both compared, whichever matches).
-    const current = timingSafeEqual(presented, key.hash);
-    const previous = key.previous !== undefined && timingSafeEqual(presented, key.previous.hash) && Date.now() < key.previous.expiresAtMs;
-    return current || previous ? key.identity : undefined;
+    const known = this.#managed.get(id);
+    if (!known || known.revoked) return undefined;
+    if (matches(known, presented)) return known.identity;
+    // A secret rolled a moment ago is not in the map yet: like an unknown id, ask the store once
+    // (a version read; failed keys are limited per address, so guessing cannot turn this into load).
+    await Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
+    const reloaded = this.#managed.get(id);
+    return reloaded && !reloaded.revoked && matches(reloaded, presented) ? reloaded.identity : undefined;
   }
 
   /**
@@ -169,6 +170,16 @@ export class ApiKeyVerifier {
     }]));
     this.#version = snapshot.version;
   }
+}
+
+/**
+ * The id only finds the record; the secret part is what must match, in constant time. A rolled
+ * key's old secret works until its grace period ends (both compared, whichever matches).
+ */
+function matches(key: KnownKey, presented: Buffer): boolean {
+  const current = timingSafeEqual(presented, key.hash);
+  const previous = key.previous !== undefined && timingSafeEqual(presented, key.previous.hash) && Date.now() < key.previous.expiresAtMs;
+  return current || previous;
 }
 
 const CHALLENGE = 'Bearer realm="utility-api"';

@@ -2,6 +2,7 @@ import { Router } from '@koa/router';
 import { checkReadiness } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import type { Registry } from 'prom-client';
+import { mountAccountRoutes, type AccountAreaParts } from '../account-area/account-routes.ts';
 import { authenticate, type ApiKeyVerifier } from '../auth/key-verifier.ts';
 import { mountDocsRoutes } from '../docs/docs-routes.ts';
 import type { DocsSite } from '../docs/docs-site.ts';
@@ -29,6 +30,8 @@ interface RouterParts {
   health: HealthRouteParts;
   /** Undefined when `RATE_LIMITS=off`. */
   rateLimits: RateLimits | undefined;
+  /** `/account`: sign-in, keys and usage for people, in a browser. */
+  accountArea: AccountAreaParts;
 }
 
 const CHECK_TIMEOUT_MS = 1000;
@@ -70,6 +73,7 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
   mountDocsRoutes(router, parts.docs.site);
   mountMediaRoutes(router, parts.media);
   mountPlaygroundRoutes(router);
+  mountAccountRoutes(router, parts.accountArea, rateLimits);
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };

@@ -1,0 +1,143 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Session } from '../accounts/account-model.ts';
+import type { AccountStore } from '../accounts/account-store.ts';
+import { ApiError } from '../errors/api-error.ts';
+import type { GatewayContext } from '../http/request-pipeline.ts';
+
+/** A session ends after this long without a request (OWASP ASVS 3.3: idle timeout)... */
+const IDLE_TIMEOUT_MS = 12 * 3_600_000;
+/** ...and this long after sign-in whatever the activity (absolute timeout). */
+const ABSOLUTE_TIMEOUT_MS = 7 * 86_400_000;
+/** The last-seen time is written at most this often: one store write a minute, not one per request. */
+const TOUCH_INTERVAL_MS = 60_000;
+/** A session id and a CSRF token: 32 random bytes, base64url. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const CSRF_HEADER = 'x-csrf-token';
+
+const sha256hex = (text: string) => createHash('sha256').update(text).digest('hex');
+const randomToken = () => randomBytes(32).toString('base64url');
+
+/**
+ * The names and flags of the area's cookies. Over https: `__Host-session`, `Secure`, `Path=/`,
+ * no Domain, which the browser enforces (a sibling subdomain or a plain-http page cannot set or
+ * shadow it). Over plain http (a gateway on loopback or a private network, PUBLIC_BASE_URL
+ * http://...) a `Secure` cookie would be refused by browsers outside localhost and the `__Host-`
+ * prefix needs `Secure`, so the cookie is a plain `session` there: the connection is not private
+ * anyway. Both are `HttpOnly` (no script reads them) and `SameSite=Lax` (not sent on cross-site
+ * POSTs; sent on the top-level GET back from Discord, which the OAuth cookie needs).
+ */
+export function cookieNames(publicBaseUrl: string): { session: string; oauth: string; secure: boolean } {
+  const secure = new URL(publicBaseUrl).protocol === 'https:';
+  return secure ? { session: '__Host-session', oauth: '__Host-oauth', secure } : { session: 'session', oauth: 'oauth', secure };
+}
+
+export function cookieHeader(name: string, value: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/** A cookie's value when it is shaped like our tokens; anything else (hostile, truncated) is no cookie. */
+export function tokenCookie(ctx: GatewayContext, name: string): string | undefined {
+  const value = ctx.cookies.get(name);
+  return value !== undefined && TOKEN.test(value) ? value : undefined;
+}
+
+/** Timing-safe comparison of a presented token with the expected one. */
+export function sameToken(presented: string, expected: string): boolean {
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export interface SignedIn {
+  session: Session;
+  idHash: string;
+}
+
+/**
+ * Browser sessions of the account area. The cookie holds 32 random bytes; the store keeps only
+ * their SHA-256, so a copy of the store (a backup, a Redis dump) signs nobody in.
+ */
+export class AccountSessions {
+  readonly #store: AccountStore;
+  readonly #cookies: ReturnType<typeof cookieNames>;
+
+  constructor(store: AccountStore, publicBaseUrl: string) {
+    this.#store = store;
+    this.#cookies = cookieNames(publicBaseUrl);
+  }
+
+  get cookies(): ReturnType<typeof cookieNames> {
+    return this.#cookies;
+  }
+
+  /**
+   * Signs the browser in: a fresh id every time (the session a browser had before, or one planted
+   * in it, is deleted: session fixation gets the attacker nothing).
+   */
+  async open(ctx: GatewayContext, accountId: string, method: Session['method'], now: Date): Promise<void> {
+    const previous = tokenCookie(ctx, this.#cookies.session);
+    if (previous !== undefined) await this.#store.deleteSession(sha256hex(previous));
+    const id = randomToken();
+    await this.#store.createSession({
+      idHash: sha256hex(id),
+      accountId,
+      csrfToken: randomToken(),
+      createdAt: now.toISOString(),
+      lastSeenAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + ABSOLUTE_TIMEOUT_MS).toISOString(),
+      method,
+    });
+    ctx.append('Set-Cookie', cookieHeader(this.#cookies.session, id, ABSOLUTE_TIMEOUT_MS / 1000, this.#cookies.secure));
+  }
+
+  /** The browser's live session, or undefined (no cookie, unknown, idle too long, past its end). */
+  async current(ctx: GatewayContext, now: Date): Promise<SignedIn | undefined> {
+    const id = tokenCookie(ctx, this.#cookies.session);
+    if (id === undefined) return undefined;
+    const idHash = sha256hex(id);
+    const session = await this.#store.session(idHash);
+    if (!session) return undefined;
+    const lastSeen = Date.parse(session.lastSeenAt);
+    if (now.getTime() >= Date.parse(session.expiresAt) || now.getTime() - lastSeen >= IDLE_TIMEOUT_MS) {
+      await this.#store.deleteSession(idHash);
+      return undefined;
+    }
+    if (now.getTime() - lastSeen >= TOUCH_INTERVAL_MS) await this.#store.touchSession(idHash, now);
+    return { session, idHash };
+  }
+
+  /** Ends this browser's session and clears its cookie. */
+  async close(ctx: GatewayContext, signedIn: SignedIn): Promise<void> {
+    await this.#store.deleteSession(signedIn.idHash);
+    this.clearCookie(ctx);
+  }
+
+  clearCookie(ctx: GatewayContext): void {
+    ctx.append('Set-Cookie', cookieHeader(this.#cookies.session, '', 0, this.#cookies.secure));
+  }
+}
+
+/**
+ * A state-changing request must come from a page of this origin (OWASP's "verify origin with
+ * standard headers"): `Sec-Fetch-Site`, when the browser sends it, must be `same-origin`, and
+ * `Origin` must be this gateway's public origin or the origin the request was addressed to. A
+ * request with neither header is refused: every browser that can carry our cookie sends `Origin`
+ * on a POST, so only non-browser clients, which have no session to abuse, are refused by that.
+ */
+export function requireSameOrigin(ctx: GatewayContext, publicOrigin: string): void {
+  const site = ctx.get('sec-fetch-site');
+  const origin = ctx.get('origin');
+  const fromHere = origin === '' ? site === 'same-origin' : origin === publicOrigin || origin === `${ctx.protocol}://${ctx.host}`;
+  if ((site !== '' && site !== 'same-origin') || !fromHere) {
+    throw new ApiError(403, 'cross_origin_refused', 'This request must come from the account area itself (its Origin is not this site).');
+  }
+}
+
+/** The synchronizer token: the session's CSRF token, which only pages of this origin can read, in a header. */
+export function requireCsrfToken(ctx: GatewayContext, session: Session): void {
+  const presented = ctx.get(CSRF_HEADER);
+  if (presented === '' || !sameToken(presented, session.csrfToken)) {
+    throw new ApiError(403, 'csrf_token_invalid', `Missing or wrong ${CSRF_HEADER} header: reload the account page and try again.`);
+  }
+}
