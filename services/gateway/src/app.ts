@@ -74,7 +74,13 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     serverUrl: parts.publicBaseUrl,
     rateLimited: rateLimits !== undefined,
   });
-  const accountArea = { store: accounts, plans: config.plans, settings: config.accountArea, publicBaseUrl: parts.publicBaseUrl };
+  const accountArea = {
+    store: accounts,
+    plans: config.plans,
+    settings: config.accountArea,
+    publicBaseUrl: parts.publicBaseUrl,
+    previewEndpoint: endpoints.find((endpoint) => endpoint.operationId === 'createProfileImage'),
+  };
   await announceOwnerSignIn(accountArea, logger);
   const router = buildRouter({
     endpoints,

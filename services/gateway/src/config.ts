@@ -52,6 +52,8 @@ const environmentSchema = z
     RATE_LIMITS: envBoolean(true),
     RATE_LIMIT_DEFAULT: envRateSpec('600/60s'),
     RATE_LIMIT_PROFILE_IMAGE: envRateSpec('60/60s'),
+    /** Playground previews of a signed-in account (their own budget, not any key's). */
+    RATE_LIMIT_PREVIEW: envRateSpec('30/60s'),
     RATE_LIMIT_AUTH_FAILURES: envRateSpec('20/60s'),
     /** Profile-image requests one key may have in progress at once, across every gateway sharing Redis. */
     CARDS_IN_FLIGHT_PER_KEY: envInteger({ min: 1, max: 10_000, default: 8 }),
@@ -95,7 +97,7 @@ const environmentSchema = z
     accountArea: toAccountAreaSettings(env),
     rateLimits: {
       enabled: env.RATE_LIMITS,
-      budgets: { default: env.RATE_LIMIT_DEFAULT, profileImage: env.RATE_LIMIT_PROFILE_IMAGE },
+      budgets: { default: env.RATE_LIMIT_DEFAULT, profileImage: env.RATE_LIMIT_PROFILE_IMAGE, preview: env.RATE_LIMIT_PREVIEW },
       authFailures: env.RATE_LIMIT_AUTH_FAILURES,
       cardsInFlightPerKey: env.CARDS_IN_FLIGHT_PER_KEY,
     },

@@ -6,7 +6,9 @@ import { OWNER_ACCOUNT_ID, type Session } from '../accounts/account-model.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Plans } from '../accounts/plans.ts';
 import { createSignInLink, redeemSignInLink } from '../accounts/sign-in-links.ts';
+import type { EndpointDefinition } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { endpointRoute } from '../http/endpoint-route.ts';
 import type { GatewayContext, GatewayState } from '../http/request-pipeline.ts';
 import { IMMUTABLE_ASSET, loadStaticBundle, sendStaticFile, type StaticFile } from '../http/static-bundle.ts';
 import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
@@ -22,7 +24,12 @@ export interface AccountAreaParts {
   settings: AccountAreaSettings;
   /** Cookies are `__Host-` and `Secure` when this is https; state-changing requests must come from its origin. */
   publicBaseUrl: string;
+  /** The card operation the playground previews with a session (absent in an app without the render path). */
+  previewEndpoint?: EndpointDefinition | undefined;
 }
+
+/** Where the playground sends a signed-in account's previews: the card operation, behind the session. */
+export const PREVIEW_PATH = '/account/api/preview/profile-image';
 
 /**
  * The area's pages run only our own files: no inline script or style, nothing from another origin,
@@ -228,6 +235,20 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
     if (key !== undefined && (typeof key !== 'string' || !USAGE_KEY.test(key))) throw new ApiError(400, 'invalid_request', 'key must be one key id (uk_live_... or key_...).');
     ctx.body = await usageReport(store, parts.plans, account, key, new Date());
   });
+
+  if (parts.previewEndpoint) {
+    // The card operation itself (same schema, queue, budgets per card and answers), entered with
+    // the session instead of a key: same origin, CSRF token, then the account's own preview budget
+    // and card slots. Its lane in the render queue is the account's preview lane, and it is not
+    // usage of any key.
+    const previewAs = async (ctx: GatewayContext, next: () => Promise<unknown>) => {
+      const { session } = await changing(ctx);
+      ctx.state.apiKey = { id: `preview_${session.accountId}`, name: 'playground preview', accountId: session.accountId };
+      await next();
+    };
+    const budget = rateLimits ? [rateLimits.middleware({ budget: 'preview', holdsCardSlot: true })] : [];
+    router.post(PREVIEW_PATH, previewAs, ...budget, endpointRoute(parts.previewEndpoint));
+  }
 
   router.get('/account/api/audit', async (ctx) => {
     const { session } = await signedIn(ctx);

@@ -7,6 +7,7 @@ import { authenticate, type ApiKeyVerifier } from '../auth/key-verifier.ts';
 import { mountDocsRoutes } from '../docs/docs-routes.ts';
 import type { DocsSite } from '../docs/docs-site.ts';
 import { routerPath, type EndpointDefinition } from '../endpoints/endpoint.ts';
+import { mountHomeRoutes } from '../home/home-routes.ts';
 import { mountPlaygroundRoutes } from '../playground/playground-routes.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import { endpointRoute } from './endpoint-route.ts';
@@ -73,6 +74,7 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
   mountDocsRoutes(router, parts.docs.site);
   mountMediaRoutes(router, parts.media);
   mountPlaygroundRoutes(router);
+  mountHomeRoutes(router);
   mountAccountRoutes(router, parts.accountArea, rateLimits);
 
   router.get('/healthz', (ctx) => {

@@ -11,6 +11,7 @@ const API_DESCRIPTION_HEAD = [
   'Send your key as the whole `Authorization` header value: `Authorization: <key>`. `Authorization: Bearer <key>` is accepted too.',
   'Keys in the query string are ignored. A missing, malformed, unknown or revoked key is a `401` with a `WWW-Authenticate: Bearer` header.',
   'Keys look like `uk_live_<id>_<secret>`; `uk_live_<id>` names a key in lists and logs. A revoked key stops working within a second.',
+  "Get a key in the [account area](/account): sign in, make a key (shown once), roll or revoke it, and watch its usage. `GET /v1/account` answers your plan's quota.",
   '',
   '## Errors',
   'Every error is JSON with the shared body `{"error": {"status", "code", "message", "details"?}, "requestId"}`; validation',

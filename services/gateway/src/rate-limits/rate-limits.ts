@@ -37,7 +37,7 @@ type CardSlotCommands = { takeCardSlot(key: string, now: number, cap: number, la
 
 /** Addresses remembered as blocked; past this the expired ones, then the oldest, are dropped. */
 const MAX_BLOCKED_ADDRESSES = 10_000;
-const BUDGET_NAMES: Readonly<Record<RateBudget, string>> = { default: 'request', profileImage: 'profile-image' };
+const BUDGET_NAMES: Readonly<Record<RateBudget, string>> = { default: 'request', profileImage: 'profile-image', preview: 'playground preview' };
 
 /** The outcome of spending one request from a budget; `resetMs` is until the budget is full again. */
 interface LimitDecision {

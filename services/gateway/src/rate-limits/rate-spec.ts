@@ -3,9 +3,10 @@ import { z } from 'zod';
 /**
  * Each key has two budgets: `default` for the light endpoints, and a stricter `profileImage` for
  * card renders, which cost a render slot each. A request spends from exactly one of them: the one
- * its endpoint declares (`limits.budget`), `default` otherwise.
+ * its endpoint declares (`limits.budget`), `default` otherwise. `preview` is an account's own budget
+ * for the playground's previews while signed in, so designing never spends a bot's card budget.
  */
-export const RATE_BUDGETS = ['default', 'profileImage'] as const;
+export const RATE_BUDGETS = ['default', 'profileImage', 'preview'] as const;
 export type RateBudget = (typeof RATE_BUDGETS)[number];
 
 /** Per-key overrides of the configured budgets; a budget left out uses the configured one. */

@@ -8,12 +8,17 @@ import { imageTypeFor, SNIPPETS } from './snippets.js';
 
 /** sessionStorage only, and only when asked: the key dies with the tab. */
 const KEY_STORAGE = 'utility-api-playground-key';
+/** Signed in to the account area, previews go here with the session instead of a key. */
+const SESSION_PREVIEW_PATH = '/account/api/preview/profile-image';
 
 const page = {
   keyInput: /** @type {HTMLInputElement} */ (byId('api-key')),
   keyToggle: byId('api-key-toggle'),
   keyRemember: /** @type {HTMLInputElement} */ (byId('api-key-remember')),
   keyError: /** @type {HTMLElement} */ (byId('api-key').closest('.field')?.querySelector('.field-error')),
+  keyField: byId('api-key').closest('.field'),
+  signedIn: byId('signed-in'),
+  getKey: byId('get-key'),
   form: /** @type {HTMLFormElement} */ (byId('card-form')),
   formStatus: byId('form-status'),
   reset: byId('reset-form'),
@@ -105,6 +110,25 @@ function countdown(/** @type {() => number} */ until) {
   tick();
 }
 
+/**
+ * The account-area session of this browser, if any: previews then need no key and spend the
+ * account's preview budget. Anything but a 200 means no session (signed out, or no account area).
+ * @returns {Promise<{ csrfToken: string, name: string } | undefined>}
+ */
+async function accountSession() {
+  try {
+    // Asked first because it always answers 200: a visitor who is not signed in sees no failed request.
+    const options = await fetch('/account/api/sign-in-options', { credentials: 'same-origin', cache: 'no-store' });
+    if (!options.ok || (await options.json())?.signedIn !== true) return undefined;
+    const response = await fetch('/account/api/me', { credentials: 'same-origin', cache: 'no-store' });
+    if (!response.ok) return undefined;
+    const me = await response.json();
+    return typeof me?.csrfToken === 'string' ? { csrfToken: me.csrfToken, name: String(me.account?.name ?? 'your account') } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function loadOperation() {
   const response = await fetch('/v1/openapi.json', { credentials: 'omit' });
   if (!response.ok) throw new Error(`The OpenAPI document did not load (${response.status}).`);
@@ -122,6 +146,19 @@ async function main() {
     return;
   }
   const form = buildCardForm(page.form, operation);
+  const session = await accountSession();
+  if (session) {
+    page.keyField.hidden = true;
+    page.getKey.hidden = true;
+    page.signedIn.hidden = false;
+    page.signedIn.replaceChildren(
+      'Signed in as ',
+      element('strong', {}, [session.name]),
+      ': previews use your account\'s own preview budget, never a key\'s card budget. ',
+      element('a', { href: '/account' }, ['Your keys and usage']),
+    );
+  }
+  const hasCredential = () => session !== undefined || page.keyInput.value.trim() !== '';
   page.formStatus.textContent = `${form.paths().length} options, read from the API's own OpenAPI document. Empty fields are left out and take their defaults.`;
 
   const currentCall = () => {
@@ -131,11 +168,13 @@ async function main() {
   let objectUrl = '';
   const previewer = createPreviewer({
     buildRequest() {
-      const key = page.keyInput.value.trim();
-      if (key === '') return undefined;
       const { parameters, body } = form.read();
       const query = new URLSearchParams(parameters).toString();
-      return { path: `${operation.path}${query ? `?${query}` : ''}`, key, accept: imageTypeFor(body), body };
+      const search = query ? `?${query}` : '';
+      if (session) return { path: `${SESSION_PREVIEW_PATH}${search}`, csrfToken: session.csrfToken, accept: imageTypeFor(body), body };
+      const key = page.keyInput.value.trim();
+      if (key === '') return undefined;
+      return { path: `${operation.path}${search}`, key, accept: imageTypeFor(body), body };
     },
     onStart() {
       page.preview.dataset.state = 'loading';
@@ -195,11 +234,11 @@ async function main() {
     changed();
   });
   setupKey(() => {
-    page.placeholder.textContent = page.keyInput.value.trim() === '' ? 'Enter your API key to see the card.' : 'Drawing…';
+    page.placeholder.textContent = hasCredential() ? 'Drawing…' : 'Enter your API key to see the card.';
     previewer.refresh();
   });
   renderSnippet();
-  if (page.keyInput.value.trim() !== '') {
+  if (hasCredential()) {
     page.placeholder.textContent = 'Drawing…';
     previewer.refresh(0);
   }

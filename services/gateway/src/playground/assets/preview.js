@@ -1,8 +1,10 @@
-// The live preview: the real POST /v1/profile-image with the visitor's key, debounced while they
-// type, the request in flight aborted when a newer one starts, and a rate limit waited out.
+// The live preview: the real POST /v1/profile-image with the visitor's key (or, signed in to the
+// account area, the same operation behind the session, on the account's preview budget), debounced
+// while they type, the request in flight aborted when a newer one starts, and a rate limit waited out.
 
 /**
- * @typedef {{ path: string, key: string, accept: string, body: Record<string, unknown> }} CardRequest
+ * A request carries a key (`Authorization`), or a session's CSRF token (the session cookie goes with it).
+ * @typedef {{ path: string, accept: string, body: Record<string, unknown> } & ({ key: string } | { csrfToken: string })} CardRequest
  * @typedef {{ blob: Blob, ms: number, render: string, altText: string, frames: string | null,
  *   remaining: string | null, policy: string | null }} CardAnswer
  * @typedef {{ status: number, code: string, message: string, details: { in: string, field: string, message: string }[],
@@ -81,12 +83,14 @@ export function createPreviewer({ buildRequest, onStart, onAnswer, onProblem, de
     onStart();
     const started = performance.now();
     try {
+      const credentials = 'key' in request ? { Authorization: request.key } : { 'X-CSRF-Token': request.csrfToken };
       const response = await fetch(request.path, {
         method: 'POST',
-        headers: { Authorization: request.key, 'Content-Type': 'application/json', Accept: request.accept },
+        headers: { ...credentials, 'Content-Type': 'application/json', Accept: request.accept },
         body: JSON.stringify(request.body),
         signal: controller.signal,
-        credentials: 'omit',
+        // The session cookie only for the session's own preview route; a key needs no cookie.
+        credentials: 'key' in request ? 'omit' : 'same-origin',
         cache: 'no-store',
       });
       if (!response.ok) {
