@@ -29,7 +29,7 @@ export interface AccountAreaParts {
 }
 
 /** Where the playground sends a signed-in account's previews: the card operation, behind the session. */
-export const PREVIEW_PATH = '/account/api/preview/profile-image';
+const PREVIEW_PATH = '/account/api/preview/profile-image';
 
 /**
  * The area's pages run only our own files: no inline script or style, nothing from another origin,
