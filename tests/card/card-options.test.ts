@@ -44,7 +44,7 @@ test('every option of the spec is accepted and colors are normalized', (t) => {
 });
 
 test('bad values name their field', (t) => {
-  t.deepEqual(problems({ usernameColor: 'red' }), ['usernameColor: must be a color such as #FF5733 or #F53']);
+  t.deepEqual(problems({ usernameColor: 'red' }), ['usernameColor: must be a color such as #FF5733, #F53 or a Discord integer color from 0 to 16777215']);
   t.deepEqual(problems({ backgroundBrightness: 0 }), ['backgroundBrightness: must be a number from 1 to 100']);
   t.deepEqual(problems({ backgroundBrightness: 101 }), ['backgroundBrightness: must be a number from 1 to 100']);
   t.deepEqual(problems({ presenceStatus: 'away' }), ['presenceStatus: must be one of offline, online, idle, dnd']);
@@ -89,6 +89,15 @@ test('unknown fields are refused so typos do not pass silently', (t) => {
   t.regex(found[0]!, /usernamecolor/);
   const nested = cardOptionsSchema.safeParse({ rankData: { currentXp: 1, requiredXp: 2, level: 1, rank: 1, barColor: '#fff', levelColor: '#fff', autoColorRank: true, extra: 1 } });
   t.false(nested.success);
+});
+
+test("Discord's integer colors 0-16777215 are taken as #rrggbb; other numbers are refused", (t) => {
+  const field = hexColorField('a colour');
+  t.is(field.parse(5793266), '#5865f2');
+  t.is(field.parse(0), '#000000');
+  t.is(field.parse(16777215), '#ffffff');
+  for (const bad of [-1, 16777216, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '5793266x', null, true]) t.false(field.safeParse(bad).success, String(bad));
+  t.is(cardOptionsSchema.parse({ rankData: { currentXp: 1, requiredXp: 2, level: 1, rank: 1, barColor: 0xff0000, levelColor: 255, autoColorRank: false } }).rankData?.levelColor, '#0000ff');
 });
 
 test('hex colors: #RGB and #RRGGBB, # optional, any case', (t) => {

@@ -110,6 +110,8 @@ test('a failing profile cache is logged and bypassed: the card still resolves', 
   const broken: ProfileCache = {
     get: () => Promise.reject(new Error('connection refused')),
     set: () => Promise.reject(new Error('connection refused')),
+    getMember: () => Promise.reject(new Error('connection refused')),
+    setMember: () => Promise.reject(new Error('connection refused')),
   };
   const { profiles, logs } = profilesFor(fake, { cache: broken });
   t.is((await profiles.resolveProfile(id)).userId, id);
@@ -119,7 +121,7 @@ test('a failing profile cache is logged and bypassed: the card still resolves', 
 
 test('a stalled profile cache costs at most the deadline', async (t) => {
   const id = addPlainUser(fake);
-  const stalled: ProfileCache = { get: () => new Promise(() => {}), set: () => new Promise(() => {}) };
+  const stalled: ProfileCache = { get: () => new Promise(() => {}), set: () => new Promise(() => {}), getMember: () => new Promise(() => {}), setMember: () => new Promise(() => {}) };
   const { profiles } = profilesFor(fake, { cache: stalled, requestTimeoutMs: 500 });
   const started = performance.now();
   t.is((await profiles.resolveProfile(id)).userId, id);
