@@ -94,6 +94,22 @@ test('a Redis cache shared by two instances (two replicas) asks Discord once', a
   t.is(replicaB.stats().profileCacheHits, 1);
 });
 
+test('member data in the Redis cache is shared by two replicas and expires by PX; a corrupt entry is a miss', async (t) => {
+  const userId = newUserId();
+  const guildId = newUserId();
+  addUser(fake, { id: userId, username: 'ada', global_name: 'Ada Global' });
+  fake.guilds.set(guildId, new Map([[userId, { nick: 'Server Ada', avatar: null }]]));
+  const cache = () => createRedisProfileCache(redis, { keyPrefix: 'member-test-users:', memberKeyPrefix: 'member-test-members:' });
+  t.is((await profilesFor(fake, { cache: cache() }).profiles.resolveProfile(userId, { guildId })).displayName, 'Server Ada');
+  t.is((await profilesFor(fake, { cache: cache() }).profiles.resolveProfile(userId, { guildId })).displayName, 'Server Ada');
+  t.is(fake.memberRequests(guildId, userId).length, 1);
+  const key = `member-test-members:${guildId}:${userId}`;
+  t.deepEqual(JSON.parse((await redis.get(key)) ?? '{}'), { nick: 'Server Ada', avatar: null });
+  t.true((await redis.pttl(key)) > 0);
+  await redis.set(key, JSON.stringify({ nick: 'x', avatar: '../../etc' }));
+  t.is(await cache().getMember(guildId, userId), undefined);
+});
+
 test('a corrupt or foreign Redis entry is a miss, not an error', async (t) => {
   const cache = createRedisProfileCache(redis, { keyPrefix: 'corrupt:' });
   await redis.set('corrupt:1', 'not json');
