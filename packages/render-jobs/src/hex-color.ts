@@ -41,7 +41,7 @@ const COLOR_ERROR = 'must be a color such as #FF5733, #F53 or a Discord integer 
 /**
  * A colour field: `#hex`, or Discord's integer colour (0-16777215, such as discord.js's
  * `member.displayColor`), both normalized to lowercase `#rrggbb` so the card has one spelling to
- * draw and identical colours share one render. The document shows both shapes as a `oneOf`.
+ * draw and identical colours share one render. The document shows both shapes as an `anyOf`.
  */
 export function hexColorField(description: string) {
   const hex = z
@@ -56,8 +56,10 @@ export function hexColorField(description: string) {
     .max(MAX_INTEGER_COLOR, { error: COLOR_ERROR })
     .transform(integerColorToHex)
     .meta({ description: "Discord's integer color (0xRRGGBB as a number), such as discord.js `member.displayColor`.", examples: [5793266] });
-  // Exactly one shape matches (the document says `oneOf`); one message for anything else, where the union would list both shapes' complaints.
+  // A union (the document's `anyOf`), not `oneOf`: the answer's echoed options describe both
+  // shapes by what they become, a string, which would match both and fail a `oneOf`. One message
+  // for anything else, where the union would list both shapes' complaints.
   return z
-    .xor([hex, integer], { error: (issue) => (issue.code === 'invalid_union' ? COLOR_ERROR : undefined) })
+    .union([hex, integer], { error: (issue) => (issue.code === 'invalid_union' ? COLOR_ERROR : undefined) })
     .meta({ description: `${description} \`#RRGGBB\`/\`#RGB\`, or Discord's integer color (0-16777215, such as discord.js \`member.displayColor\`); echoed back as lowercase \`#rrggbb\`.`, examples: ['#FF5733', 5793266] });
 }
