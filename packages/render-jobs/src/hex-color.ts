@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const HEX_COLOR = /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 /** The largest 24-bit colour: Discord sends colours (role colours, `member.displayColor`) as such integers. */
-export const MAX_INTEGER_COLOR = 0xff_ff_ff;
+const MAX_INTEGER_COLOR = 0xff_ff_ff;
 
 /** An sRGB colour with channels 0-255. */
 export interface Rgb {

@@ -9,4 +9,4 @@ export { ALT_TEXT_MAX_LENGTH, RENDER_FAILED, RENDER_FAILURE_CODES, renderJobResu
 export { mediaKeyForImage, renderJobId } from './render-key.ts';
 export { RENDER_ABANDONED_REASON, RENDER_JOB_NAME, RENDER_JOB_OPTIONS, RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, RENDER_RETENTION, RenderAbandonedError, renderJobKeys } from './render-job-options.ts';
 export { anyCasePattern } from './any-case-pattern.ts';
-export { discordIdSchema, refuseFutureSnowflake, SNOWFLAKE_CLOCK_SKEW_MS, snowflakeCreatedAt, snowflakeSchema } from './snowflake.ts';
+export { refuseFutureSnowflake, snowflakeCreatedAt, snowflakeSchema } from './snowflake.ts';
