@@ -79,7 +79,7 @@ test.serial('with a bot token the card shows the real avatar and banner from Dis
   t.true(pixels.share(7, 140, 7, 20, (pixel) => pixel.g > 90 && pixel.g > pixel.r * 2 && pixel.g > pixel.b * 2) > 0.9, 'green banner as background');
 });
 
-test.serial("guildId: the card shows the member's server nickname and server avatar; customUsername still wins", async (t) => {
+test.serial("guildId: the card shows the member's server nickname and server avatar; customUsername and customAvatar still win", async (t) => {
   const response = await card(USER, { guildId: GUILD, backgroundBrightness: 100 });
   const body = (await response.json()) as any;
   t.is(response.status, 200, JSON.stringify(body));
@@ -92,6 +92,12 @@ test.serial("guildId: the card shows the member's server nickname and server ava
   const named = (await (await card(USER, { guildId: GUILD, customUsername: 'Chosen' })).json()) as any;
   t.regex(named.altText, /Chosen/);
   t.notRegex(named.altText, /Server Nick/);
+  // customAvatar beats the server avatar (served here from the fake CDN's loopback origin).
+  discord.images.set('/custom/green.png', solidPng('#00ff00'));
+  const custom = (await (await card(USER, { guildId: GUILD, customAvatar: `${discord.cdnBaseUrl}/custom/green.png`, backgroundBrightness: 100 })).json()) as any;
+  t.regex(custom.altText, /Server Nick/);
+  const customPixels = decodePng(Buffer.from(await (await fetch(custom.url)).arrayBuffer()));
+  t.true(customPixels.share(110, 125, 40, 40, (pixel) => pixel.g > 200 && pixel.r < 60 && pixel.b < 60) > 0.9, 'the green custom avatar');
 });
 
 test.serial("guildId of a server the bot is not in, or of one where the user is no member, falls back to the user's own name and avatar", async (t) => {
