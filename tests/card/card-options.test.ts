@@ -1,4 +1,4 @@
-import { cardOptionsSchema, hexColorField, isSupportedDateLocale, parseHexColor } from '@utility-api/render-jobs';
+import { cardOptionsSchema, hexColorField, isSupportedDateLocale, parseHexColor, refuseFutureSnowflake, snowflakeCreatedAt, snowflakeSchema } from '@utility-api/render-jobs';
 import test from 'ava';
 
 const problems = (input: unknown) => {
@@ -114,4 +114,25 @@ test('hex colors: #RGB and #RRGGBB, # optional, any case', (t) => {
 test('locales: well-formed codes the runtime knows', (t) => {
   for (const code of ['en', 'es', 'pt-BR', 'zh-Hant-TW', 'ja', 'ar']) t.true(isSupportedDateLocale(code), code);
   for (const code of ['xx', 'en-', 'english', '', 'en_US', '../etc']) t.false(isSupportedDateLocale(code), code);
+});
+
+test('customAvatar is an http(s) image URL and guildId a Discord server id, both optional', (t) => {
+  t.deepEqual(cardOptionsSchema.parse({ customAvatar: 'https://cdn.example/a.gif', guildId: '613425648685547541' }), { customAvatar: 'https://cdn.example/a.gif', guildId: '613425648685547541' });
+  t.deepEqual(problems({ customAvatar: 'file:///etc/passwd' }), ['customAvatar: must be an http or https URL']);
+  t.deepEqual(problems({ customAvatar: `https://example.com/${'a'.repeat(2048)}` }), ['customAvatar: must be at most 2048 characters']);
+  for (const bad of ['abc', '12345', '18446744073709551616', ' 613425648685547541', 613425648]) {
+    t.deepEqual(problems({ guildId: bad }), ['guildId: must be a Discord server id: 17 to 20 digits'], String(bad));
+  }
+});
+
+test('a snowflake from more than an hour in the future is refused; the present and the skew are not', (t) => {
+  const nowMs = Date.UTC(2024, 5, 15, 12);
+  const idAt = (ms: number) => ((BigInt(ms) - 1_420_070_400_000n) << 22n).toString();
+  const refused = (id: string) => !snowflakeSchema.superRefine((value, context) => refuseFutureSnowflake(value, nowMs, context)).safeParse(id).success;
+  t.is(snowflakeCreatedAt(idAt(nowMs)).getTime(), nowMs);
+  t.false(refused(idAt(nowMs)));
+  t.false(refused(idAt(nowMs + 3_600_000)));
+  t.true(refused(idAt(nowMs + 3_600_001)));
+  t.true(refused('18446744073709551615'));
+  t.false(refused('302050872383242240'));
 });
