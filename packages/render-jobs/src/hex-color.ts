@@ -56,10 +56,20 @@ export function hexColorField(description: string) {
     .max(MAX_INTEGER_COLOR, { error: COLOR_ERROR })
     .transform(integerColorToHex)
     .meta({ description: "Discord's integer color (0xRRGGBB as a number), such as discord.js `member.displayColor`.", examples: [5793266] });
-  // A union (the document's `anyOf`), not `oneOf`: the answer's echoed options describe both
-  // shapes by what they become, a string, which would match both and fail a `oneOf`. One message
-  // for anything else, where the union would list both shapes' complaints.
+  // The document states both shapes as one JSON Schema, `type: ["string", "integer"]` with the
+  // string's pattern and the integer's range (each keyword applies to its own type): exact, one
+  // schema for the body and for the echoed options (strings), and still a string with a hex
+  // pattern to tools that pick the first type (the playground draws a colour picker for it).
+  // One message for anything else, where the union would list both shapes' complaints.
   return z
     .union([hex, integer], { error: (issue) => (issue.code === 'invalid_union' ? COLOR_ERROR : undefined) })
-    .meta({ description: `${description} \`#RRGGBB\`/\`#RGB\`, or Discord's integer color (0-16777215, such as discord.js \`member.displayColor\`); echoed back as lowercase \`#rrggbb\`.`, examples: ['#FF5733', 5793266] });
+    .meta({
+      description: `${description} \`#RRGGBB\`/\`#RGB\`, or Discord's integer color (0-16777215, such as discord.js \`member.displayColor\`); echoed back as lowercase \`#rrggbb\`.`,
+      examples: ['#FF5733', 5793266],
+      anyOf: undefined,
+      type: ['string', 'integer'],
+      pattern: HEX_COLOR.source,
+      minimum: 0,
+      maximum: MAX_INTEGER_COLOR,
+    });
 }
