@@ -41,21 +41,19 @@ const COLOR_ERROR = 'must be a color such as #FF5733, #F53 or a Discord integer 
 /**
  * A colour field: `#hex`, or Discord's integer colour (0-16777215, such as discord.js's
  * `member.displayColor`), both normalized to lowercase `#rrggbb` so the card has one spelling to
- * draw and identical colours share one render. The document shows both shapes as an `anyOf`.
+ * draw and identical colours share one render. The document states both shapes in one schema (below).
  */
 export function hexColorField(description: string) {
   const hex = z
     .string({ error: COLOR_ERROR })
     .regex(HEX_COLOR, { error: COLOR_ERROR })
-    .transform((text) => `#${fullDigits(text)}`)
-    .meta({ description: '`#RGB` or `#RRGGBB`, any case, `#` optional.', examples: ['#FF5733'] });
+    .transform((text) => `#${fullDigits(text)}`);
   const integer = z
     .number({ error: COLOR_ERROR })
     .int({ error: COLOR_ERROR })
     .min(0, { error: COLOR_ERROR })
     .max(MAX_INTEGER_COLOR, { error: COLOR_ERROR })
-    .transform(integerColorToHex)
-    .meta({ description: "Discord's integer color (0xRRGGBB as a number), such as discord.js `member.displayColor`.", examples: [5793266] });
+    .transform(integerColorToHex);
   // The document states both shapes as one JSON Schema, `type: ["string", "integer"]` with the
   // string's pattern and the integer's range (each keyword applies to its own type): exact, one
   // schema for the body and for the echoed options (strings), and still a string with a hex
@@ -66,6 +64,7 @@ export function hexColorField(description: string) {
     .meta({
       description: `${description} \`#RRGGBB\`/\`#RGB\`, or Discord's integer color (0-16777215, such as discord.js \`member.displayColor\`); echoed back as lowercase \`#rrggbb\`.`,
       examples: ['#FF5733', 5793266],
+      // Replaces the union's generated `anyOf` of two branches with the one schema below.
       anyOf: undefined,
       type: ['string', 'integer'],
       pattern: HEX_COLOR.source,

@@ -46,7 +46,7 @@ export function snowflakeCreatedAt(id: string): Date {
  * id minted a moment ago must never be refused. An hour is far more than any real skew and far less
  * than the decades a made-up id such as 99999999999999999999 claims.
  */
-export const SNOWFLAKE_CLOCK_SKEW_MS = 60 * 60 * 1000;
+const SNOWFLAKE_CLOCK_SKEW_MS = 60 * 60 * 1000;
 
 /**
  * Adds an issue when a snowflake's timestamp lies in the future (beyond the skew): no such id has
