@@ -1,4 +1,4 @@
-import { cardOptionsSchema, hexColorField, isSupportedDateLocale, parseHexColor } from '@utility-api/render-jobs';
+import { cardOptionsSchema, hexColorField, isSupportedDateLocale, parseHexColor, refuseFutureSnowflake, snowflakeCreatedAt, snowflakeSchema } from '@utility-api/render-jobs';
 import test from 'ava';
 
 const problems = (input: unknown) => {
@@ -44,7 +44,7 @@ test('every option of the spec is accepted and colors are normalized', (t) => {
 });
 
 test('bad values name their field', (t) => {
-  t.deepEqual(problems({ usernameColor: 'red' }), ['usernameColor: must be a color such as #FF5733 or #F53']);
+  t.deepEqual(problems({ usernameColor: 'red' }), ['usernameColor: must be a color such as #FF5733, #F53 or a Discord integer color from 0 to 16777215']);
   t.deepEqual(problems({ backgroundBrightness: 0 }), ['backgroundBrightness: must be a number from 1 to 100']);
   t.deepEqual(problems({ backgroundBrightness: 101 }), ['backgroundBrightness: must be a number from 1 to 100']);
   t.deepEqual(problems({ presenceStatus: 'away' }), ['presenceStatus: must be one of offline, online, idle, dnd']);
@@ -91,6 +91,15 @@ test('unknown fields are refused so typos do not pass silently', (t) => {
   t.false(nested.success);
 });
 
+test("Discord's integer colors 0-16777215 are taken as #rrggbb; other numbers are refused", (t) => {
+  const field = hexColorField('a colour');
+  t.is(field.parse(5793266), '#5865f2');
+  t.is(field.parse(0), '#000000');
+  t.is(field.parse(16777215), '#ffffff');
+  for (const bad of [-1, 16777216, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '5793266x', null, true]) t.false(field.safeParse(bad).success, String(bad));
+  t.is(cardOptionsSchema.parse({ rankData: { currentXp: 1, requiredXp: 2, level: 1, rank: 1, barColor: 0xff0000, levelColor: 255, autoColorRank: false } }).rankData?.levelColor, '#0000ff');
+});
+
 test('hex colors: #RGB and #RRGGBB, # optional, any case', (t) => {
   const field = hexColorField('a colour');
   t.is(field.parse('#ABC'), '#aabbcc');
@@ -105,4 +114,25 @@ test('hex colors: #RGB and #RRGGBB, # optional, any case', (t) => {
 test('locales: well-formed codes the runtime knows', (t) => {
   for (const code of ['en', 'es', 'pt-BR', 'zh-Hant-TW', 'ja', 'ar']) t.true(isSupportedDateLocale(code), code);
   for (const code of ['xx', 'en-', 'english', '', 'en_US', '../etc']) t.false(isSupportedDateLocale(code), code);
+});
+
+test('customAvatar is an http(s) image URL and guildId a Discord server id, both optional', (t) => {
+  t.deepEqual(cardOptionsSchema.parse({ customAvatar: 'https://cdn.example/a.gif', guildId: '613425648685547541' }), { customAvatar: 'https://cdn.example/a.gif', guildId: '613425648685547541' });
+  t.deepEqual(problems({ customAvatar: 'file:///etc/passwd' }), ['customAvatar: must be an http or https URL']);
+  t.deepEqual(problems({ customAvatar: `https://example.com/${'a'.repeat(2048)}` }), ['customAvatar: must be at most 2048 characters']);
+  for (const bad of ['abc', '12345', '18446744073709551616', ' 613425648685547541', 613425648]) {
+    t.deepEqual(problems({ guildId: bad }), ['guildId: must be a Discord server id: 17 to 20 digits'], String(bad));
+  }
+});
+
+test('a snowflake from more than an hour in the future is refused; the present and the skew are not', (t) => {
+  const nowMs = Date.UTC(2024, 5, 15, 12);
+  const idAt = (ms: number) => ((BigInt(ms) - 1_420_070_400_000n) << 22n).toString();
+  const refused = (id: string) => !snowflakeSchema.superRefine((value, context) => refuseFutureSnowflake(value, nowMs, context)).safeParse(id).success;
+  t.is(snowflakeCreatedAt(idAt(nowMs)).getTime(), nowMs);
+  t.false(refused(idAt(nowMs)));
+  t.false(refused(idAt(nowMs + 3_600_000)));
+  t.true(refused(idAt(nowMs + 3_600_001)));
+  t.true(refused('18446744073709551615'));
+  t.false(refused('302050872383242240'));
 });

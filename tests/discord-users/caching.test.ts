@@ -94,6 +94,22 @@ test('a Redis cache shared by two instances (two replicas) asks Discord once', a
   t.is(replicaB.stats().profileCacheHits, 1);
 });
 
+test('member data in the Redis cache is shared by two replicas and expires by PX; a corrupt entry is a miss', async (t) => {
+  const userId = newUserId();
+  const guildId = newUserId();
+  addUser(fake, { id: userId, username: 'ada', global_name: 'Ada Global' });
+  fake.guilds.set(guildId, new Map([[userId, { nick: 'Server Ada', avatar: null }]]));
+  const cache = () => createRedisProfileCache(redis, { keyPrefix: 'member-test-users:', memberKeyPrefix: 'member-test-members:' });
+  t.is((await profilesFor(fake, { cache: cache() }).profiles.resolveProfile(userId, { guildId })).displayName, 'Server Ada');
+  t.is((await profilesFor(fake, { cache: cache() }).profiles.resolveProfile(userId, { guildId })).displayName, 'Server Ada');
+  t.is(fake.memberRequests(guildId, userId).length, 1);
+  const key = `member-test-members:${guildId}:${userId}`;
+  t.deepEqual(JSON.parse((await redis.get(key)) ?? '{}'), { nick: 'Server Ada', avatar: null });
+  t.true((await redis.pttl(key)) > 0);
+  await redis.set(key, JSON.stringify({ nick: 'x', avatar: '../../etc' }));
+  t.is(await cache().getMember(guildId, userId), undefined);
+});
+
 test('a corrupt or foreign Redis entry is a miss, not an error', async (t) => {
   const cache = createRedisProfileCache(redis, { keyPrefix: 'corrupt:' });
   await redis.set('corrupt:1', 'not json');
@@ -110,6 +126,8 @@ test('a failing profile cache is logged and bypassed: the card still resolves', 
   const broken: ProfileCache = {
     get: () => Promise.reject(new Error('connection refused')),
     set: () => Promise.reject(new Error('connection refused')),
+    getMember: () => Promise.reject(new Error('connection refused')),
+    setMember: () => Promise.reject(new Error('connection refused')),
   };
   const { profiles, logs } = profilesFor(fake, { cache: broken });
   t.is((await profiles.resolveProfile(id)).userId, id);
@@ -119,7 +137,7 @@ test('a failing profile cache is logged and bypassed: the card still resolves', 
 
 test('a stalled profile cache costs at most the deadline', async (t) => {
   const id = addPlainUser(fake);
-  const stalled: ProfileCache = { get: () => new Promise(() => {}), set: () => new Promise(() => {}) };
+  const stalled: ProfileCache = { get: () => new Promise(() => {}), set: () => new Promise(() => {}), getMember: () => new Promise(() => {}), setMember: () => new Promise(() => {}) };
   const { profiles } = profilesFor(fake, { cache: stalled, requestTimeoutMs: 500 });
   const started = performance.now();
   t.is((await profiles.resolveProfile(id)).userId, id);

@@ -1,5 +1,6 @@
 /**
- * A fake Discord on loopback: the REST API's `GET /api/v10/users/{id}` and the CDN, on two servers
+ * A fake Discord on loopback: the REST API's `GET /api/v10/users/{id}` and
+ * `GET /api/v10/guilds/{guild.id}/members/{user.id}`, and the CDN, on two servers
  * (two origins, as in production). Users come from fixtures; a test can script the answers for one
  * user id (429s, 500s, a hang) and reads back every request each server received.
  */
@@ -22,6 +23,13 @@ export interface FakeDiscord {
   apiBaseUrl: string;
   cdnBaseUrl: string;
   users: Map<string, Record<string, unknown>>;
+  /**
+   * Servers the bot is in: guild id → member objects by user id. A guild not listed is Discord's
+   * 404 Unknown Guild, one in `hiddenGuilds` its 403 Missing Access, a user not listed 404 Unknown Member.
+   */
+  guilds: Map<string, Map<string, Record<string, unknown>>>;
+  hiddenGuilds: Set<string>;
+  memberRequests(guildId: string, userId: string): RecordedRequest[];
   /** CDN path (e.g. `/avatars/1/abc.png`) → bytes; anything else is a CDN 404. */
   images: Map<string, Buffer>;
   script(userId: string, answer: ScriptedAnswer): void;
@@ -49,6 +57,8 @@ function record(request: IncomingMessage): RecordedRequest {
 export async function startFakeDiscord(): Promise<FakeDiscord> {
   const users = new Map<string, Record<string, unknown>>();
   const images = new Map<string, Buffer>();
+  const guilds = new Map<string, Map<string, Record<string, unknown>>>();
+  const hiddenGuilds = new Set<string>();
   const scripts = new Map<string, ScriptedAnswer>();
   const apiRequests: RecordedRequest[] = [];
   const cdnRequests: RecordedRequest[] = [];
@@ -57,6 +67,17 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const api = createServer((request, response) => {
     const recorded = record(request);
     apiRequests.push(recorded);
+    const memberMatch = /^\/api\/v10\/guilds\/([^/?]+)\/members\/([^/?]+)$/.exec(recorded.path);
+    if (request.method === 'GET' && memberMatch) {
+      const [, guildId = '', userId = ''] = memberMatch.map(decodeURIComponent);
+      if (hiddenGuilds.has(guildId)) return sendJson(response, 403, { message: 'Missing Access', code: 50001 });
+      const members = guilds.get(guildId);
+      if (!members) return sendJson(response, 404, { message: 'Unknown Guild', code: 10004 });
+      const member = members.get(userId);
+      if (!member) return sendJson(response, 404, { message: 'Unknown Member', code: 10007 });
+      // As Discord sends it: the user inside, roles, dates; the card reads only nick and avatar.
+      return sendJson(response, 200, { user: users.get(userId) ?? { id: userId }, roles: [], joined_at: '2024-01-01T00:00:00.000000+00:00', deaf: false, mute: false, ...member });
+    }
     const match = /^\/api\/v10\/users\/([^/?]+)$/.exec(recorded.path);
     if (request.method !== 'GET' || !match) {
       sendJson(response, 404, { message: '404: Not Found', code: 0 });
@@ -98,6 +119,9 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     apiBaseUrl: `${apiOrigin}/api/v10`,
     cdnBaseUrl: cdnOrigin,
     users,
+    guilds,
+    hiddenGuilds,
+    memberRequests: (guildId, userId) => apiRequests.filter((request) => request.path === `/api/v10/guilds/${guildId}/members/${userId}`),
     images,
     script: (userId, answer) => void scripts.set(userId, answer),
     apiRequestsFor: (userId) => apiRequests.filter((request) => request.path === `/api/v10/users/${userId}`),

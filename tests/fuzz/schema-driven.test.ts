@@ -89,6 +89,8 @@ async function generatedRequest(operation: Operation, seed: number) {
 const SEMANTIC_ANSWERS: readonly { operationId: string; answer: RegExp; why: string }[] = [
   { operationId: 'jsonValidator', answer: /^\{"status":"invalid"/, why: 'its result for JSON text that does not parse to an object or array' },
   { operationId: 'ageCalculator', answer: /is not a real calendar date|is in the future/, why: 'days per month and "not in the future"' },
+  // A pattern cannot say "not after now": ids whose timestamp lies in the future are refused, as the descriptions say.
+  ...['createProfileImage', 'createProfileImageForUser'].map((operationId) => ({ operationId, answer: /is a Discord id from the future/, why: 'snowflake timestamps after the clock' })),
 ];
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -1,16 +1,19 @@
 import test from 'ava';
 import { sendJson, startFakeDiscord, type FakeDiscord } from '../discord-users/fake-discord.ts';
-import { addUser } from '../discord-users/fixtures.ts';
+import { addUser, solidPng } from '../discord-users/fixtures.ts';
 import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
 import { animatedImage } from './image-server.ts';
 import { webpFrames } from './profile-image-suite.ts';
-import { decodePng, isReddish } from './png-pixels.ts';
+import { decodePng, isBluish, isReddish } from './png-pixels.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
 const TOKEN = 'fake-bot-token.pipeline';
 const USER = '802050872383242241';
 const MISSING = '802050872383242242';
 const BROKEN = '802050872383242243';
+/** A server the bot is in, where USER has a nickname and a (blue) server avatar. */
+const GUILD = '802050872383242250';
+const SERVER_AVATAR = '00112233445566778899aabbccddeeff';
 /** The animated avatar's frames as the fake CDN serves its moving variant (`.webp?animated=true`). */
 const AVATAR_FRAMES = [
   { color: '#ff0000', delayMs: 100 },
@@ -33,6 +36,8 @@ test.before(async () => {
     public_flags: (1 << 22) | (1 << 9),
   });
   discord.images.set(`/avatars/${USER}/a_0123456789abcdef0123456789abcdef.webp`, await animatedImage('webp', 256, 256, AVATAR_FRAMES));
+  discord.guilds.set(GUILD, new Map([[USER, { nick: 'Server Nick', avatar: SERVER_AVATAR }]]));
+  discord.images.set(`/guilds/${GUILD}/users/${USER}/avatars/${SERVER_AVATAR}.png`, solidPng('#0000ff'));
   discord.script(BROKEN, (response) => sendJson(response, 500, { message: 'oops' }));
   gateway = await startEmbeddedGateway(API_KEY, {
     DISCORD_BOT_TOKEN: TOKEN,
@@ -72,6 +77,43 @@ test.serial('with a bot token the card shows the real avatar and banner from Dis
   // Read between the border and the panel (x 5 to 16), where only the brightness veil lies over the
   // banner: the panel darkens as much as the text needs. Green: clearly more green than anything else.
   t.true(pixels.share(7, 140, 7, 20, (pixel) => pixel.g > 90 && pixel.g > pixel.r * 2 && pixel.g > pixel.b * 2) > 0.9, 'green banner as background');
+});
+
+test.serial("guildId: the card shows the member's server nickname and server avatar; customUsername and customAvatar still win", async (t) => {
+  const response = await card(USER, { guildId: GUILD, backgroundBrightness: 100 });
+  const body = (await response.json()) as any;
+  t.is(response.status, 200, JSON.stringify(body));
+  t.regex(body.altText, /Server Nick/);
+  t.notRegex(body.altText, /Real User/);
+  t.is(discord.memberRequests(GUILD, USER)[0]?.headers.authorization, `Bot ${TOKEN}`);
+  t.true(discord.cdnRequests().some((request) => request.path.startsWith(`/guilds/${GUILD}/users/${USER}/avatars/${SERVER_AVATAR}.png?size=`)));
+  const pixels = decodePng(Buffer.from(await (await fetch(body.url)).arrayBuffer()));
+  t.true(pixels.share(110, 125, 40, 40, isBluish) > 0.9, 'the blue server avatar, not the red user one');
+  const named = (await (await card(USER, { guildId: GUILD, customUsername: 'Chosen' })).json()) as any;
+  t.regex(named.altText, /Chosen/);
+  t.notRegex(named.altText, /Server Nick/);
+  // customAvatar beats the server avatar (served here from the fake CDN's loopback origin).
+  discord.images.set('/custom/green.png', solidPng('#00ff00'));
+  const custom = (await (await card(USER, { guildId: GUILD, customAvatar: `${discord.cdnBaseUrl}/custom/green.png`, backgroundBrightness: 100 })).json()) as any;
+  t.regex(custom.altText, /Server Nick/);
+  const customPixels = decodePng(Buffer.from(await (await fetch(custom.url)).arrayBuffer()));
+  t.true(customPixels.share(110, 125, 40, 40, (pixel) => pixel.g > 200 && pixel.r < 60 && pixel.b < 60) > 0.9, 'the green custom avatar');
+});
+
+test.serial("guildId of a server the bot is not in, or of one where the user is no member, falls back to the user's own name and avatar", async (t) => {
+  const elsewhere = '802050872383242260';
+  discord.guilds.set(elsewhere, new Map());
+  for (const guildId of ['802050872383242259', elsewhere]) {
+    const response = await card(USER, { guildId, backgroundBrightness: 100, customTag: `fallback ${guildId}` });
+    const body = (await response.json()) as any;
+    t.is(response.status, 200, JSON.stringify(body));
+    t.regex(body.altText, /Real User/);
+    t.is(discord.memberRequests(guildId, USER).length, 1);
+    const pixels = decodePng(Buffer.from(await (await fetch(body.url)).arrayBuffer()));
+    t.true(pixels.share(110, 125, 40, 40, isReddish) > 0.9, 'the red user avatar');
+  }
+  // An unknown user is still unknown with a server given.
+  t.is((await card(MISSING, { guildId: GUILD })).status, 404);
 });
 
 test.serial('an unknown Discord user is a 404 JSON error', async (t) => {

@@ -7,6 +7,15 @@ import { readinessOnceReady } from '../helpers/processes.ts';
 import { decodePng, isBluish, isReddish } from './png-pixels.ts';
 import { animatedImage, png, solidPng, startImageServer, type ImageServer } from './image-server.ts';
 
+/** A well-formed user id whose timestamp (2084) lies in the future: no such id has been issued. */
+const FUTURE_ID = ((1n << 63n) - 1n).toString();
+
+/** The id Discord would issue right now: its timestamp is the present, which must never be refused. */
+const idIssuedNow = () => ((BigInt(Date.now()) - 1_420_070_400_000n) << 22n).toString();
+
+/** The card's avatar circle (packages/card layout: centre 136,150, radius 92): a square well inside it. */
+const AVATAR_SQUARE = [106, 120, 60, 60] as const;
+
 /** What the shared HTTP tests need from a running topology (embedded or distributed). */
 export interface PipelineTarget {
   url: string;
@@ -209,6 +218,16 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
       [`/v1/profile-image?userId=${USER_ID}`, { layout: 'welcome', message: 7 }, 'message'],
       [`/v1/profile-image?userId=${USER_ID}`, { format: 'PNG' }, 'format'],
       [`/v1/profile-image?userId=${USER_ID}`, { format: 'jpeg', customTag: 'x' }, 'format'],
+      // Ids whose timestamp lies in the future (2084), in both routes and as the server id.
+      [`/v1/profile-image?userId=${FUTURE_ID}`, {}, 'userId'],
+      [`/v1/profile-image/${FUTURE_ID}`, {}, 'userId'],
+      [`/v1/profile-image?userId=${USER_ID}`, { guildId: FUTURE_ID }, 'guildId'],
+      [`/v1/profile-image?userId=${USER_ID}`, { guildId: '12345' }, 'guildId'],
+      [`/v1/profile-image?userId=${USER_ID}`, { guildId: 613425648 }, 'guildId'],
+      [`/v1/profile-image?userId=${USER_ID}`, { customAvatar: 'file:///etc/passwd' }, 'customAvatar'],
+      [`/v1/profile-image?userId=${USER_ID}`, { usernameColor: 16777216 }, 'usernameColor'],
+      [`/v1/profile-image?userId=${USER_ID}`, { borderColor: -1 }, 'borderColor'],
+      [`/v1/profile-image?userId=${USER_ID}`, { tagColor: 1.5 }, 'tagColor'],
     ];
     for (const [path, body, field] of cases) {
       const reply = await post(current, path, body);
@@ -262,6 +281,71 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     const refused = await post(current, `/v1/profile-image?userId=${USER_ID}`, { layout: 'Welcome' });
     t.is(refused.status, 400);
     t.deepEqual(refused.body.error.details, [{ in: 'body', field: 'layout', message: 'must be one of profile, welcome' }]);
+  });
+
+  test(`${mode}: a future-dated id is refused with the future named; the id Discord would issue now is drawn`, async (t) => {
+    const current = target();
+    const future = await post(current, `/v1/profile-image/${FUTURE_ID}`, {});
+    t.is(future.status, 400);
+    t.deepEqual(future.body.error.details.map((detail: { in: string; field: string }) => `${detail.in}:${detail.field}`), ['path:userId']);
+    t.regex(future.body.error.details[0].message, /future \(2084-/);
+    const now = await post(current, `/v1/profile-image?userId=${idIssuedNow()}`, { customTag: `issued now ${mode}` });
+    t.is(now.status, 200, JSON.stringify(now.body));
+  });
+
+  test(`${mode}: customAvatar from a loopback server is drawn in the avatar circle`, async (t) => {
+    const current = target();
+    const body = { customBackground: `${current.images.url}/red.png`, backgroundBrightness: 100, customTag: `custom avatar ${mode}` };
+    const withAvatar = await post(current, `/v1/profile-image?userId=${USER_ID}`, { ...body, customAvatar: `${current.images.url}/blue.png` });
+    t.is(withAvatar.status, 200, JSON.stringify(withAvatar.body));
+    t.is(withAvatar.body.options.customAvatar, `${current.images.url}/blue.png`);
+    const drawn = decodePng((await fetchMedia(current, withAvatar.body.url)).bytes);
+    t.true(drawn.share(...AVATAR_SQUARE, isBluish) > 0.98, 'the blue avatar fills the circle');
+    t.true(drawn.share(20, 140, 10, 20, isReddish) > 0.9, 'the background is still the red one');
+    // The same card without it shows the default silhouette there: the check above can fail.
+    const without = await post(current, `/v1/profile-image?userId=${USER_ID}`, body);
+    t.is(without.status, 200, JSON.stringify(without.body));
+    t.is(decodePng((await fetchMedia(current, without.body.url)).bytes).share(...AVATAR_SQUARE, isBluish), 0);
+    t.true(current.images.requests.includes('/blue.png'));
+  });
+
+  test(`${mode}: an unusable customAvatar is a 422 naming it`, async (t) => {
+    const current = target();
+    const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, { customAvatar: `${current.images.url}/page.png`, customTag: `bad avatar ${mode}` });
+    t.is(reply.status, 422, JSON.stringify(reply.body));
+    t.is(reply.body.error.code, 'image_unusable');
+    t.is(reply.body.error.details[0].field, 'customAvatar');
+  });
+
+  test(`${mode}: an animated customAvatar moves with animated true: the card plays its frames`, async (t) => {
+    const current = target();
+    const source = ANIMATED_SOURCES.webp;
+    const body = { customAvatar: `${current.images.url}${source.path}`, animated: true, customTag: `animated avatar ${mode}` };
+    const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, body);
+    t.is(reply.status, 200, JSON.stringify(reply.body));
+    t.is(reply.body.animated, true);
+    t.is(reply.body.frames, source.delaysMs.length);
+    const info = await webpFrames((await fetchMedia(current, reply.body.url)).bytes);
+    t.is(info.count, source.delaysMs.length, info.stdout);
+    t.deepEqual(info.delaysMs, [...source.delaysMs], info.stdout);
+  });
+
+  test(`${mode}: Discord integer colours draw the same card as their #hex and are echoed as #rrggbb`, async (t) => {
+    const current = target();
+    const base = { customBackground: `${current.images.url}/red.png`, backgroundBrightness: 100, customTag: `integer colours ${mode}` };
+    // 5793266 is discord.js's `member.displayColor` for #5865F2 (blurple); 255 is #0000ff.
+    const integer = await post(current, `/v1/profile-image?userId=${USER_ID}`, { ...base, usernameColor: 5793266, borderColor: 255 });
+    t.is(integer.status, 200, JSON.stringify(integer.body));
+    t.is(integer.body.options.usernameColor, '#5865f2');
+    t.is(integer.body.options.borderColor, '#0000ff');
+    const hex = await post(current, `/v1/profile-image?userId=${USER_ID}`, { ...base, usernameColor: '#5865F2', borderColor: '#00F' });
+    t.is(hex.status, 200, JSON.stringify(hex.body));
+    // One card: the integer request is the hex one (same render, same content-addressed URL).
+    t.is(hex.body.url, integer.body.url);
+    const pixels = decodePng((await fetchMedia(current, integer.body.url)).bytes);
+    t.true(pixels.share(0, 100, 3, 100, isBluish) > 0.9, 'blue border along the left edge');
+    const blurple = (pixel: { r: number; g: number; b: number }) => Math.abs(pixel.r - 0x58) < 12 && Math.abs(pixel.g - 0x65) < 12 && Math.abs(pixel.b - 0xf2) < 12;
+    t.true(pixels.share(250, 40, 400, 120, blurple) > 0.005, 'blurple name pixels');
   });
 
   test(`${mode}: custom background and badge images from a loopback server appear on the card`, async (t) => {

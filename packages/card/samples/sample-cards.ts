@@ -92,6 +92,15 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     input: { profile: { ...ADA, avatarDecoration: decoration }, options: { presenceStatus: 'offline', backgroundBrightness: 100 } },
   },
   {
+    name: 'custom-avatar',
+    description: 'customAvatar (a green avatar) drawn in place of the profile avatar, under the decoration; guildId given (it changes what the profile is, never how the card draws it).',
+    input: {
+      profile: { ...ADA, avatarDecoration: decoration },
+      options: { customAvatar: 'https://example.com/avatar.png', guildId: '613425648685547541', presenceStatus: 'dnd' },
+      images: { avatar: sampleAvatarPng(130) },
+    },
+  },
+  {
     name: 'rank-2-empty-bar',
     description: 'Rank 2 in silver with 0 XP: an empty bar.',
     input: { profile: ADA, options: { rankData: rank({ rank: 2, currentXp: 0, level: 3 }) } },

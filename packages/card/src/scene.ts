@@ -1,4 +1,4 @@
-import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_WELCOME_HEADLINE, parseHexColor } from '@utility-api/render-jobs';
+import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_WELCOME_HEADLINE, parseHexColor, snowflakeCreatedAt } from '@utility-api/render-jobs';
 import type { Canvas, CanvasRenderingContext2D } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
 import { needsDarkGround } from './legibility/contrast.ts';
@@ -10,7 +10,7 @@ import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD } from './layout/card-lay
 import { checkPhotoBackground, generatedCardBackground } from './paint/card-backgrounds.ts';
 import type { Drawable, Softness } from './paint/soften.ts';
 import { resolvePalette, type Palette } from './paint/palette.ts';
-import { type BadgeKind, type CardInput, snowflakeCreatedAt } from './profile/card-profile.ts';
+import type { BadgeKind, CardInput } from './profile/card-profile.ts';
 import { visibleText } from './text/clean-text.ts';
 
 export type SceneBadge = { kind: 'profile'; badge: BadgeKind } | { kind: 'image'; image: Drawable };
@@ -114,7 +114,12 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     pendingBadges.push(await checkImageCached(bytes, { field: `customBadges.${index}`, budget, side: BADGES.size * scale }));
   }
   const avatarSide = AVATAR.radius * 2 * scale;
-  const pendingAvatar = await optionalProfileImage(profile.avatar, (bytes) => checkImageCached(bytes, { field: 'avatar', budget, side: avatarSide }));
+  // A custom avatar is the caller's image, checked with theirs (a bad one is their 422); the profile
+  // avatar it replaces is not even checked, so it can neither warn nor spend the budget.
+  const customAvatar = input.images?.avatar;
+  const pendingAvatar: PendingImage<ProfileImageOutcome<DecodedImage>> = customAvatar
+    ? await checkImageCached(customAvatar, { field: 'customAvatar', budget, side: avatarSide }).then((decode) => async () => ({ value: await decode() }))
+    : await optionalProfileImage(profile.avatar, (bytes) => checkImageCached(bytes, { field: 'avatar', budget, side: avatarSide }));
   // removeAvatarFrame hides the decoration: it is not even checked, so a broken one cannot warn.
   const decorationBytes = options.removeAvatarFrame ? undefined : profile.avatarDecoration;
   const pendingDecoration = await optionalProfileImage(decorationBytes, (bytes) => checkImageCached(bytes, { field: 'avatarDecoration', budget, side: avatarSide * AVATAR_DECORATION_SCALE }));
@@ -147,6 +152,8 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     legibilityBackdrop: undefined as CanvasRenderingContext2D | undefined,
     // The black veil: 0 at brightness 100, 0.85 at brightness 1.
     veilAlpha: (0.85 * (100 - (options.backgroundBrightness ?? DEFAULT_BACKGROUND_BRIGHTNESS))) / 99,
+    /** The bytes the avatar was drawn from (custom or profile avatar), if one was: an animated card reads its other frames. */
+    avatarPhoto: customAvatar ?? (avatar.value ? profile.avatar : undefined),
     avatar: {
       image: avatar.value?.source,
       square: options.squareAvatar ?? false,

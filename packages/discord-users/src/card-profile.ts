@@ -1,5 +1,5 @@
 import type { BadgeKind, CardProfile } from '@utility-api/card';
-import { isDiscordUserId, UnknownUserError, type DiscordUser } from './discord-user.ts';
+import { isDiscordUserId, UnknownUserError, type DiscordMember, type DiscordUser } from './discord-user.ts';
 import type { ProfileImageField } from './profile-images.ts';
 
 /**
@@ -31,10 +31,15 @@ function badgesFromFlags(publicFlags: number): BadgeKind[] {
   return BADGE_BITS.filter(([, bit]) => (publicFlags & bit) !== 0).map(([kind]) => kind);
 }
 
-/** The card's view of a validated Discord user plus whichever image bytes could be fetched. */
-export function toCardProfile(user: DiscordUser, images: Partial<Record<ProfileImageField, Buffer>>): CardProfile {
+/**
+ * The card's view of a validated Discord user plus whichever image bytes could be fetched (the
+ * avatar already the server one when the member has it); a server nickname is the display name,
+ * as discord.js's `member.displayName` has it.
+ */
+export function toCardProfile(user: DiscordUser, images: Partial<Record<ProfileImageField, Buffer>>, member?: DiscordMember): CardProfile {
   const profile: CardProfile = { userId: user.id, username: user.username };
-  if (user.global_name) profile.displayName = user.global_name;
+  const displayName = member?.nick ?? user.global_name;
+  if (displayName) profile.displayName = displayName;
   if (user.bot) profile.bot = true;
   // Discord sends colors as 24-bit integers; the card wants `#rrggbb`.
   if (user.accent_color != null) profile.accentColor = `#${user.accent_color.toString(16).padStart(6, '0')}`;

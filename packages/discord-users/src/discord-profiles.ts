@@ -3,7 +3,7 @@ import { type Logger, withDeadline } from '@utility-api/infra';
 import type { ImageFetcher } from '@utility-api/safe-fetch';
 import { LRUCache } from 'lru-cache';
 import { toCardProfile } from './card-profile.ts';
-import { isDiscordUserId, UnknownUserError, type DiscordUser } from './discord-user.ts';
+import { isDiscordUserId, UnknownUserError, type DiscordMember, type DiscordUser } from './discord-user.ts';
 import { createDiscordUserApi } from './discord-user-api.ts';
 import { type ProfileCache } from './profile-cache.ts';
 import { createProfileImages, profileImageUrls } from './profile-images.ts';
@@ -68,10 +68,11 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
     maxEntrySize: 1,
     sizeCalculation: () => 2,
     ignoreFetchAbort: true,
-    // The key is the id, with `/animated` for the profile with moving images (its own entry).
+    // The key is the id, then the server id or `-` for none, then `animated` for the profile with
+    // moving images: each its own entry.
     fetchMethod: (key) => {
-      const [userId = key, variant] = key.split('/');
-      return resolve(userId, variant === 'animated');
+      const [userId = key, guildId = '-', variant] = key.split('/');
+      return resolve(userId, variant === 'animated', guildId === '-' ? undefined : guildId);
     },
   });
   // Errors are cache calls that failed or timed out (misses too); shared resolves joined one in flight.
@@ -101,15 +102,30 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
     return user;
   }
 
-  async function resolve(userId: string, animated: boolean): Promise<CardProfile> {
-    const user = await loadUser(userId);
-    const urls = profileImageUrls(user, cdnBaseUrl, { animated });
+  async function loadMember(guildId: string, userId: string): Promise<DiscordMember> {
+    const key = `${guildId}:${userId}`;
+    const cached = await guarded('get member', key, () => options.cache.getMember(guildId, userId));
+    if (cached) {
+      counts.profileCacheHits += 1;
+      return cached;
+    }
+    counts.profileCacheMisses += 1;
+    const member = await api.fetchMember(guildId, userId);
+    await guarded('set member', key, () => options.cache.setMember(guildId, userId, member, options.profileTtlMs));
+    return member;
+  }
+
+  async function resolve(userId: string, animated: boolean, guildId: string | undefined): Promise<CardProfile> {
+    // Side by side: the user decides whether the card exists (unknown user: 404), the member only what it shows.
+    const [user, member] = await Promise.all([loadUser(userId), guildId === undefined ? undefined : loadMember(guildId, userId)]);
+    const server = guildId === undefined || member === undefined ? undefined : { guildId, avatar: member.avatar };
+    const urls = profileImageUrls(user, cdnBaseUrl, { animated, ...(server && { server }) });
     const [avatar, banner, avatarDecoration] = await Promise.all([
       urls.avatar ? images.load(urls.avatar, 'avatar', userId) : undefined,
       urls.banner ? images.load(urls.banner, 'banner', userId) : undefined,
       urls.avatarDecoration ? images.load(urls.avatarDecoration, 'avatarDecoration', userId) : undefined,
     ]);
-    return toCardProfile(user, { avatar, banner, avatarDecoration });
+    return toCardProfile(user, { avatar, banner, avatarDecoration }, member);
   }
 
   return {
@@ -118,12 +134,15 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
      * or the CDN. Throws UnknownUserError or DiscordUnavailableError; a missing image never throws.
      * `animated`: an animated (`a_`) avatar or banner comes as its moving variant (animated WebP),
      * for an animated card; fetched within the same image budgets and cached beside the still one.
+     * `guildId`: the member's server nickname and avatar replace the user's own where set.
      */
-    async resolveProfile(userId: string, options: { animated?: boolean } = {}): Promise<CardProfile> {
-      // Checked before any URL is built: the id becomes a path segment of an authenticated call.
+    async resolveProfile(userId: string, options: { animated?: boolean; guildId?: string | undefined } = {}): Promise<CardProfile> {
+      // Checked before any URL is built: the ids become path segments of an authenticated call.
       if (!isDiscordUserId(userId)) throw new UnknownUserError(userId);
+      const { guildId } = options;
+      if (guildId !== undefined && !isDiscordUserId(guildId)) throw new RangeError('not a Discord server id');
       const status: LRUCache.Status<string, CardProfile> = {};
-      const resolving = inFlight.fetch(options.animated ? `${userId}/animated` : userId, { status });
+      const resolving = inFlight.fetch(`${userId}/${guildId ?? '-'}${options.animated ? '/animated' : ''}`, { status });
       if (status.fetch === 'inflight') counts.sharedResolves += 1;
       return (await resolving) as CardProfile;
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DiscordProfilesOptions } from './discord-profiles.ts';
-import { DiscordUnavailableError, discordUserSchema, UnknownUserError, type DiscordUser } from './discord-user.ts';
+import { DiscordUnavailableError, discordMemberSchema, discordUserSchema, UnknownUserError, type DiscordMember, type DiscordUser } from './discord-user.ts';
 import { exhaustedBucketWaitMs, readRateLimitAnswer, type RateLimitGate } from './rate-limits.ts';
 
 /** Discord's JSON error code for "Unknown User". */
@@ -18,7 +18,7 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
-/** `GET /users/{id}` with the bot token, a deadline per call, rate limits and a typed error table. */
+/** `GET /users/{id}` and `GET /guilds/{guild.id}/members/{user.id}` with the bot token, a deadline per call, rate limits and a typed error table. */
 export function createDiscordUserApi(options: DiscordUserApiOptions) {
   const { logger, gate } = options;
   const base = options.apiBaseUrl.replace(/\/+$/, '');
@@ -26,10 +26,10 @@ export function createDiscordUserApi(options: DiscordUserApiOptions) {
   let requests = 0;
 
   /** One HTTP exchange, body included, under the deadline; failures to talk at all are 503s. */
-  async function exchange(userId: string): Promise<Answer> {
+  async function exchange(path: string, userId: string): Promise<Answer> {
     requests += 1;
     try {
-      const response = await fetch(`${base}/users/${userId}`, { headers, redirect: 'error', signal: AbortSignal.timeout(options.requestTimeoutMs) });
+      const response = await fetch(`${base}${path}`, { headers, redirect: 'error', signal: AbortSignal.timeout(options.requestTimeoutMs) });
       const text = await readBodyText(response);
       return { status: response.status, headers: response.headers, body: parseJsonOrUndefined(text) };
     } catch (error) {
@@ -83,26 +83,52 @@ export function createDiscordUserApi(options: DiscordUserApiOptions) {
     return misconfigured(status, userId, `unexpected status ${status}`);
   }
 
-  return {
-    /** One user object, validated; at most two HTTP calls (the second only after a short 429). */
-    async fetchUser(userId: string): Promise<DiscordUser> {
-      for (let attempt = 1; ; attempt += 1) {
-        await gate.waitForTurn(options.maxRetryWaitMs);
-        const answer = await exchange(userId);
-        if (answer.status === 429) {
-          const limit = readRateLimitAnswer(answer.headers, answer.body);
-          if (limit.global) gate.pauseGlobally(limit.retryAfterMs);
-          else gate.pauseRoute(limit.retryAfterMs);
-          logger.warn({ userId, attempt, retryAfterMs: limit.retryAfterMs, global: limit.global }, 'Discord rate limited us');
-          // The gate does the waiting on the next round, together with every other caller.
-          if (attempt === 1 && limit.retryAfterMs <= options.maxRetryWaitMs) continue;
-          throw new DiscordUnavailableError(503, 'Discord is rate limiting us; try again later', { retryAfterSeconds: Math.max(1, Math.ceil(limit.retryAfterMs / 1000)) });
-        }
-        const bucketWaitMs = exhaustedBucketWaitMs(answer.headers);
-        if (bucketWaitMs !== undefined) gate.pauseRoute(bucketWaitMs);
-        if (answer.status >= 200 && answer.status < 300) return userFrom(answer, userId);
-        throw failure(answer, userId);
+  /** One answer other than a 429: at most two HTTP calls (the second only after a short 429). */
+  async function call(path: string, userId: string): Promise<Answer> {
+    for (let attempt = 1; ; attempt += 1) {
+      await gate.waitForTurn(options.maxRetryWaitMs);
+      const answer = await exchange(path, userId);
+      if (answer.status === 429) {
+        const limit = readRateLimitAnswer(answer.headers, answer.body);
+        if (limit.global) gate.pauseGlobally(limit.retryAfterMs);
+        else gate.pauseRoute(limit.retryAfterMs);
+        logger.warn({ userId, attempt, retryAfterMs: limit.retryAfterMs, global: limit.global }, 'Discord rate limited us');
+        // The gate does the waiting on the next round, together with every other caller.
+        if (attempt === 1 && limit.retryAfterMs <= options.maxRetryWaitMs) continue;
+        throw new DiscordUnavailableError(503, 'Discord is rate limiting us; try again later', { retryAfterSeconds: Math.max(1, Math.ceil(limit.retryAfterMs / 1000)) });
       }
+      const bucketWaitMs = exhaustedBucketWaitMs(answer.headers);
+      if (bucketWaitMs !== undefined) gate.pauseRoute(bucketWaitMs);
+      return answer;
+    }
+  }
+
+  return {
+    /** One user object, validated. */
+    async fetchUser(userId: string): Promise<DiscordUser> {
+      const answer = await call(`/users/${userId}`, userId);
+      if (answer.status >= 200 && answer.status < 300) return userFrom(answer, userId);
+      throw failure(answer, userId);
+    },
+    /**
+     * The member's server nickname and avatar. A server the bot is not in or cannot see (403
+     * Missing Access, 404 Unknown Guild) and a user who is not a member (404 Unknown Member or
+     * Unknown User) are no error: the card falls back to the user's own name and avatar, and
+     * whether the user exists at all is the user lookup's to say. Other failures are as for users.
+     */
+    async fetchMember(guildId: string, userId: string): Promise<DiscordMember> {
+      const answer = await call(`/guilds/${guildId}/members/${userId}`, userId);
+      if (answer.status === 403 || answer.status === 404) {
+        logger.debug({ userId, guildId, status: answer.status }, 'no server data for this member: the card uses the user\'s own');
+        return { nick: null, avatar: null };
+      }
+      if (answer.status < 200 || answer.status >= 300) throw failure(answer, userId);
+      const parsed = discordMemberSchema.safeParse(answer.body);
+      if (!parsed.success) {
+        logger.warn({ userId, guildId, issues: parsed.error.issues.slice(0, 5) }, 'Discord sent a member object we cannot use');
+        throw new DiscordUnavailableError(502, 'Discord sent an unreadable answer');
+      }
+      return { nick: parsed.data.nick ?? null, avatar: parsed.data.avatar ?? null };
     },
     /** HTTP requests sent to Discord so far, retries included. */
     get requests() {

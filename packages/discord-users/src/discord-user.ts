@@ -32,6 +32,23 @@ export const discordUserSchema = z.object({
 export type DiscordUser = z.infer<typeof discordUserSchema>;
 
 /**
+ * The part of Discord's guild member object a card uses: the server nickname and server avatar
+ * hash, either absent when the member set none. A malformed one is dropped (the card then shows
+ * the user's own), as a malformed decorative user field is.
+ */
+export const discordMemberSchema = z.object({
+  nick: z.string().min(1).max(100).nullish().catch(undefined),
+  avatar: imageHash.nullish().catch(undefined),
+});
+
+/**
+ * What the card takes from a server: the member's nickname and avatar hash, `null` for none. A
+ * user who is not a member, or a server the bot cannot see, is cached as neither: the card falls
+ * back to the user's own name and avatar, and the next card does not ask Discord again.
+ */
+export type DiscordMember = { nick: string | null; avatar: string | null };
+
+/**
  * The Discord user does not exist (Discord answered 404 / Unknown User, code 10013). The gateway
  * answers 404. The message names only the id the caller sent, so it is safe to show.
  */

@@ -35,10 +35,17 @@ const isAnimatedHash = (hash: string) => hash.startsWith('a_');
  * `animated`: animated avatars and banners as their moving variant. Decorations stay the static
  * PNG: their moving variant is an APNG, which the card's decoder (libvips) draws still anyway.
  */
-export function profileImageUrls(user: DiscordUser, cdnBaseUrl: string, options: { animated?: boolean } = {}): Partial<Record<ProfileImageField, string>> {
+export function profileImageUrls(
+  user: DiscordUser,
+  cdnBaseUrl: string,
+  options: { animated?: boolean; server?: { guildId: string; avatar: string | null } } = {},
+): Partial<Record<ProfileImageField, string>> {
   const urls: Partial<Record<ProfileImageField, string>> = {};
   const moving = (hash: string) => (options.animated ?? false) && isAnimatedHash(hash);
-  if (user.avatar) urls.avatar = imageUrl(cdnBaseUrl, `avatars/${user.id}/${user.avatar}`, AVATAR_SIZE, moving(user.avatar));
+  const serverAvatar = options.server?.avatar;
+  // A server avatar replaces the user's own, as `member.displayAvatarURL()` does.
+  if (options.server && serverAvatar) urls.avatar = imageUrl(cdnBaseUrl, `guilds/${options.server.guildId}/users/${user.id}/avatars/${serverAvatar}`, AVATAR_SIZE, moving(serverAvatar));
+  else if (user.avatar) urls.avatar = imageUrl(cdnBaseUrl, `avatars/${user.id}/${user.avatar}`, AVATAR_SIZE, moving(user.avatar));
   if (user.banner) urls.banner = imageUrl(cdnBaseUrl, `banners/${user.id}/${user.banner}`, BANNER_SIZE, moving(user.banner));
   const decoration = user.avatar_decoration_data?.asset;
   if (decoration) urls.avatarDecoration = imageUrl(cdnBaseUrl, `avatar-decoration-presets/${decoration}`, undefined);

@@ -41,7 +41,7 @@ export function createRenderEngine(
   const { allowPrivateHosts, maxBytes, deadlineMs } = settings.fetch;
   const fetcher = createImageFetcher({ allowPrivateHosts, maxBytes, deadlineMs, userAgent: USER_AGENT });
   /** `animated`: Discord's `a_` avatars and banners as their animations (animated WebP), not a still first frame. */
-  let resolveProfile: (userId: string, animated: boolean) => Promise<CardProfile>;
+  let resolveProfile: (userId: string, animated: boolean, guildId: string | undefined) => Promise<CardProfile>;
   if (settings.discord) {
     const discord = createDiscordProfiles({
       ...settings.discord,
@@ -53,8 +53,9 @@ export function createRenderEngine(
       logger,
     });
     registerDiscordCacheMetrics(parts.registry, () => discord.stats());
-    resolveProfile = (userId, animated) => discord.resolveProfile(userId, { animated });
+    resolveProfile = (userId, animated, guildId) => discord.resolveProfile(userId, { animated, guildId });
   } else {
+    // Without a token there is no server to ask either: `guildId` changes nothing (documented).
     logger.info('DISCORD_BOT_TOKEN is not set: cards are drawn from the user id alone (default avatar, no banner or badges)');
     resolveProfile = async (userId) => idOnlyProfile(userId);
   }
@@ -80,16 +81,17 @@ export function createRenderEngine(
     try {
       const { options } = payload;
       const encoding = cardAnimationEncoding(payload);
-      const [profile, background, customBadges] = await Promise.all([
-        timed('profile', () => resolveProfile(payload.userId, encoding !== undefined)),
+      const [profile, background, avatar, customBadges] = await Promise.all([
+        timed('profile', () => resolveProfile(payload.userId, encoding !== undefined, options.guildId)),
         timed('background', async () => (options.customBackground === undefined ? undefined : fetchImage(options.customBackground, 'customBackground'))),
+        timed('avatar', async () => (options.customAvatar === undefined ? undefined : fetchImage(options.customAvatar, 'customAvatar'))),
         timed('badges', async () =>
           options.customBadges === undefined || options.removeBadges === true
             ? undefined
             : Promise.all(options.customBadges.map((url, index) => fetchImage(url, `customBadges.${index}`))),
         ),
       ]);
-      const input = { profile, options, images: { background, customBadges } };
+      const input = { profile, options, images: { background, avatar, customBadges } };
       if (signal?.aborted) throw new RenderAbandonedError();
       const scheduling = { tenant: payload.keyId, signal };
       const card = await timed('render', () => pool.render(input, encoding?.still ?? payload.format ?? DEFAULT_MEDIA_FORMAT, encoding?.animation, scheduling));

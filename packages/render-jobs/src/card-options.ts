@@ -3,6 +3,7 @@ import { anyCasePattern } from './any-case-pattern.ts';
 import { DATE_LOCALE_LANGUAGES } from './date-locale-languages.ts';
 import { hexColorField } from './hex-color.ts';
 import { MAX_SOURCE_FRAMES } from './image-rules.ts';
+import { discordIdSchema } from './snowflake.ts';
 
 /**
  * The caps of an animated card, as packages/card's ANIMATION_CAPS keeps them (written here for the
@@ -112,6 +113,16 @@ export const cardOptionsSchema = z.strictObject(
       .max(CARD_LIMITS.maxCustomBadges, { error: `must have at most ${CARD_LIMITS.maxCustomBadges} badges` })
       .meta({ description: `Up to ${CARD_LIMITS.maxCustomBadges} badge images shown top right. They replace the profile's badges unless \`overwriteBadges\` is true.` })
       .optional(),
+    customAvatar: mediaUrl(
+      "Avatar image URL (PNG, JPEG, GIF, WebP or APNG), drawn in place of the profile avatar and the server avatar, cropped to the avatar's square from its centre. Fetched and bounded like `customBackground` (same byte and pixel budgets); an animated one moves with `animated: true`. Unlike the profile avatar, one that cannot be used is a 422 naming `customAvatar`, not a fallback. Default: the server avatar (with `guildId`), else the profile avatar, else a silhouette.",
+    ).optional(),
+    guildId: discordIdSchema('server')
+      .meta({
+        description:
+          "Discord server (guild) id. With a bot token configured (`DISCORD_BOT_TOKEN`) and the bot in that server, the card uses the member's server nickname (as the displayed name) and server avatar, as `member.displayName` and `member.displayAvatarURL()` give a bot; a member without either, a server the bot cannot see, or a user who is not a member falls back to the user's own name and avatar (never an error). Without a bot token it changes nothing. `customUsername` and `customAvatar` still win. An id whose timestamp lies in the future is a 400.",
+        examples: ['613425648685547541'],
+      })
+      .optional(),
     customBackground: mediaUrl('Background image URL. Default: the profile banner, else a background generated from the profile colors.').optional(),
     badgesFrame: flag('Draws a translucent frame behind the badges. Default false.').optional(),
     overwriteBadges: flag('When true, `customBadges` are shown after the profile badges instead of replacing them. Default false.').optional(),
@@ -165,7 +176,7 @@ export const cardOptionsSchema = z.strictObject(
       'Line under the name in the welcome layout, such as `You are member #1,234`. Default: none. Only drawn when `layout` is `welcome`; the profile layout accepts and ignores it (use `customSubtitle` there).',
     ).optional(),
     animated: flag(
-      `When true and the avatar (a Discord \`a_\` avatar), the avatar decoration or \`customBackground\` (GIF, animated WebP or APNG) moves, the card moves: animated WebP, or GIF with \`format: "gif"\`; \`format\` \`png\` or \`avif\` with it is a 400. When nothing moves the answer is the still card (\`animated: false\` in the answer): PNG when \`format\` is not given, else in \`format\`. ${ANIMATED_CARD_CAPS_TEXT} Of a source, at most the first ${MAX_SOURCE_FRAMES} frames are read (a still card reads only the first). An animated card takes longer: about 1.2-1.4 s as WebP and 5 s as GIF on one core, against ~0.1 s for a still card. Default false.`,
+      `When true and the avatar (a Discord \`a_\` avatar, or \`customAvatar\`), the avatar decoration or \`customBackground\` (GIF, animated WebP or APNG) moves, the card moves: animated WebP, or GIF with \`format: "gif"\`; \`format\` \`png\` or \`avif\` with it is a 400. When nothing moves the answer is the still card (\`animated: false\` in the answer): PNG when \`format\` is not given, else in \`format\`. ${ANIMATED_CARD_CAPS_TEXT} Of a source, at most the first ${MAX_SOURCE_FRAMES} frames are read (a still card reads only the first). An animated card takes longer: about 1.2-1.4 s as WebP and 5 s as GIF on one core, against ~0.1 s for a still card. Default false.`,
     ).optional(),
     disableProfileTheme: flag("Ignores the profile's theme colors (border, avatar ring, generated background). Default false.").optional(),
   },

@@ -1,6 +1,7 @@
 import { DEFAULT_MEDIA_FORMAT, MEDIA_FORMATS, type MediaFormat } from '@utility-api/media-store';
 import { z } from 'zod';
 import { cardOptionsSchema } from './card-options.ts';
+import { snowflakeSchema } from './snowflake.ts';
 
 const CARD_FORMATS = Object.keys(MEDIA_FORMATS) as [MediaFormat, ...MediaFormat[]];
 
@@ -30,30 +31,6 @@ export function refuseStillOnlyFormat(request: { animated?: boolean | undefined;
     context.addIssue({ code: 'custom', path: ['format'], message: `must be webp or gif (or left out) when animated is true: ${request.format} cannot move` });
   }
 }
-
-/** A Discord user id: a snowflake of 17 to 20 digits (ids issued from 2015 until far in the future). */
-const SNOWFLAKE_PATTERN = /^\d{17,20}$/;
-
-/** Digit strings of `max.length` digits that are at most `max`, as a regex alternation (for the document). */
-function digitsAtMost(max: string): string {
-  const branches = [...max].flatMap((digit, index) => {
-    if (digit === '0') return [];
-    const below = digit === '1' ? '0' : `[0-${Number(digit) - 1}]`;
-    const rest = max.length - index - 1;
-    return [`${max.slice(0, index)}${below}${rest > 0 ? `\\d{${rest}}` : ''}`];
-  });
-  return [...branches, max].join('|');
-}
-
-const MAX_SNOWFLAKE = (1n << 64n) - 1n;
-
-export const snowflakeSchema = z
-  .string({ error: 'must be a Discord user id: 17 to 20 digits' })
-  // abort: zod runs later checks after a failed one, which reported the same problem twice.
-  .regex(SNOWFLAKE_PATTERN, { error: 'must be a Discord user id: 17 to 20 digits', abort: true })
-  .refine((text) => BigInt(text) <= MAX_SNOWFLAKE, { error: 'must be a Discord user id: 17 to 20 digits' })
-  // The document states both checks as one pattern: 17-19 digits, or 20 digits up to 2^64 - 1.
-  .meta({ pattern: `^(\\d{17,19}|${digitsAtMost(MAX_SNOWFLAKE.toString())})$` });
 
 /** Everything a renderer needs to draw one card. The gateway validates it; the renderer re-validates. */
 export const renderJobPayloadSchema = z.strictObject({

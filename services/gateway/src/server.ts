@@ -29,6 +29,7 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
       mediaTtlDays: config.rendering.media.ttlDays,
       cardsInFlightPerKey: config.rateLimits.enabled ? config.rateLimits.cardsInFlightPerKey : undefined,
       onRendered: (reused) => metrics.cardRequests.inc({ render: reused ? 'reused' : 'new' }),
+      clock: runtime.clock,
     }),
   });
   serve(app.callback());

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { renderAnimatedCard, renderCard } from '../../../packages/card/src/index.ts';
 import { AVATAR, AVATAR_DECORATION_SCALE } from '../../../packages/card/src/layout/card-layout.ts';
-import { buildGif, solidGifFrame, type Rgba } from '../images/fixtures.ts';
+import { CardImageError } from '../../../packages/card/src/images/card-image-error.ts';
+import { BLUE, buildApng, buildGif, RED, solidCanvas, solidGifFrame, type Rgba } from '../images/fixtures.ts';
 import { animatedImage, decodeFrames, gifsicleInfo, webpmuxInfo } from './animated-fixtures.ts';
 
 const PROFILE = { userId: '175928847299117063', username: 'ada.codes' };
@@ -69,6 +70,25 @@ test('frames change where the avatar moves and nowhere else', async (t) => {
     t.true(difference.inside > 100, `frame ${index} shows another avatar color`);
     t.true(difference.outside <= 2, `frame ${index} is unchanged outside the avatar (${difference.outside})`);
   }
+});
+
+test('customAvatar replaces a moving profile avatar: its APNG frames move the avatar, the profile avatar is not read', async (t) => {
+  const profileAvatar = await animatedImage('gif', { width: 128, height: 128 }, COLORS, DELAYS);
+  const customAvatar = buildApng(solidCanvas(64, 64, RED), solidCanvas(64, 64, BLUE));
+  const card = await renderAnimatedCard({ profile: { ...PROFILE, avatar: profileAvatar }, options: { customAvatar: 'https://example.com/a.png' }, images: { avatar: customAvatar } }, { format: 'webp' });
+  t.true(card.animated);
+  // The APNG's two frames of 100 ms each, not the profile GIF's four.
+  t.deepEqual(webpmuxInfo(card.bytes).durationsMs, [100, 100]);
+  const { width, frames } = await decodeFrames(card.bytes);
+  const at = (frame: Buffer) => frame.subarray((AVATAR.centerY * width + AVATAR.centerX) * 4, (AVATAR.centerY * width + AVATAR.centerX) * 4 + 3);
+  const [first, second] = [at(frames[0]!), at(frames[1]!)];
+  t.true(first[0]! > 200 && first[2]! < 60, `red first: ${[...first].join(',')}`);
+  t.true(second[2]! > 200 && second[0]! < 60, `blue second: ${[...second].join(',')}`);
+});
+
+test('a customAvatar that is not an image is the caller\'s error naming customAvatar, not a fallback', async (t) => {
+  const error = await t.throwsAsync(renderCard({ profile: PROFILE, options: { customAvatar: 'https://example.com/a.png' }, images: { avatar: Buffer.from('<html>not an image</html>') } }), { instanceOf: CardImageError });
+  t.is(error?.field, 'customAvatar');
 });
 
 test('the first frame is the still card, up to lossy encoding', async (t) => {

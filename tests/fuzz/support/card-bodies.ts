@@ -1,11 +1,14 @@
 import { CARD_LAYOUTS, CARD_LIMITS, PRESENCE_STATUSES } from '@utility-api/render-jobs';
 import fc from 'fast-check';
+import { FIXED_NOW_MS } from '../../helpers/test-app.ts';
 
 /** Card option bodies for `POST /v1/profile-image`: valid ones, and ones broken in one known field. */
 
 const hexColor = fc.oneof(
   fc.constantFrom('#fff', '#5865F2', 'ABCDEF', '#abc', '#000000', 'fFf'),
   fc.integer({ min: 0, max: 0xffffff }).map((value) => `#${value.toString(16).padStart(6, '0')}`),
+  // Discord's integer colours (discord.js `member.displayColor`).
+  fc.integer({ min: 0, max: 0xffffff }),
 );
 
 /** Text in any script, emoji included, within the field's limit (zod counts code points; UTF-16 units are never fewer). */
@@ -69,7 +72,7 @@ const KNOWN_FIELDS = new Set([
 ]);
 
 const notHttpUrl = fc.constantFrom('ftp://example.com/a.png', 'javascript:alert(1)', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=', 'not a url', '', '//example.com/a.png', 'http//x', 42, null, ['http://example.com/a.png']);
-const notColor = fc.oneof(fc.constantFrom('#ff', '#gggggg', 'red', '#ff573380', '', '##fff', 'rgb(1,2,3)', 0xffffff, null, true), fc.string({ maxLength: 8 }).filter((text) => !/^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.test(text)));
+const notColor = fc.oneof(fc.constantFrom('#ff', '#gggggg', 'red', '#ff573380', '', '##fff', 'rgb(1,2,3)', 0x1000000, -1, 1.5, null, true), fc.string({ maxLength: 8 }).filter((text) => !/^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.test(text)));
 const notBoolean = fc.constantFrom('true', 'false', 1, 0, null, 'yes', [], {});
 const notText = fc.constantFrom(1, null, true, [], {}, ['a']);
 
@@ -109,10 +112,15 @@ const breakage: fc.Arbitrary<{ field: string; patch: Record<string, unknown> }> 
 /** A valid body with exactly one field broken, and that field's dotted name. */
 export const brokenCardOptions = fc.tuple(validCardOptions(false), breakage).map(([valid, { field, patch }]) => ({ field, body: { ...valid, ...patch } }));
 
-/** Discord user ids: 17 to 20 digits and below 2^64. */
-export const validUserId = fc.bigInt({ min: 10n ** 16n, max: 2n ** 64n - 1n }).map(String);
+/** The last id issued by the test gateways' fixed clock: later ones lie in the future and are a 400. */
+const LAST_ISSUED_ID = ((BigInt(FIXED_NOW_MS) - 1_420_070_400_000n) << 22n) | ((1n << 22n) - 1n);
+
+/** Discord user ids: 17 to 20 digits, below 2^64 and not from the future. */
+export const validUserId = fc.bigInt({ min: 10n ** 16n, max: LAST_ISSUED_ID }).map(String);
 
 export const invalidUserId = fc.oneof(
+  // Well-formed but from the future: more than an hour after the fixed clock, up to 2^64 - 1.
+  fc.bigInt({ min: LAST_ISSUED_ID + (3_600_001n << 22n), max: 2n ** 64n - 1n }).map(String),
   fc.bigInt({ min: 0n, max: 10n ** 16n - 1n }).map(String),
   fc.bigInt({ min: 2n ** 64n, max: 10n ** 30n }).map(String),
   fc.constantFrom('', '-302050872383242240', '302050872383242240.0', '0x4311ee0f7e800000', '３０２０５０８７２３８３２４２２４０', ' 302050872383242240', '302050872383242240 ', 'null', '@me'),

@@ -125,7 +125,7 @@ async function readMovingLayers(input: CardInput, scene: Scene, budget: CardPixe
   const square = (side: number): ImageTransform => (image) => image.resize(side, side, { fit: 'outside', withoutEnlargement: true });
   const pending = [
     await check(scene.backgroundPhoto, backgroundField, small.transform, small.width * small.height),
-    await check(scene.avatar.image ? input.profile.avatar : undefined, 'avatar', square(avatarSide), avatarSide * avatarSide),
+    await check(scene.avatarPhoto, input.images?.avatar ? 'customAvatar' : 'avatar', square(avatarSide), avatarSide * avatarSide),
     await check(scene.avatar.decoration ? input.profile.avatarDecoration : undefined, 'avatarDecoration', square(decorationSide), decorationSide * decorationSide),
   ];
   const [background, avatar, decoration] = await Promise.all(pending.map((decode) => decode()));

@@ -33,19 +33,10 @@ export interface CardProfile {
 export interface CardInput {
   profile: CardProfile;
   options: CardOptions;
-  /** Bytes for `options.customBackground` and for each of `options.customBadges`, in order. */
-  images?: { background?: Buffer | undefined; customBadges?: readonly Buffer[] | undefined };
+  /** Bytes for `options.customBackground`, `options.customAvatar` and each of `options.customBadges`, in order. */
+  images?: { background?: Buffer | undefined; avatar?: Buffer | undefined; customBadges?: readonly Buffer[] | undefined };
   /** 1 for 900x300, 2 for 1800x600 (HiDPI). Default 1. */
   scale?: 1 | 2;
-}
-
-/** Discord's epoch: the first second of 2015, in milliseconds since the UNIX epoch. */
-const DISCORD_EPOCH_MS = 1_420_070_400_000;
-
-/** A Discord id (snowflake) carries its creation time in its top 42 bits. */
-export function snowflakeCreatedAt(id: string): Date {
-  if (!/^\d{1,20}$/.test(id)) throw new RangeError(`not a snowflake: ${id}`);
-  return new Date(Number(BigInt(id) >> 22n) + DISCORD_EPOCH_MS);
 }
 
 /** A stable 32-bit number from an id, for the colors and shapes of generated art. */

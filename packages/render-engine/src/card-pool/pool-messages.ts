@@ -49,6 +49,6 @@ export function reviveCardInput(input: CardInput): CardInput {
   return {
     ...input,
     profile: { ...profile, avatar: asBuffer(profile.avatar), banner: asBuffer(profile.banner), avatarDecoration: asBuffer(profile.avatarDecoration) },
-    images: { background: asBuffer(images?.background), customBadges: images?.customBadges?.map((bytes) => asBuffer(bytes)) },
+    images: { background: asBuffer(images?.background), avatar: asBuffer(images?.avatar), customBadges: images?.customBadges?.map((bytes) => asBuffer(bytes)) },
   };
 }

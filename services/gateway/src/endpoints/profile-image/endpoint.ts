@@ -11,12 +11,14 @@ import {
   MAX_SOURCE_FRAMES,
   refuseStillOnlyFormat,
   RENDER_RETENTION,
+  refuseFutureSnowflake,
   type RenderFailure,
   snowflakeSchema,
 } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import { ApiError, storageUnavailableError } from '../../errors/api-error.ts';
 import { RenderQueueUnavailableError, RequestGoneError, type RenderQueue } from '../../rendering/render-queue.ts';
+import { systemClock, type Clock } from '../../runtime/clock.ts';
 import { defineEndpoint, Reply, type HeaderValue, type RequestSnapshot, type ResponseDoc } from '../endpoint.ts';
 
 export interface ProfileImageDependencies {
@@ -30,6 +32,8 @@ export interface ProfileImageDependencies {
   cardsInFlightPerKey?: number | undefined;
   /** Told of every successful answer, for metrics. */
   onRendered?: (reused: boolean) => void;
+  /** "Now" for refusing ids from the future; the system clock when not given. */
+  clock?: Clock;
 }
 
 /** The card options plus the format to store the card in, which is not a drawing option. */
@@ -58,7 +62,7 @@ type ProfileImageBody = z.output<typeof profileImageBodySchema>;
 
 type ProfileImageResult = z.infer<typeof resultSchema>;
 
-const userIdField = snowflakeSchema.meta({ description: 'Discord user id (17 to 20 digits).', examples: ['302050872383242240'] });
+const userIdField = snowflakeSchema.meta({ description: 'Discord user id (17 to 20 digits); one whose timestamp lies in the future is a 400.', examples: ['302050872383242240'] });
 
 const JSON_TYPE = 'application/json';
 const IMAGE_FORMATS = Object.keys(MEDIA_FORMATS) as MediaFormat[];
@@ -255,6 +259,13 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
 
 /** Two routes, one operation: `?userId=` as the original service documents, or a path segment. */
 export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
+  const clock = dependencies.clock ?? systemClock;
+  // Ids from the future are checked here, with the gateway's clock, not by the shared schemas: a
+  // renderer re-validating a queued job must not refuse it because its own clock differs.
+  const userId = userIdField.superRefine((id, context) => refuseFutureSnowflake(id, clock.now(), context));
+  const body = profileImageBodySchema.superRefine((options, context) => {
+    if (options.guildId !== undefined) refuseFutureSnowflake(options.guildId, clock.now(), context, ['guildId']);
+  });
   const handleFor = async (userId: string, body: ProfileImageBody, request: RequestSnapshot) => {
     const { format: askedFormat, ...options } = body;
     // Before rendering: a request that cannot be answered draws nothing.
@@ -285,7 +296,7 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     authenticated: true,
     limits: { budget: 'profileImage', holdsCardSlot: true } as const,
     stopsWhenClientLeaves: true,
-    body: profileImageBodySchema,
+    body,
     bodyExample: { customTag: 'Welcome!', presenceStatus: 'online', rankData: { currentXp: 1200, requiredXp: 2000, level: 7, rank: 3, barColor: '#5865F2', levelColor: '#FFFFFF', autoColorRank: true } },
     responses: RESPONSES(dependencies),
   };
@@ -294,7 +305,7 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
       ...common,
       operationId: 'createProfileImage',
       path: '/v1/profile-image',
-      query: z.object({ userId: userIdField }),
+      query: z.object({ userId }),
       handle: ({ query, body, request }) => handleFor(query.userId, body, request),
     }),
     defineEndpoint({
@@ -302,7 +313,7 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
       operationId: 'createProfileImageForUser',
       summary: 'Create a profile card image (user id in the path)',
       path: '/v1/profile-image/{userId}',
-      params: z.object({ userId: userIdField }),
+      params: z.object({ userId }),
       handle: ({ params, body, request }) => handleFor(params.userId, body, request),
     }),
   ];
