@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
@@ -176,4 +176,26 @@ test('the discord.js helper: an attachment with the card and its alt text as des
   const forUser = await cardAttachment(api, plainUser, { format: 'webp' });
   t.is(forUser.name, 'card.webp');
   t.truthy(forUser.description);
+});
+
+test("the SDK README's welcome bot is examples/discord-js-welcome.ts as tested, at most 15 lines", (t) => {
+  const bot = readFileSync(join(ROOT, 'examples/discord-js-welcome.ts'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'packages/sdk/README.md'), 'utf8');
+  t.true(readme.includes(`## A discord.js welcome bot`) && readme.includes(`\`\`\`ts\n${bot}\`\`\``));
+  t.true(bot.trimEnd().split('\n').length <= 15);
+});
+
+test("the SDK README's usage snippet runs as written against a gateway", async (t) => {
+  const readme = readFileSync(join(ROOT, 'packages/sdk/README.md'), 'utf8');
+  const snippet = /```ts\n(import \{ createClient, UtilityApiError \}[\s\S]*?)```/.exec(readme)?.[1];
+  t.truthy(snippet, 'the README has the snippet');
+  // Evaluated from the repository root, so `@utility-api/client` resolves as it does for a workspace member.
+  const { stdout } = await run(process.execPath, ['--input-type=module-typescript', '--eval', snippet!], {
+    cwd: ROOT,
+    env: { ...process.env, UTILITY_API_URL: gateway.url, UTILITY_API_KEY: TEST_API_KEY },
+  });
+  const [json, image, error] = stdout.trimEnd().split('\n');
+  t.regex(json!, /^http:\/\/127\.0\.0\.1:\d+\/media\/[\w-]+\.png Welcome card for /);
+  t.regex(image!, /^image\/webp \d+ Profile card for /);
+  t.regex(error!, /^400 invalid_request \[/);
 });
