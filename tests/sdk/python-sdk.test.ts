@@ -41,6 +41,7 @@ interface Report {
   cards: { json: { url: string; altText: string }; webpUrl: string; bytes: { contentType: string; head: string; altText: string; url: string; frames: number | null } };
   error: Record<string, any>;
   retries: { retried: { result: string; log: Attempt[] }; gaveUp: Record<string, any> & { log: Attempt[] }; atOnce: Record<string, any> & { log: Attempt[] } };
+  transport: Record<string, any>;
   helper: { toDict: { id: number; filename: string; description: string }; head: string; expectedAltText: string; userToDict: { id: number; filename: string; description: string } };
   example: [{ token: string }, { content: string; file: { id: number; filename: string; description: string }; head: string }];
 }
@@ -122,6 +123,17 @@ test('the Python package installs with pip offline and works end to end, with it
   t.like(atOnce, { status: 429, code: 'rate_limited', attempts: 1 });
   t.true(atOnce.retry_after >= 1, 'a Retry-After beyond max_total_wait (0.5 s) is not slept');
   t.deepEqual(atOnce.log.map((attempt) => attempt.status), [429]);
+
+  // 503s and a proxy's page, from a scripted transport (the gateway cannot be made to send them on demand).
+  const { transport } = report;
+  t.is(transport.retried.result, 'Heads');
+  t.true(transport.retried.gap >= 1, 'a 503 is retried after its Retry-After seconds');
+  t.is(transport.dated.requests, 2);
+  t.true(transport.dated.doneAfter >= 0, 'a Retry-After date is waited until that (whole) second');
+  t.like(transport.exhausted, { status: 503, code: 'overloaded', message: 'Busy.', request_id: 'r-503', retry_after: 1, attempts: 2, requests: 2 });
+  t.like(transport.noRetryAfter, { status: 503, attempts: 1, requests: 1, retry_after: null });
+  t.like(transport.proxyPage, { status: 502, code: 'http_error', request_id: 'proxy-1', attempts: 1, details: [] });
+  t.regex(transport.proxyPage.message, /^HTTP 502 Bad Gateway: <html>Bad gateway/);
 
   // discord.py: File.to_dict carries the alt text as the attachment's description; the nickname is drawn.
   t.deepEqual(report.helper.toDict, { id: 0, filename: 'card.png', description: report.helper.expectedAltText });

@@ -146,6 +146,8 @@ class Client:
 
     async def status(self, method: str = "GET", body: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         """GET, POST, PUT, PATCH, DELETE or OPTIONS /v1/status; use status_head for HEAD."""
+        if method.upper() == "HEAD":
+            raise ValueError("HEAD has no JSON answer: use status_head()")
         return await self._json(method.upper(), "/v1/status", body=body)
 
     async def status_head(self) -> Dict[str, str]:

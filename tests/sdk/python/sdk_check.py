@@ -4,6 +4,7 @@ with what the gateway answers over plain HTTP. Environment: UTILITY_API_URL, UTI
 LIMITED_URL (a gateway whose light endpoints allow one request per window), EXAMPLE (the bot)."""
 
 import asyncio
+import email.utils
 import json
 import os
 import runpy
@@ -15,6 +16,7 @@ import urllib.request
 import discord
 
 from utility_api import Client, UtilityApiError
+from utility_api.client import _Answer
 from utility_api.discord_py import card_file
 
 URL = os.environ["UTILITY_API_URL"]
@@ -121,6 +123,54 @@ async def retries():
     return {"retried": retried, "gaveUp": gave_up, "atOnce": at_once}
 
 
+def scripted(client, *answers):
+    """Replaces the client's transport with answers in order, keeping when each request was made."""
+    sent = []
+    queue = list(answers)
+
+    def request(req):
+        sent.append(time.monotonic())
+        return queue.pop(0)
+
+    client._request = request
+    return sent
+
+
+def unavailable(retry_after=None):
+    headers = {"content-type": "application/json"}
+    if retry_after is not None:
+        headers["retry-after"] = retry_after
+    body = json.dumps({"error": {"status": 503, "code": "overloaded", "message": "Busy."}, "requestId": "r-503"}).encode()
+    return _Answer(503, headers, body, "Service Unavailable")
+
+
+async def transport():
+    """What the gateway cannot be made to send on demand: 503s with Retry-After and a proxy's page."""
+    ok = _Answer(200, {"content-type": "application/json"}, b'{"result": "Heads"}')
+    retried = Client(KEY, URL)
+    retried_sent = scripted(retried, unavailable("1"), ok)
+    result = await retried.coin_flip()
+    until = time.time() + 2
+    dated = Client(KEY, URL)
+    dated_sent = scripted(dated, unavailable(email.utils.formatdate(until, usegmt=True)), ok)
+    await dated.coin_flip()
+    dated_done = time.time()
+    outcomes = {"retried": {"result": result["result"], "gap": retried_sent[1] - retried_sent[0]},
+                "dated": {"requests": len(dated_sent), "doneAfter": dated_done - int(until)}}
+    for name, client, answers in (
+        ("exhausted", Client(KEY, URL, attempts=2), [unavailable("1"), unavailable("1")]),
+        ("noRetryAfter", Client(KEY, URL, attempts=3, max_total_wait=0.5), [unavailable()]),
+        ("proxyPage", Client(KEY, URL), [_Answer(502, {"x-request-id": "proxy-1"}, b"<html>Bad gateway</html>", "Bad Gateway")]),
+    ):
+        sent = scripted(client, *answers)
+        try:
+            await client.coin_flip()
+            outcomes[name] = {"raised": False}
+        except UtilityApiError as error:
+            outcomes[name] = {**error_fields(error), "requests": len(sent)}
+    return outcomes
+
+
 class FakeState:
     """What discord.Member needs from discord.py's connection state to be built from a member payload."""
 
@@ -163,7 +213,7 @@ def example(path):
 async def main():
     api = Client(KEY, URL)
     return {"light": await light(api), "cards": await cards(api), "error": await errors(api),
-            "retries": await retries(), "helper": await helper(api)}
+            "retries": await retries(), "transport": await transport(), "helper": await helper(api)}
 
 
 if __name__ == "__main__":
