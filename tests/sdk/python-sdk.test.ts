@@ -56,6 +56,16 @@ test('the Python package installs with pip offline and works end to end, with it
   const site = join(folder, 'site');
   await run(PYTHON, ['-m', 'pip', 'install', '--quiet', '--no-build-isolation', '--no-index', '--no-deps', '--target', site, source], { env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_ROOT_USER_ACTION: 'ignore' } });
 
+  // The core package never imports discord.py: with it made unimportable, only the helper fails.
+  const withoutDiscord = await run(PYTHON, ['-c', [
+    'import sys',
+    'sys.modules["discord"] = None',
+    'import utility_api',
+    'print(utility_api.Client.__name__)',
+    'try:\n    import utility_api.discord_py\nexcept ImportError as error:\n    print("helper needs discord.py")',
+  ].join('\n')], { env: { ...process.env, PYTHONPATH: site, PYTHONDONTWRITEBYTECODE: '1' } });
+  t.is(withoutDiscord.stdout, 'Client\nhelper needs discord.py\n');
+
   const { stdout } = await run(PYTHON, [join(ROOT, 'tests/sdk/python/sdk_check.py')], {
     env: {
       ...process.env,

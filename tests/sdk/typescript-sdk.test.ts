@@ -199,3 +199,19 @@ test("the SDK README's usage snippet runs as written against a gateway", async (
   t.regex(image!, /^image\/webp \d+ Profile card for /);
   t.regex(error!, /^400 invalid_request \[/);
 });
+
+test('the core client loads without discord.js: only @utility-api/client/discord.js needs it', async (t) => {
+  // A resolve hook that fails any import of discord.js, then the core entry point imported and used.
+  const script = `
+    import { registerHooks } from 'node:module';
+    registerHooks({ resolve(specifier, context, next) {
+      if (specifier === 'discord.js') throw new Error('discord.js was imported');
+      return next(specifier, context);
+    } });
+    const { createClient } = await import('@utility-api/client');
+    console.log(typeof createClient({ baseUrl: 'http://api.invalid', apiKey: 'key' }).statusGet);
+    await import('@utility-api/client/discord.js').catch((error) => console.log(error.message));
+  `;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', script], { cwd: ROOT });
+  t.is(stdout, 'function\ndiscord.js was imported\n');
+});
