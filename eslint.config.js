@@ -6,7 +6,9 @@ const SERVICES = ['gateway', 'renderer'];
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.data/**', 'bench-results/**', 'preview/**',
     // Type-checked by tests/clients/generated-clients.test.ts against the types it generates (not in the root project).
-    'tests/clients/{openapi-fetch,hey-api,orval}/**'] },
+    'tests/clients/{openapi-fetch,hey-api,orval}/**',
+    // Type-checked by tests/sdk/typescript-sdk.test.ts against the types it generates.
+    'tests/sdk/types/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -57,7 +59,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**/*.ts', 'scripts/**/*.js', 'bench/**/*.ts'],
+    // Examples are bots as a developer copies them: they report on the console.
+    files: ['scripts/**/*.ts', 'scripts/**/*.js', 'bench/**/*.ts', 'examples/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   {

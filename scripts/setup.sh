@@ -20,8 +20,10 @@ SYSTEM_PACKAGES=(
   webp gifsicle libjpeg-turbo-progs libavif-bin
 )
 # `setup.sh --test` (what `pnpm test` runs) also installs the browser the docs and playground tests
-# drive through puppeteer-core; `./run start` does not need it.
-if [ "${1:-}" = "--test" ]; then SYSTEM_PACKAGES+=(chromium); fi
+# drive through puppeteer-core, and what tests/sdk needs to install and run the Python SDK
+# (sdk/python) with Debian's python3: pip and setuptools to install it offline, discord.py for its
+# helper; `./run start` needs none of them.
+if [ "${1:-}" = "--test" ]; then SYSTEM_PACKAGES+=(chromium python3-pip python3-setuptools python3-discord); fi
 
 missing=()
 for package in "${SYSTEM_PACKAGES[@]}"; do

@@ -1,0 +1,318 @@
+/**
+ * The request and answer shapes of the /v1 operations, written out by hand so the package has no
+ * build step and no generated file. tests/sdk/types/types-match-document.ts compares each of them
+ * with the types openapi-typescript generates from the served /v1/openapi.json, so a change to the
+ * document that these do not follow fails the SDK's tests.
+ */
+
+/** The shared JSON body of an error answer (`components.schemas.Error`). */
+export interface ErrorBody {
+  error: {
+    status: number;
+    code: string;
+    message: string;
+    details?: {
+      in: 'query' | 'body' | 'path' | 'header';
+      field: string;
+      message: string;
+    }[];
+  };
+  requestId: string;
+}
+
+/** The card's numbers and colours under the avatar; all or nothing. */
+export interface RankData {
+  currentXp: number;
+  requiredXp: number;
+  level: number;
+  rank: number;
+  barColor: string;
+  levelColor: string;
+  autoColorRank: boolean;
+}
+
+export type CardFormat = 'png' | 'webp' | 'avif' | 'gif';
+
+/** The body of `POST /v1/profile-image`: every field optional. */
+export interface CardOptions {
+  customUsername?: string;
+  customTag?: string;
+  customSubtitle?: string;
+  customBadges?: string[];
+  customBackground?: string;
+  badgesFrame?: boolean;
+  overwriteBadges?: boolean;
+  removeBadges?: boolean;
+  removeBorder?: boolean;
+  usernameColor?: string;
+  tagColor?: string;
+  borderColor?: string;
+  squareAvatar?: boolean;
+  backgroundBrightness?: number;
+  removeAvatarFrame?: boolean;
+  customDate?: string;
+  rankData?: RankData;
+  presenceStatus?: 'offline' | 'online' | 'idle' | 'dnd';
+  moreBackgroundBlur?: boolean;
+  localDateType?: string;
+  layout?: 'profile' | 'welcome';
+  headline?: string;
+  message?: string;
+  animated?: boolean;
+  disableProfileTheme?: boolean;
+  format?: CardFormat;
+}
+
+/** The JSON answer of a card: where it is stored and how to describe it. */
+export interface CardJson {
+  success: true;
+  message: 'Image Created';
+  /** The options as the server read them; colours as it normalised them. */
+  options: Omit<CardOptions, 'usernameColor' | 'tagColor' | 'borderColor' | 'rankData'> & {
+    usernameColor?: unknown;
+    tagColor?: unknown;
+    borderColor?: unknown;
+    rankData?: Omit<RankData, 'barColor' | 'levelColor'> & { barColor: unknown; levelColor: unknown };
+  };
+  url: string;
+  altText: string;
+  animated?: boolean;
+  frames?: number;
+}
+
+export interface JsonValidatorBody {
+  json: { [key: string]: unknown } | unknown[] | string;
+}
+
+export interface JsonValidatorResult {
+  status: 'valid' | 'invalid';
+  message: string;
+  jsonType: 'object' | 'array' | 'N/A';
+}
+
+export interface RandomEmojiQuery {
+  category?: string;
+  isSymbol?: boolean;
+  count?: number;
+}
+
+export type EmojiCategory = 'Smileys & Emotion' | 'People & Body' | 'Animals & Nature' | 'Food & Drink' | 'Travel & Places' | 'Activities' | 'Objects' | 'Symbols' | 'Flags';
+
+/** Keyed `emoji1`, `emoji2`, ... */
+export interface RandomEmojiResult {
+  [key: string]: {
+    emoji: string;
+    emojiName: string;
+    unicode: string;
+    category: EmojiCategory;
+    emojiMood: string;
+    emojiColor: string;
+    isSymbol: boolean;
+    emojiType: string;
+  };
+}
+
+export interface TimeQuery {
+  unix?: number;
+  timezone?: string;
+}
+
+export interface TimeResult {
+  timezone: 'EST' | 'CET' | 'PST';
+  yearsAgo: number;
+  monthsAgo: number;
+  weeksAgo: number;
+  daysAgo: number;
+  hoursAgo: number;
+  minutesAgo: number;
+  secondsAgo: number;
+  formattedTimeAgo: string | null;
+  formattedTimeFuture: string | null;
+  isoTimestamp: string;
+  formattedDate: string;
+  humanReadableDate: string;
+  utcTimestamp: string;
+  timezoneOffset: number;
+  weekday: string;
+  unixMilliseconds: number;
+  unixTimestamp: number;
+  dayOfYear: number;
+  season: 'Winter' | 'Spring' | 'Summer' | 'Autumn';
+  isLeapYear: boolean;
+  ageInYears: number;
+  startOfDay: string;
+  endOfDay: string;
+  quarter: 'Q1' | 'Q2' | 'Q3' | 'Q4';
+  isDST: boolean;
+  weekNumber: number;
+  isWeekend: boolean;
+  monthName: string;
+  weekdayOrdinal: string;
+  secondsUntilMidnight: number;
+  fullWeekRange: string;
+  fullMonthRange: string;
+  fullYearRange: string;
+  currentYearStartDate: string;
+  currentYearEndDate: string;
+  chatFormats: {
+    chatFormat1: string;
+    chatFormat2: string;
+    chatFormat3: string;
+    chatFormat4: string;
+    chatFormat5: string;
+    chatFormat6: string;
+    chatFormat7: string;
+  };
+  hours: string;
+  min: string;
+  sec: string;
+  humanReadableTime24H: string;
+  isFirstMondayOfMonth: boolean;
+  isLastDayOfMonth: boolean;
+  currentYear: number;
+  formattedTimeExtra: string;
+}
+
+export interface HexToRgbQuery {
+  hex: string;
+}
+
+interface RgbChannel {
+  value: number;
+  description: string;
+  percentage: string;
+  validity: boolean;
+}
+
+export interface HexToRgbResult {
+  originalHex: string;
+  rgb: { r: RgbChannel; g: RgbChannel; b: RgbChannel };
+  mainRgb: string;
+  conversionSuccess: boolean;
+  timestamp: string;
+}
+
+/** What any `/v1/status` method may send as its body. */
+export interface StatusBody {
+  [key: string]: unknown;
+}
+
+export interface StatusResult {
+  status: 'online' | 'degraded';
+  latencyStable: boolean;
+  latency: string;
+  current_time: string;
+  version: 'v1';
+  environment: string;
+  database: {
+    status: 'online' | 'offline';
+    latency: 'good' | 'slow' | 'unavailable';
+  };
+  request_details: {
+    method: string;
+    status_code: number;
+    url: string;
+    path: string;
+    root_url: string;
+    query: { [key: string]: string | string[] };
+    body: { [key: string]: unknown };
+    headers: { [key: string]: string | string[] };
+  };
+}
+
+export interface AgeCalculatorQuery {
+  dob: string;
+}
+
+export interface AgeCalculatorResult {
+  dob: string;
+  age: string;
+  years: number;
+  months: number;
+  days: number;
+  weeks: number;
+  hours: number;
+  minutes: number;
+  seconds: number;
+  humanReadableAge: string;
+  timeOfBirth: string;
+  isLeapYear: boolean;
+  timeZone: 'UTC';
+  nextBirthdayInDays: number;
+  ageGroup: 'Infant' | 'Toddler' | 'Child' | 'Teenager' | 'Young Adult' | 'Adult' | 'Middle-aged Adult' | 'Senior';
+  willBe18At: string;
+  ageInDays: number;
+  birthdayPassedThisYear: boolean;
+}
+
+export interface CoinFlipQuery {
+  heads?: number;
+  tails?: number;
+}
+
+export interface CoinFlipResult {
+  result: 'Heads' | 'Tails';
+  description: string;
+  flipCount: 1;
+  timestamp: string;
+  probability: { heads: string; tails: string };
+  flipMethod: 'Simulated Randomly' | 'Custom Probability';
+  isValid: boolean;
+}
+
+export interface SortArrayQuery {
+  sort?: string;
+}
+
+export interface SortArrayBody {
+  array: number[];
+}
+
+export interface SortArrayResult {
+  result: number[];
+  description: string;
+  originalArray: number[];
+  timestamp: string;
+  isValid: boolean;
+  sortMethod: 'High to Low' | 'Low to High';
+}
+
+export interface ScrambleQuery {
+  word: string;
+}
+
+export interface ScrambleResult {
+  scrambled: string;
+  original: string;
+  wordLength: number;
+  uniqueCharacterCount: number;
+  difficultyLevel: 'Easy' | 'Medium' | 'Hard' | 'Expert';
+  timestamp: string;
+  isValid: boolean;
+  scrambleComplexity: number;
+  hint: string;
+  wordType: 'Noun' | 'Verb' | 'Adjective' | 'Adverb' | 'Other';
+}
+
+export interface NumberAnalyzerQuery {
+  integer: number;
+}
+
+export interface NumberAnalyzerResult {
+  formatted1: string;
+  formatted2: string;
+  abbreviated: string;
+  integer: number;
+  isEven: boolean;
+  isOdd: boolean;
+  isPrime: boolean;
+  isFibonacci: boolean;
+  isPerfectSquare: boolean;
+  isArmstrong: boolean;
+  isPalindrome: boolean;
+  isDivisibleBy3: boolean;
+  numberType: 'integer';
+  isGreaterThanZero: boolean;
+  isNegative: boolean;
+  absoluteValue: number;
+}
