@@ -14,6 +14,7 @@ import {
 } from '@utility-api/infra';
 import { z } from 'zod';
 import { plansEnvironmentShape, toPlans } from './accounts/plans.ts';
+import { DEFAULT_USAGE_FLUSH_MS } from './accounts/usage-meter.ts';
 import { databasePathField, keysFileField } from './auth/key-records.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';
 
@@ -56,6 +57,8 @@ const environmentSchema = z
     CARDS_IN_FLIGHT_PER_KEY: envInteger({ min: 1, max: 10_000, default: 8 }),
     /** The plans accounts can be on, each with a monthly quota of cards and requests; the first is the default unless DEFAULT_PLAN says. */
     ...plansEnvironmentShape,
+    /** How often each gateway writes the usage it counted in memory to the store (and re-reads the quotas' totals). */
+    USAGE_FLUSH_MS: envInteger({ min: 100, max: 60_000, default: DEFAULT_USAGE_FLUSH_MS }),
     ...serviceEnvironmentShape,
   })
   // Embedded mode's render workers share what the 1 GiB promise leaves beside the gateway.
@@ -88,6 +91,7 @@ const environmentSchema = z
     keysFile: env.KEYS_FILE,
     databasePath: env.DATABASE_PATH,
     plans: toPlans(env.PLANS, env.DEFAULT_PLAN),
+    usageFlushMs: env.USAGE_FLUSH_MS,
     rateLimits: {
       enabled: env.RATE_LIMITS,
       budgets: { default: env.RATE_LIMIT_DEFAULT, profileImage: env.RATE_LIMIT_PROFILE_IMAGE },
