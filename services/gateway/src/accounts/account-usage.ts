@@ -31,7 +31,9 @@ export type AccountUsageSource = (key: ApiKeyIdentity) => Promise<AccountUsageFa
  */
 export function accountUsageSource(parts: { store: AccountStore; meter: UsageMeter; plans: Plans; clock: Clock; quotasEnforced: boolean }): AccountUsageSource {
   const { store, meter } = parts;
-  return async (key) => {
+  // Between flushes: a flush finishing between the store reads and the meter's would leave its
+  // counts out of both.
+  return (key) => meter.exclusive(async () => {
     const now = parts.clock.now();
     const month = monthOf(new Date(now));
     const today = dayOf(new Date(now));
@@ -53,5 +55,5 @@ export function accountUsageSource(parts: { store: AccountStore; meter: UsageMet
       keyLastUsedAt: lastUses.length > 0 ? Math.max(...lastUses) : undefined,
       quotasEnforced: parts.quotasEnforced,
     };
-  };
+  });
 }

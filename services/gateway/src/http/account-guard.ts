@@ -54,7 +54,6 @@ export function accountGuard(endpoint: EndpointDefinition, meter: UsageMeter, qu
     const key = ctx.state.apiKey!;
     const { accountId } = key;
     const label = labels.get(ctx.method) ?? fallbackLabel;
-    meter.touch(key.id);
     if (scope !== undefined && key.scopes !== undefined && !key.scopes.includes(scope)) {
       meter.count(accountId, key.id, 'requests', label);
       meter.count(accountId, key.id, 'errors', label);
