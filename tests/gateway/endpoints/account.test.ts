@@ -1,6 +1,7 @@
 import test from 'ava';
 import type { UsageCount } from '../../../services/gateway/src/accounts/account-model.ts';
-import { accountAnswer } from '../../../services/gateway/src/endpoints/account/endpoint.ts';
+import { accountAnswer, accountEndpoint } from '../../../services/gateway/src/endpoints/account/endpoint.ts';
+import { ApiError } from '../../../services/gateway/src/errors/api-error.ts';
 
 const NOW = Date.UTC(2024, 1, 29, 23, 30);
 const key = { id: 'uk_live_ab12cd34', name: 'bot', accountId: 'acct_bot', scopes: ['cards'] as const };
@@ -41,4 +42,13 @@ test("the answer sums the key's counts into today and the month, and clamps rema
       lastUsedAt: '2024-02-29T23:30:00.000Z',
     },
   });
+});
+
+test('a store that fails or does not answer is a 503 store_unavailable with Retry-After, not a 500', async (t) => {
+  const endpoint = accountEndpoint(() => Promise.reject(new Error('account usage: no answer within 2000 ms')));
+  const request = { method: 'GET', url: '/v1/account', path: '/v1/account', query: {}, headers: {}, receivedAt: 0, requestId: 'r1', keyId: key.id, key };
+  const error = await t.throwsAsync(async () => endpoint.handle({ query: {}, body: undefined, params: {}, request }), { instanceOf: ApiError });
+  t.is(error?.status, 503);
+  t.is(error?.code, 'store_unavailable');
+  t.is(error?.headers['Retry-After'], '2');
 });

@@ -1,9 +1,13 @@
+import { withDeadline } from '@utility-api/infra';
 import type { ApiKeyIdentity } from '../auth/api-keys.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { dayOf, monthOf, type Account, type UsageCount } from './account-model.ts';
 import type { AccountStore } from './account-store.ts';
 import { planOf, type Plan, type Plans } from './plans.ts';
 import type { UsageMeter } from './usage-meter.ts';
+
+/** How long GET /v1/account waits for the store. */
+const READ_TIMEOUT_MS = 2000;
 
 /** What GET /v1/account answers from: read from the store when asked, plus this gateway's unflushed counts. */
 export interface AccountUsageFacts {
@@ -32,8 +36,9 @@ export type AccountUsageSource = (key: ApiKeyIdentity) => Promise<AccountUsageFa
 export function accountUsageSource(parts: { store: AccountStore; meter: UsageMeter; plans: Plans; clock: Clock; quotasEnforced: boolean }): AccountUsageSource {
   const { store, meter } = parts;
   // Between flushes: a flush finishing between the store reads and the meter's would leave its
-  // counts out of both.
-  return (key) => meter.exclusive(async () => {
+  // counts out of both. Bounded: a store that hangs must not hold the flushes queued behind.
+  return (key) => meter.exclusive(() => withDeadline(read(key), READ_TIMEOUT_MS, 'account usage'));
+  async function read(key: ApiKeyIdentity): Promise<AccountUsageFacts> {
     const now = parts.clock.now();
     const month = monthOf(new Date(now));
     const today = dayOf(new Date(now));
@@ -55,5 +60,5 @@ export function accountUsageSource(parts: { store: AccountStore; meter: UsageMet
       keyLastUsedAt: lastUses.length > 0 ? Math.max(...lastUses) : undefined,
       quotasEnforced: parts.quotasEnforced,
     };
-  });
+  }
 }

@@ -3,6 +3,7 @@ import { dayOf, KEY_SCOPES, monthOf, OWNER_ACCOUNT_ID, type UsageMetric } from '
 import type { AccountUsageFacts, AccountUsageSource } from '../../accounts/account-usage.ts';
 import { nextMonthStart } from '../../accounts/quotas.ts';
 import type { ApiKeyIdentity } from '../../auth/api-keys.ts';
+import { ApiError } from '../../errors/api-error.ts';
 import { defineEndpoint } from '../endpoint.ts';
 
 const count = z.number().int().min(0);
@@ -122,7 +123,14 @@ export function accountEndpoint(source: AccountUsageSource) {
           },
         } satisfies AccountResult,
       },
+      503: { description: '`store_unavailable`: the store of accounts and usage (Redis, or the SQLite file) did not answer within 2 s.', retryAfter: true },
     },
-    handle: async ({ request }) => accountAnswer(request.key!, await source(request.key!)),
+    handle: async ({ request }) => {
+      const key = request.key!;
+      const facts = await source(key).catch((error: unknown) => {
+        throw new ApiError(503, 'store_unavailable', 'The account store did not answer in time. Please retry shortly.', { cause: error, headers: { 'Retry-After': '2' } });
+      });
+      return accountAnswer(key, facts);
+    },
   });
 }
