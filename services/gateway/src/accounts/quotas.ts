@@ -1,7 +1,7 @@
 import { withDeadline, type Logger } from '@utility-api/infra';
 import { ApiError } from '../errors/api-error.ts';
 import type { Clock } from '../runtime/clock.ts';
-import { monthOf } from './account-model.ts';
+import { monthOf, type UsageCount } from './account-model.ts';
 import type { AccountStore } from './account-store.ts';
 import { planOf, type Plan, type Plans } from './plans.ts';
 import type { UsageMeter } from './usage-meter.ts';
@@ -72,7 +72,7 @@ export class Quotas {
     this.#plans = options.plans;
     this.#clock = options.clock;
     this.#logger = options.logger;
-    this.#meter.onFlushed(() => this.refresh());
+    this.#meter.onFlushed((written) => this.refresh(written));
   }
 
   /**
@@ -114,10 +114,15 @@ export class Quotas {
     return this.#month;
   }
 
-  /** Reads plans and totals again for the accounts active since the last refresh; forgets idle ones. */
-  async refresh(): Promise<() => void> {
+  /**
+   * Reads plans and totals again for the accounts active since the last refresh and those whose
+   * counts were just written (a card answered after its account's last check: its count leaves
+   * the unflushed ones, so the stored total must be read to take it in); forgets idle ones.
+   */
+  async refresh(written: readonly UsageCount[]): Promise<() => void> {
     const active = this.#active;
     this.#active = new Set();
+    for (const count of written) if (this.#accounts.has(count.accountId)) active.add(count.accountId);
     const now = this.#clock.now();
     for (const [accountId, state] of this.#accounts) if (now - state.activeAt > IDLE_EVICT_MS && !active.has(accountId)) this.#accounts.delete(accountId);
     const read = await Promise.all([...active].map(async (accountId) => [accountId, await this.#read(accountId, now)] as const));

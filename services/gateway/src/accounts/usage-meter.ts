@@ -74,7 +74,7 @@ export class UsageMeter {
   /** Flushes, and reads that must not see one half done, run one after another on this chain. */
   #serial: Promise<unknown> = Promise.resolve();
   readonly #timer: NodeJS.Timeout;
-  readonly #afterFlush: (() => Promise<() => void>)[] = [];
+  readonly #afterFlush: ((written: readonly UsageCount[]) => Promise<() => void>)[] = [];
 
   constructor(options: { store: AccountStore; clock: Clock; logger: Logger; flushMs: number; maxEntries?: number }) {
     this.#store = options.store;
@@ -135,11 +135,12 @@ export class UsageMeter {
   }
 
   /**
-   * Runs after every flush, successful or not: the quota re-reads the store's totals then. The
-   * listener reads, and returns what to apply: that runs in the same turn as the written counts
-   * leave the unflushed ones, so no request sees them counted twice or not at all.
+   * Runs after every flush, successful or not, with the counts it wrote: the quota re-reads the
+   * store's totals then. The listener reads, and returns what to apply: that runs in the same turn
+   * as the written counts leave the unflushed ones, so no request sees them counted twice or not
+   * at all.
    */
-  onFlushed(listener: () => Promise<() => void>): void {
+  onFlushed(listener: (written: readonly UsageCount[]) => Promise<() => void>): void {
     this.#afterFlush.push(listener);
   }
 
@@ -197,7 +198,7 @@ export class UsageMeter {
       this.#droppedLogged = this.#dropped;
     }
     const noop = () => {};
-    const apply = await Promise.all(this.#afterFlush.map((listener) => listener().catch((error: unknown) => {
+    const apply = await Promise.all(this.#afterFlush.map((listener) => listener(written).catch((error: unknown) => {
       this.#logger.warn({ err: error }, 'usage: after-flush step failed');
       return noop;
     })));
