@@ -70,7 +70,10 @@ const gatewayEnv = (port: number, mediaDir: string) => ({
   LOG_LEVEL: 'info',
   // Limits on, with a budget no run can use up: every request pays for its counter, as in production.
   RATE_LIMIT_DEFAULT: '999999999/60s',
+  // The same for the monthly quota: every request is checked against it and counted for usage.
+  PLANS: 'bench:cards=1000000000,requests=1000000000000',
   MEDIA_DIR: mediaDir,
+  // A fresh store per run, beside its media: usage counted by earlier runs does not carry over.
   DATABASE_PATH: join(mediaDir, 'accounts.sqlite'),
 });
 

@@ -87,6 +87,9 @@ for (const [generator, generate] of Object.entries(GENERATORS)) {
     const { callEveryOperation } = (await import(pathToFileURL(join(folder, 'call-every-operation.ts')).href)) as { callEveryOperation: CallEveryOperation };
     const calls = await callEveryOperation(gateway.url, TEST_API_KEY);
     checkCalls(t, calls);
+    // The account call comes last: it sees every call before it counted (this key, today), itself too.
+    const account = calls.find((call) => call.operationId === 'getAccount')!.body as { key: { today: { requests: number } } };
+    t.true(account.key.today.requests >= calls.length, `${account.key.today.requests} requests counted, ${calls.length} made`);
     const card = calls.find((call) => call.operationId === 'createProfileImage')!.body as { url: string };
     const image = await fetch(card.url);
     t.is(image.headers.get('content-type'), 'image/png');

@@ -3,10 +3,14 @@ import type { MediaStore } from '@utility-api/media-store';
 import type { RedisClient } from '@utility-api/infra/redis';
 import Koa from 'koa';
 import { announceOwnerSignIn } from './account-area/account-routes.ts';
+import { accountUsageSource } from './accounts/account-usage.ts';
+import { Quotas } from './accounts/quotas.ts';
+import { UsageMeter } from './accounts/usage-meter.ts';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
 import { ensureOwnerAccount, openAccountStore } from './auth/key-records.ts';
 import type { GatewayConfig } from './config.ts';
 import { loadDocsSite } from './docs/docs-site.ts';
+import { accountEndpoint } from './endpoints/account/endpoint.ts';
 import type { EndpointDefinition } from './endpoints/endpoint.ts';
 import { lightEndpoints } from './endpoints/light-endpoints.ts';
 import type { BackingStore } from './health/backing-store.ts';
@@ -63,9 +67,14 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   );
   // A card request holds its slot for at most the render deadline plus reading the stored card back.
   const rateLimits = config.rateLimits.enabled ? new RateLimits(config.rateLimits, parts.redis, logger, config.renderTimeoutMs * 2 + 30_000) : undefined;
+  // Registered after the store, so it closes (writing its last counts) before the store does.
+  const meter = parts.lifecycle.add('usage meter', new UsageMeter({ store: accounts, clock: parts.runtime.clock, logger, flushMs: config.usageFlushMs }), (usage) => usage.close());
+  // Quotas are limits: RATE_LIMITS=off turns them off with the others; usage is counted either way.
+  const quotas = config.rateLimits.enabled ? new Quotas({ store: accounts, meter, plans: config.plans, clock: parts.runtime.clock, logger }) : undefined;
   const endpoints = [
     ...parts.renderEndpoints,
     ...lightEndpoints({ ...parts.runtime, store: parts.backingStore, environment: config.deploymentEnvironment }),
+    accountEndpoint(accountUsageSource({ store: accounts, meter, plans: config.plans, clock: parts.runtime.clock, quotasEnforced: quotas !== undefined })),
   ];
   const document = buildOpenApiDocument(endpoints, {
     title: 'Utility API',
@@ -92,6 +101,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
       metricsToken: config.metricsToken,
     },
     rateLimits,
+    usage: { meter, quotas },
     docs: { openApiJson: JSON.stringify(document), site: loadDocsSite(document) },
     accountArea,
   });

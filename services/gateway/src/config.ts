@@ -15,6 +15,7 @@ import {
 import { z } from 'zod';
 import { accountAreaEnvironmentShape, refineAccountAreaEnvironment, toAccountAreaSettings } from './account-area/account-area-settings.ts';
 import { plansEnvironmentShape, toPlans } from './accounts/plans.ts';
+import { DEFAULT_USAGE_FLUSH_MS } from './accounts/usage-meter.ts';
 import { databasePathField, keysFileField } from './auth/key-records.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';
 
@@ -61,6 +62,8 @@ const environmentSchema = z
     ...plansEnvironmentShape,
     /** Sign in with Discord (OAuth2) and the key roll grace period of the account area. */
     ...accountAreaEnvironmentShape,
+    /** How often each gateway writes the usage it counted in memory to the store (and re-reads the quotas' totals). */
+    USAGE_FLUSH_MS: envInteger({ min: 100, max: 60_000, default: DEFAULT_USAGE_FLUSH_MS }),
     ...serviceEnvironmentShape,
   })
   // Embedded mode's render workers share what the 1 GiB promise leaves beside the gateway.
@@ -95,6 +98,7 @@ const environmentSchema = z
     databasePath: env.DATABASE_PATH,
     plans: toPlans(env.PLANS, env.DEFAULT_PLAN),
     accountArea: toAccountAreaSettings(env),
+    usageFlushMs: env.USAGE_FLUSH_MS,
     rateLimits: {
       enabled: env.RATE_LIMITS,
       budgets: { default: env.RATE_LIMIT_DEFAULT, profileImage: env.RATE_LIMIT_PROFILE_IMAGE, preview: env.RATE_LIMIT_PREVIEW },

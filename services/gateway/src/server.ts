@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Lifecycle, Logger } from '@utility-api/infra';
+import { Lifecycle, type Logger } from '@utility-api/infra';
 import { createGatewayApp, type GatewayRuntime } from './app.ts';
 import { defaultPublicBaseUrl, type GatewayConfig } from './config.ts';
 import { profileImageEndpoints } from './endpoints/profile-image/endpoint.ts';
@@ -16,10 +16,19 @@ import { startRenderBackends } from './rendering/render-backends.ts';
 export async function startGateway(config: GatewayConfig, runtime: GatewayRuntime, logger: Logger, lifecycle: Lifecycle) {
   const metrics = createGatewayMetrics();
   const backends = await startRenderBackends(config, logger, lifecycle, metrics.registry);
+  // What the app opens (the account store, keys, the usage meter) closes after the HTTP server has
+  // drained: registered before the server, it closes after it, so requests still in flight at
+  // shutdown are answered and counted before the meter's last flush and before the store closes.
+  const appLifecycle = new Lifecycle();
+  lifecycle.onClose('gateway app', async () => {
+    const report = await appLifecycle.shutdown(config.shutdownTimeoutMs);
+    const unclosed = [...report.failed.map((failure) => failure.name), ...report.timedOut];
+    if (unclosed.length > 0) throw new Error(`gateway app: not closed: ${unclosed.join(', ')}`, { cause: report.failed[0]?.error });
+  });
   const { server, port, serve } = await listen(config, lifecycle);
   const publicBaseUrl = config.publicBaseUrl ?? defaultPublicBaseUrl(config.host, port);
   const { app, keys, rateLimits } = await createGatewayApp({
-    config, runtime, logger, lifecycle, metrics, publicBaseUrl,
+    config, runtime, logger, lifecycle: appLifecycle, metrics, publicBaseUrl,
     redis: backends.redis, media: backends.media, backingStore: backends.backingStore,
     renderEndpoints: profileImageEndpoints({
       queue: backends.queue,

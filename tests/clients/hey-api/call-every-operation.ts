@@ -33,5 +33,6 @@ export async function callEveryOperation(baseUrl: string, key: string): Promise<
   await record('sortArray', api.sortArray({ query: { sort: 'low' }, body: { array: [5, 3, 9, 1] } }));
   await record('scramble', api.scramble({ query: { word: 'javascript' } }));
   await record('numberAnalyzer', api.numberAnalyzer({ query: { integer: 153 } }));
+  await record('getAccount', api.getAccount());
   return calls;
 }

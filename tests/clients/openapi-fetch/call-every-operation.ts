@@ -40,6 +40,7 @@ export async function callEveryOperation(baseUrl: string, key: string): Promise<
   await record('sortArray', client.POST('/v1/sort-array', { params: { query: { sort: 'low' } }, body: { array: [5, 3, 9, 1] } }));
   await record('scramble', client.GET('/v1/scramble', { params: { query: { word: 'javascript' } } }));
   await record('numberAnalyzer', client.GET('/v1/number-analyzer', { params: { query: { integer: 153 } } }));
+  await record('getAccount', client.GET('/v1/account', {}));
   return calls;
 }
 

@@ -32,5 +32,6 @@ export async function callEveryOperation(_baseUrl: string, key: string): Promise
   await record('sortArray', api.sortArray({ array: [5, 3, 9, 1] }, { sort: 'low' }, init));
   await record('scramble', api.scramble({ word: 'javascript' }, init));
   await record('numberAnalyzer', api.numberAnalyzer({ integer: 153 }, init));
+  await record('getAccount', api.getAccount(init));
   return calls;
 }

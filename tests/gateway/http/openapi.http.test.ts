@@ -14,7 +14,7 @@ test.after.always(async () => {
   await gateway?.close();
 });
 
-const DOCUMENTED_PATHS = ['/v1/profile-image', '/v1/profile-image/{userId}', ...LIGHT_PATHS];
+const DOCUMENTED_PATHS = ['/v1/profile-image', '/v1/profile-image/{userId}', ...LIGHT_PATHS, '/v1/account'];
 
 test('200 serves a valid OpenAPI 3.1 document without a key', async (t) => {
   const response = await fetch(`${gateway.url}/v1/openapi.json`);
@@ -85,6 +85,14 @@ test('the profile-image body documents format and the 200 answer documents altTe
   }
 });
 
+test("GET /v1/account documents its answer with an example that matches it, and no 403: every key may call it", (t) => {
+  const operation = contract.document.paths['/v1/account'].get;
+  t.is(operation.operationId, 'getAccount');
+  t.deepEqual(contract.check('/v1/account', 'GET', 200, operation.responses['200'].content['application/json'].example), [], 'the example matches its schema');
+  t.is(operation.responses['403'], undefined);
+  t.regex(contract.document.components.responses.TooManyRequests.description, /`quota_exceeded`/);
+});
+
 test('the status path documents all seven methods', (t) => {
   t.deepEqual(Object.keys(contract.document.paths['/v1/status']).sort(), [
     'delete',
@@ -117,6 +125,7 @@ const SAMPLES: { path: string; method: string; init?: RequestInit; query?: strin
   { path: '/v1/scramble', method: 'GET', query: '?word=example' },
   { path: '/v1/number-analyzer', method: 'GET', query: '?integer=-1234567' },
   { path: '/v1/number-analyzer', method: 'GET', query: '?integer=1e3' },
+  { path: '/v1/account', method: 'GET' },
 ];
 
 for (const [index, sample] of SAMPLES.entries()) {

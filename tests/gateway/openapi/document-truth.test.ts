@@ -3,7 +3,10 @@
  * headers on each answer, bodies that are required, HEAD without a body and a typed card echo.
  * Each check makes a real request where the server decides, and reads the served document.
  */
+import { join } from 'node:path';
 import test from 'ava';
+import { openSqliteAccountStore } from '../../../services/gateway/src/accounts/sqlite-account-store.ts';
+import { createApiKey } from '../../../services/gateway/src/auth/key-records.ts';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
 
 type Json = Record<string, any>;
@@ -91,6 +94,28 @@ test('the card answer declares X-Card-Render, Vary and, for image answers, Conte
     t.true(declared.includes(name), `declared: ${name}`);
   }
   t.true(declaredHeaders(operation, 503).includes('retry-after'));
+});
+
+test('every operation but GET /v1/account declares the 403 of a key without its scope, naming the scope, as the server sends it', async (t) => {
+  for (const { path, method, operation } of operations()) {
+    const forbidden = response(operation, 403);
+    if (operation.operationId === 'getAccount') {
+      t.is(forbidden, undefined, 'any key may ask for its account');
+      continue;
+    }
+    const scope = path.startsWith('/v1/profile-image') ? 'cards' : 'utility';
+    t.regex(forbidden?.description ?? '', new RegExp(`\`${scope}\`.*\`key_scope_forbidden\``), `${method} ${path}`);
+  }
+  const store = openSqliteAccountStore({ path: join(gateway.mediaDir, 'accounts.sqlite') });
+  try {
+    const { key } = await createApiKey(store, { name: 'cards only', now: new Date(), scopes: ['cards'] });
+    const answer = await fetch(`${gateway.url}/v1/hex-to-rgb?hex=fff`, { headers: { Authorization: key } });
+    t.is(answer.status, 403);
+    t.is(((await answer.json()) as Json).error.code, 'key_scope_forbidden');
+    t.truthy(answer.headers.get('x-request-id'));
+  } finally {
+    await store.close();
+  }
 });
 
 test('bodies the server needs are required, optional ones are not', (t) => {

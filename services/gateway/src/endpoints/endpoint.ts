@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { KeyScope } from '../accounts/account-model.ts';
+import type { ApiKeyIdentity } from '../auth/api-keys.ts';
 import type { FieldProblem } from '../errors/api-error.ts';
 import type { RateBudget } from '../rate-limits/rate-spec.ts';
 
@@ -29,6 +31,8 @@ export interface RequestSnapshot {
   requestId: string;
   /** The id of the API key that authenticated the request (never the key); undefined on public routes. */
   keyId?: string | undefined;
+  /** The key's account, name and scopes (never the key); undefined on public routes. */
+  key?: ApiKeyIdentity | undefined;
   /**
    * Aborted when the client closes the connection before it has its answer. Only endpoints that
    * set `stopsWhenClientLeaves` get one (watching the socket costs every request a listener).
@@ -49,11 +53,14 @@ export class Reply<Body> {
   readonly status: number;
   readonly body: Body;
   readonly headers: Readonly<Record<string, string>>;
+  /** A card answer's stored format, which the usage meter counts `cards` by. */
+  readonly cardFormat: string | undefined;
 
-  constructor(status: number, body: Body, headers: Readonly<Record<string, string>> = {}) {
+  constructor(status: number, body: Body, headers: Readonly<Record<string, string>> = {}, cardFormat?: string) {
     this.status = status;
     this.body = body;
     this.headers = headers;
+    this.cardFormat = cardFormat;
   }
 }
 
@@ -75,6 +82,8 @@ export interface EndpointLimits {
   budget?: RateBudget;
   /** Whether each request holds one of the key's card slots (`CARDS_IN_FLIGHT_PER_KEY`) while it runs. */
   holdsCardSlot?: boolean;
+  /** Whether the account's monthly quota never refuses it (it still counts as a request): GET /v1/account, which tells where the quota stands. */
+  outsideQuota?: boolean;
 }
 
 export interface EndpointDefinition<
@@ -94,6 +103,11 @@ export interface EndpointDefinition<
   params?: ParamsSchema;
   /** Whether the endpoint needs an API key (the docs and media routes do not). */
   authenticated: boolean;
+  /**
+   * What the endpoint belongs to, for keys made for part of the API: `cards` or `utility`. A key
+   * whose scopes lack it is refused (403); undefined means any key may call it (GET /v1/account).
+   */
+  scope?: KeyScope;
   /** The per-key limits an authenticated endpoint is under; the router applies them, nothing matches paths. */
   limits?: EndpointLimits;
   /** Whether the handler is told (`request.gone`) when its client hangs up, to stop work nobody will read. */

@@ -20,10 +20,13 @@ interface LightEndpointDependencies {
   environment: string;
 }
 
-/** The ten light endpoints: answered by the gateway itself, in the order the docs list them. */
+/**
+ * The ten light endpoints: answered by the gateway itself, in the order the docs list them. All of
+ * them are the `utility` scope of a key.
+ */
 export function lightEndpoints(dependencies: LightEndpointDependencies): EndpointDefinition[] {
   const { clock, random } = dependencies;
-  return [
+  const endpoints = [
     jsonValidatorEndpoint(),
     randomEmojiEndpoint(random),
     timeEndpoint(clock),
@@ -35,4 +38,5 @@ export function lightEndpoints(dependencies: LightEndpointDependencies): Endpoin
     scrambleEndpoint(random, clock),
     numberAnalyzerEndpoint(),
   ];
+  return endpoints.map((endpoint) => ({ ...endpoint, scope: 'utility' }));
 }

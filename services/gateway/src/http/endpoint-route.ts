@@ -73,6 +73,7 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
       receivedAt: ctx.state.receivedAt,
       requestId: ctx.state.requestId,
       keyId: ctx.state.apiKey?.id,
+      key: ctx.state.apiKey,
       gone: endpoint.stopsWhenClientLeaves === true ? clientGoneSignal(ctx) : undefined,
     };
     const pending: unknown = endpoint.handle({ query, body, params, request });
@@ -99,6 +100,7 @@ function writeReply(ctx: GatewayContext, reply: Reply<unknown>): void {
   ctx.status = reply.status;
   ctx.set(reply.headers);
   ctx.body = reply.body;
+  if (reply.cardFormat !== undefined) ctx.state.cardFormat = reply.cardFormat;
 }
 
 export function problemsFromZod(error: z.ZodError, location: FieldProblem['in']): FieldProblem[] {

@@ -17,6 +17,8 @@ export class GatewayState {
   /** `performance.now()` at arrival. */
   readonly receivedAt: number;
   apiKey?: ApiKeyIdentity;
+  /** Set by a card answer: the stored card's format, for the usage meter. */
+  cardFormat?: string;
   readonly #root: Logger;
   #log: Logger | undefined;
   #logHasKey = false;
@@ -148,6 +150,11 @@ function asClientError(error: unknown): ApiError | undefined {
   if (candidate.expose !== true) return undefined;
   const message = typeof candidate.message === 'string' ? candidate.message : 'The request could not be processed.';
   return new ApiError(candidate.status, STATUS_CODES[candidate.status] ?? 'client_error', message, { cause: error });
+}
+
+/** The status `answerError` will give an error, for middleware that counts answers before it runs. */
+export function statusOfError(error: unknown): number {
+  return (error instanceof ApiError ? error : asClientError(error))?.status ?? 500;
 }
 
 function answerError(ctx: GatewayContext, error: unknown): void {

@@ -3,6 +3,8 @@ import { checkReadiness } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import type { Registry } from 'prom-client';
 import { mountAccountRoutes, type AccountAreaParts } from '../account-area/account-routes.ts';
+import type { Quotas } from '../accounts/quotas.ts';
+import type { UsageMeter } from '../accounts/usage-meter.ts';
 import { authenticate, type ApiKeyVerifier } from '../auth/key-verifier.ts';
 import { mountDocsRoutes } from '../docs/docs-routes.ts';
 import type { DocsSite } from '../docs/docs-site.ts';
@@ -10,6 +12,7 @@ import { routerPath, type EndpointDefinition } from '../endpoints/endpoint.ts';
 import { mountHomeRoutes } from '../home/home-routes.ts';
 import { mountPlaygroundRoutes } from '../playground/playground-routes.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
+import { accountGuard } from './account-guard.ts';
 import { endpointRoute } from './endpoint-route.ts';
 import { mountMediaRoutes } from './media-routes.ts';
 import type { GatewayState } from './request-pipeline.ts';
@@ -33,6 +36,8 @@ interface RouterParts {
   rateLimits: RateLimits | undefined;
   /** `/account`: sign-in, keys and usage for people, in a browser. */
   accountArea: AccountAreaParts;
+  /** Usage counting, and the monthly quotas (undefined when `RATE_LIMITS=off`). */
+  usage: { meter: UsageMeter; quotas: Quotas | undefined };
 }
 
 const CHECK_TIMEOUT_MS = 1000;
@@ -47,8 +52,10 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
   const { rateLimits } = parts;
   const requireKey = authenticate(parts.keys, rateLimits);
   for (const endpoint of parts.endpoints) {
-    // Key first, then its budget and card slot, then the endpoint: a refused request costs no parsing.
-    const guards = endpoint.authenticated ? [requireKey, ...(rateLimits ? [rateLimits.middleware(endpoint.limits)] : [])] : [];
+    // Key first, then its scope, quota and usage count, then its budget and card slot, then the
+    // endpoint: a refused request costs no parsing.
+    const accountChecks = accountGuard(endpoint, parts.usage.meter, parts.usage.quotas);
+    const guards = endpoint.authenticated ? [requireKey, accountChecks, ...(rateLimits ? [rateLimits.middleware(endpoint.limits)] : [])] : [];
     // GET routes answer HEAD too, as the router does for every GET.
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
     router.register(routerPath(endpoint.path), methods.map((method) => method.toLowerCase()), [...guards, endpointRoute(endpoint)]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KEY_SCOPES, type KeyScope } from '../accounts/account-model.ts';
 import type { EndpointDefinition, HttpMethod, ResponseDoc } from '../endpoints/endpoint.ts';
 import { errorBodySchema } from '../errors/error-body.ts';
 
@@ -77,13 +78,38 @@ const SHARED_RESPONSES: Record<string, { status: number; description: string; he
 
 const RATE_LIMITED_DESCRIPTION =
   "Rate limited (`rate_limited`): the key's budget for this endpoint is used up, or this client address sent too many " +
-  'wrong keys. `Retry-After` says when to retry; the `RateLimit-*` headers are present when the key was the cause.';
+  'wrong keys. `Retry-After` says when to retry; the `RateLimit-*` headers are present when the key was the cause. ' +
+  "Or over quota (`quota_exceeded`): the account used up its plan's monthly requests quota (or, on a card operation, its " +
+  'cards quota); the message names which and when it resets (the start of the next UTC month), `Retry-After` counts the ' +
+  'seconds until then, and `GET /v1/account` shows both quotas. Requests refused by the quota do not count against it.';
+
+/** A key made for part of the API calling another part: one response per scope, so each operation names the scope it needs. */
+const SCOPE_RESPONSES: Readonly<Record<KeyScope, { name: string; operations: string }>> = {
+  cards: { name: 'CardsScopeForbidden', operations: 'the card operations' },
+  utility: { name: 'UtilityScopeForbidden', operations: 'the utility operations' },
+};
+
+function scopeResponseComponents(): Record<string, ResponseObject> {
+  return Object.fromEntries(
+    KEY_SCOPES.map((scope) => [
+      SCOPE_RESPONSES[scope].name,
+      {
+        description:
+          `The key's scopes do not include \`${scope}\` (${SCOPE_RESPONSES[scope].operations}), which this operation needs ` +
+          '(`key_scope_forbidden`; the message names the scope). Checked right after the key, before any rate budget or quota is spent.',
+        headers: headersOf([]),
+        content: ERROR_CONTENT,
+      },
+    ]),
+  );
+}
 
 function sharedResponseComponents(rateLimited: boolean) {
   const components: Record<string, ResponseObject> = {};
   for (const [name, shared] of Object.entries(SHARED_RESPONSES)) {
     components[name] = { description: shared.description, headers: headersOf(shared.headers ?? []), content: ERROR_CONTENT };
   }
+  Object.assign(components, scopeResponseComponents());
   if (rateLimited) {
     components.TooManyRequests = {
       description: RATE_LIMITED_DESCRIPTION,
@@ -161,6 +187,7 @@ function responses(endpoint: EndpointDefinition, method: HttpMethod, rateLimited
   };
   shared(400, 'BadRequest');
   if (endpoint.authenticated) shared(401, 'Unauthorized');
+  if (endpoint.authenticated && endpoint.scope !== undefined) shared(403, SCOPE_RESPONSES[endpoint.scope].name);
   shared(405, 'MethodNotAllowed');
   shared(408, 'RequestTimeout');
   if (endpoint.body && BODY_METHODS.includes(method)) {
@@ -198,7 +225,8 @@ function headCodeSamples(serverUrl: string, endpoint: EndpointDefinition) {
   return [{ lang: 'curl', label: 'curl', source: `curl --head '${serverUrl}${endpoint.path}'${key}` }];
 }
 
-function operationId(endpoint: EndpointDefinition, method: HttpMethod): string {
+/** The operation id of one method of an endpoint: its own, with the method appended when it serves several. */
+export function operationIdOf(endpoint: EndpointDefinition, method: HttpMethod): string {
   if (endpoint.methods.length === 1) return endpoint.operationId;
   return `${endpoint.operationId}${method[0]}${method.slice(1).toLowerCase()}`;
 }
@@ -207,6 +235,7 @@ function operationId(endpoint: EndpointDefinition, method: HttpMethod): string {
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'Profile image': 'Profile and welcome cards for Discord bots: PNG, WebP, AVIF or GIF, still or animated.',
   Utilities: 'Small, fast answers: time, colours, JSON checks, random picks, text and number helpers, and the API status.',
+  Account: "Your key's account: its plan, this month's quotas and what they have used, and this key's own usage.",
 };
 
 /** The OpenAPI 3.1 document, built from the same definitions (and zod schemas) that serve requests. */
@@ -221,7 +250,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
       const operationTags = endpoint.tags ?? ['Utilities'];
       for (const tag of operationTags) tags.add(tag);
       pathItem[method.toLowerCase()] = {
-        operationId: operationId(endpoint, method),
+        operationId: operationIdOf(endpoint, method),
         // One path answering several methods gets one entry per method in the docs' navigation: name the method.
         summary: endpoint.methods.length > 1 ? `${endpoint.summary} (${method})` : endpoint.summary,
         description: endpoint.description,

@@ -214,7 +214,9 @@ function tooManyRequests(dependencies: ProfileImageDependencies): Record<number,
       description:
         "`rate_limited`: the key's profile-image budget is used up, or this client address sent too many wrong keys. " +
         `\`too_many_cards_in_flight\`: the key already has ${dependencies.cardsInFlightPerKey} cards in progress (across every gateway) ` +
-        '(`CARDS_IN_FLIGHT_PER_KEY`); a slot frees when one of them is answered. Both carry `Retry-After` (1 s for cards in flight).',
+        '(`CARDS_IN_FLIGHT_PER_KEY`); a slot frees when one of them is answered. `quota_exceeded`: the account used up its monthly ' +
+        'cards or requests quota (the message names which, and when it resets: the next UTC month; `GET /v1/account` shows both). ' +
+        'All carry `Retry-After` (1 s for cards in flight, until the month ends for a quota).',
     },
   };
 }
@@ -283,10 +285,10 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
       const image = await readStoredImage(dependencies.media, result.mediaKey, result.format);
       dependencies.onRendered?.(reused);
       // Content-Location: the URL where this same representation lives (RFC 9110 §8.7).
-      return new Reply<Buffer>(200, image.bytes, { ...headers, 'Content-Type': image.contentType, ETag: image.etag, 'Content-Location': url, 'X-Alt-Text': rfc8187(result.altText) });
+      return new Reply<Buffer>(200, image.bytes, { ...headers, 'Content-Type': image.contentType, ETag: image.etag, 'Content-Location': url, 'X-Alt-Text': rfc8187(result.altText) }, result.format);
     }
     dependencies.onRendered?.(reused);
-    return new Reply<ProfileImageResult>(200, { success: true, message: 'Image Created', options: body, url, altText: result.altText, ...animation }, headers);
+    return new Reply<ProfileImageResult>(200, { success: true, message: 'Image Created', options: body, url, altText: result.altText, ...animation }, headers, result.format);
   };
   const common = {
     methods: ['POST'] as const,
@@ -294,6 +296,7 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     description: DESCRIPTION(dependencies),
     tags: ['Profile image'],
     authenticated: true,
+    scope: 'cards' as const,
     limits: { budget: 'profileImage', holdsCardSlot: true } as const,
     stopsWhenClientLeaves: true,
     body,
