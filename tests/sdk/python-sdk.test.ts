@@ -104,6 +104,7 @@ test('the Python package installs with pip offline and works end to end, with it
   t.true(['Heads', 'Tails'].includes(light.coinFlip));
   t.is(light.scramble, 'javascript');
   t.true(light.numberAnalyzer);
+  t.is(light.account, 'acct_owner', 'GET /v1/account: a bootstrap key belongs to the local owner');
   for (const method of ['GET', 'DELETE', 'OPTIONS']) t.like(light.status[method], { method }, method);
   for (const method of ['POST', 'PUT', 'PATCH']) t.deepEqual(light.status[method], { method, body: { hello: 'world' } }, method);
   t.truthy(light.statusHead, 'HEAD answers with its headers');

@@ -1,5 +1,5 @@
 import type {
-  AgeCalculatorQuery, AgeCalculatorResult, CardFormat, CardJson, CardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
+  AccountResult, AgeCalculatorQuery, AgeCalculatorResult, CardFormat, CardJson, CardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
   HexToRgbQuery, HexToRgbResult, JsonValidatorBody, JsonValidatorResult, NumberAnalyzerQuery, NumberAnalyzerResult,
   RandomEmojiQuery, RandomEmojiResult, ScrambleQuery, ScrambleResult, SortArrayBody, SortArrayQuery, SortArrayResult,
   StatusBody, StatusResult, TimeQuery, TimeResult,
@@ -191,6 +191,11 @@ export class UtilityApiClient {
 
   scramble(query: ScrambleQuery): Promise<ScrambleResult> {
     return this.#json({ method: 'GET', path: '/v1/scramble', query: { ...query } });
+  }
+
+  /** The key's account, plan and this month's quotas, and the key's own usage. */
+  getAccount(): Promise<AccountResult> {
+    return this.#json({ method: 'GET', path: '/v1/account' });
   }
 
   numberAnalyzer(query: NumberAnalyzerQuery): Promise<NumberAnalyzerResult> {

@@ -20,14 +20,17 @@ export interface ErrorBody {
   requestId: string;
 }
 
+/** A colour: `#rgb`/`#rrggbb`, or Discord's integer colour (0-16777215, discord.js `member.displayColor`). */
+export type Colour = string | number;
+
 /** The card's numbers and colours under the avatar; all or nothing. */
 export interface RankData {
   currentXp: number;
   requiredXp: number;
   level: number;
   rank: number;
-  barColor: string;
-  levelColor: string;
+  barColor: Colour;
+  levelColor: Colour;
   autoColorRank: boolean;
 }
 
@@ -39,14 +42,18 @@ export interface CardOptions {
   customTag?: string;
   customSubtitle?: string;
   customBadges?: string[];
+  /** An image URL drawn in place of the avatar (animated ones move with `animated: true`). */
+  customAvatar?: string;
+  /** The server: with the gateway's bot token, the member's server nickname and avatar are drawn. */
+  guildId?: string;
   customBackground?: string;
   badgesFrame?: boolean;
   overwriteBadges?: boolean;
   removeBadges?: boolean;
   removeBorder?: boolean;
-  usernameColor?: string;
-  tagColor?: string;
-  borderColor?: string;
+  usernameColor?: Colour;
+  tagColor?: Colour;
+  borderColor?: Colour;
   squareAvatar?: boolean;
   backgroundBrightness?: number;
   removeAvatarFrame?: boolean;
@@ -67,13 +74,8 @@ export interface CardOptions {
 export interface CardJson {
   success: true;
   message: 'Image Created';
-  /** The options as the server read them; colours as it normalised them. */
-  options: Omit<CardOptions, 'usernameColor' | 'tagColor' | 'borderColor' | 'rankData'> & {
-    usernameColor?: unknown;
-    tagColor?: unknown;
-    borderColor?: unknown;
-    rankData?: Omit<RankData, 'barColor' | 'levelColor'> & { barColor: unknown; levelColor: unknown };
-  };
+  /** The options as the server read them; colours as it normalised them (`#rrggbb`). */
+  options: CardOptions;
   url: string;
   altText: string;
   animated?: boolean;
@@ -315,4 +317,39 @@ export interface NumberAnalyzerResult {
   isGreaterThanZero: boolean;
   isNegative: boolean;
   absoluteValue: number;
+}
+
+/** What a period's quota stands at. */
+export interface QuotaUse {
+  limit: number;
+  used: number;
+  remaining: number;
+  /** When the quota starts again (the next UTC month). */
+  resetsAt: string;
+}
+
+/** One key's counts over a day or a month. */
+export interface KeyCounts {
+  requests: number;
+  cards: number;
+  rateLimited: number;
+  errors: number;
+}
+
+/** `GET /v1/account`: the key's account, its plan and quotas, and the key's own usage. */
+export interface AccountResult {
+  account: { id: string; name: string };
+  plan: { name: string; cards: number; requests: number };
+  /** False where the operator turned limits off: then nothing is refused for the quota. */
+  quotasEnforced: boolean;
+  cards: QuotaUse;
+  requests: QuotaUse;
+  key: {
+    id: string;
+    name: string;
+    scopes: ('cards' | 'utility')[];
+    today: KeyCounts & { day: string };
+    month: KeyCounts & { month: string };
+    lastUsedAt: string;
+  };
 }

@@ -169,6 +169,10 @@ class Client:
     async def number_analyzer(self, integer: int) -> Dict[str, Any]:
         return await self._json("GET", "/v1/number-analyzer", query={"integer": integer})
 
+    async def get_account(self) -> Dict[str, Any]:
+        """The key's account, plan and this month's quotas, and the key's own usage (GET /v1/account)."""
+        return await self._json("GET", "/v1/account")
+
     # Transport
 
     async def _json(self, method: str, path: str, *, query: Optional[Mapping[str, Any]] = None,

@@ -47,6 +47,7 @@ async def light(api):
         "coinFlip": (await api.coin_flip(heads=70, tails=30))["result"],
         "scramble": (await api.scramble("javascript"))["original"],
         "numberAnalyzer": (await api.number_analyzer(153))["isArmstrong"],
+        "account": (await api.get_account())["account"]["id"],
         "status": {method: {"method": details["method"], "body": details["body"]} for method, details in statuses.items()},
         "statusHead": (await api.status_head()).get("x-request-id"),
     }

@@ -52,6 +52,7 @@ same<sdk.ScrambleQuery, Query<'scramble'>>(true);
 same<sdk.ScrambleResult, Answer<'scramble'>>(true);
 same<sdk.NumberAnalyzerQuery, Query<'numberAnalyzer'>>(true);
 same<sdk.NumberAnalyzerResult, Answer<'numberAnalyzer'>>(true);
+same<sdk.AccountResult, Answer<'getAccount'>>(true);
 
 /** Every operationId of the document is a method of the client. */
 const everyOperation: Exclude<keyof operations, keyof sdk.UtilityApiClient> extends never ? true : false = true;
