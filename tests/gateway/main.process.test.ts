@@ -59,3 +59,24 @@ test('without API_KEYS, generates a key for the run and prints it once', async (
     await gateway.stop();
   }
 });
+
+test('when ready, a plain summary says where it answers, the key to use, the sign-in link, the docs and the playground', async (t) => {
+  const port = await freePort();
+  const gateway = startNodeProcess(ENTRY, { ...ownData(), PORT: String(port) });
+  try {
+    await gateway.waitFor(/Playground {2}http/);
+    const base = `http://127.0.0.1:${port}`;
+    const summary = gateway.output().slice(gateway.output().indexOf('Utility API is ready'));
+    t.regex(summary, new RegExp(`^Utility API is ready: ${base}$`, 'm'));
+    const key = /^ {2}Key {9}(dev_\S+) /m.exec(summary)?.[1];
+    t.truthy(key, summary);
+    const link = /^ {2}Account {5}(\S+) \(one-time sign-in link/m.exec(summary)?.[1];
+    t.regex(link ?? '', new RegExp(`^${base}/account/sign-in#token=[A-Za-z0-9_-]{43}$`));
+    t.regex(summary, new RegExp(`^ {2}Docs {8}${base}/docs$`, 'm'));
+    t.regex(summary, new RegExp(`^ {2}Playground {2}${base}/playground$`, 'm'));
+    // What it says works: the key calls the API.
+    t.is((await fetch(`${base}/v1/coin-flip`, { headers: { authorization: key! } })).status, 200);
+  } finally {
+    await gateway.stop();
+  }
+});

@@ -90,7 +90,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     publicBaseUrl: parts.publicBaseUrl,
     previewEndpoint: endpoints.find((endpoint) => endpoint.operationId === 'createProfileImage'),
   };
-  await announceOwnerSignIn(accountArea, logger);
+  const ownerSignInLink = await announceOwnerSignIn(accountArea, logger);
   const router = buildRouter({
     endpoints,
     keys,
@@ -114,5 +114,5 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   app.use(requestPipeline(logger, parts.metrics.latency));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return { app, keys, rateLimits, accounts };
+  return { app, keys, rateLimits, accounts, ownerSignInLink };
 }

@@ -10,6 +10,8 @@ await runService({
   start: async (config, logger, lifecycle) => {
     const gateway = await startGateway(config, { clock: systemClock, random: cryptoRandomSource() }, logger, lifecycle);
     gateway.backends.warmUp();
+    // For the person at the terminal, on stderr: stdout stays the JSON log.
+    process.stderr.write(gateway.summary);
   },
   shuttingDown: 'shutting down',
 });

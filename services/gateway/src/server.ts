@@ -8,6 +8,7 @@ import { profileImageEndpoints } from './endpoints/profile-image/endpoint.ts';
 import { answerClientError } from './http/request-pipeline.ts';
 import { createGatewayMetrics } from './metrics/gateway-metrics.ts';
 import { startRenderBackends } from './rendering/render-backends.ts';
+import { startupSummary } from './startup-summary.ts';
 
 /**
  * Builds and starts the gateway from a parsed config; every resource it opens registers its
@@ -27,7 +28,7 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
   });
   const { server, port, serve } = await listen(config, lifecycle);
   const publicBaseUrl = config.publicBaseUrl ?? defaultPublicBaseUrl(config.host, port);
-  const { app, keys, rateLimits } = await createGatewayApp({
+  const { app, keys, rateLimits, ownerSignInLink } = await createGatewayApp({
     config, runtime, logger, lifecycle: appLifecycle, metrics, publicBaseUrl,
     redis: backends.redis, media: backends.media, backingStore: backends.backingStore,
     renderEndpoints: profileImageEndpoints({
@@ -47,7 +48,8 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
   const rateLimitStore = rateLimits ? (rateLimits.shared ? 'redis' : 'memory') : 'off';
   const keyCounts = { keys: keys.bootstrapCount, managedKeys: keys.activeCount, keyStore: keys.backend };
   logger.info({ url, publicBaseUrl, ...keyCounts, rateLimits: rateLimitStore, mode: backends.mode }, 'gateway listening');
-  return { server, url, backends };
+  const summary = startupSummary({ publicBaseUrl, generatedKey: keys.generatedKey, bootstrapKeys: keys.bootstrapCount, managedKeys: keys.activeCount, signInLink: ownerSignInLink });
+  return { server, url, backends, summary };
 }
 
 /**

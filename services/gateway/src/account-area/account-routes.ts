@@ -281,8 +281,9 @@ function keyIdParam(ctx: GatewayContext & { params: Record<string, string | unde
  * printed at boot, plainly, so whoever ran `./run start` sees it (like a notebook server's token
  * link). It is a secret on purpose and works once, for 15 minutes; `pnpm keys` prints new ones.
  */
-export async function announceOwnerSignIn(parts: AccountAreaParts, logger: Logger): Promise<void> {
-  if (parts.settings.discord) return;
+export async function announceOwnerSignIn(parts: AccountAreaParts, logger: Logger): Promise<{ url: string; expiresAt: Date } | undefined> {
+  if (parts.settings.discord) return undefined;
   const link = await createSignInLink(parts.store, { accountId: OWNER_ACCOUNT_ID, baseUrl: parts.publicBaseUrl, now: new Date() });
   logger.info(`sign in to the account area (link works once, until ${link.expiresAt.toISOString()}): ${link.url}`);
+  return link;
 }

@@ -56,6 +56,8 @@ export class ApiKeyVerifier {
   #nextRefresh: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #failing = false;
+  /** The key made for this run when there was none at all (`generateWhenEmpty`), for the start-up summary. */
+  generatedKey: string | undefined;
 
   private constructor(records: ApiKeyRecords, logger: Logger) {
     this.#records = records;
@@ -70,6 +72,7 @@ export class ApiKeyVerifier {
     if (options.generateWhenEmpty && bootstrapKeys.length === 0 && verifier.activeCount === 0) {
       const generated = `dev_${randomBytes(24).toString('base64url')}`;
       bootstrapKeys = [generated];
+      verifier.generatedKey = generated;
       options.logger.warn(`API_KEYS is not set: generated a key for this run only: ${generated}`);
     }
     verifier.#bootstrap = bootstrapKeys.map((key, index) => {
