@@ -271,8 +271,9 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
 
   test(`${name}: sessions: past its absolute end a session is gone`, async (t) => {
     const accountId = (await first.createAccount(newAccount())).id;
-    // A whole second written without milliseconds (valid ISO): it must still compare as a time.
-    const endMs = Math.ceil((Date.now() + 500) / 1000) * 1000;
+    // A whole second written without milliseconds (valid ISO): it must still compare as a time. Far
+    // enough ahead that a loaded machine still reads it before its end (CI once took over 0.5 s here).
+    const endMs = Math.ceil((Date.now() + 4000) / 1000) * 1000;
     const ending = { ...newSession(accountId), expiresAt: new Date(endMs).toISOString().replace('.000Z', 'Z') };
     await first.createSession(ending);
     t.truthy(await second.session(ending.idHash));

@@ -79,6 +79,7 @@ const OPTION_CASES: [string, CardInput, CardInput][] = [
   ['backgroundBrightness', welcome({ backgroundBrightness: 100 }), welcome()],
   ['moreBackgroundBlur', { ...welcome({ moreBackgroundBlur: true, backgroundBrightness: 100 }), profile: { ...PROFILE, banner: landscape } }, { ...welcome({ backgroundBrightness: 100 }), profile: { ...PROFILE, banner: landscape } }],
   ['customBackground', welcome({ customBackground: 'https://example.com/a.png' }, { images: { background: sampleAbstractPng() } }), welcome()],
+  ['customAvatar', welcome({ customAvatar: 'https://example.com/avatar.png' }, { images: { avatar: sampleBadgePng('#e84393') } }), welcome()],
   ['squareAvatar', welcome({ squareAvatar: true }), welcome()],
   ['removeAvatarFrame', welcome({ removeAvatarFrame: true }), welcome()],
   ['presenceStatus', welcome({ presenceStatus: 'online' }), welcome()],
@@ -106,7 +107,8 @@ test('welcome layout: profile badges, the avatar decoration, and removeBadges / 
 
 test('the option cases and the welcome samples cover every card option', (t) => {
   // `animated` is a different render (renderAnimatedCard, tests/card/animation), not a difference in a still card.
-  const covered = new Set([...OPTION_CASES.map(([option]) => option), 'removeBadges', 'overwriteBadges', 'rankData', 'layout', 'headline', 'animated']);
+  // `guildId` changes what the renderer fetches (the member's server name and avatar), not how a card draws.
+  const covered = new Set([...OPTION_CASES.map(([option]) => option), 'removeBadges', 'overwriteBadges', 'rankData', 'layout', 'headline', 'animated', 'guildId']);
   for (const option of Object.keys(cardOptionsSchema.shape)) t.true(covered.has(option), `${option} is not checked in the welcome layout`);
   t.true(SAMPLE_CARDS.filter((card) => card.input.options.layout === 'welcome').length >= 4);
 });

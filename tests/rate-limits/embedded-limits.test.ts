@@ -180,7 +180,7 @@ test('configuration: defaults, and every bad budget reported at once', (t) => {
   const defaults = loadGatewayConfig({});
   t.deepEqual(defaults.rateLimits, {
     enabled: true,
-    budgets: { default: { points: 600, durationSeconds: 60 }, profileImage: { points: 60, durationSeconds: 60 } },
+    budgets: { default: { points: 600, durationSeconds: 60 }, profileImage: { points: 60, durationSeconds: 60 }, preview: { points: 30, durationSeconds: 60 } },
     authFailures: { points: 20, durationSeconds: 60 },
     cardsInFlightPerKey: 8,
   });
