@@ -37,7 +37,9 @@ test('404 JSON for an unknown path, with or without a key', async (t) => {
     t.is(body.error.code, 'not_found');
     t.is(body.requestId, response.headers.get('x-request-id'));
   }
-  t.is((await gateway.json('/')).status, 404);
+  t.is((await gateway.json('/nothing-here')).status, 404);
+  // `/` is the home page now (tests/account/found-from-everywhere.test.ts), JSON when asked for.
+  t.is((await gateway.json('/', { headers: { accept: 'application/json' } })).status, 200);
 });
 
 test('405 JSON with Allow for a wrong method', async (t) => {
