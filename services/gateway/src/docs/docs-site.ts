@@ -97,10 +97,12 @@ export interface DocsSite {
   html: string;
   /** By file name under DOCS_ASSET_PREFIX. */
   assets: ReadonlyMap<string, StaticAsset>;
+  /** `/v1/openapi.json`: the document as served, its ETag and compressed forms made once per deploy. */
+  openApiDocument: StaticAsset;
 }
 
-/** The `/docs` page and the files it loads, read once at boot: they change only with a deploy. */
-export function loadDocsSite(document: Pick<OpenApiDocument, 'info'>): DocsSite {
+/** The `/docs` page, the files it loads and the document it renders, made once at boot: they change only with a deploy. */
+export function loadDocsSite(document: OpenApiDocument): DocsSite {
   const { title } = document.info;
   const renderer = rendererBundle();
   const bootstrap = new StaticAsset('docs-bootstrap', 'js', 'text/javascript; charset=utf-8', Buffer.from(bootstrapScript(`${DOCS_ASSET_PREFIX}${renderer.fileName}`)));
@@ -121,5 +123,10 @@ export function loadDocsSite(document: Pick<OpenApiDocument, 'info'>): DocsSite 
 </body>
 </html>
 `;
-  return { html, assets: new Map([renderer, bootstrap, stylesheet].map((asset) => [asset.fileName, asset])) };
+  return {
+    html,
+    assets: new Map([renderer, bootstrap, stylesheet].map((asset) => [asset.fileName, asset])),
+    // Served at its fixed URL, so the hashed file name goes unused; the ETag is what revalidates it.
+    openApiDocument: new StaticAsset('openapi', 'json', 'application/json; charset=utf-8', Buffer.from(JSON.stringify(document))),
+  };
 }
