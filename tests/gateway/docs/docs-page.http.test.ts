@@ -19,7 +19,7 @@ const EXPECTED_DIRECTIVES = {
   'default-src': "'none'",
   'script-src': "'self'",
   'style-src': "'self' 'unsafe-inline'",
-  'img-src': "'self' data:",
+  'img-src': "'self' data: blob:",
   'connect-src': "'self'",
   'base-uri': "'none'",
   'form-action': "'none'",

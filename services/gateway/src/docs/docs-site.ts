@@ -15,12 +15,15 @@ export const DOCS_ASSET_PREFIX = '/docs/assets/';
  * a nonce instead, the first screen alone raised 7 style-attribute and 4 style-element violations).
  * No nonce or hash covers attributes. Styles cannot run code; scripts, connections, frames and
  * forms stay closed.
+ *
+ * img-src allows `blob:`: try-it shows an image answer (a card asked for with `Accept: image/png`)
+ * from a blob URL the page made of the bytes it fetched itself; only images may load from one.
  */
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
+  "img-src 'self' data: blob:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
