@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { run } from './commands.ts';
-import { DOCKER } from './docker-daemon.ts';
+import type { DockerClient } from './docker-daemon.ts';
 
 /** One container as `docker inspect` tells it, with what the test reads. */
 export interface ContainerState {
@@ -35,12 +35,15 @@ export function dockerTime(text: string): number {
 
 /** `docker-compose` (v1.29, Debian's) on one project, with the test's env file and override files. */
 export class ComposeStack {
+  /** The docker CLI for what docker-compose does not do (inspect, logs, networks). */
+  readonly cli: string;
   readonly env: NodeJS.ProcessEnv;
   readonly project: string;
   readonly files: readonly string[];
   readonly envFile: string;
 
-  constructor(options: { env: NodeJS.ProcessEnv; project: string; files: readonly string[]; envFile: string }) {
+  constructor(options: DockerClient & { project: string; files: readonly string[]; envFile: string }) {
+    this.cli = options.cli;
     this.env = options.env;
     this.project = options.project;
     this.files = options.files;
@@ -57,9 +60,9 @@ export class ComposeStack {
   }
 
   async containers(): Promise<ContainerState[]> {
-    const ids = (await run(DOCKER, ['ps', '--all', '--quiet', '--filter', `label=com.docker.compose.project=${this.project}`], { env: this.env })).split('\n').filter(Boolean);
+    const ids = (await run(this.cli, ['ps', '--all', '--quiet', '--filter', `label=com.docker.compose.project=${this.project}`], { env: this.env })).split('\n').filter(Boolean);
     if (ids.length === 0) return [];
-    const inspected = JSON.parse(await run(DOCKER, ['inspect', ...ids], { env: this.env })) as InspectedContainer[];
+    const inspected = JSON.parse(await run(this.cli, ['inspect', ...ids], { env: this.env })) as InspectedContainer[];
     return inspected
       .map((container) => {
         const firstPass = container.State.Health?.Log?.find((entry) => entry.ExitCode === 0);
@@ -115,7 +118,7 @@ export class ComposeStack {
   async logsTail(containers: readonly ContainerState[], lines = 15): Promise<string> {
     const parts = await Promise.all(
       containers.map(async (container) => {
-        const output = await run(DOCKER, ['logs', '--tail', String(lines), container.id], { env: this.env }).catch((error: Error) => error.message);
+        const output = await run(this.cli, ['logs', '--tail', String(lines), container.id], { env: this.env }).catch((error: Error) => error.message);
         return `--- ${container.name} (${container.status}${container.health ? `, ${container.health}` : ''})\n${output.trim()}`;
       }),
     );
@@ -125,15 +128,15 @@ export class ComposeStack {
   /** When the container first printed a line matching `pattern` (Docker's own log timestamps). */
   async firstLogLineAt(container: ContainerState, pattern: RegExp): Promise<number | undefined> {
     // Docker keeps stdout and stderr apart; both matter (MinIO and Redis print to stdout, pino too).
-    const output = await run(DOCKER, ['logs', '--timestamps', container.id], { env: this.env });
+    const output = await run(this.cli, ['logs', '--timestamps', container.id], { env: this.env });
     const line = output.split('\n').find((candidate) => pattern.test(candidate));
     return line === undefined ? undefined : dockerTime(line.split(' ')[0]!);
   }
 
   async networkGateway(): Promise<string> {
-    const networks = (await run(DOCKER, ['network', 'ls', '--quiet', '--filter', `label=com.docker.compose.project=${this.project}`], { env: this.env })).split('\n').filter(Boolean);
+    const networks = (await run(this.cli, ['network', 'ls', '--quiet', '--filter', `label=com.docker.compose.project=${this.project}`], { env: this.env })).split('\n').filter(Boolean);
     if (networks.length !== 1) throw new Error(`expected one network for ${this.project}, found ${networks.length}`);
-    const gateway = (await run(DOCKER, ['network', 'inspect', '--format', '{{range .IPAM.Config}}{{.Gateway}}{{end}}', networks[0]!], { env: this.env })).trim();
+    const gateway = (await run(this.cli, ['network', 'inspect', '--format', '{{range .IPAM.Config}}{{.Gateway}}{{end}}', networks[0]!], { env: this.env })).trim();
     if (!gateway) throw new Error('the compose network has no gateway address');
     return gateway;
   }

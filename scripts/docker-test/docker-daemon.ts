@@ -5,14 +5,47 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { run, succeeds } from './commands.ts';
 
 /**
- * The docker CLI that matches Debian's dockerd 20.10 (docker.io). A newer CLI elsewhere on PATH
- * may lack buildx, without which it refuses DOCKER_BUILDKIT=1 builds.
+ * Where the docker CLI may be, preferred first: Debian's docker.io CLI (20.10, matching its dockerd,
+ * BuildKit built in), then whichever `docker` PATH finds.
  */
-export const DOCKER = existsSync('/usr/bin/docker') ? '/usr/bin/docker' : 'docker';
+export const DOCKER_CLI_CANDIDATES = ['/usr/bin/docker', 'docker'] as const;
 
-export interface DockerDaemon {
+/**
+ * The first candidate that can build with BuildKit, which the Dockerfiles need (`RUN --mount=type=cache`,
+ * so DOCKER_BUILDKIT=0 is no way out). It must be chosen after docker.io is installed: chosen before,
+ * on a fresh machine, it was a newer `docker` earlier on PATH, which without its buildx plugin refuses
+ * every BuildKit build ("BuildKit is enabled but the buildx component is missing or broken").
+ */
+export async function chooseDockerCli(candidates: readonly string[], buildsWithBuildKit: (cli: string) => Promise<boolean>): Promise<string> {
+  for (const cli of candidates) {
+    if (await buildsWithBuildKit(cli)) return cli;
+  }
+  throw new Error(`no docker CLI here builds with BuildKit (tried ${candidates.join(', ')}): install docker.io, or the buildx plugin of your docker`);
+}
+
+/**
+ * Whether `cli` can run a BuildKit build. `docker build --help` with DOCKER_BUILDKIT=1 answers
+ * without a daemon: a CLI of 23 or later lacking buildx fails it at once with the error above, one
+ * with BuildKit built in (20.10) or with buildx prints its help. A CLI that is not there fails too.
+ */
+export async function buildsWithBuildKit(cli: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  try {
+    return await succeeds(cli, ['build', '--help'], { env: { ...env, DOCKER_BUILDKIT: '1' } });
+  } catch {
+    // Not found or not executable: spawn's own error, not an exit status.
+    return false;
+  }
+}
+
+/** A docker CLI to run and the environment to run it in: what every docker call needs. */
+export interface DockerClient {
+  /** The docker CLI chosen by chooseDockerCli. */
+  cli: string;
   /** The environment every docker and docker-compose call gets (DOCKER_HOST, BuildKit on). */
   env: NodeJS.ProcessEnv;
+}
+
+export interface DockerDaemon extends DockerClient {
   /** True when this run started the daemon, which `stop` then ends. */
   startedHere: boolean;
   describe: string;
@@ -28,8 +61,8 @@ function dockerEnv(host: string | undefined): NodeJS.ProcessEnv {
   return env;
 }
 
-async function reachable(host: string | undefined): Promise<boolean> {
-  return succeeds(DOCKER, ['version', '--format', '{{.Server.Version}}'], { env: dockerEnv(host) });
+async function reachable(cli: string, host: string | undefined): Promise<boolean> {
+  return succeeds(cli, ['version', '--format', '{{.Server.Version}}'], { env: dockerEnv(host) });
 }
 
 function pidAlive(pid: number): boolean {
@@ -51,21 +84,23 @@ function pidAlive(pid: number): boolean {
  * layer in full (slow, and tens of GB); DOCKER_TEST_STORAGE_DRIVER picks one.
  */
 export async function ensureDockerDaemon(directory: string): Promise<DockerDaemon> {
+  // Here, not when the module loads: the caller has installed docker.io by now.
+  const cli = await chooseDockerCli(DOCKER_CLI_CANDIDATES, (candidate) => buildsWithBuildKit(candidate));
   const nothingToStop = async () => {};
-  if (process.env.DOCKER_HOST && (await reachable(process.env.DOCKER_HOST))) {
-    return { env: dockerEnv(process.env.DOCKER_HOST), startedHere: false, describe: `DOCKER_HOST ${process.env.DOCKER_HOST}`, stop: nothingToStop };
+  if (process.env.DOCKER_HOST && (await reachable(cli, process.env.DOCKER_HOST))) {
+    return { cli, env: dockerEnv(process.env.DOCKER_HOST), startedHere: false, describe: `DOCKER_HOST ${process.env.DOCKER_HOST} (CLI ${cli})`, stop: nothingToStop };
   }
-  if (!process.env.DOCKER_HOST && existsSync('/var/run/docker.sock') && (await reachable(undefined))) {
-    return { env: dockerEnv(undefined), startedHere: false, describe: 'the system daemon (/var/run/docker.sock)', stop: nothingToStop };
+  if (!process.env.DOCKER_HOST && existsSync('/var/run/docker.sock') && (await reachable(cli, undefined))) {
+    return { cli, env: dockerEnv(undefined), startedHere: false, describe: `the system daemon (/var/run/docker.sock, CLI ${cli})`, stop: nothingToStop };
   }
 
   mkdirSync(directory, { recursive: true });
   const socket = join(directory, 'docker.sock');
   const host = `unix://${socket}`;
   const pidFile = join(directory, 'dockerd.pid');
-  if (await reachable(host)) {
+  if (await reachable(cli, host)) {
     // Left running by an earlier run that did not get to stop it: use it, and leave it as found.
-    return { env: dockerEnv(host), startedHere: false, describe: `the private daemon already running on ${socket} (stop it with: kill $(cat ${pidFile}))`, stop: nothingToStop };
+    return { cli, env: dockerEnv(host), startedHere: false, describe: `the private daemon already running on ${socket} (stop it with: kill $(cat ${pidFile}))`, stop: nothingToStop };
   }
   if (process.getuid?.() !== 0) throw new Error('no Docker daemon answers and starting one needs root: run as root, or set DOCKER_HOST');
 
@@ -74,12 +109,13 @@ export async function ensureDockerDaemon(directory: string): Promise<DockerDaemo
   let lastFailure = '';
   for (const driver of requested ? [requested] : ['overlay2', 'vfs']) {
     const started = Date.now();
-    const pid = await startDockerd(directory, host, pidFile, logFile, driver);
+    const pid = await startDockerd(cli, directory, host, pidFile, logFile, driver);
     if (pid !== undefined) {
       return {
+        cli,
         env: dockerEnv(host),
         startedHere: true,
-        describe: `a private dockerd (pid ${pid}, storage driver ${driver}, ${directory}), up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        describe: `a private dockerd (pid ${pid}, storage driver ${driver}, ${directory}, CLI ${cli}), up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
         async stop() {
           if (!pidAlive(pid)) return;
           // dockerd stops its containers and its own containerd on SIGTERM.
@@ -99,7 +135,7 @@ export async function ensureDockerDaemon(directory: string): Promise<DockerDaemo
  * system without overlay support makes dockerd exit at once). Each driver keeps its own data
  * folder, so falling back never mixes the two.
  */
-async function startDockerd(directory: string, host: string, pidFile: string, logFile: string, driver: string): Promise<number | undefined> {
+async function startDockerd(cli: string, directory: string, host: string, pidFile: string, logFile: string, driver: string): Promise<number | undefined> {
   const log = openSync(logFile, 'a');
   const daemon = spawn(
     'dockerd',
@@ -118,7 +154,7 @@ async function startDockerd(directory: string, host: string, pidFile: string, lo
   daemon.unref();
   const pid = daemon.pid!;
   const started = Date.now();
-  while (!(await reachable(host))) {
+  while (!(await reachable(cli, host))) {
     if (!pidAlive(pid)) return undefined;
     if (Date.now() - started > 60_000) {
       process.kill(pid, 'SIGTERM');

@@ -23,7 +23,7 @@ import { parse } from 'yaml';
 import { startBackgroundServer, type BackgroundServer } from './background-server.ts';
 import { run } from './commands.ts';
 import { ComposeStack, type ContainerState } from './compose-stack.ts';
-import { DOCKER, ensureDockerDaemon, ensureSystemPackages, type DockerDaemon } from './docker-daemon.ts';
+import { ensureDockerDaemon, ensureSystemPackages, type DockerDaemon } from './docker-daemon.ts';
 import { imageAvailable, standInNode, standInRedis, standInS3, STAND_IN_TAGS, type StandInContext } from './stand-in-images.ts';
 
 const REPO_ROOT = join(import.meta.dirname, '../..');
@@ -74,7 +74,7 @@ function megabytes(bytes: number): string {
 }
 
 async function imageSize(daemon: DockerDaemon, tag: string): Promise<number> {
-  return Number((await run(DOCKER, ['image', 'inspect', '--format', '{{.Size}}', tag], { env: daemon.env })).trim());
+  return Number((await run(daemon.cli, ['image', 'inspect', '--format', '{{.Size}}', tag], { env: daemon.env })).trim());
 }
 
 /** The images docker-compose.yml and the Dockerfiles name (so the test follows their pins). */
@@ -94,7 +94,7 @@ async function buildServiceImage(daemon: DockerDaemon, service: 'gateway' | 'ren
   const tag = `utility-api-${service}:${IMAGE_TAG}`;
   const logFile = join(CACHE, 'logs', `${service}-build.log`);
   writeFileSync(logFile, '');
-  await run(DOCKER, ['build', '--network', 'host', '--build-arg', `NODE_IMAGE=${nodeBase}`, '--file', `docker/${service}.Dockerfile`, '--tag', tag, '.'], {
+  await run(daemon.cli, ['build', '--network', 'host', '--build-arg', `NODE_IMAGE=${nodeBase}`, '--file', `docker/${service}.Dockerfile`, '--tag', tag, '.'], {
     cwd: REPO_ROOT,
     env: daemon.env,
     logFile,
@@ -157,10 +157,10 @@ async function main(): Promise<void> {
 
   // ---- images
   const production = productionImages();
-  const standIns: StandInContext = { env: daemon.env, cacheDirectory: CACHE, log: (message) => console.log(`   ${message}`) };
+  const standIns: StandInContext = { cli: daemon.cli, env: daemon.env, cacheDirectory: CACHE, log: (message) => console.log(`   ${message}`) };
   const bases = await step('base images (pulled, or stand-ins)', async () => {
     const [node, redis, minio, minioClient] = await Promise.all(
-      [production.nodeBase, production.redis, production.minio, production.minioClient].map((tag) => imageAvailable(daemon.env, tag)),
+      [production.nodeBase, production.redis, production.minio, production.minioClient].map((tag) => imageAvailable(daemon, tag)),
     );
     const overrides: string[] = [];
     const used: string[] = [];
@@ -216,7 +216,7 @@ async function main(): Promise<void> {
     SHUTDOWN_TIMEOUT_MS: '5000',
   };
   writeFileSync(envFile, Object.entries(settings).map(([name, value]) => `${name}=${value}\n`).join(''), { mode: 0o600 });
-  const stack = new ComposeStack({ env: daemon.env, project: PROJECT, files: ['docker-compose.yml', ...bases.overrides], envFile });
+  const stack = new ComposeStack({ cli: daemon.cli, env: daemon.env, project: PROJECT, files: ['docker-compose.yml', ...bases.overrides], envFile });
 
   await step('clear any earlier test stack', () => stack.compose(['down', '--volumes', '--remove-orphans']));
   cleanups.push(async () => {
@@ -224,7 +224,7 @@ async function main(): Promise<void> {
       await stack.compose(['down', '--volumes', '--remove-orphans', '--timeout', '10']);
       const left = await stack.containers();
       check(left.length === 0, 'no container of the test project is left');
-      const volumes = (await run(DOCKER, ['volume', 'ls', '--quiet', '--filter', `label=com.docker.compose.project=${PROJECT}`], { env: daemon.env })).trim();
+      const volumes = (await run(daemon.cli, ['volume', 'ls', '--quiet', '--filter', `label=com.docker.compose.project=${PROJECT}`], { env: daemon.env })).trim();
       check(volumes === '', 'its volumes are removed');
     });
   });
@@ -290,7 +290,7 @@ async function main(): Promise<void> {
     const request = await fetching;
     const victim = containerOf(containers, request.remoteAddress);
     check(victim?.service === 'renderer', `the background is being fetched by ${victim?.name ?? request.remoteAddress}`);
-    await run(DOCKER, ['kill', victim.id], { env: daemon.env });
+    await run(daemon.cli, ['kill', victim.id], { env: daemon.env });
     const killedAfter = (performance.now() - began) / 1000;
     console.log(`   docker kill ${victim.name} ${killedAfter.toFixed(1)} s into the card`);
     const answer = await pending;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run, succeeds } from './commands.ts';
-import { DOCKER } from './docker-daemon.ts';
+import type { DockerClient } from './docker-daemon.ts';
 
 /**
  * Stand-in base images for a machine that reaches no image registry, only Debian's archive and
@@ -29,25 +29,24 @@ function hashOf(...parts: readonly string[]): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-async function recipeOf(env: NodeJS.ProcessEnv, tag: string): Promise<string | undefined> {
+async function recipeOf(docker: DockerClient, tag: string): Promise<string | undefined> {
   try {
-    return (await run(DOCKER, ['image', 'inspect', '--format', `{{index .Config.Labels "${RECIPE_LABEL}"}}`, tag], { env })).trim();
+    return (await run(docker.cli, ['image', 'inspect', '--format', `{{index .Config.Labels "${RECIPE_LABEL}"}}`, tag], { env: docker.env })).trim();
   } catch {
     return undefined;
   }
 }
 
-export async function imagePresent(env: NodeJS.ProcessEnv, tag: string): Promise<boolean> {
-  return succeeds(DOCKER, ['image', 'inspect', tag], { env });
+export async function imagePresent(docker: DockerClient, tag: string): Promise<boolean> {
+  return succeeds(docker.cli, ['image', 'inspect', tag], { env: docker.env });
 }
 
 /** Whether `tag` is here or can be pulled (a registry that cannot be reached fails in well under a second). */
-export async function imageAvailable(env: NodeJS.ProcessEnv, tag: string): Promise<boolean> {
-  return (await imagePresent(env, tag)) || (await succeeds(DOCKER, ['pull', tag], { env }));
+export async function imageAvailable(docker: DockerClient, tag: string): Promise<boolean> {
+  return (await imagePresent(docker, tag)) || (await succeeds(docker.cli, ['pull', tag], { env: docker.env }));
 }
 
-export interface StandInContext {
-  env: NodeJS.ProcessEnv;
+export interface StandInContext extends DockerClient {
   /** The cache folder: debootstrap tarball, npm packs, build contexts and logs. */
   cacheDirectory: string;
   log(message: string): void;
@@ -74,10 +73,10 @@ async function standInDebian(context: StandInContext): Promise<{ tag: string; re
       rmSync(root, { recursive: true, force: true });
     }
   }
-  if ((await recipeOf(context.env, STAND_IN_TAGS.debian)) !== recipe) {
+  if ((await recipeOf(context, STAND_IN_TAGS.debian)) !== recipe) {
     context.log(`docker import ${tarball} as ${STAND_IN_TAGS.debian}`);
     await run(
-      DOCKER,
+      context.cli,
       ['import', '--change', `LABEL ${RECIPE_LABEL}=${recipe}`, '--change', 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', '--change', 'CMD ["bash"]', tarball, STAND_IN_TAGS.debian],
       { env: context.env },
     );
@@ -108,11 +107,11 @@ async function buildStandIn(
   recipeInputs: readonly string[],
 ): Promise<string> {
   const recipe = hashOf(readFileSync(join(STAND_INS, dockerfile), 'utf8'), JSON.stringify(buildArgs), ...recipeInputs);
-  if ((await recipeOf(context.env, tag)) === recipe) return recipe;
+  if ((await recipeOf(context, tag)) === recipe) return recipe;
   context.log(`building ${tag} (${dockerfile})`);
   const args = ['build', '--network', 'host', '--label', `${RECIPE_LABEL}=${recipe}`, '--tag', tag, '--file', join(STAND_INS, dockerfile)];
   for (const [name, value] of Object.entries(buildArgs)) args.push('--build-arg', `${name}=${value}`);
-  await run(DOCKER, [...args, buildContext], { env: context.env, logFile: join(context.cacheDirectory, 'logs', `${tag.replace(/\W+/g, '-')}.log`) });
+  await run(context.cli, [...args, buildContext], { env: context.env, logFile: join(context.cacheDirectory, 'logs', `${tag.replace(/\W+/g, '-')}.log`) });
   return recipe;
 }
 
@@ -134,7 +133,7 @@ export async function standInNode(context: StandInContext): Promise<{ tag: strin
   const extraCa = process.env.NODE_EXTRA_CA_CERTS ? readFileSync(process.env.NODE_EXTRA_CA_CERTS, 'utf8') : '';
   const recipeInputs = [debian.recipe, nodePack, npmPackFile, extraCa];
   const recipe = hashOf(readFileSync(join(STAND_INS, 'node.Dockerfile'), 'utf8'), JSON.stringify({ DEBIAN_IMAGE: debian.tag }), ...recipeInputs);
-  if ((await recipeOf(context.env, STAND_IN_TAGS.node)) !== recipe) {
+  if ((await recipeOf(context, STAND_IN_TAGS.node)) !== recipe) {
     rmSync(buildContext, { recursive: true, force: true });
     for (const [pack, folder] of [[nodePack, 'node'], [npmPackFile, 'npm']] as const) {
       mkdirSync(join(buildContext, folder), { recursive: true });

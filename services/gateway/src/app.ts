@@ -102,7 +102,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     },
     rateLimits,
     usage: { meter, quotas },
-    docs: { openApiJson: JSON.stringify(document), site: loadDocsSite(document) },
+    docs: { site: loadDocsSite(document) },
     accountArea,
   });
 

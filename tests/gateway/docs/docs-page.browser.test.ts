@@ -176,15 +176,22 @@ test.serial('390 px wide: the page never scrolls sideways, from top to bottom', 
   }
 });
 
-test.serial('try-it: the key typed into the auth box sends GET /v1/coin-flip to this gateway and shows the 200', async (t) => {
+/** The desktop page with the test key typed into the auth box and the try-it client open on one operation. */
+async function openTryIt(method: string, path: string): Promise<WatchedPage> {
   const watched = await openDocs(browser, gateway.url, { width: 1280, height: 900 });
+  const { page } = watched;
+  const keyInput = await page.waitForSelector('::-p-xpath(//input[ancestor::*[starts-with(normalize-space(.), "Value:")]])');
+  await keyInput?.type(TEST_API_KEY);
+  const section = operationSelector(method, path);
+  await page.evaluate((selector) => document.querySelector(selector)?.scrollIntoView(), section);
+  await (await page.waitForSelector(`${section} ::-p-text(Test Request)`))?.click();
+  return watched;
+}
+
+test.serial('try-it: the key typed into the auth box sends GET /v1/coin-flip to this gateway and shows the 200', async (t) => {
+  const watched = await openTryIt('GET', '/v1/coin-flip');
   try {
     const { page } = watched;
-    const keyInput = await page.waitForSelector('::-p-xpath(//input[ancestor::*[starts-with(normalize-space(.), "Value:")]])');
-    await keyInput?.type(TEST_API_KEY);
-    const section = operationSelector('GET', '/v1/coin-flip');
-    await page.evaluate((selector) => document.querySelector(selector)?.scrollIntoView(), section);
-    await (await page.waitForSelector(`${section} ::-p-text(Test Request)`))?.click();
     const sent = page.waitForRequest((request) => request.url().startsWith(`${gateway.url}/v1/coin-flip`));
     const answered = page.waitForResponse((response) => response.url().startsWith(`${gateway.url}/v1/coin-flip`));
     await (await page.waitForSelector('button ::-p-text(Send)'))?.click();
@@ -193,6 +200,35 @@ test.serial('try-it: the key typed into the auth box sends GET /v1/coin-flip to 
     await page.waitForSelector('::-p-text(200 OK)');
     await page.waitForSelector('::-p-text("flipMethod")');
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-try-it.png') });
+    await assertClean(t, watched);
+  } finally {
+    await watched.page.close();
+  }
+});
+
+test.serial('try-it: the card operation with Accept picked as image/png shows the card, decoded from a blob: URL, under the CSP', async (t) => {
+  t.timeout(120_000);
+  const watched = await openTryIt('POST', '/v1/profile-image/{userId}');
+  try {
+    const { page } = watched;
+    // The documented Accept header is a list of its types; JSON (the default) is picked at first.
+    await (await page.waitForSelector('[role="dialog"] tr#Accept button[aria-haspopup="menu"]'))?.click();
+    await (await page.waitForSelector('[role="menuitem"] ::-p-text(image/png), [role="option"] ::-p-text(image/png)'))?.click();
+    await page.waitForSelector('[role="dialog"] tr#Accept button[aria-haspopup="menu"] ::-p-text(image/png)');
+    const sent = page.waitForRequest((request) => request.url().startsWith(`${gateway.url}/v1/profile-image/`) && request.method() === 'POST');
+    const answered = page.waitForResponse((response) => response.url().startsWith(`${gateway.url}/v1/profile-image/`) && response.request().method() === 'POST');
+    await (await page.waitForSelector('button ::-p-text(Send)'))?.click();
+    // Only the picked type: Scalar's own list (JSON first) is turned off for this operation.
+    t.is((await sent).headers().accept, 'image/png');
+    const answer = await answered;
+    t.is(answer.status(), 200);
+    t.is(answer.headers()['content-type'], 'image/png');
+    const image = await page.waitForSelector('[role="dialog"] img[src^="blob:"]');
+    // Decoded: the browser knows its pixel size, the card's 900x300.
+    await page.waitForFunction((element) => (element as unknown as { complete: boolean; naturalWidth: number }).complete && (element as unknown as { naturalWidth: number }).naturalWidth > 0, {}, image);
+    const size = await image?.evaluate((element) => ({ width: (element as unknown as { naturalWidth: number }).naturalWidth, height: (element as unknown as { naturalHeight: number }).naturalHeight }));
+    t.deepEqual(size, { width: 900, height: 300 });
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-try-it-card.png') });
     await assertClean(t, watched);
   } finally {
     await watched.page.close();

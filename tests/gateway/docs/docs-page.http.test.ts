@@ -19,7 +19,7 @@ const EXPECTED_DIRECTIVES = {
   'default-src': "'none'",
   'script-src': "'self'",
   'style-src': "'self' 'unsafe-inline'",
-  'img-src': "'self' data:",
+  'img-src': "'self' data: blob:",
   'connect-src': "'self'",
   'base-uri': "'none'",
   'form-action': "'none'",
@@ -110,6 +110,42 @@ test('assets are cached forever under their hashed names, revalidate by ETag and
   const revalidated = await rawGet(path, { 'if-none-match': etag ?? '' });
   t.is(revalidated.status, 304);
   t.is(revalidated.body.length, 0);
+});
+
+test('/v1/openapi.json comes br or gzip compressed as the client takes it, the same bytes as plain, with a strong ETag and 304', async (t) => {
+  const path = '/v1/openapi.json';
+  const plain = await rawGet(path, { 'accept-encoding': 'identity' });
+  t.is(plain.status, 200);
+  t.is(plain.headers['content-encoding'], undefined);
+  t.is(plain.headers['content-type'], 'application/json; charset=utf-8');
+  t.is(plain.headers['cache-control'], 'public, max-age=300');
+  t.is(plain.headers.vary, 'Accept-Encoding');
+  // The document itself, unchanged by being served from memory.
+  t.is((JSON.parse(plain.body.toString('utf8')) as { openapi: string }).openapi, '3.1.0');
+
+  const brotli = await rawGet(path, { 'accept-encoding': 'br' });
+  t.is(brotli.status, 200);
+  t.is(brotli.headers['content-encoding'], 'br');
+  t.is(brotli.headers.vary, 'Accept-Encoding');
+  t.true(brotli.body.length < plain.body.length / 4, `${brotli.body.length} of ${plain.body.length} bytes`);
+  t.true(brotliDecompressSync(brotli.body).equals(plain.body));
+
+  const gzipped = await rawGet(path, { 'accept-encoding': 'gzip' });
+  t.is(gzipped.headers['content-encoding'], 'gzip');
+  t.true(gunzipSync(gzipped.body).equals(plain.body));
+
+  // One strong ETag for every encoding: the entity is the document, whichever coding carries it.
+  const etag = plain.headers.etag;
+  t.regex(etag ?? '', /^"[0-9a-f]{64}"$/);
+  t.is(brotli.headers.etag, etag);
+  t.is(gzipped.headers.etag, etag);
+  const revalidated = await rawGet(path, { 'if-none-match': etag ?? '', 'accept-encoding': 'br' });
+  t.is(revalidated.status, 304);
+  t.is(revalidated.body.length, 0);
+  t.is(revalidated.headers.etag, etag);
+  const changed = await rawGet(path, { 'if-none-match': '"0000"', 'accept-encoding': 'identity' });
+  t.is(changed.status, 200);
+  t.true(changed.body.equals(plain.body));
 });
 
 test('an unknown asset name is the JSON 404, without the asset caching', async (t) => {

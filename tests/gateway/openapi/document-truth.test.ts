@@ -144,3 +144,28 @@ test("the card answer's options echo is typed like the body it echoes", (t) => {
   t.deepEqual(Object.keys(options.properties as object).sort(), Object.keys(body.properties as object).sort());
   t.is(options.additionalProperties, false);
 });
+
+test('the card operations document Accept with the types the server answers with, JSON as the example and the answer without Accept', async (t) => {
+  for (const path of ['/v1/profile-image', '/v1/profile-image/{userId}']) {
+    const operation = document.paths[path].post as Json;
+    const accept = (operation.parameters as Json[]).find((parameter) => parameter.in === 'header' && parameter.name === 'Accept');
+    t.is(accept?.required, false, path);
+    t.is(accept?.example, 'application/json', path);
+    // Exactly the types the 200 documents: the parameter lists nothing the answer cannot be.
+    t.deepEqual(accept?.schema.enum, Object.keys(operation.responses['200'].content as Json), path);
+    t.deepEqual(operation['x-scalar-disable-parameters'], { 'default-headers': { default: { accept: true } } }, path);
+  }
+  // Operations whose answer Accept does not pick document no Accept.
+  t.falsy((document.paths['/v1/coin-flip'].get as Json).parameters?.some((parameter: Json) => parameter.name === 'Accept'));
+  const types = (document.paths['/v1/profile-image'].post as Json).parameters.find((parameter: Json) => parameter.name === 'Accept').schema.enum as string[];
+  for (const type of [undefined, ...types]) {
+    const answer = await fetch(`${gateway.url}/v1/profile-image?userId=302050872383242240`, {
+      method: 'POST',
+      headers: { Authorization: TEST_API_KEY, 'Content-Type': 'application/json', ...(type === undefined ? {} : { Accept: type }) },
+      body: JSON.stringify({ customTag: 'accept types' }),
+    });
+    t.is(answer.status, 200, String(type));
+    t.is(answer.headers.get('content-type')?.split(';')[0], type ?? 'application/json', String(type));
+    await answer.arrayBuffer();
+  }
+});

@@ -15,12 +15,15 @@ export const DOCS_ASSET_PREFIX = '/docs/assets/';
  * a nonce instead, the first screen alone raised 7 style-attribute and 4 style-element violations).
  * No nonce or hash covers attributes. Styles cannot run code; scripts, connections, frames and
  * forms stay closed.
+ *
+ * img-src allows `blob:`: try-it shows an image answer (a card asked for with `Accept: image/png`)
+ * from a blob URL the page made of the bytes it fetched itself; only images may load from one.
  */
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
+  "img-src 'self' data: blob:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -97,10 +100,12 @@ export interface DocsSite {
   html: string;
   /** By file name under DOCS_ASSET_PREFIX. */
   assets: ReadonlyMap<string, StaticAsset>;
+  /** `/v1/openapi.json`: the document as served, its ETag and compressed forms made once per deploy. */
+  openApiDocument: StaticAsset;
 }
 
-/** The `/docs` page and the files it loads, read once at boot: they change only with a deploy. */
-export function loadDocsSite(document: Pick<OpenApiDocument, 'info'>): DocsSite {
+/** The `/docs` page, the files it loads and the document it renders, made once at boot: they change only with a deploy. */
+export function loadDocsSite(document: OpenApiDocument): DocsSite {
   const { title } = document.info;
   const renderer = rendererBundle();
   const bootstrap = new StaticAsset('docs-bootstrap', 'js', 'text/javascript; charset=utf-8', Buffer.from(bootstrapScript(`${DOCS_ASSET_PREFIX}${renderer.fileName}`)));
@@ -121,5 +126,10 @@ export function loadDocsSite(document: Pick<OpenApiDocument, 'info'>): DocsSite 
 </body>
 </html>
 `;
-  return { html, assets: new Map([renderer, bootstrap, stylesheet].map((asset) => [asset.fileName, asset])) };
+  return {
+    html,
+    assets: new Map([renderer, bootstrap, stylesheet].map((asset) => [asset.fileName, asset])),
+    // Served at its fixed URL, so the hashed file name goes unused; the ETag is what revalidates it.
+    openApiDocument: new StaticAsset('openapi', 'json', 'application/json; charset=utf-8', Buffer.from(JSON.stringify(document))),
+  };
 }

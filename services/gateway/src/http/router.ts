@@ -28,8 +28,8 @@ interface HealthRouteParts {
 interface RouterParts {
   endpoints: readonly EndpointDefinition[];
   keys: ApiKeyVerifier;
-  /** The OpenAPI document and the docs page with its files, made once at boot: they only change with a deploy. */
-  docs: { openApiJson: string; site: DocsSite };
+  /** The docs page with its files and the OpenAPI document, made once at boot: they only change with a deploy. */
+  docs: { site: DocsSite };
   media: MediaStore;
   health: HealthRouteParts;
   /** Undefined when `RATE_LIMITS=off`. */
@@ -73,11 +73,6 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     }
   }
 
-  router.get('/v1/openapi.json', (ctx) => {
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.type = 'application/json';
-    ctx.body = parts.docs.openApiJson;
-  });
   mountDocsRoutes(router, parts.docs.site);
   mountMediaRoutes(router, parts.media);
   mountPlaygroundRoutes(router);

@@ -130,7 +130,42 @@ function rateLimitHeaderRefs(): Record<string, unknown> {
 }
 
 function parameters(endpoint: EndpointDefinition) {
-  return [...parametersIn(endpoint.params, 'path'), ...parametersIn(endpoint.query, 'query')];
+  return [...parametersIn(endpoint.params, 'path'), ...parametersIn(endpoint.query, 'query'), ...acceptParameter(endpoint)];
+}
+
+/** The binary types an endpoint's 200 may carry instead of JSON, chosen by `Accept` (none for most). */
+function answerBinaryTypes(endpoint: EndpointDefinition): readonly string[] {
+  return endpoint.responses[200]?.binaryTypes ?? [];
+}
+
+/**
+ * `Accept` written out for an operation whose answer it picks (the card: JSON or the image), so the
+ * docs' try-it offers the types as a list to pick from. Its example is JSON, the answer without
+ * `Accept`, so the samples shown still get the spec's JSON.
+ */
+function acceptParameter(endpoint: EndpointDefinition) {
+  const binaryTypes = answerBinaryTypes(endpoint);
+  if (binaryTypes.length === 0) return [];
+  return [
+    {
+      name: 'Accept',
+      in: 'header',
+      required: false,
+      description: `Picks the answer: \`application/json\` (the default, also for no \`Accept\` or \`*/*\`) or the image itself as ${binaryTypes.map((type) => `\`${type}\``).join(', ')}. Any \`Accept\` is negotiated (q-values, wildcards); these are the types offered.`,
+      schema: { type: 'string', enum: ['application/json', ...binaryTypes] },
+      example: 'application/json',
+    },
+  ];
+}
+
+/**
+ * Scalar's try-it sends its own `Accept` (every type of the 200, JSON first) and appends the one the
+ * reader picks to it, so JSON always won. This Scalar extension turns its own off for the
+ * operations whose `Accept` parameter above says what to send.
+ */
+function scalarExtensions(endpoint: EndpointDefinition) {
+  if (answerBinaryTypes(endpoint).length === 0) return {};
+  return { 'x-scalar-disable-parameters': { 'default-headers': { default: { accept: true } } } };
 }
 
 function parametersIn(schema: z.ZodObject | undefined, location: 'path' | 'query') {
@@ -259,6 +294,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
         ...(operationParameters.length > 0 ? { parameters: operationParameters } : {}),
         ...(body ? { requestBody: body } : {}),
         responses: responses(endpoint, method, info.rateLimited),
+        ...scalarExtensions(endpoint),
         ...(method === 'HEAD' ? { 'x-codeSamples': headCodeSamples(info.serverUrl, endpoint) } : {}),
       };
     }
