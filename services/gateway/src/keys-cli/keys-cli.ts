@@ -336,7 +336,8 @@ const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
   },
 };
 
-const REDIS_CONNECT_TIMEOUT_MS = 5000;
+/** How long the CLI waits for Redis before saying it is unreachable (exit 69): a CLI does not retry as a service does. */
+export const REDIS_CONNECT_TIMEOUT_MS = 5000;
 
 class StoreUnavailableError extends Error {
   constructor(message: string, cause?: unknown) {
