@@ -1,4 +1,4 @@
-import { MEDIA_FORMATS, type MediaFormat } from '@utility-api/media-store';
+import { MEDIA_FORMATS, type MediaFormat } from '@utility-api/render-jobs';
 import { encodeCardImage } from '@utility-api/render-engine';
 import { percentile } from './stats.ts';
 

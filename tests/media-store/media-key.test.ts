@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isMediaKey, mediaObjectName, parseMediaName } from '@utility-api/media-store';
+import { isMediaKey, mediaObjectName, parseMediaName } from '@utility-api/render-jobs';
 import test from 'ava';
 import fc from 'fast-check';
 

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, deferredBindings, deferredChild, type Logger } from '@utility-api/infra';
+import { createLogger, type Logger } from '@utility-api/infra';
 import test from 'ava';
 
 /** A logger at `level` whose lines are parsed into `lines` as they are written. */
@@ -15,7 +15,6 @@ function recordingLogger(level: 'info' | 'debug' = 'info'): { logger: Logger; li
 }
 
 /** Everything but the timestamp, which differs between two lines written one after the other. */
-const withoutTime = ({ time: _time, ...rest }: Record<string, unknown>) => rest;
 
 test('credentials are censored by path, one level down and in child bindings, without touching the logged objects', (t) => {
   const { logger, lines } = recordingLogger();
@@ -43,65 +42,3 @@ test('an error holding a token is censored and still serialised as an error', (t
   t.is(error.token, 'secret');
 });
 
-test('a deferred child writes the lines a real child writes, nested children included', (t) => {
-  const { logger, lines } = recordingLogger();
-  logger.child({ requestId: 'r1' }).child({ keyId: 'k1' }).info({ status: 200 }, 'request');
-  deferredChild(logger, { requestId: 'r1' }).child({ keyId: 'k1' }).info({ status: 200 }, 'request');
-  t.is(lines.length, 2);
-  t.deepEqual(withoutTime(lines[1]!), withoutTime(lines[0]!));
-  t.deepEqual(withoutTime(lines[1]!), { level: 30, service: 'test', requestId: 'r1', keyId: 'k1', status: 200, msg: 'request' });
-});
-
-test('a deferred child makes no pino child until it writes, and none for calls below the level', (t) => {
-  const { logger, lines } = recordingLogger('info');
-  const made: unknown[] = [];
-  const realChild = logger.child.bind(logger);
-  logger.child = (bindings: Record<string, unknown>, options?: object) => {
-    made.push(bindings);
-    return realChild(bindings, options);
-  };
-
-  const child = deferredChild(logger, { requestId: 'r2' }).child({ keyId: 'k2' });
-  child.debug('below the level');
-  t.is(made.length, 0);
-  t.is(lines.length, 0);
-
-  child.warn('written');
-  child.error('written too');
-  t.deepEqual(made, [{ requestId: 'r2', keyId: 'k2' }]);
-  t.is(lines.length, 2);
-  t.like(lines[0], { level: 40, requestId: 'r2', keyId: 'k2', msg: 'written' });
-  t.is(child.level, 'info');
-  t.true(child.isLevelEnabled('warn'));
-});
-
-test('deferredBindings gives the root and the merged bindings, so the root can write the same line', (t) => {
-  const { logger, lines } = recordingLogger();
-  const child = deferredChild(logger, { requestId: 'r3', keyId: 'old' }).child({ keyId: 'k3' });
-  const deferred = deferredBindings(child);
-  t.is(deferred?.root, logger);
-  t.deepEqual(deferred?.bindings, { requestId: 'r3', keyId: 'k3' });
-  logger.info({ ...deferred?.bindings, status: 204 }, 'request');
-  child.info({ status: 204 }, 'request');
-  t.deepEqual(withoutTime(lines[0]!), withoutTime(lines[1]!));
-  t.is(deferredBindings(logger), undefined);
-  t.is(deferredBindings(logger.child({ a: 1 })), undefined);
-});
-
-test('a child with options, or a level change, makes the real child and is honoured', (t) => {
-  const { logger, lines } = recordingLogger('info');
-  const deferred = deferredChild(logger, { requestId: 'r4' });
-  deferred.child({ part: 'x' }, { level: 'debug' }).debug('debug through an options child');
-  deferred.level = 'debug';
-  deferred.debug('debug after the level change');
-  deferred.child({ part: 'y' }).debug('a later deferred child follows the changed level');
-  t.deepEqual(
-    lines.map((line) => [line.msg, line.requestId, line.part]),
-    [
-      ['debug through an options child', 'r4', 'x'],
-      ['debug after the level change', 'r4', undefined],
-      ['a later deferred child follows the changed level', 'r4', 'y'],
-    ],
-  );
-  t.is(logger.level, 'info');
-});

@@ -16,7 +16,6 @@ const payload = (customTag: string): RenderJobPayload => ({ userId: '30205087238
  */
 function fakeBackend(answer: RenderJobResult, delayMs = 10, drawingAfterMs = 0): RenderBackend & { runs: number; withdrawn: number } {
   const backend = {
-    kind: 'embedded' as const,
     runs: 0,
     withdrawn: 0,
     async run(_jobId: string, _payload: RenderJobPayload, abandoned: AbortSignal) {
@@ -33,7 +32,6 @@ function fakeBackend(answer: RenderJobResult, delayMs = 10, drawingAfterMs = 0):
       });
       return { result: answer, reused: false };
     },
-    async ping() {},
   };
   return backend;
 }
@@ -126,14 +124,12 @@ test("a caller who joined a render later waits until its own deadline, not the f
 test('a caller who joins a card that was withdrawn under it asks again within its own deadline', async (t) => {
   let runs = 0;
   const queue = createRenderQueue({
-    kind: 'bullmq',
     async run(_jobId, _payload, abandoned) {
       runs += 1;
       // The first run is withdrawn as soon as it is abandoned; the second one answers.
       if (runs === 1) return new Promise((_, reject) => abandoned.addEventListener('abort', () => setTimeout(() => reject(new RenderAbandonedError()), 30)));
       return { result: CARD, reused: false };
     },
-    async ping() {},
   });
   const first = queue.render(payload('a'), 20);
   await t.throwsAsync(first, { instanceOf: DeadlineError });

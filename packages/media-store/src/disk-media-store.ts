@@ -6,7 +6,8 @@ import type { Logger } from '@utility-api/infra';
 import { LRUCache } from 'lru-cache';
 import { writeFileAtomically } from './atomic-write.ts';
 import { sweepMediaDirectory, type SweepReport } from './disk-sweeper.ts';
-import { assertMediaKey, DEFAULT_MEDIA_FORMAT, MEDIA_FORMATS, mediaObjectName, type MediaFormat } from './media-key.ts';
+import { DEFAULT_MEDIA_FORMAT, MEDIA_FORMATS, mediaObjectName, type MediaFormat } from '@utility-api/render-jobs';
+import { assertMediaKey } from './media-key.ts';
 import { type MediaObject, type MediaStore, type OpenedMedia } from './media-store.ts';
 import { StorageUnavailableError } from './storage-errors.ts';
 

@@ -2,7 +2,7 @@ import { lstat, opendir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@utility-api/infra';
 import { TEMP_FILE_PATTERN } from './atomic-write.ts';
-import { parseMediaName } from './media-key.ts';
+import { parseMediaName } from '@utility-api/render-jobs';
 
 /** A temp file older than this was left by a crashed writer: no put takes an hour. */
 const STRAY_TEMP_FILE_AGE_MS = 60 * 60 * 1000;

@@ -1,5 +1,4 @@
 export type { MediaObject, MediaStore, OpenedMedia } from './media-store.ts';
-export { DEFAULT_MEDIA_FORMAT, isMediaKey, MEDIA_FORMATS, mediaObjectName, parseMediaName, type MediaFormat } from './media-key.ts';
 export { openMediaStore } from './open-media-store.ts';
 export { InvalidMediaKeyError, StorageUnavailableError } from './storage-errors.ts';
 export { createDiskMediaStore, type DiskMediaStore } from './disk-media-store.ts';

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { MediaContentType, MediaFormat } from './media-key.ts';
+import type { MediaContentType, MediaFormat } from '@utility-api/render-jobs';
 
 export interface MediaObject {
   key: string;

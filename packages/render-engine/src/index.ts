@@ -3,4 +3,4 @@
  * gateway call it. It loads node-canvas, so a distributed gateway never imports it.
  */
 export { createRenderEngine, type RenderEngine } from './render-engine.ts';
-export { CARD_FORMAT_SETTINGS, encodeCardImage } from './card-pool/card-formats.ts';
+export { encodeCardImage } from './card-pool/card-formats.ts';

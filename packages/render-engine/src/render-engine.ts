@@ -1,8 +1,8 @@
 import { cardAltText, type CardProfile } from '@utility-api/card';
 import { createDiscordProfiles, createMemoryProfileCache, createRedisProfileCache, idOnlyProfile } from '@utility-api/discord-users';
 import type { Lifecycle, Logger, RenderingSettings } from '@utility-api/infra';
-import { DEFAULT_MEDIA_FORMAT, type MediaStore } from '@utility-api/media-store';
-import { cardAnimationEncoding, mediaKeyForImage, RenderAbandonedError, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
+import type { MediaStore } from '@utility-api/media-store';
+import { cardAnimationEncoding, DEFAULT_MEDIA_FORMAT, mediaKeyForImage, RenderAbandonedError, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import { createFetchSession, createImageFetcher } from '@utility-api/safe-fetch';
 import type { Cluster, Redis } from 'ioredis';
 import type { Registry } from 'prom-client';

@@ -1,7 +1,8 @@
+import { ERROR_CATALOGUE } from '@utility-api/api-errors';
 import { CardImageError } from '@utility-api/card';
 import { DiscordUnavailableError, UnknownUserError } from '@utility-api/discord-users';
 import { StorageUnavailableError } from '@utility-api/media-store';
-import { RENDER_FAILED, RENDER_FAILURE_CODES, type RenderFailure } from '@utility-api/render-jobs';
+import { RENDER_FAILED, type RenderFailure } from '@utility-api/render-jobs';
 import { ImageFetchError } from '@utility-api/safe-fetch';
 import { RenderWorkerLostError } from './card-pool/card-render-pool.ts';
 
@@ -12,12 +13,12 @@ import { RenderWorkerLostError } from './card-pool/card-render-pool.ts';
  */
 export function asRenderFailure(error: unknown): RenderFailure | undefined {
   if (error instanceof CardImageError || error instanceof ImageFetchError) {
-    return { code: 'image_unusable', status: RENDER_FAILURE_CODES.image_unusable, field: error.field, detail: error.detail };
+    return { code: 'image_unusable', status: ERROR_CATALOGUE.image_unusable.status, field: error.field, detail: error.detail };
   }
   // The same card would most likely crash the next worker too, on this renderer or another.
   if (error instanceof RenderWorkerLostError) return RENDER_FAILED;
   if (error instanceof UnknownUserError) {
-    return { code: 'unknown_user', status: RENDER_FAILURE_CODES.unknown_user, field: 'userId', detail: 'No Discord user has this id.' };
+    return { code: 'unknown_user', status: ERROR_CATALOGUE.unknown_user.status, field: 'userId', detail: 'No Discord user has this id.' };
   }
   if (error instanceof DiscordUnavailableError) {
     // Waiting out a rate limit inside the queue would only hold a renderer; the client may retry.
@@ -25,7 +26,7 @@ export function asRenderFailure(error: unknown): RenderFailure | undefined {
     return { code: 'discord_unavailable', status: error.status, detail: error.message, ...retryAfter };
   }
   if (error instanceof StorageUnavailableError) {
-    return { code: 'storage_unavailable', status: RENDER_FAILURE_CODES.storage_unavailable, detail: 'Image storage is unavailable. Please retry shortly.', retryAfterSeconds: 2, retryable: true };
+    return { code: 'storage_unavailable', status: ERROR_CATALOGUE.storage_unavailable.status, detail: 'Image storage is unavailable. Please retry shortly.', retryAfterSeconds: ERROR_CATALOGUE.storage_unavailable.retryAfter, retryable: true };
   }
   return undefined;
 }

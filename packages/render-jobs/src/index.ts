@@ -5,7 +5,8 @@ export { HEX_COLOR, hexColorField, integerColorToHex, parseHexColor, type Rgb } 
 export { describePixelCount, detectImageFormat, IMAGE_SNIFF_LENGTH, imageSizeProblem, judgeImageFormat, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_SOURCE_FRAMES, type ImageFormat } from './image-rules.ts';
 export { walkGifBlocks, type GifBlock } from './gif-blocks.ts';
 export { cardAnimationEncoding, cardFormatSchema, refuseStillOnlyFormat, renderJobPayloadSchema, type CardAnimationEncoding, type RenderJobPayload } from './render-job-payload.ts';
-export { ALT_TEXT_MAX_LENGTH, RENDER_FAILED, RENDER_FAILURE_CODES, renderJobResultSchema, type RenderFailure, type RenderJobResult } from './render-job-result.ts';
+export { ALT_TEXT_MAX_LENGTH, RENDER_FAILED, renderJobResultSchema, type RenderFailure, type RenderJobResult } from './render-job-result.ts';
+export { DEFAULT_MEDIA_FORMAT, isMediaKey, MEDIA_FORMATS, mediaObjectName, parseMediaName, type MediaContentType, type MediaFormat } from './media-names.ts';
 export { mediaKeyForImage, renderJobId } from './render-key.ts';
 export { RENDER_ABANDONED_REASON, RENDER_JOB_NAME, RENDER_JOB_OPTIONS, RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, RENDER_RETENTION, RenderAbandonedError, renderJobKeys } from './render-job-options.ts';
 export { anyCasePattern } from './any-case-pattern.ts';

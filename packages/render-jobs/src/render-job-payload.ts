@@ -1,5 +1,5 @@
-import { DEFAULT_MEDIA_FORMAT, MEDIA_FORMATS, type MediaFormat } from '@utility-api/media-store';
 import { z } from 'zod';
+import { DEFAULT_MEDIA_FORMAT, MEDIA_FORMATS, type MediaFormat } from './media-names.ts';
 import { cardOptionsSchema } from './card-options.ts';
 import { snowflakeSchema } from './snowflake.ts';
 

@@ -1,31 +1,23 @@
-import { isMediaKey } from '@utility-api/media-store';
+import { ERROR_CATALOGUE, type ErrorCode } from '@utility-api/api-errors';
 import { z } from 'zod';
+import { isMediaKey } from './media-names.ts';
 import { RENDER_RETENTION } from './render-job-options.ts';
 import { cardFormatSchema } from './render-job-payload.ts';
 
 /** Discord's limit on an attachment's `description`, where bots put a card's alt text. */
 export const ALT_TEXT_MAX_LENGTH = 1024;
 
-/** Why a render failed, by the HTTP status the client hears. */
-export const RENDER_FAILURE_CODES = {
-  /** Discord has no user with this id. */
-  unknown_user: 404,
-  /** A custom or profile image could not be fetched or used (refused address, too large, corrupt...). */
-  image_unusable: 422,
-  /** Discord's API failed or rate-limited us. */
-  discord_unavailable: 502,
-  /** The media store could not take the image. */
-  storage_unavailable: 503,
-  /** The card crashed its render worker or ran over budget, or renderers died on the job. */
-  render_failed: 503,
-  /** The embedded gateway already has RENDER_QUEUE_LIMIT distinct cards waiting or drawing. */
-  overloaded: 503,
-} as const;
-
-type RenderFailureCode = keyof typeof RENDER_FAILURE_CODES;
+/**
+ * The codes a render can fail with (their statuses and Retry-After rules are in the error
+ * catalogue): Discord has no such user; an image could not be fetched or used; Discord failed; the
+ * media store could not take the image; the card crashed its worker or ran over budget; the
+ * embedded gateway already has RENDER_QUEUE_LIMIT cards waiting or drawing.
+ */
+const RENDER_FAILURE_CODES = ['unknown_user', 'image_unusable', 'discord_unavailable', 'storage_unavailable', 'render_failed', 'overloaded'] as const satisfies readonly ErrorCode[];
 
 const renderFailureSchema = z.object({
-  code: z.enum(Object.keys(RENDER_FAILURE_CODES) as [RenderFailureCode, ...RenderFailureCode[]]),
+  code: z.enum(RENDER_FAILURE_CODES),
+  /** The catalogue's status for the code (or its other status: Discord's 503). */
   status: z.number().int().min(400).max(599),
   /** The request field at fault, such as `userId`, `customBackground` or `customBadges.2`. */
   field: z.string().optional(),
@@ -75,7 +67,7 @@ export type RenderJobResult = z.output<typeof renderJobResultSchema>;
  */
 export const RENDER_FAILED: RenderFailure = {
   code: 'render_failed',
-  status: RENDER_FAILURE_CODES.render_failed,
+  status: ERROR_CATALOGUE.render_failed.status,
   detail: 'The card could not be rendered: it crashed or exceeded its memory or time budget.',
   retryAfterSeconds: RENDER_RETENTION.failedAgeSeconds,
 };

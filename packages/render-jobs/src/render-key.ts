@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DEFAULT_MEDIA_FORMAT } from '@utility-api/media-store';
+import { DEFAULT_MEDIA_FORMAT } from './media-names.ts';
 import type { RenderJobPayload } from './render-job-payload.ts';
 
 /**

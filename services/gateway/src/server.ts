@@ -7,7 +7,7 @@ import { defaultPublicBaseUrl, type GatewayConfig } from './config.ts';
 import { profileImageEndpoints } from './endpoints/profile-image/endpoint.ts';
 import { answerClientError } from './http/request-pipeline.ts';
 import { createGatewayMetrics } from './metrics/gateway-metrics.ts';
-import { startRenderBackends } from './rendering/render-backends.ts';
+import { openRenderBackends } from './rendering/render-backends.ts';
 import { startupSummary } from './startup-summary.ts';
 
 /**
@@ -16,7 +16,7 @@ import { startupSummary } from './startup-summary.ts';
  */
 export async function startGateway(config: GatewayConfig, runtime: GatewayRuntime, logger: Logger, lifecycle: Lifecycle) {
   const metrics = createGatewayMetrics();
-  const backends = await startRenderBackends(config, logger, lifecycle, metrics.registry);
+  const backends = await openRenderBackends(config, logger, lifecycle, metrics.registry);
   // What the app opens (the account store, keys, the usage meter) closes after the HTTP server has
   // drained: registered before the server, it closes after it, so requests still in flight at
   // shutdown are answered and counted before the meter's last flush and before the store closes.

@@ -104,7 +104,7 @@ test('every operation but GET /v1/account declares the 403 of a key without its 
       continue;
     }
     const scope = path.startsWith('/v1/profile-image') ? 'cards' : 'utility';
-    t.regex(forbidden?.description ?? '', new RegExp(`\`${scope}\`.*\`key_scope_forbidden\``), `${method} ${path}`);
+    t.regex(forbidden?.description ?? '', new RegExp(`\`key_scope_forbidden\`.*\`${scope}\``), `${method} ${path}`);
   }
   const store = openSqliteAccountStore({ path: join(gateway.mediaDir, 'accounts.sqlite') });
   try {

@@ -1,4 +1,4 @@
-import type { MediaFormat } from '@utility-api/media-store';
+import type { MediaFormat } from '@utility-api/render-jobs';
 import sharp, { type AvifOptions, type GifOptions, type WebpOptions } from 'sharp';
 
 /**
@@ -12,7 +12,7 @@ import sharp, { type AvifOptions, type GifOptions, type WebpOptions } from 'shar
  * - GIF (a static card as one frame): sharp's palette quantisation to 256 colours, effort 3 with
  *   half dithering: 51-82 KB in ~120-140 ms. Effort 7 costs up to 0.9 s for the same size.
  */
-export const CARD_FORMAT_SETTINGS = {
+const CARD_FORMAT_SETTINGS = {
   webp: { quality: 90, effort: 4 },
   avif: { quality: 60, effort: 0, chromaSubsampling: '4:4:4' },
   gif: { effort: 3, dither: 0.5 },

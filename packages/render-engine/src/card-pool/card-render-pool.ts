@@ -1,6 +1,6 @@
 import { type CardAnimationFormat, CardImageError, type CardInput } from '@utility-api/card';
 import type { Logger } from '@utility-api/infra';
-import { DEFAULT_MEDIA_FORMAT, type MediaFormat } from '@utility-api/media-store';
+import { DEFAULT_MEDIA_FORMAT, type MediaFormat } from '@utility-api/render-jobs';
 import { RenderAbandonedError } from '@utility-api/render-jobs';
 import { asBuffer, type PooledCard, type RenderTask, type RenderTaskOutcome } from './pool-messages.ts';
 import { RenderWorkerProcess, type RenderWorkerLimits, type WorkerExit, type WorkerLossCause } from './render-worker-process.ts';

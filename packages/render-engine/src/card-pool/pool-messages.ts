@@ -1,5 +1,5 @@
 import type { CardAnimationFormat, CardImageErrorReason, CardInput, RenderedCard } from '@utility-api/card';
-import type { MediaFormat } from '@utility-api/media-store';
+import type { MediaFormat } from '@utility-api/render-jobs';
 
 /**
  * A drawn card as the pool hands it back, encoded in the format asked for (the worker encodes, so

@@ -73,7 +73,7 @@ export class AccountKeys {
     const { records } = await this.#store.snapshot();
     const active = records.filter((record) => ownerOf(record) === session.accountId && record.revokedAt === null).length;
     if (active >= MAX_ACTIVE_KEYS) {
-      throw new ApiError(409, 'too_many_keys', `An account may have ${MAX_ACTIVE_KEYS} keys that are not revoked; revoke one you no longer use first.`);
+      throw new ApiError('too_many_keys', `An account may have ${MAX_ACTIVE_KEYS} keys that are not revoked; revoke one you no longer use first.`);
     }
     // Both scopes are the same as none: a key that may call everything is stored without scopes.
     const scopes = request.scopes && new Set(request.scopes).size < KEY_SCOPES.length ? [...new Set(request.scopes)] : undefined;
@@ -85,12 +85,12 @@ export class AccountKeys {
   /** A new secret, shown once; the old one works until the grace period ends. */
   async roll(session: Session, id: string, now: Date): Promise<{ key: string; record: ApiKeyRecord }> {
     const record = await this.#own(session.accountId, id);
-    if (record.revokedAt !== null) throw new ApiError(409, 'key_revoked', 'This key is revoked; a revoked key cannot be rolled. Create a new one.');
+    if (record.revokedAt !== null) throw new ApiError('key_revoked', 'This key is revoked; a revoked key cannot be rolled. Create a new one.');
     const key = generateManagedKey(record.id);
     const graceUntil = new Date(now.getTime() + this.#graceMs);
     // `accountId` as stored (absent for the owner's older keys), so the store checks the same owner.
     const rolled = await this.#store.roll(record.id, { hash: hashApiKey(key).toString('hex'), at: now, graceUntil, ...(record.accountId ? { accountId: record.accountId } : {}) });
-    if (!rolled) throw new ApiError(409, 'key_revoked', 'This key was revoked meanwhile; it cannot be rolled.');
+    if (!rolled) throw new ApiError('key_revoked', 'This key was revoked meanwhile; it cannot be rolled.');
     await this.#audit(session, 'key_rolled', rolled, now, { oldSecretValidUntil: graceUntil.toISOString() });
     return { key, record: rolled };
   }
@@ -117,5 +117,5 @@ export class AccountKeys {
 }
 
 function notFound(): ApiError {
-  return new ApiError(404, 'key_not_found', 'No such key in your account.');
+  return new ApiError('key_not_found', 'No such key in your account.');
 }

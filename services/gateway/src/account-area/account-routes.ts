@@ -83,15 +83,15 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
     parsedMethods: [HttpMethodEnum.POST],
     onError: (error) => {
       throw (error as { type?: string }).type === 'entity.too.large'
-        ? new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`)
-        : new ApiError(400, 'malformed_body', 'The request body must be a JSON object.');
+        ? new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`)
+        : new ApiError('malformed_body', 'The request body must be a JSON object.');
     },
   });
   const readBody = async <Schema extends z.ZodType>(ctx: GatewayContext, schema: Schema): Promise<z.output<Schema>> => {
-    if (!ctx.request.is('application/json')) throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+    if (!ctx.request.is('application/json')) throw new ApiError('unsupported_media_type', 'Send the body as application/json.');
     await parseBody(ctx, async () => {});
     const parsed = schema.safeParse(ctx.request.body);
-    if (!parsed.success) throw new ApiError(400, 'invalid_request', z.prettifyError(parsed.error));
+    if (!parsed.success) throw new ApiError('invalid_request', z.prettifyError(parsed.error));
     return parsed.data;
   };
 
@@ -102,14 +102,14 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   const address = (ctx: GatewayContext) => clientAddressKey(ctx.ip);
   const blockedMs = (ctx: GatewayContext) => rateLimits?.authBlockedFor(address(ctx)) ?? 0;
   const tooMany = (ms: number) =>
-    new ApiError(429, 'rate_limited', `Too many failed sign-in attempts from your address; retry in ${Math.ceil(ms / 1000)} s.`, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))) } });
+    new ApiError('rate_limited', `Too many failed sign-in attempts from your address; retry in ${Math.ceil(ms / 1000)} s.`, { retryAfterSeconds: ms / 1000 });
   /** Counts a failed attempt; the wait when it was one too many. */
   const failedAttempt = async (ctx: GatewayContext) => (rateLimits ? rateLimits.recordAuthFailure(address(ctx)) : 0);
 
   /** The session of an API call, or a 401 the page answers by going to the sign-in page. */
   const signedIn = async (ctx: GatewayContext): Promise<SignedIn> => {
     const current = await sessions.current(ctx, new Date());
-    if (!current) throw new ApiError(401, 'not_signed_in', 'You are not signed in (or your session ended): sign in again at /account/sign-in.');
+    if (!current) throw new ApiError('not_signed_in', 'You are not signed in (or your session ended): sign in again at /account/sign-in.');
     return current;
   };
   /** A state-changing call: same origin, a session, and its CSRF token. */
@@ -136,7 +136,7 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   router.get('/account/sign-in', page(pages.get('sign-in.html')!));
   router.get(`${ASSET_PREFIX}/:version/:file`, (ctx) => {
     const asset = ctx.params.version === assetVersion ? assets.get(ctx.params.file ?? '') : undefined;
-    if (!asset) throw new ApiError(404, 'not_found', 'No such account area file. Reload /account: it names the files of the running version.');
+    if (!asset) throw new ApiError('not_found', 'No such account area file. Reload /account: it names the files of the running version.');
     sendStaticFile(ctx, asset, IMMUTABLE_ASSET);
   });
 
@@ -187,7 +187,7 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
     if (accountId === undefined) {
       const wait = await failedAttempt(ctx);
       if (wait > 0) throw tooMany(wait);
-      throw new ApiError(400, 'sign_in_link_invalid', 'This sign-in link was already used or has expired. Each link works once, for 15 minutes: ask for a new one.');
+      throw new ApiError('sign_in_link_invalid', 'This sign-in link was already used or has expired. Each link works once, for 15 minutes: ask for a new one.');
     }
     await signIn(ctx, accountId, 'link', now);
     ctx.body = { signedIn: true, location: '/account' };
@@ -196,7 +196,7 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   router.get('/account/api/me', async (ctx) => {
     const { session } = await signedIn(ctx);
     const account = await store.getAccount(session.accountId);
-    if (!account) throw new ApiError(401, 'not_signed_in', 'Your account no longer exists.');
+    if (!account) throw new ApiError('not_signed_in', 'Your account no longer exists.');
     ctx.body = {
       account: { id: account.id, name: account.name, plan: account.plan, discord: account.discordUserId !== null, owner: account.id === OWNER_ACCOUNT_ID },
       session: { method: session.method, createdAt: session.createdAt, expiresAt: session.expiresAt },
@@ -230,9 +230,9 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   router.get('/account/api/usage', async (ctx) => {
     const { session } = await signedIn(ctx);
     const account = await store.getAccount(session.accountId);
-    if (!account) throw new ApiError(401, 'not_signed_in', 'Your account no longer exists.');
+    if (!account) throw new ApiError('not_signed_in', 'Your account no longer exists.');
     const key = ctx.query.key;
-    if (key !== undefined && (typeof key !== 'string' || !USAGE_KEY.test(key))) throw new ApiError(400, 'invalid_request', 'key must be one key id (uk_live_... or key_...).');
+    if (key !== undefined && (typeof key !== 'string' || !USAGE_KEY.test(key))) throw new ApiError('invalid_request', 'key must be one key id (uk_live_... or key_...).');
     ctx.body = await usageReport(store, parts.plans, account, key, new Date());
   });
 
@@ -272,7 +272,7 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
 
 function keyIdParam(ctx: GatewayContext & { params: Record<string, string | undefined> }): string {
   const id = ctx.params.id ?? '';
-  if (!KEY_ID.test(id)) throw new ApiError(404, 'key_not_found', 'No such key in your account.');
+  if (!KEY_ID.test(id)) throw new ApiError('key_not_found', 'No such key in your account.');
   return id;
 }
 

@@ -130,7 +130,7 @@ export function requireSameOrigin(ctx: GatewayContext, publicOrigin: string): vo
   const origin = ctx.get('origin');
   const fromHere = origin === '' ? site === 'same-origin' : origin === publicOrigin || origin === `${ctx.protocol}://${ctx.host}`;
   if ((site !== '' && site !== 'same-origin') || !fromHere) {
-    throw new ApiError(403, 'cross_origin_refused', 'This request must come from the account area itself (its Origin is not this site).');
+    throw new ApiError('cross_origin_refused', 'This request must come from the account area itself (its Origin is not this site).');
   }
 }
 
@@ -138,6 +138,6 @@ export function requireSameOrigin(ctx: GatewayContext, publicOrigin: string): vo
 export function requireCsrfToken(ctx: GatewayContext, session: Session): void {
   const presented = ctx.get(CSRF_HEADER);
   if (presented === '' || !sameToken(presented, session.csrfToken)) {
-    throw new ApiError(403, 'csrf_token_invalid', `Missing or wrong ${CSRF_HEADER} header: reload the account page and try again.`);
+    throw new ApiError('csrf_token_invalid', `Missing or wrong ${CSRF_HEADER} header: reload the account page and try again.`);
   }
 }

@@ -37,10 +37,9 @@ function quotaExceededError(kind: QuotaKind, plan: Plan, now: number): ApiError 
   const seconds = Math.max(1, Math.ceil((resetsAt - now) / 1000));
   const what = kind === 'cards' ? 'cards' : 'requests';
   return new ApiError(
-    429,
     'quota_exceeded',
     `This account's monthly ${what} quota (${plan[kind]} on the ${plan.name} plan) is used up; it resets at ${new Date(resetsAt).toISOString()} (in ${seconds} s). GET /v1/account shows the quotas.`,
-    { headers: { 'Retry-After': String(seconds) } },
+    { retryAfterSeconds: seconds },
   );
 }
 

@@ -190,16 +190,14 @@ const CHALLENGE = 'Bearer realm="utility-api"';
 const MAX_KEY_LENGTH = 256;
 
 function unauthorized(message: string, error?: 'invalid_token'): ApiError {
-  return new ApiError(401, 'unauthorized', message, {
+  return new ApiError('unauthorized', message, {
     headers: { 'WWW-Authenticate': error ? `${CHALLENGE}, error="${error}"` : CHALLENGE },
   });
 }
 
 function tooManyFailures(retryAfterMs: number): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new ApiError(429, 'rate_limited', `Too many failed authentication attempts from your address; retry in ${seconds} s.`, {
-    headers: { 'Retry-After': String(seconds) },
-  });
+  return new ApiError('rate_limited', `Too many failed authentication attempts from your address; retry in ${seconds} s.`, { retryAfterSeconds: seconds });
 }
 
 /** The key is the whole header value, or follows a `Bearer` scheme; nothing else is read. */

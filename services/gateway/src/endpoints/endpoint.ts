@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@utility-api/api-errors';
 import type { z } from 'zod';
 import type { KeyScope } from '../accounts/account-model.ts';
 import type { ApiKeyIdentity } from '../auth/api-keys.ts';
@@ -65,7 +66,10 @@ export class Reply<Body> {
 }
 
 export interface ResponseDoc {
+  /** What the answer means; for an error, what to add to its codes' catalogue summaries (may be empty). */
   description: string;
+  /** The error codes this answer carries: the docs write each with its catalogue summary, before `description`. */
+  codes?: readonly ErrorCode[];
   /** Absent for responses that use the shared error body. */
   schema?: z.ZodType;
   example?: unknown;
@@ -73,7 +77,7 @@ export interface ResponseDoc {
   binaryTypes?: readonly string[];
   /** Response headers worth documenting, by name, with what each says (a string header unless a schema is given). */
   headers?: Readonly<Record<string, string | { description: string; schema: Record<string, unknown> }>>;
-  /** Whether this response carries `Retry-After` (every 429 does; say so for a 503 that does). */
+  /** Whether this response carries `Retry-After` (every 429 does; one with `codes` carries it when the catalogue says any of them does). */
   retryAfter?: boolean;
 }
 

@@ -1,7 +1,10 @@
+import { ERROR_CATALOGUE, statusesOf, type ErrorCode, type ErrorEntry } from '@utility-api/api-errors';
+
 /**
  * The one error type handlers and middleware throw. Everything in it is public: the error
  * middleware sends status, code, message and details to the client verbatim, and anything that is
- * not an ApiError is reported as a generic 500 with no detail.
+ * not an ApiError is reported as a generic 500 with no detail. Its status and any fixed
+ * Retry-After come from the error catalogue (`@utility-api/api-errors`), never from the thrower.
  */
 export interface FieldProblem {
   /** Where the bad value was: `query`, `body`, `path` or `header`. */
@@ -15,23 +18,30 @@ interface ApiErrorOptions {
   details?: readonly FieldProblem[];
   headers?: Readonly<Record<string, string>>;
   cause?: unknown;
+  /** For a code whose Retry-After the catalogue says is computed: the seconds to send (rounded up, at least 1). */
+  retryAfterSeconds?: number | undefined;
+  /** For the few codes with a second status in the catalogue (`otherStatus`): which one this answer is. */
+  status?: number;
 }
 
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly details: readonly FieldProblem[] | undefined;
   readonly headers: Readonly<Record<string, string>>;
   /** Read by Koa's default handler: our messages are written for clients. */
   readonly expose = true;
 
-  constructor(status: number, code: string, publicMessage: string, options: ApiErrorOptions = {}) {
+  constructor(code: ErrorCode, publicMessage: string, options: ApiErrorOptions = {}) {
     super(publicMessage, options.cause === undefined ? undefined : { cause: options.cause });
+    const entry: ErrorEntry = ERROR_CATALOGUE[code];
+    if (options.status !== undefined && !statusesOf(code).includes(options.status)) throw new TypeError(`${code} is never a ${options.status}`);
     this.name = 'ApiError';
-    this.status = status;
+    this.status = options.status ?? entry.status;
     this.code = code;
     this.details = options.details;
-    this.headers = options.headers ?? {};
+    const retryAfter = typeof entry.retryAfter === 'number' ? entry.retryAfter : entry.retryAfter === 'computed' ? options.retryAfterSeconds : undefined;
+    this.headers = retryAfter === undefined ? (options.headers ?? {}) : { ...options.headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) };
   }
 }
 
@@ -53,10 +63,10 @@ export function validationError(problems: readonly FieldProblem[]): ApiError {
           { in: first.in, field: first.field.split('.')[0] ?? first.field, message: `${unlisted} more problem${unlisted === 1 ? '' : 's'} not listed` },
         ]
       : problems;
-  return new ApiError(400, 'invalid_request', summary, { details });
+  return new ApiError('invalid_request', summary, { details });
 }
 
 /** The media store failing while serving or reading a card image (`/media`, or an image answer). */
 export function storageUnavailableError(): ApiError {
-  return new ApiError(503, 'storage_unavailable', 'Image storage is unavailable. Please retry shortly.', { headers: { 'Retry-After': '2' } });
+  return new ApiError('storage_unavailable', 'Image storage is unavailable. Please retry shortly.');
 }

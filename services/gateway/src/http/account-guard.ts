@@ -12,7 +12,6 @@ const SCOPE_NAMES: Readonly<Record<KeyScope, string>> = { cards: 'card endpoints
 /** `403 key_scope_forbidden`: the key was made for other endpoints; the message names the scope this one needs. */
 function keyScopeForbidden(scope: KeyScope, keyScopes: readonly KeyScope[]): ApiError {
   return new ApiError(
-    403,
     'key_scope_forbidden',
     `This key may call only the ${keyScopes.map((granted) => SCOPE_NAMES[granted]).join(' and ')}; this endpoint needs a key with the "${scope}" scope (${SCOPE_NAMES[scope]}).`,
   );

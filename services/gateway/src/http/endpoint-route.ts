@@ -8,7 +8,7 @@ import type { GatewayContext, GatewayState } from './request-pipeline.ts';
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 32;
 /** Body encodings undone before parsing; the size limit applies to the decoded bytes. */
-const CONTENT_ENCODINGS = ['identity', 'gzip', 'deflate', 'br'] as const;
+export const CONTENT_ENCODINGS = ['identity', 'gzip', 'deflate', 'br'] as const;
 const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MEDIA_TYPES: Record<BodyEncoding, readonly string[]> = {
   json: ['application/json', 'application/*+json'],
@@ -133,7 +133,7 @@ class MalformedBodyError extends ApiError {
   readonly kind: MalformedBodyKind;
 
   constructor(message: string, kind: MalformedBodyKind = 'not_json') {
-    super(400, 'malformed_body', message);
+    super('malformed_body', message);
     this.kind = kind;
   }
 }
@@ -152,21 +152,21 @@ function parsesAsJson(text: unknown): boolean {
 const UTF8_ONLY = 'The body must be UTF-8 text (no charset, or charset=utf-8).';
 
 function unsupportedEncoding(): ApiError {
-  return new ApiError(415, 'unsupported_media_type', `Send the body with a Content-Encoding of ${CONTENT_ENCODINGS.join(', ')}, or none.`);
+  return new ApiError('unsupported_media_type', `Send the body with a Content-Encoding of ${CONTENT_ENCODINGS.join(', ')}, or none.`);
 }
 
 /** co-body's failures, by their `type`, as the API's errors. */
 function bodyError(error: { status?: number; type?: string; message?: string; body?: unknown }): ApiError {
   switch (error.type) {
     case 'entity.too.large':
-      return new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
+      return new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
     case 'charset.unsupported':
-      return new ApiError(415, 'unsupported_media_type', UTF8_ONLY);
+      return new ApiError('unsupported_media_type', UTF8_ONLY);
     case 'encoding.unsupported':
       return unsupportedEncoding();
     case 'request.aborted':
     case 'request.size.invalid':
-      return new ApiError(400, 'incomplete_body', 'The request body ended before its declared length.');
+      return new ApiError('incomplete_body', 'The request body ended before its declared length.');
     default:
       // The decompressor refuses an unknown Content-Encoding with a bare 415 and no type.
       if (error.status === 415) return unsupportedEncoding();
@@ -221,11 +221,11 @@ function bodyParser(encodings: readonly BodyEncoding[]): (ctx: GatewayContext) =
     const matched = hasBody ? ctx.request.is(mediaTypes) : null;
     if (matched === null) return;
     if (matched === false) {
-      throw new ApiError(415, 'unsupported_media_type', `Send the body as ${encodings.map((encoding) => MEDIA_TYPES[encoding][0]).join(' or ')}.`);
+      throw new ApiError('unsupported_media_type', `Send the body as ${encodings.map((encoding) => MEDIA_TYPES[encoding][0]).join(' or ')}.`);
     }
     // co-body decodes every body as UTF-8 whatever its charset says: a UTF-16 body would be read as garbage.
     const charset = ctx.request.charset;
-    if (charset !== '' && !/^utf-?8$/i.test(charset)) throw new ApiError(415, 'unsupported_media_type', UTF8_ONLY);
+    if (charset !== '' && !/^utf-?8$/i.test(charset)) throw new ApiError('unsupported_media_type', UTF8_ONLY);
     try {
       await parse(ctx, done);
     } catch (error) {
@@ -236,7 +236,7 @@ function bodyParser(encodings: readonly BodyEncoding[]): (ctx: GatewayContext) =
       throw error;
     }
     if (exceedsJsonDepth(ctx.request.body, MAX_JSON_DEPTH)) {
-      throw new ApiError(400, 'body_too_deep', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+      throw new ApiError('body_too_deep', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
     }
   };
 }

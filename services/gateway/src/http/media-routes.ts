@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
-import { parseMediaName, StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
+import { StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
+import { parseMediaName } from '@utility-api/render-jobs';
 import { ApiError, storageUnavailableError } from '../errors/api-error.ts';
 import type { GatewayContext, GatewayState } from './request-pipeline.ts';
 
@@ -13,7 +14,7 @@ const PUBLIC_IMAGE_HEADERS = {
 } as const;
 
 function notFound(): ApiError {
-  return new ApiError(404, 'not_found', 'No such image. Card images expire; request the card again for a new URL.');
+  return new ApiError('not_found', 'No such image. Card images expire; request the card again for a new URL.');
 }
 
 function describeImage(ctx: GatewayContext, object: MediaObject): void {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES as REASON_PHRASES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { ERROR_CATALOGUE, type ErrorCode } from '@utility-api/api-errors';
 import type { Logger } from '@utility-api/infra';
 import type { Context, Middleware, ParameterizedContext } from 'koa';
 import type { Histogram } from 'prom-client';
@@ -138,7 +140,8 @@ function answerUnrouted(ctx: GatewayContext): void {
   }
 }
 
-const STATUS_CODES: Readonly<Record<number, string>> = {
+/** Library errors' statuses as catalogue codes; any other 4xx a library throws is answered as a plain 400. */
+const STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
   400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
   408: 'request_timeout', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
 };
@@ -149,7 +152,7 @@ function asClientError(error: unknown): ApiError | undefined {
   if (!candidate || typeof candidate.status !== 'number' || candidate.status < 400 || candidate.status >= 500) return undefined;
   if (candidate.expose !== true) return undefined;
   const message = typeof candidate.message === 'string' ? candidate.message : 'The request could not be processed.';
-  return new ApiError(candidate.status, STATUS_CODES[candidate.status] ?? 'client_error', message, { cause: error });
+  return new ApiError(STATUS_CODES[candidate.status] ?? 'bad_request', message, { cause: error });
 }
 
 /** The status `answerError` will give an error, for middleware that counts answers before it runs. */
@@ -175,11 +178,11 @@ function answerError(ctx: GatewayContext, error: unknown): void {
 }
 
 /** What Node itself would answer, by parser error: oversized headers 431, a timed-out request 408, else 400. */
-const CLIENT_ERRORS: Readonly<Record<string, readonly [status: number, reason: string, code: string, message: string]>> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'The request was not received in time.'],
+const CLIENT_ERRORS: Readonly<Record<string, readonly [code: ErrorCode, message: string]>> = {
+  HPE_HEADER_OVERFLOW: ['headers_too_large', 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'The request was not received in time.'],
 };
-const MALFORMED_REQUEST = [400, 'Bad Request', 'malformed_request', 'The request is not valid HTTP.'] as const;
+const MALFORMED_REQUEST = ['malformed_request', 'The request is not valid HTTP.'] as const;
 
 /**
  * Requests Node's parser refuses never reach Koa; this gives them the same JSON error body and
@@ -190,7 +193,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
+  const [code, message] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
+  const status = ERROR_CATALOGUE[code].status;
+  const reason = REASON_PHRASES[status] ?? 'Bad Request';
   // The same id and security headers as every other answer, so a refused request can be reported and traced too.
   const requestId = randomUUID();
   const body = JSON.stringify({ error: { status, code, message }, requestId });

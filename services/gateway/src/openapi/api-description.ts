@@ -1,3 +1,4 @@
+import { describeRetryAfter, ERROR_CATALOGUE, ERROR_CODES, statusesOf } from '@utility-api/api-errors';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../http/endpoint-route.ts';
 import type { RateLimitSettings } from '../rate-limits/rate-limits.ts';
 import type { RateSpec } from '../rate-limits/rate-spec.ts';
@@ -51,7 +52,17 @@ function rateLimitSection(settings: RateLimitSettings): string[] {
   ];
 }
 
+/** Every code from the error catalogue, so the docs never list a code the server does not send or miss one it does. */
+function errorCodeTable(): string[] {
+  return [
+    '### Error codes',
+    '| Code | Status | Retry-After | When |',
+    '| --- | --- | --- | --- |',
+    ...ERROR_CODES.map((code) => `| \`${code}\` | ${statusesOf(code).join(' or ')} | ${describeRetryAfter(code)} | ${ERROR_CATALOGUE[code].summary} |`),
+  ];
+}
+
 /** The document-level text: what holds for every endpoint. */
 export function apiDescription(rateLimits: RateLimitSettings): string {
-  return [...API_DESCRIPTION_HEAD, '', ...rateLimitSection(rateLimits)].join('\n');
+  return [...API_DESCRIPTION_HEAD, '', ...rateLimitSection(rateLimits), '', ...errorCodeTable()].join('\n');
 }

@@ -1,7 +1,9 @@
+import { ERROR_CATALOGUE, type ErrorCode, type ErrorEntry } from '@utility-api/api-errors';
 import { z } from 'zod';
 import { KEY_SCOPES, type KeyScope } from '../accounts/account-model.ts';
 import type { EndpointDefinition, HttpMethod, ResponseDoc } from '../endpoints/endpoint.ts';
 import { errorBodySchema } from '../errors/error-body.ts';
+import { CONTENT_ENCODINGS, MAX_BODY_BYTES } from '../http/endpoint-route.ts';
 
 interface DocumentInfo {
   title: string;
@@ -62,26 +64,21 @@ const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/sche
  * (not HTTP), 408 (the request did not arrive within `REQUEST_TIMEOUT_MS`) and 431 before routing;
  * the router answers 405 for a method the path does not serve.
  */
-const SHARED_RESPONSES: Record<string, { status: number; description: string; headers?: readonly string[] }> = {
-  BadRequest: { status: 400, description: 'The request could not be used: a field fails its schema (`invalid_request`, every bad field in `details`), a query parameter is repeated, or the request is not valid HTTP (`malformed_request`).' },
-  Unauthorized: { status: 401, description: 'Missing, malformed, unknown or revoked API key (`unauthorized`).', headers: ['WWW-Authenticate'] },
-  MethodNotAllowed: { status: 405, description: 'The path does not serve this method (`method_not_allowed`); `Allow` lists those it does.', headers: ['Allow'] },
-  RequestTimeout: { status: 408, description: 'The request (headers and body) did not arrive in time (`request_timeout`, `REQUEST_TIMEOUT_MS`); the connection is closed.' },
-  PayloadTooLarge: { status: 413, description: 'The body is over 1 MB once decompressed (`payload_too_large`).' },
-  UnsupportedMediaType: {
-    status: 415,
-    description: 'The body has a content type this operation does not read, a charset other than UTF-8, or a Content-Encoding other than gzip, deflate or br (`unsupported_media_type`).',
-  },
-  HeadersTooLarge: { status: 431, description: 'The request headers are too large (`headers_too_large`); the connection is closed.' },
-  InternalError: { status: 500, description: 'An unexpected failure on our side (`internal_error`); the body names only the request id.' },
+const SHARED_RESPONSES: Record<string, { status: number; codes: readonly ErrorCode[]; description?: string; headers?: readonly string[] }> = {
+  BadRequest: { status: 400, codes: ['invalid_request', 'malformed_request'], description: 'A query parameter given twice is an `invalid_request` too.' },
+  Unauthorized: { status: 401, codes: ['unauthorized'], headers: ['WWW-Authenticate'] },
+  MethodNotAllowed: { status: 405, codes: ['method_not_allowed'], headers: ['Allow'] },
+  RequestTimeout: { status: 408, codes: ['request_timeout'] },
+  PayloadTooLarge: { status: 413, codes: ['payload_too_large'], description: `The limit is ${MAX_BODY_BYTES / 1024 / 1024} MB.` },
+  UnsupportedMediaType: { status: 415, codes: ['unsupported_media_type'], description: `Content-Encoding may be ${CONTENT_ENCODINGS.filter((encoding) => encoding !== 'identity').join(', ')} or none.` },
+  HeadersTooLarge: { status: 431, codes: ['headers_too_large'] },
+  InternalError: { status: 500, codes: ['internal_error'] },
 };
 
-const RATE_LIMITED_DESCRIPTION =
-  "Rate limited (`rate_limited`): the key's budget for this endpoint is used up, or this client address sent too many " +
-  'wrong keys. `Retry-After` says when to retry; the `RateLimit-*` headers are present when the key was the cause. ' +
-  "Or over quota (`quota_exceeded`): the account used up its plan's monthly requests quota (or, on a card operation, its " +
-  'cards quota); the message names which and when it resets (the start of the next UTC month), `Retry-After` counts the ' +
-  'seconds until then, and `GET /v1/account` shows both quotas. Requests refused by the quota do not count against it.';
+const RATE_LIMITED_DESCRIPTION = describeCodes(
+  ['rate_limited', 'quota_exceeded'],
+  '`Retry-After` says when to retry; the `RateLimit-*` headers are present when the key was the cause. Requests refused by the quota do not count against it.',
+);
 
 /** A key made for part of the API calling another part: one response per scope, so each operation names the scope it needs. */
 const SCOPE_RESPONSES: Readonly<Record<KeyScope, { name: string; operations: string }>> = {
@@ -94,9 +91,10 @@ function scopeResponseComponents(): Record<string, ResponseObject> {
     KEY_SCOPES.map((scope) => [
       SCOPE_RESPONSES[scope].name,
       {
-        description:
-          `The key's scopes do not include \`${scope}\` (${SCOPE_RESPONSES[scope].operations}), which this operation needs ` +
-          '(`key_scope_forbidden`; the message names the scope). Checked right after the key, before any rate budget or quota is spent.',
+        description: describeCodes(
+          ['key_scope_forbidden'],
+          `This operation needs \`${scope}\` (${SCOPE_RESPONSES[scope].operations}). Checked right after the key, before any rate budget or quota is spent.`,
+        ),
         headers: headersOf([]),
         content: ERROR_CONTENT,
       },
@@ -107,7 +105,7 @@ function scopeResponseComponents(): Record<string, ResponseObject> {
 function sharedResponseComponents(rateLimited: boolean) {
   const components: Record<string, ResponseObject> = {};
   for (const [name, shared] of Object.entries(SHARED_RESPONSES)) {
-    components[name] = { description: shared.description, headers: headersOf(shared.headers ?? []), content: ERROR_CONTENT };
+    components[name] = { description: describeCodes(shared.codes, shared.description), headers: headersOf(shared.headers ?? []), content: ERROR_CONTENT };
   }
   Object.assign(components, scopeResponseComponents());
   if (rateLimited) {
@@ -202,11 +200,19 @@ function headerObject(description: string | { description: string; schema: JsonS
   return typeof description === 'string' ? { description, schema: { type: 'string' } } : description;
 }
 
+/** An error answer's text: each of its codes with the catalogue's summary, then what the endpoint adds. */
+function describeCodes(codes: readonly ErrorCode[], extra = ''): string {
+  return [...codes.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].summary}`), ...(extra === '' ? [] : [extra])].join(' ');
+}
+
+const carriesRetryAfter = (codes: readonly ErrorCode[]) => codes.some((code) => (ERROR_CATALOGUE[code] as ErrorEntry).retryAfter !== 'never');
+
 /** An endpoint's own response: its JSON (or binary) content, or the shared error body. */
 function ownResponse(response: ResponseDoc): { description: string; headers: Record<string, unknown>; content: Record<string, unknown> } {
-  const headers: Record<string, unknown> = headersOf(response.retryAfter ? ['Retry-After'] : []);
+  const codes = response.codes ?? [];
+  const headers: Record<string, unknown> = headersOf(response.retryAfter || carriesRetryAfter(codes) ? ['Retry-After'] : []);
   for (const [name, description] of Object.entries(response.headers ?? {})) headers[name] = headerObject(description);
-  if (!response.schema) return { description: response.description, headers, content: ERROR_CONTENT };
+  if (!response.schema) return { description: describeCodes(codes, response.description), headers, content: ERROR_CONTENT };
   const media: Record<string, unknown> = { schema: jsonSchemaOf(response.schema, 'output') };
   if (response.example !== undefined) media.example = response.example;
   const content: Record<string, unknown> = { 'application/json': media };

@@ -23,7 +23,7 @@ const PLAYGROUND_CONTENT_SECURITY_POLICY = [
 const ASSET_NAMES = ['playground.css', 'main.js', 'dom.js', 'controls.js', 'schema-form.js', 'preview.js', 'snippets.js'] as const;
 
 function notFound(): ApiError {
-  return new ApiError(404, 'not_found', 'No such playground file. Reload /playground: it names the files of the running version.');
+  return new ApiError('not_found', 'No such playground file. Reload /playground: it names the files of the running version.');
 }
 
 /**

@@ -113,7 +113,7 @@ export class RateLimits {
       if (!decision.allowed) {
         ctx.state.log.info({ budget }, 'rate limited');
         const message = `This key's ${BUDGET_NAMES[budget]} budget (${spec.points} per ${spec.durationSeconds} s) is used up; retry in ${reset} s.`;
-        throw new ApiError(429, 'rate_limited', message, { headers: { 'Retry-After': reset } });
+        throw new ApiError('rate_limited', message, { retryAfterSeconds: Number(reset) });
       }
       if (!holdsCardSlot) {
         await next();
@@ -123,7 +123,7 @@ export class RateLimits {
       if (!release) {
         ctx.state.log.info({ cardsInFlight: cardsInFlightPerKey }, 'too many cards in flight');
         const message = `This key already has ${cardsInFlightPerKey} cards in progress, the most it may have at once; retry when one of them has been answered.`;
-        throw new ApiError(429, 'too_many_cards_in_flight', message, { headers: { 'Retry-After': '1' } });
+        throw new ApiError('too_many_cards_in_flight', message);
       }
       try {
         await next();

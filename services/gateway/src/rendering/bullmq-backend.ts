@@ -194,7 +194,6 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
   };
 
   return {
-    kind: 'bullmq',
     async run(jobId, payload, abandoned) {
       let waiter!: Waiter;
       const answer = new Promise<RenderJobResult>((resolve, reject) => (waiter = { resolve, reject }));
@@ -238,9 +237,6 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
           await leave(jobId, payload, abandoned.aborted, added).catch((error: unknown) => parts.logger.debug({ err: error, jobId }, 'could not update render job bookkeeping'));
         }
       }
-    },
-    async ping() {
-      await parts.producer.ping();
     },
     async close() {
       parts.producer.off('close', onConnectionLost);

@@ -1,11 +1,12 @@
+import { ERROR_CATALOGUE } from '@utility-api/api-errors';
 import type { Logger } from '@utility-api/infra';
 import type { RenderEngine } from '@utility-api/render-engine';
-import { RENDER_FAILED, RENDER_FAILURE_CODES, RenderAbandonedError, type RenderJobResult } from '@utility-api/render-jobs';
+import { RENDER_FAILED, RenderAbandonedError, type RenderJobResult } from '@utility-api/render-jobs';
 import type { RenderBackend } from './render-queue.ts';
 
 const OVERLOADED: RenderJobResult = {
   ok: false,
-  failure: { code: 'overloaded', status: RENDER_FAILURE_CODES.overloaded, detail: 'Too many cards are being drawn right now. Please retry shortly.', retryAfterSeconds: 1 },
+  failure: { code: 'overloaded', status: ERROR_CATALOGUE.overloaded.status, detail: 'Too many cards are being drawn right now. Please retry shortly.', retryAfterSeconds: ERROR_CATALOGUE.overloaded.retryAfter },
 };
 
 /**
@@ -19,7 +20,6 @@ const OVERLOADED: RenderJobResult = {
 export function createEmbeddedBackend(parts: { engine: RenderEngine; limit: number; logger: Logger }): RenderBackend {
   let running = 0;
   return {
-    kind: 'embedded',
     async run(jobId, payload, abandoned) {
       if (running >= parts.limit) {
         parts.logger.warn({ limit: parts.limit }, 'render queue full: refusing a new card');
@@ -36,6 +36,5 @@ export function createEmbeddedBackend(parts: { engine: RenderEngine; limit: numb
         running -= 1;
       }
     },
-    async ping() {},
   };
 }

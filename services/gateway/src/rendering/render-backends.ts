@@ -24,7 +24,7 @@ interface RenderBackends {
  * without, an in-process render pool and the disk store. Created before the HTTP server, so on
  * shutdown they close after it has drained its requests.
  */
-export async function startRenderBackends(config: GatewayConfig, logger: Logger, lifecycle: Lifecycle, registry: Registry): Promise<RenderBackends> {
+export async function openRenderBackends(config: GatewayConfig, logger: Logger, lifecycle: Lifecycle, registry: Registry): Promise<RenderBackends> {
   const media = await openMediaStore(config.rendering.media, logger, lifecycle);
   if (config.redis === undefined) {
     // Loaded only here: node-canvas and the fonts stay out of a distributed gateway's memory.

@@ -13,7 +13,6 @@ interface RenderOutcome {
  * process in embedded mode. A backend answers each job once; the queue above it shares and caches.
  */
 export interface RenderBackend {
-  readonly kind: 'bullmq' | 'embedded';
   /**
    * The job's result; `reused` when the backend already had it (a job another gateway queued).
    * `abandoned` aborts when no request waits for the job any more: the backend withdraws a job
@@ -21,8 +20,6 @@ export interface RenderBackend {
    * may still resolve with its result (which then answers later identical requests).
    */
   run(jobId: string, payload: RenderJobPayload, abandoned: AbortSignal): Promise<RenderOutcome>;
-  /** Resolves when the backend can take work; used by readiness probes. */
-  ping(): Promise<void>;
 }
 
 export type RenderQueue = ReturnType<typeof createRenderQueue>;
@@ -91,8 +88,6 @@ export function createRenderQueue(backend: RenderBackend) {
   };
 
   return {
-    kind: backend.kind,
-    ping: () => backend.ping(),
     /**
      * Throws DeadlineError past `deadlineMs`, RequestGoneError once `gone` aborts, and
      * RenderQueueUnavailableError. Renders are shared only between requests of the same

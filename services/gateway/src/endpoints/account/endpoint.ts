@@ -128,7 +128,7 @@ export function accountEndpoint(source: AccountUsageSource) {
     handle: async ({ request }) => {
       const key = request.key!;
       const facts = await source(key).catch((error: unknown) => {
-        throw new ApiError(503, 'store_unavailable', 'The account store did not answer in time. Please retry shortly.', { cause: error, headers: { 'Retry-After': '2' } });
+        throw new ApiError('store_unavailable', 'The account store did not answer in time. Please retry shortly.', { cause: error });
       });
       return accountAnswer(key, facts);
     },

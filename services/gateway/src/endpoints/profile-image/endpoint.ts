@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { DeadlineError } from '@utility-api/infra';
-import { MEDIA_FORMATS, StorageUnavailableError, type MediaFormat, type MediaStore } from '@utility-api/media-store';
+import { StorageUnavailableError, type MediaStore } from '@utility-api/media-store';
 import accepts from 'accepts';
 import {
   ALT_TEXT_MAX_LENGTH,
@@ -9,6 +9,8 @@ import {
   cardOptionsSchema,
   DEFAULT_BACKGROUND_BRIGHTNESS,
   MAX_SOURCE_FRAMES,
+  MEDIA_FORMATS,
+  type MediaFormat,
   refuseStillOnlyFormat,
   RENDER_RETENTION,
   refuseFutureSnowflake,
@@ -91,18 +93,17 @@ function negotiateAnswer(headers: Record<string, HeaderValue>, format: MediaForm
   const asked = best(IMAGE_TYPES);
   if (format !== undefined && asked !== false) {
     throw new ApiError(
-      406,
       'not_acceptable',
       `format is ${format} but Accept asks for ${asked}: leave format out (Accept then picks the format) or accept ${MEDIA_FORMATS[format]}.`,
       { details: [{ in: 'body', field: 'format', message: `contradicts Accept (${asked})` }] },
     );
   }
   if (animated && asked !== false) {
-    throw new ApiError(406, 'not_acceptable', `animated is true but Accept asks for ${asked}, which cannot move: accept ${ANIMATED_IMAGE_TYPES.join(' or ')} or ${JSON_TYPE}.`, {
+    throw new ApiError('not_acceptable', `animated is true but Accept asks for ${asked}, which cannot move: accept ${ANIMATED_IMAGE_TYPES.join(' or ')} or ${JSON_TYPE}.`, {
       details: [{ in: 'body', field: 'animated', message: `contradicts Accept (${asked})` }],
     });
   }
-  throw new ApiError(406, 'not_acceptable', `Accept names nothing this endpoint answers with: ${[JSON_TYPE, ...imageTypes].join(', ')}.`);
+  throw new ApiError('not_acceptable', `Accept names nothing this endpoint answers with: ${[JSON_TYPE, ...imageTypes].join(', ')}.`);
 }
 
 /**
@@ -117,11 +118,11 @@ function rfc8187(text: string): string {
 
 /** A failed render as the documented error: the user id is a path field, any other field a body one named first. */
 function renderFailureToApiError(failure: RenderFailure): ApiError {
-  const headers: Record<string, string> = failure.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.ceil(failure.retryAfterSeconds)) };
-  if (failure.field === undefined) return new ApiError(failure.status, failure.code, failure.detail, { headers });
+  const answer = { status: failure.status, retryAfterSeconds: failure.retryAfterSeconds };
+  if (failure.field === undefined) return new ApiError(failure.code, failure.detail, answer);
   const where = failure.field === 'userId' ? 'path' : 'body';
   const message = where === 'path' ? failure.detail : `${failure.field}: ${failure.detail}`;
-  return new ApiError(failure.status, failure.code, message, { headers, details: [{ in: where, field: failure.field, message: failure.detail }] });
+  return new ApiError(failure.code, message, { ...answer, details: [{ in: where, field: failure.field, message: failure.detail }] });
 }
 
 /**
@@ -149,16 +150,14 @@ async function readStoredImage(store: MediaStore, key: string, format: MediaForm
 /** The queue's thrown outcomes as the documented errors; everything else stays a 500. */
 function queueErrorToApiError(error: unknown, renderTimeoutMs: number): unknown {
   if (error instanceof DeadlineError) {
-    return new ApiError(504, 'render_timeout', `The card was not ready within ${renderTimeoutMs} ms. Retry the same request: a card already being drawn is reused; one still queued was withdrawn and queues again behind this key's other cards.`, {
-      headers: { 'Retry-After': '2' },
-    });
+    return new ApiError('render_timeout', `The card was not ready within ${renderTimeoutMs} ms. Retry the same request: a card already being drawn is reused; one still queued was withdrawn and queues again behind this key's other cards.`);
   }
   if (error instanceof RenderQueueUnavailableError) {
-    return new ApiError(503, 'queue_unavailable', 'The render queue is unavailable. Please retry shortly.', { headers: { 'Retry-After': '1' } });
+    return new ApiError('queue_unavailable', 'The render queue is unavailable. Please retry shortly.');
   }
   if (error instanceof RequestGoneError) {
     // Nobody reads this answer: the status (nginx's "client closed request") is for the access log.
-    return new ApiError(499, 'client_closed_request', 'The client closed the request before the card was ready.');
+    return new ApiError('client_closed_request', 'The client closed the request before the card was ready.');
   }
   return error;
 }
@@ -211,12 +210,8 @@ function tooManyRequests(dependencies: ProfileImageDependencies): Record<number,
   if (dependencies.cardsInFlightPerKey === undefined) return {};
   return {
     429: {
-      description:
-        "`rate_limited`: the key's profile-image budget is used up, or this client address sent too many wrong keys. " +
-        `\`too_many_cards_in_flight\`: the key already has ${dependencies.cardsInFlightPerKey} cards in progress (across every gateway) ` +
-        '(`CARDS_IN_FLIGHT_PER_KEY`); a slot frees when one of them is answered. `quota_exceeded`: the account used up its monthly ' +
-        'cards or requests quota (the message names which, and when it resets: the next UTC month; `GET /v1/account` shows both). ' +
-        'All carry `Retry-After` (1 s for cards in flight, until the month ends for a quota).',
+      codes: ['rate_limited', 'too_many_cards_in_flight', 'quota_exceeded'],
+      description: `Here a key may have ${dependencies.cardsInFlightPerKey} cards in progress; a slot frees when one of them is answered. All carry \`Retry-After\`.`,
     },
   };
 }
@@ -246,16 +241,17 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
       altText: 'Profile card for Ada (Welcome!): online.',
     },
   },
-  400: { description: 'A bad user id or body field; `details` names each one.' },
-  404: { description: '`unknown_user`: Discord has no user with this id (only with a bot token configured).' },
+  400: { codes: ['invalid_request'], description: 'Here: a bad user id or body field.' },
+  404: { codes: ['unknown_user'], description: '' },
   406: {
+    codes: ['not_acceptable'],
     description:
-      '`not_acceptable`: `Accept` names none of `application/json`, `image/png`, `image/webp`, `image/avif`, `image/gif`, or names an image type other than the `format` field asks for (`details` then names `format`), or only `image/png` or `image/avif` with `animated: true` (`details` then names `animated`). Checked before anything is drawn.',
+      'Here `Accept` names none of `application/json`, `image/png`, `image/webp`, `image/avif`, `image/gif`, or names an image type other than the `format` field asks for (`details` then names `format`), or only `image/png` or `image/avif` with `animated: true` (`details` then names `animated`). Checked before anything is drawn.',
   },
-  422: { description: "`image_unusable`: an image URL was refused, unreachable, too large (per image or over the card's byte or pixel budget), not an image or corrupt; `details` names the field." },
-  502: { description: "`discord_unavailable`: Discord's API failed." },
-  503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed`, `overloaded` (embedded mode: `RENDER_QUEUE_LIMIT` cards already waiting or drawing) or a Discord rate limit; carries `Retry-After`.', retryAfter: true },
-  504: { description: "`render_timeout`: no renderer finished in time. The card is abandoned: withdrawn if it was still queued, finished if it was being drawn (then a retry reuses it)." },
+  422: { codes: ['image_unusable'], description: '' },
+  502: { codes: ['discord_unavailable'], description: '' },
+  503: { codes: ['queue_unavailable', 'storage_unavailable', 'render_failed', 'overloaded', 'discord_unavailable'], description: 'Each carries `Retry-After` (Discord only when it gave one).' },
+  504: { codes: ['render_timeout'], description: 'The card is abandoned: withdrawn if it was still queued, finished if it was being drawn (then a retry reuses it).' },
   ...tooManyRequests(dependencies),
 });
 

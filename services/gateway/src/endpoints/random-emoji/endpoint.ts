@@ -141,7 +141,7 @@ export function randomEmojiEndpoint(random: RandomSource) {
         throw validationError([{ in: 'query', field: 'category', message: `must be one of: ${CATEGORY_NAMES.join(', ')}` }]);
       }
       const filter: EmojiFilter = { category, isSymbol: query.isSymbol };
-      if (picker.pool(filter).length === 0) throw new ApiError(404, 'no_matching_emoji', 'No emoji matches this combination of category and isSymbol.');
+      if (picker.pool(filter).length === 0) throw new ApiError('no_matching_emoji', 'No emoji matches this combination of category and isSymbol.');
       return randomEmojis(picker, filter, query.count ?? 1, random);
     },
   });
