@@ -8,7 +8,9 @@ export default tseslint.config(
     // Type-checked by tests/clients/generated-clients.test.ts against the types it generates (not in the root project).
     'tests/clients/{openapi-fetch,hey-api,orval}/**',
     // Type-checked by tests/sdk/typescript-sdk.test.ts against the types it generates.
-    'tests/sdk/types/**'] },
+    'tests/sdk/types/**',
+    // The README's and docs/' code blocks, written out and type-checked by tests/docs/readme-examples.test.ts.
+    'tests/docs/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

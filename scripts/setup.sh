@@ -10,7 +10,7 @@ if ! node -e 'const [major, minor] = process.versions.node.split(".").map(Number
   exit 1
 fi
 
-# Keep in sync with the README's "System packages" list and docker/renderer.Dockerfile (except the
+# Keep in sync with docs/development.md's "System packages" list and docker/renderer.Dockerfile (except the
 # last line: tools the hostile-image tests build and check their bombs with, never in an image).
 SYSTEM_PACKAGES=(
   build-essential pkg-config python3

@@ -1,5 +1,5 @@
 /**
- * The README's memory promise for the embedded gateway, over real HTTP with default render
+ * The embedded gateway's memory promise (docs/run-modes.md), over real HTTP with default render
  * settings: the gateway process and its render workers together stay under 1 GiB whatever the
  * cards, here the heaviest small downloads there are (three 16-megapixel frames in ~200 KB, as
  * APNG and GIF), two at a time; and a worker that has drawn such a card answers the next one as a

@@ -5,7 +5,7 @@ import type { RedisTarget } from './redis-environment.ts';
  * A connection to the service's Redis, one server or a Redis Cluster: both speak the same
  * commands, BullMQ and rate-limiter-flexible take either, so callers use this type and never ask
  * which. Commands that touch several keys (MULTI, Lua) keep them in one cluster slot with a hash
- * tag (`{...}`) in the key names; see the README's "Redis Cluster".
+ * tag (`{...}`) in the key names; see docs/redis-cluster.md.
  */
 export type RedisClient = Redis | Cluster;
 

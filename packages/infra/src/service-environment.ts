@@ -6,7 +6,7 @@ import { LOG_LEVELS } from './logging.ts';
 /**
  * Environment variables both services read, the gateway for embedded mode: their names, defaults
  * and limits live once here, each service spreading them into its own one-place config. Defaults
- * are documented in the README.
+ * are documented in docs/configuration.md.
  */
 
 /** The image fetcher's defaults, for these variables and for safe-fetch used without them. */

@@ -3,7 +3,7 @@ import sharp, { type AvifOptions, type GifOptions, type WebpOptions } from 'shar
 
 /**
  * How a drawn card (PNG bytes from the card package) becomes each stored format. Chosen by
- * measurement on the three bench cards (`pnpm card:bench` prints the per-format table; the README
+ * measurement on the three bench cards (`pnpm card:bench` prints the per-format table; docs/profile-cards.md
  * keeps a copy), on top of the ~8 ms PNG encode (PNG: 77-148 KB):
  * - WebP lossy q90, effort 4: 16-27 KB in ~40 ms. Lossless WebP is 36-86 KB (half the PNG) in
  *   170-330 ms: three times the bytes for four times the time, and q90 keeps text edges clean.

@@ -1,0 +1,65 @@
+/**
+ * discord.js as a documented bot sees it, without Discord: `login` records the token and then
+ * delivers one member joining (GuildMemberAdd) and one `/profile` slash command (InteractionCreate)
+ * to the handlers the bot registered. Every message the bot sends and every reply it edits is
+ * printed as one JSON line, the files reduced to name, description and first bytes, for
+ * readme-examples.test.ts to judge. Enums and builders are discord.js's own.
+ */
+export { Events, GatewayIntentBits } from 'discord.js';
+import { Events } from 'discord.js';
+
+/** The member and user the fake events carry (readme-examples.test.ts draws the same cards). */
+const FAKE_USER_ID = process.env.FAKE_DISCORD_USER_ID ?? '302050872383242240';
+
+type Handler = (...args: unknown[]) => unknown;
+
+function report(kind: string, payload: unknown) {
+  process.stdout.write(`${JSON.stringify({ kind, ...(payload as object) })}\n`);
+}
+
+/** A message payload as the bot gave it: content and each file's name, description and first bytes. */
+async function describePayload(payload: unknown) {
+  const message = typeof payload === 'string' ? { content: payload } : (payload as { content?: string; files?: unknown[] });
+  const files = await Promise.all(
+    (message.files ?? []).map(async (file) => {
+      // An AttachmentBuilder (the SDK's), or a plain { attachment, name, description } whose attachment may be a URL.
+      const { attachment, name, description } = file as { attachment: Buffer | string; name?: string; description?: string };
+      const bytes = typeof attachment === 'string' ? Buffer.from(await (await fetch(attachment)).arrayBuffer()) : Buffer.from(attachment);
+      return { name, description, head: bytes.subarray(0, 4).toString('hex') };
+    }),
+  );
+  return { content: message.content, files };
+}
+
+export class Client {
+  readonly #handlers = new Map<string, Handler[]>();
+
+  on(event: string, handler: Handler): this {
+    this.#handlers.set(event, [...(this.#handlers.get(event) ?? []), handler]);
+    return this;
+  }
+
+  async login(token: string | undefined): Promise<string> {
+    report('login', { token });
+    const guild = {
+      id: '613425648685547541',
+      name: 'Test Server',
+      memberCount: 42,
+      systemChannel: { send: async (payload: unknown) => report('send', await describePayload(payload)) },
+    };
+    const member = { id: FAKE_USER_ID, displayName: 'Ada', nickname: null, guild, toString: () => `<@${FAKE_USER_ID}>` };
+    const interaction = {
+      commandName: 'profile',
+      user: { id: FAKE_USER_ID },
+      isChatInputCommand: () => true,
+      deferReply: async () => report('deferReply', {}),
+      editReply: async (payload: unknown) => report('editReply', await describePayload(payload)),
+    };
+    // After login resolves, as Discord's gateway delivers events after the ready handshake.
+    setImmediate(() => {
+      for (const handler of this.#handlers.get(Events.GuildMemberAdd) ?? []) void handler(member);
+      for (const handler of this.#handlers.get(Events.InteractionCreate) ?? []) void handler(interaction);
+    });
+    return token ?? '';
+  }
+}
