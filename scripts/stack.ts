@@ -6,7 +6,7 @@ import { REPO_ROOT } from './local-stack/service-process.ts';
 import { supervise } from './local-stack/supervisor.ts';
 
 /**
- * `pnpm stack`: the distributed topology without Docker. PORT (default 3000), API_KEYS (a key is
+ * `./run stack`: the distributed topology without Docker. PORT (default 3000), API_KEYS (a key is
  * generated when unset) and RENDERERS (default 2) are honoured. Redis and the S3 server keep their
  * data in STACK_DATA_DIR (default `.data/stack`), reused by the next run; STACK_FRESH=1 empties it
  * first. A gateway or renderer that dies is restarted; Redis dying stops the stack. Ctrl-C stops
@@ -91,6 +91,6 @@ for (const service of [stack.gateway, ...stack.renderers]) {
 const ownRedis = stack.redis;
 void ownRedis?.exited.then(({ code, signal }) => {
   if (stopping) return;
-  say(`redis-server exited (code ${code}, signal ${signal}): the queue, keys and limits are gone with it. Its data (append-only file) is in ${ownRedis.directory}; run pnpm stack again to start over from it.`);
+  say(`redis-server exited (code ${code}, signal ${signal}): the queue, keys and limits are gone with it. Its data (append-only file) is in ${ownRedis.directory}; run ./run stack again to start over from it.`);
   shutdown('redis-server died', 1);
 });

@@ -20,7 +20,7 @@ import { scaleSettingsFromArgs } from './scale-settings.ts';
  * 1. light endpoints through the full gateway vs a plain Koa app and a bare node:http server (wrk);
  * 2. card draw and encode time and PNG size for three option sets, and what each stored format
  *    (PNG, WebP, AVIF, GIF) costs and weighs on them;
- * 3. POST /v1/profile-image end to end, embedded and in the `pnpm stack` topology with 1 and 2
+ * 3. POST /v1/profile-image end to end, embedded and in the `./run stack` topology with 1 and 2
  *    renderers, new and repeated cards at concurrency 1 and 16;
  * 4. peak RSS of every gateway and renderer process.
  * Prints markdown tables and each target as PASS/MISS; writes bench-results/bench.json.
@@ -94,7 +94,7 @@ const heading = [
   `## pnpm bench${scale ? ' --scale' : ''}${quick ? ' --quick' : ''}: ${new Date().toISOString()}, ${Math.round((Date.now() - startedAt) / 1000)} s`,
   '',
   scale
-    ? `${machine}. The pnpm stack topology; gateway and renderers at LOG_LEVEL=info, rate limits on with budgets no run uses up.`
+    ? `${machine}. The ./run stack topology; gateway and renderers at LOG_LEVEL=info, rate limits on with budgets no run uses up.`
     : `${machine}. Gateway: LOG_LEVEL=info to a file, RATE_LIMITS=off, embedded mode unless said.`,
 ].join('\n');
 console.log(`\n${markdownReport(results, checks, heading)}`);

@@ -88,7 +88,7 @@ async function startStack(renderers: number): Promise<Topology> {
 /**
  * POST /v1/profile-image end to end through a real gateway: new cards (every body distinct, so
  * every request renders) and repeats (one body, answered from the dedupe record without
- * rendering), at concurrency 1 and 16, in embedded mode and in the `pnpm stack` topology with 1
+ * rendering), at concurrency 1 and 16, in embedded mode and in the `./run stack` topology with 1
  * and 2 renderers.
  */
 export async function benchProfileImage(options: {

@@ -224,7 +224,7 @@ async function measureOnce(
 
 /**
  * Renderer scaling under CPU quotas (`pnpm bench --scale`): for each renderer count, a fresh
- * `pnpm stack` topology whose renderers each run in a cgroup limited to `cpus`, fed by closed-loop
+ * `./run stack` topology whose renderers each run in a cgroup limited to `cpus`, fed by closed-loop
  * clients with distinct cards; after a warm-up, a fixed window measures cards/s and latency, and
  * /proc, cgroup and Redis counters give the gateway's, Redis's and the renderers' cost per card.
  * The cgroups are removed at the end, on failure and on SIGINT/SIGTERM.

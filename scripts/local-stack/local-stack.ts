@@ -29,7 +29,7 @@ export interface LocalStackOptions {
   echo?: (service: string, line: string) => void;
   /**
    * Where Redis (`redis/`) and the S3 server (`s3/`) keep their data, kept on stop and reused by
-   * the next stack (`pnpm stack`). Without it both are throwaways in temporary directories (tests).
+   * the next stack (`./run stack`). Without it both are throwaways in temporary directories (tests).
    */
   dataDirectory?: string;
   /**

@@ -24,7 +24,7 @@ export interface RedisServerOptions {
   extraArgs?: readonly string[];
   /**
    * Keep the data in this directory, with the append-only file on, and leave it there on stop:
-   * `pnpm stack` keeps its queue and managed keys across runs this way. Without it the server is
+   * `./run stack` keeps its queue and managed keys across runs this way. Without it the server is
    * a throwaway (tests): no persistence, in a temporary directory removed on stop.
    */
   directory?: string;
@@ -32,7 +32,7 @@ export interface RedisServerOptions {
 
 /**
  * A `redis-server` from PATH on loopback with `noeviction` (BullMQ loses jobs under any evicting
- * policy): persistent in `directory` when given (`pnpm stack`), else a throwaway (the tests).
+ * policy): persistent in `directory` when given (`./run stack`), else a throwaway (the tests).
  */
 export async function startRedisServer(options: RedisServerOptions): Promise<RunningRedis> {
   const keepDirectory = options.directory !== undefined;

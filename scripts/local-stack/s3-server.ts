@@ -17,7 +17,7 @@ export interface RunningS3 {
  * signatures, so any key pair works; it lacks lifecycle rules, which the store reports and skips.
  * Its objects live in a temporary directory removed on `stop()`, unless `directory` was given:
  * then that directory is used and kept, so an outage can be staged by stopping and restarting,
- * and `pnpm stack` keeps its cards across runs.
+ * and `./run stack` keeps its cards across runs.
  */
 export async function startS3Server(options: { port: number; directory?: string }): Promise<RunningS3> {
   const keepDirectory = options.directory !== undefined;

@@ -2,7 +2,7 @@ import test from 'ava';
 import { ConfigurationError, parseEnvironment } from '@utility-api/infra';
 import { DEFAULT_PLANS_TEXT, parsePlans, planOf, plansEnvironmentSchema } from '../../services/gateway/src/accounts/plans.ts';
 
-/** PLANS and DEFAULT_PLAN as the gateway and `pnpm keys accounts` read them. */
+/** PLANS and DEFAULT_PLAN as the gateway and `./run keys accounts` read them. */
 test('the default PLANS is one free plan, which is the default', (t) => {
   t.deepEqual(parsePlans(DEFAULT_PLANS_TEXT), [{ name: 'free', cards: 1000, requests: 100_000 }]);
   const plans = parseEnvironment(plansEnvironmentSchema, {});

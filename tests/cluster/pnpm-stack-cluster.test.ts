@@ -7,7 +7,7 @@ import { startServiceProcess, type ServiceProcess } from '../../scripts/local-st
 import { USER_ID } from '../pipeline/profile-image-suite.ts';
 import { startRedisCluster, type RunningCluster } from './redis-cluster.ts';
 
-/** `pnpm stack` (`node scripts/stack.ts`) with REDIS_CLUSTER_NODES: it uses that cluster and starts no redis-server. */
+/** `./run stack` (`node scripts/stack.ts`) with REDIS_CLUSTER_NODES: it uses that cluster and starts no redis-server. */
 const API_KEY = 'stack-cluster-key-0123456789abcdef';
 let cluster: RunningCluster;
 let stack: ServiceProcess | undefined;
@@ -24,7 +24,7 @@ test.after.always(async () => {
   rmSync(dataDirectory, { recursive: true, force: true });
 });
 
-test('pnpm stack on a given Redis Cluster renders cards and starts no redis-server of its own', async (t) => {
+test('./run stack on a given Redis Cluster renders cards and starts no redis-server of its own', async (t) => {
   t.timeout(180_000);
   const port = await freeLoopbackPort();
   stack = startServiceProcess({

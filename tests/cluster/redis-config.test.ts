@@ -91,7 +91,7 @@ test('the one connection function opens a Cluster for a cluster and a Redis for 
   }
 });
 
-test('pnpm keys against an unreachable cluster exits 69 instead of retrying, naming the nodes', async (t) => {
+test('./run keys against an unreachable cluster exits 69 instead of retrying, naming the nodes', async (t) => {
   const run = await runKeysCli(['list'], { REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2' });
   t.is(run.code, 69);
   t.regex(run.stderr, /cannot reach Redis at redis cluster 127\.0\.0\.1:1,127\.0\.0\.1:2/);

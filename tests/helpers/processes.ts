@@ -1,7 +1,7 @@
 import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { REPO_ROOT as STACK_REPO_ROOT, startServiceProcess, type ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 
-/** The tests start processes exactly as `pnpm stack` does; these names keep the tests readable. */
+/** The tests start processes exactly as `./run stack` does; these names keep the tests readable. */
 export const REPO_ROOT = STACK_REPO_ROOT;
 
 /** A TCP port that was free a moment ago on loopback. */

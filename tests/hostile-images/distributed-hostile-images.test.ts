@@ -13,7 +13,7 @@ let renderTimeoutMs: number;
 
 test.before(async () => {
   images = await startHostileImageServer();
-  // Redis, an S3 server, the gateway and two renderer processes, as `pnpm stack` starts them.
+  // Redis, an S3 server, the gateway and two renderer processes, as `./run stack` starts them.
   stack = await startLocalStack({ gatewayPort: await freeLoopbackPort(), renderers: 2, apiKeys: API_KEY, env: ENV });
   renderTimeoutMs = loadGatewayConfig({ ...stack.serviceEnv, API_KEYS: API_KEY }).renderTimeoutMs;
 });

@@ -14,7 +14,7 @@ export interface CliRun {
 }
 
 /**
- * `pnpm keys <args>` as a real process (node services/gateway/src/keys-main.ts), with only the
+ * `./run keys <args>` as a real process (node services/gateway/src/keys-main.ts), with only the
  * given environment. In embedded mode give DATABASE_PATH and KEYS_FILE: their defaults are
  * relative to the repository.
  */

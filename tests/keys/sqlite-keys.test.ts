@@ -222,7 +222,7 @@ test('usage errors exit 64 with a hint; help exits 0', async (t) => {
   ]) {
     const run = await runKeysCli(args, env);
     t.is(run.code, 64, `${args.join(' ')}: ${run.stderr}`);
-    t.regex(run.stderr, args.length === 0 ? /Manage API keys/ : /pnpm keys: /);
+    t.regex(run.stderr, args.length === 0 ? /Manage API keys/ : /keys: /);
   }
   const plan = await runKeysCli(['accounts', 'plan', OWNER_ACCOUNT_ID, 'gold'], env);
   t.regex(plan.stderr, /no plan "gold" in PLANS \(plans: free\)/);

@@ -9,7 +9,7 @@ const API_KEY = 'pipeline-key-0123456789abcdef';
 
 /**
  * The distributed pipeline: Redis (one server or a cluster), an S3 server, the gateway and two
- * renderer processes, as `pnpm stack` starts them; the shared profile-image tests and the ones
+ * renderer processes, as `./run stack` starts them; the shared profile-image tests and the ones
  * only a distributed topology has, registered under `mode` (the test names' prefix).
  */
 export function registerDistributedScenarios(test: TestFn, topology: RedisTopology, mode: string): void {

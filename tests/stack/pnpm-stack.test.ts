@@ -1,5 +1,5 @@
 /**
- * `pnpm stack` as users run it (`node scripts/stack.ts`), as a process: a renderer
+ * `./run stack` as users run it (`node scripts/stack.ts`), as a process: a renderer
  * SIGKILLed mid-card is restarted and the card still arrives (BullMQ hands the stalled job to a
  * live renderer once its lock expires: LOCK_DURATION_MS + STALLED_INTERVAL_MS, shortened here); a
  * dead gateway is restarted; Ctrl-C stops everything and keeps the data, which the next run serves;

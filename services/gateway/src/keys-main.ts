@@ -1,6 +1,6 @@
 import { runKeysCli } from './keys-cli/keys-cli.ts';
 
-/** `pnpm keys` (in the gateway image: `node src/keys-main.ts`): create, list and revoke managed API keys (see `pnpm keys --help`). */
+/** `./run keys` (in the gateway image: `node src/keys-main.ts`): create, list and revoke managed API keys (see `./run keys --help`). */
 process.exitCode = await runKeysCli(process.argv.slice(2), process.env, {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),

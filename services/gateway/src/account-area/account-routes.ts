@@ -279,7 +279,7 @@ function keyIdParam(ctx: GatewayContext & { params: Record<string, string | unde
 /**
  * Without Discord sign-in, the only way into the area is a one-time link for the local owner:
  * printed at boot, plainly, so whoever ran `./run start` sees it (like a notebook server's token
- * link). It is a secret on purpose and works once, for 15 minutes; `pnpm keys` prints new ones.
+ * link). It is a secret on purpose and works once, for 15 minutes; `./run keys` prints new ones.
  */
 export async function announceOwnerSignIn(parts: AccountAreaParts, logger: Logger): Promise<{ url: string; expiresAt: Date } | undefined> {
   if (parts.settings.discord) return undefined;

@@ -64,7 +64,7 @@ export function toPlans(plans: readonly Plan[], defaultName: string | undefined,
   return { byName, defaultPlan: chosen };
 }
 
-/** PLANS and DEFAULT_PLAN alone, checked as the gateway checks them: for `pnpm keys accounts`. */
+/** PLANS and DEFAULT_PLAN alone, checked as the gateway checks them: for `./run keys accounts`. */
 export const plansEnvironmentSchema = z
   .object(plansEnvironmentShape)
   .superRefine((env, context) => void toPlans(env.PLANS, env.DEFAULT_PLAN, context))

@@ -93,7 +93,7 @@ type StoreCommands = {
  */
 const CHANGE_ATTEMPTS = 64;
 
-/** The distributed store, shared by every gateway and `pnpm keys` on the same Redis (or Cluster). */
+/** The distributed store, shared by every gateway and `./run keys` on the same Redis (or Cluster). */
 export function redisAccountStore(client: RedisClient, location: string): AccountStore {
   const redis = client as RedisClient & StoreCommands;
   redis.defineCommand('changeKeyRecord', { numberOfKeys: 2, lua: CHANGE_RECORD_SCRIPT });

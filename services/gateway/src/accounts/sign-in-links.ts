@@ -11,7 +11,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const tokenHash = (token: string) => hash('sha256', token, 'hex');
 
 /**
- * A one-time sign-in link for an account, for the local owner (`./run start`, `pnpm keys
+ * A one-time sign-in link for an account, for the local owner (`./run start`, `./run keys
  * sign-in-link`) where there is no Discord sign-in. The token rides in the fragment (`#token=`),
  * which browsers never send to a server, so it stays out of access logs and Referer headers; the
  * page reads it and redeems it. The store keeps its SHA-256 until it is used or expires.

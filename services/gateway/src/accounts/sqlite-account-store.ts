@@ -41,7 +41,7 @@ const instant = (text: string) => new Date(text).toISOString();
 
 /**
  * The embedded store: one SQLite file in WAL mode (readers never wait for the writer), opened by
- * the gateway and by `pnpm keys` at once. Every change is one transaction, so the CLI and the
+ * the gateway and by `./run keys` at once. Every change is one transaction, so the CLI and the
  * gateway never lose each other's writes. node:sqlite is synchronous: each statement is
  * microseconds on a local file, and the gateway writes only on account actions and on usage
  * flushes, never per request.

@@ -8,12 +8,12 @@ import { openSqliteAccountStore } from '../accounts/sqlite-account-store.ts';
 import type { KeyRateLimits } from '../rate-limits/rate-spec.ts';
 import { generateKeyId, generateManagedKey, hashApiKey, managedKeyPrefix, type ApiKeyRecord } from './api-keys.ts';
 
-/** The JSON keys file of earlier versions, imported once into the database, for the gateway and for `pnpm keys`. */
+/** The JSON keys file of earlier versions, imported once into the database, for the gateway and for `./run keys`. */
 export const keysFileField = z.string().default('.data/api-keys.json');
 /** The embedded store's SQLite database (accounts, keys, sessions, usage). */
 export const databasePathField = z.string().min(1).default('.data/utility-api.sqlite');
 
-/** What `pnpm keys` reads: the gateway's own variables that say where accounts and keys live. */
+/** What `./run keys` reads: the gateway's own variables that say where accounts and keys live. */
 export const keysEnvironmentSchema = z
   .object({ ...redisEnvironmentShape, KEYS_FILE: keysFileField, DATABASE_PATH: databasePathField })
   .superRefine((env, context) => refineRedisEnvironment(env, context, { required: false }))
@@ -28,7 +28,7 @@ export interface KeyRecordsSnapshot {
 /**
  * Where managed keys are kept: Redis in distributed mode, SQLite in embedded mode (part of the
  * AccountStore). The verifier only reads (`version` is polled, `snapshot` reloaded when it
- * changed); the account area and `pnpm keys` write.
+ * changed); the account area and `./run keys` write.
  */
 export interface ApiKeyRecords {
   readonly kind: 'redis' | 'sqlite';
@@ -44,7 +44,7 @@ export interface ApiKeyRecords {
 }
 
 /**
- * Where `pnpm keys` and the gateway both find accounts and keys: Redis when there is one, else the
+ * Where `./run keys` and the gateway both find accounts and keys: Redis when there is one, else the
  * SQLite database (which imports the old keys file the first time it sees one).
  */
 export function openAccountStore(options: { redis: { client: RedisClient; target: RedisTarget } | undefined; databasePath: string; keysFile: string }): AccountStore {
@@ -54,7 +54,7 @@ export function openAccountStore(options: { redis: { client: RedisClient; target
 }
 
 /**
- * The local owner's account, made if it is not there yet (by the first gateway, or by `pnpm keys`
+ * The local owner's account, made if it is not there yet (by the first gateway, or by `./run keys`
  * run before any gateway): bootstrap keys and CLI-made keys belong to it. Returns it as stored.
  */
 export function ensureOwnerAccount(store: Pick<AccountStore, 'createAccount'>, options: { plan: string; now: Date }): Promise<Account> {
@@ -63,7 +63,7 @@ export function ensureOwnerAccount(store: Pick<AccountStore, 'createAccount'>, o
 
 const ID_ATTEMPTS = 5;
 
-/** `pnpm keys create`: a new key, of which only the hash is stored; the key itself is returned once. */
+/** `./run keys create`: a new key, of which only the hash is stored; the key itself is returned once. */
 export async function createApiKey(
   records: ApiKeyRecords,
   options: { name: string; limits?: KeyRateLimits; now: Date; accountId?: string; scopes?: readonly KeyScope[] },

@@ -29,7 +29,7 @@ const MISS_WAIT_MS = 300;
 interface ApiKeyVerifierOptions {
   /** `API_KEYS`: not revocable by the CLI, removed by changing the variable and restarting. */
   bootstrapKeys: readonly string[];
-  /** The managed keys of `pnpm keys`. */
+  /** The managed keys of `./run keys`. */
   records: ApiKeyRecords;
   logger: Logger;
   /** With no key at all, generate one valid for this process only and log it, so a fresh checkout has a working API. */

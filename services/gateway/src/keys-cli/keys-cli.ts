@@ -20,7 +20,7 @@ interface CliOutput {
 
 class UsageError extends Error {}
 
-const HELP = `Manage API keys and accounts: pnpm keys <command> [options]
+const HELP = `Manage API keys and accounts: ./run keys <command> [options]
 
 Keys:
   create --name <name> [--account <id>] [--scopes cards,utility] [--rate <n>/<window>] [--image-rate <n>/<window>] [--json]
@@ -98,7 +98,7 @@ function scopesOption(value: string | undefined): KeyScope[] | undefined {
 
 function accountIdOption(value: string | undefined, option: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!ACCOUNT_ID.test(value)) throw new UsageError(`${option} must be an account id such as ${OWNER_ACCOUNT_ID} ("pnpm keys accounts list" shows them), not "${value}"`);
+  if (!ACCOUNT_ID.test(value)) throw new UsageError(`${option} must be an account id such as ${OWNER_ACCOUNT_ID} ("./run keys accounts list" shows them), not "${value}"`);
   return value;
 }
 
@@ -135,7 +135,7 @@ async function accountFor(store: AccountStore, accountId: string | undefined, en
     return ensureOwnerAccount(store, { plan: readPlans(environment).defaultPlan.name, now: new Date() });
   }
   const account = await store.getAccount(accountId);
-  if (!account) output.err(`pnpm keys: no account ${accountId} in ${store.location} ("pnpm keys accounts list" shows them)`);
+  if (!account) output.err(`keys: no account ${accountId} in ${store.location} ("./run keys accounts list" shows them)`);
   return account;
 }
 
@@ -149,7 +149,7 @@ function table(rows: string[][]): string[] {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
 }
 
-/** `pnpm keys ...`; returns the exit code. */
+/** `./run keys ...`; returns the exit code. */
 export async function runKeysCli(argv: readonly string[], environment: Record<string, string | undefined>, output: CliOutput): Promise<number> {
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   const command = args[0];
@@ -163,10 +163,10 @@ export async function runKeysCli(argv: readonly string[], environment: Record<st
     return await run(args.slice(1), environment, output);
   } catch (error) {
     if (error instanceof UsageError || (error instanceof TypeError && (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS'))) {
-      output.err(`pnpm keys: ${error.message}\nRun "pnpm keys --help" for usage.`);
+      output.err(`keys: ${error.message}\nRun "./run keys --help" for usage.`);
       return EXIT.usage;
     }
-    output.err(`pnpm keys: ${error instanceof Error ? error.message : String(error)}`);
+    output.err(`keys: ${error instanceof Error ? error.message : String(error)}`);
     if (error instanceof ConfigurationError) return EXIT.config;
     if (error instanceof StoreUnavailableError) return EXIT.unavailable;
     return error instanceof KeyStoreDataError ? EXIT.dataError : EXIT.software;
@@ -220,7 +220,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       if (values.json) {
         output.out(JSON.stringify(records.map(publicView)));
       } else if (records.length === 0) {
-        output.out(`No managed keys in ${store.location}. Create one with: pnpm keys create --name <name>`);
+        output.out(`No managed keys in ${store.location}. Create one with: ./run keys create --name <name>`);
       } else {
         const rows = records.map((record) => {
           const view = publicView(record);
@@ -245,7 +245,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       const before = (await store.snapshot()).records.find((record) => record.id === id);
       const record = before?.revokedAt ? before : await store.revoke(id, new Date());
       if (!record) {
-        output.err(`pnpm keys: no managed key ${id} in ${store.location} ("pnpm keys list" shows them)`);
+        output.err(`keys: no managed key ${id} in ${store.location} ("./run keys list" shows them)`);
         return EXIT.noSuchKey;
       }
       if (before?.revokedAt) {
@@ -291,7 +291,7 @@ const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
     return withKeyStore(environment, async (store) => {
       const accounts = await store.listAccounts();
       if (values.json) output.out(JSON.stringify(accounts));
-      else if (accounts.length === 0) output.out(`No accounts in ${store.location} yet: a gateway makes the local owner's at start, or: pnpm keys accounts create --name <name>`);
+      else if (accounts.length === 0) output.out(`No accounts in ${store.location} yet: a gateway makes the local owner's at start, or: ./run keys accounts create --name <name>`);
       else for (const line of accountsTable(accounts)) output.out(line);
       return EXIT.ok;
     });
@@ -326,7 +326,7 @@ const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
       const before = await store.getAccount(accountId);
       const account = before && (await store.setPlan(accountId, plan));
       if (!before || !account) {
-        output.err(`pnpm keys: no account ${accountId} in ${store.location} ("pnpm keys accounts list" shows them)`);
+        output.err(`keys: no account ${accountId} in ${store.location} ("./run keys accounts list" shows them)`);
         return EXIT.noSuchKey;
       }
       await audit(store, accountId, 'plan_changed', { from: before.plan, to: plan });
