@@ -63,6 +63,26 @@ export const MAX_IMAGE_SIDE = 8192;
  */
 export const MAX_SOURCE_FRAMES = 500;
 
+/** The longest an animated card plays before it loops (packages/card's ANIMATION_CAPS); later source frames are never read. */
+export const MAX_ANIMATION_MS = 10_000;
+
+/**
+ * The most pixels all images of one card may declare together: 40 megapixels. A card draws up to
+ * ten images (background or banner, avatar, decoration, 8 badges); a 12 MP photo background with
+ * eight 1 MP badges and a 1 MP avatar (21 MP) fits with room to spare, nine 16 MP images do not.
+ * Declared sizes are charged, not what a cache hit saved, so the answer never depends on what
+ * another card left in the cache.
+ */
+export const CARD_PIXEL_BUDGET = 40_000_000;
+
+/**
+ * The most scans a JPEG may have. Each progressive scan is one more pass over every coefficient of
+ * the image, and libvips sets no limit: a 4000x4000 JPEG with 600 scans (most of them repeats,
+ * about 14 bytes each) took 0.8 s, and 8 MB of such scans would hold a render for minutes.
+ * Encoders write about ten (libjpeg's default progression has 10 scans).
+ */
+export const MAX_JPEG_SCANS = 100;
+
 /** "16 megapixels", "1 megapixel", or "250,000 pixels" for counts that are not whole megapixels. */
 export function describePixelCount(pixels: number): string {
   if (pixels % 1_000_000 !== 0) return `${pixels.toLocaleString('en-US')} pixels`;

@@ -2,7 +2,7 @@
 export { CARD_LAYOUTS, CARD_LIMITS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_WELCOME_HEADLINE, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema, isSupportedDateLocale } from './card-options.ts';
 export type { CardLayout, CardOptions, PresenceStatus, RankData } from './card-options.ts';
 export { HEX_COLOR, hexColorField, integerColorToHex, parseHexColor, type Rgb } from './hex-color.ts';
-export { describePixelCount, detectImageFormat, IMAGE_SNIFF_LENGTH, imageSizeProblem, judgeImageFormat, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_SOURCE_FRAMES, type ImageFormat } from './image-rules.ts';
+export { CARD_PIXEL_BUDGET, describePixelCount, detectImageFormat, IMAGE_SNIFF_LENGTH, imageSizeProblem, judgeImageFormat, MAX_ANIMATION_MS, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_JPEG_SCANS, MAX_SOURCE_FRAMES, type ImageFormat } from './image-rules.ts';
 export { walkGifBlocks, type GifBlock } from './gif-blocks.ts';
 export { cardAnimationEncoding, cardFormatSchema, refuseStillOnlyFormat, renderJobPayloadSchema, type CardAnimationEncoding, type RenderJobPayload } from './render-job-payload.ts';
 export { ALT_TEXT_MAX_LENGTH, RENDER_FAILED, renderJobResultSchema, type RenderFailure, type RenderJobResult } from './render-job-result.ts';

@@ -37,6 +37,8 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
       publicBaseUrl,
       renderTimeoutMs: config.renderTimeoutMs,
       mediaTtlDays: config.rendering.media.ttlDays,
+      renderLimits: config.rendering,
+      embedded: backends.mode === 'embedded',
       cardsInFlightPerKey: config.rateLimits.enabled ? config.rateLimits.cardsInFlightPerKey : undefined,
       onRendered: (reused) => metrics.cardRequests.inc({ render: reused ? 'reused' : 'new' }),
       clock: runtime.clock,

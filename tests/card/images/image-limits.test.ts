@@ -1,9 +1,8 @@
 import { deflateSync } from 'node:zlib';
-import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '@utility-api/render-jobs';
+import { CARD_PIXEL_BUDGET, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_JPEG_SCANS } from '@utility-api/render-jobs';
 import test from 'ava';
 import { CardImageError } from '../../../packages/card/src/images/card-image-error.ts';
-import { assertWithinImageLimits, CARD_PIXEL_BUDGET, CardPixelBudget, decodeImage } from '../../../packages/card/src/images/decode-image.ts';
-import { MAX_JPEG_SCANS } from '../../../packages/card/src/images/decoder-guards.ts';
+import { assertWithinImageLimits, CardPixelBudget, decodeImage } from '../../../packages/card/src/images/decode-image.ts';
 import { rejectsWithCardImageError, throwsCardImageError } from './card-image-assertions.ts';
 import {
   buildGif,

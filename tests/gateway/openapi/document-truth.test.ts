@@ -169,3 +169,19 @@ test('the card operations document Accept with the types the server answers with
     await answer.arrayBuffer();
   }
 });
+
+test("the card operation's description states the limits this gateway was configured with, not the defaults", async (t) => {
+  const configured = await startTestGateway({
+    env: { FETCH_MAX_BYTES: String(3 * 1024 * 1024), FETCH_CARD_BUDGET_BYTES: String(5 * 1024 * 1024), FETCH_TIMEOUT_MS: '2500', RENDER_TIME_BUDGET_MS: '3000', RENDER_WALL_CLOCK_FACTOR: '6' },
+  });
+  try {
+    const served = (await (await fetch(`${configured.url}/v1/openapi.json`)).json()) as Json;
+    const description = String(served.paths['/v1/profile-image/{userId}'].post.description);
+    for (const stated of ['2.5 s deadline', 'at most 3 MiB per image and 5 MiB per card', 'may take 3 s of CPU time', 'backstop of 6 times the budget']) {
+      t.true(description.includes(stated), `"${stated}" in: ${description}`);
+    }
+    t.false(description.includes('example.com'), 'no example URL that can never work');
+  } finally {
+    await configured.close();
+  }
+});

@@ -1,10 +1,12 @@
+import { MAX_ANIMATION_MS } from '@utility-api/render-jobs';
+
 /**
  * The caps every animated card keeps, and the rule that merges the moving layers' own frame times
  * into the one timeline the card plays (docs/card-design.md "Animated cards").
  */
 export const ANIMATION_CAPS = {
   /** The longest an animated card plays before it loops; sources longer than this are cut. */
-  maxDurationMs: 10_000,
+  maxDurationMs: MAX_ANIMATION_MS,
   /** The most frames an animated card has; beyond it, frame change times are sampled. */
   maxFrames: 60,
   /** The most output pixels (frames x card pixels): 60 frames at 1x, 15 at 2x, so encoding stays bounded. */

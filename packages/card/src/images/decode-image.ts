@@ -1,7 +1,7 @@
 import { type Canvas, createCanvas, createImageData } from 'canvas';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { CardImageError, corruptImage } from './card-image-error.ts';
-import { describePixelCount, imageSizeProblem, type ImageFormat, judgeImageFormat, MAX_IMAGE_PIXELS } from '@utility-api/render-jobs';
+import { CARD_PIXEL_BUDGET, describePixelCount, imageSizeProblem, type ImageFormat, judgeImageFormat, MAX_IMAGE_PIXELS } from '@utility-api/render-jobs';
 import { assertJpegScanLimit, stripPngMetadata } from './decoder-guards.ts';
 import { keepFirstFrames } from './animation-frames.ts';
 
@@ -135,15 +135,6 @@ export function sniffImageFormat(bytes: Buffer, field: string): ImageFormat {
   if ('problem' in judged) throw new CardImageError('unsupported_format', field, judged.problem);
   return judged.format;
 }
-
-/**
- * The most pixels all images of one card may declare together: 40 megapixels. A card draws up to
- * ten images (background or banner, avatar, decoration, 8 badges); a 12 MP photo background with
- * eight 1 MP badges and a 1 MP avatar (21 MP) fits with room to spare, nine 16 MP images do not.
- * Declared sizes are charged, not what a cache hit saved, so the answer never depends on what
- * another card left in the cache.
- */
-export const CARD_PIXEL_BUDGET = 40_000_000;
 
 /**
  * Refuses, as `too_large`, a size over the per-image limits of the job contract's image rules

@@ -1,3 +1,4 @@
+import { MAX_JPEG_SCANS } from '@utility-api/render-jobs';
 import { CardImageError, corruptImage } from './card-image-error.ts';
 
 /**
@@ -64,14 +65,6 @@ export function* walkPngChunks(bytes: Buffer, field: string): Generator<PngChunk
     if (type === 'IEND') break;
   }
 }
-
-/**
- * The most scans a JPEG may have. Each progressive scan is one more pass over every coefficient of
- * the image, and libvips sets no limit: a 4000x4000 JPEG with 600 scans (most of them repeats,
- * about 14 bytes each) took 0.8 s, and 8 MB of such scans would hold a render for minutes.
- * Encoders write about ten (libjpeg's default progression has 10 scans).
- */
-export const MAX_JPEG_SCANS = 100;
 
 /**
  * Refuses, as `too_large`, a JPEG with more than {@link MAX_JPEG_SCANS} start-of-scan markers.

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { DeadlineError } from '@utility-api/infra';
+import { DeadlineError, type RenderingSettings } from '@utility-api/infra';
 import { StorageUnavailableError, type MediaStore } from '@utility-api/media-store';
 import accepts from 'accepts';
 import {
@@ -8,6 +8,11 @@ import {
   cardFormatSchema,
   cardOptionsSchema,
   DEFAULT_BACKGROUND_BRIGHTNESS,
+  CARD_PIXEL_BUDGET,
+  MAX_ANIMATION_MS,
+  MAX_IMAGE_PIXELS,
+  MAX_IMAGE_SIDE,
+  MAX_JPEG_SCANS,
   MAX_SOURCE_FRAMES,
   MEDIA_FORMATS,
   type MediaFormat,
@@ -36,7 +41,19 @@ export interface ProfileImageDependencies {
   onRendered?: (reused: boolean) => void;
   /** "Now" for refusing ids from the future; the system clock when not given. */
   clock?: Clock;
+  /**
+   * The render limits this gateway was configured with, which the description states: the same
+   * variables drawing reads (a distributed deployment sets them alike on gateways and renderers).
+   */
+  renderLimits: Pick<RenderingSettings, 'fetch' | 'renderPool'>;
+  /** Embedded mode: the render workers share this process tree's memory. */
+  embedded: boolean;
 }
+
+const MIB = 1024 * 1024;
+const seconds = (ms: number) => `${ms / 1000} s`;
+const megabytes = (bytes: number) => (bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${Math.round(bytes / 1024)} KiB`);
+const megapixels = (pixels: number) => `${pixels / 1_000_000} megapixels`;
 
 /** The card options plus the format to store the card in, which is not a drawing option. */
 const profileImageBodySchema = cardOptionsSchema.extend({ format: cardFormatSchema.optional() }).superRefine(refuseStillOnlyFormat);
@@ -162,6 +179,13 @@ function queueErrorToApiError(error: unknown, renderTimeoutMs: number): unknown 
   return error;
 }
 
+/** Embedded mode: the render workers' shared memory, and how many animated cards it lets draw at once. */
+function sharedPool({ embedded, renderLimits: { renderPool } }: ProfileImageDependencies): string {
+  if (!embedded || renderPool.poolMemoryLimitBytes === undefined) return '';
+  const animated = renderPool.animatedAtOnce ?? 1;
+  return `; here all workers share ${megabytes(renderPool.poolMemoryLimitBytes)} (\`RENDER_POOL_MEMORY_MB\`) and draw ${animated} animated card${animated === 1 ? '' : 's'} at a time`;
+}
+
 const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
   [
     'Draws a 900x300 profile/welcome card, PNG unless `format` asks for WebP, AVIF or GIF, and answers with its public URL and an `altText` describing it. The user id travels in the query',
@@ -172,21 +196,21 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     'With `animated: true` a card whose avatar, avatar decoration or `customBackground` moves is drawn moving, as animated WebP (GIF with',
     '`format: "gif"`; `png` or `avif` with it is a 400, and an `Accept` naming only them a 406); the answer says `animated` and `frames`, and',
     'when nothing moves it is the still card (PNG unless `format` says otherwise). An animated card takes about 1.2-1.4 s (WebP) or 5 s',
-    '(GIF) to draw, within its own budget (`RENDER_ANIMATED_TIME_BUDGET_MS`, 18 s of CPU time). An animated welcome card, for example:',
-    '`{"animated": true, "layout": "welcome", "message": "You are member #1,234", "customBackground": "https://example.com/sunset.gif"}`.',
+    `(GIF) to draw, within its own budget (\`RENDER_ANIMATED_TIME_BUDGET_MS\`, ${seconds(dependencies.renderLimits.renderPool.animatedTimeBudgetMs)} of CPU time). An animated welcome card, for example:`,
+    '`{"animated": true, "layout": "welcome", "message": "You are member #1,234", "customBackground": "<the URL of an animated GIF or WebP>"}`.',
     '`layout` picks the card: `profile` (default) or `welcome`, a welcome/goodbye card with a big `headline` and a `message` line.',
     'Every body field is optional and unknown fields are a 400 naming them. Booleans default to `false`;',
     `\`backgroundBrightness\` defaults to ${DEFAULT_BACKGROUND_BRIGHTNESS}; at most ${CARD_LIMITS.maxCustomBadges} \`customBadges\`;`,
     'image URLs must be http or https and may not point at private or loopback addresses; they are fetched by the renderer with a',
-    '5 s deadline, each distinct URL once, at most 8 MB per image and 24 MiB per card (by default: `FETCH_MAX_BYTES`,',
-    '`FETCH_CARD_BUDGET_BYTES`), and must be PNG, JPEG (at most 100 scans), GIF or WebP of at most 16 megapixels',
-    'and 8192 px per side, 40 megapixels for all images of the card together; metadata (text, ICC, EXIF) is ignored. Over any of',
+    `${seconds(dependencies.renderLimits.fetch.deadlineMs)} deadline (\`FETCH_TIMEOUT_MS\`), each distinct URL once, at most ${megabytes(dependencies.renderLimits.fetch.maxBytes)} per image and ${megabytes(dependencies.renderLimits.fetch.cardBudgetBytes)} per card (\`FETCH_MAX_BYTES\`,`,
+    `\`FETCH_CARD_BUDGET_BYTES\`), and must be PNG, JPEG (at most ${MAX_JPEG_SCANS} scans), GIF or WebP of at most ${megapixels(MAX_IMAGE_PIXELS)}`,
+    `and ${MAX_IMAGE_SIDE} px per side, ${megapixels(CARD_PIXEL_BUDGET)} for all images of the card together; metadata (text, ICC, EXIF) is ignored. Over any of`,
     'these is a 422 naming the field. Of an animated GIF, WebP or APNG a still card reads the first frame only; an animated card reads',
-    `at most the first ${MAX_SOURCE_FRAMES} frames, then those starting within 10 s; later frames are never read, and a frame read that lies`,
+    `at most the first ${MAX_SOURCE_FRAMES} frames, then those starting within ${seconds(MAX_ANIMATION_MS)}; later frames are never read, and a frame read that lies`,
     'outside its canvas is a 422 too.',
-    'Drawing a card may take 5 s of CPU time (`RENDER_TIME_BUDGET_MS`; a busy machine slows a card',
-    'without failing it, up to a wall-clock backstop of 4 times the budget, `RENDER_WALL_CLOCK_FACTOR`) and its render worker\'s memory',
-    '(`RENDER_WORKER_MEMORY_MB`, 512 MiB; embedded, all workers share 768 MiB and draw one animated card at a time):',
+    `Drawing a card may take ${seconds(dependencies.renderLimits.renderPool.timeBudgetMs)} of CPU time (\`RENDER_TIME_BUDGET_MS\`; a busy machine slows a card`,
+    `without failing it, up to a wall-clock backstop of ${dependencies.renderLimits.renderPool.wallClockFactor} times the budget, \`RENDER_WALL_CLOCK_FACTOR\`) and its render worker's memory`,
+    `(\`RENDER_WORKER_MEMORY_MB\`, ${megabytes(dependencies.renderLimits.renderPool.memoryLimitBytes)}${sharedPool(dependencies)}):`,
     'a card that crashes its worker or exceeds either is `503 render_failed`, and the same card is refused at once for the next',
     `${RENDER_RETENTION.failedAgeSeconds / 60} minutes: \`Retry-After\` says ${RENDER_RETENTION.failedAgeSeconds} on the failure and what is left of that wait on a refused repeat.`,
     `The answer waits for the render, at most ${dependencies.renderTimeoutMs} ms (then 504). Keys share the renderers fairly: a key's cards queue`,
