@@ -83,7 +83,8 @@ test.serial('the design lives in the URL: a reload keeps it and the copied link 
     await page.type('#api-key', TEST_API_KEY);
     await waitForRender(page, 0);
     t.deepEqual(sentBodies(reports.requests).at(-1), body);
-    t.true(reports.requests.at(-1)!.url.includes('userId=80351110224678912'));
+    const lastCard = reports.requests.filter((request) => request.method === 'POST' && request.url.includes('/v1/profile-image')).at(-1);
+    t.true(lastCard!.url.includes('userId=80351110224678912'), lastCard?.url);
 
     // The link opened in another tab sends the same request.
     const requests: { url: string; method: string; body: string | undefined }[] = [];
