@@ -2,6 +2,7 @@
 // key, the live preview and the code snippets together.
 
 import { byId, element } from './dom.js';
+import { changesFrom, fragmentFor } from './permalink.js';
 import { createPreviewer } from './preview.js';
 import { buildCardForm, findCardOperation } from './schema-form.js';
 import { imageTypeFor, SNIPPETS } from './snippets.js';
@@ -24,6 +25,18 @@ const page = {
   reset: byId('reset-form'),
   preview: byId('preview'),
   image: /** @type {HTMLImageElement} */ (byId('preview-image')),
+  discordImage: /** @type {HTMLImageElement} */ (byId('preview-discord')),
+  discordSize: byId('preview-discord-size'),
+  fullSize: byId('preview-full-size'),
+  format: byId('preview-format'),
+  exportJson: byId('export-json'),
+  importJson: byId('import-json'),
+  importDialog: /** @type {HTMLDialogElement} */ (byId('import-dialog')),
+  importText: /** @type {HTMLTextAreaElement} */ (byId('import-text')),
+  importError: byId('import-error'),
+  importApply: byId('import-apply'),
+  importCancel: byId('import-cancel'),
+  importNote: byId('import-note'),
   placeholder: byId('preview-placeholder'),
   status: byId('preview-status'),
   error: byId('preview-error'),
@@ -67,7 +80,7 @@ function setupSnippets(/** @type {() => import('./snippets.js').CardCall | undef
     const call = currentCall();
     const snippet = SNIPPETS[/** @type {keyof typeof SNIPPETS} */ (selected)];
     page.snippet.textContent = call ? snippet.build(call) : '';
-    page.snippetNote.textContent = snippet.note;
+    page.snippetNote.textContent = call ? snippet.note(call) : '';
   };
   for (const tab of page.tabs) {
     tab.addEventListener('click', () => {
@@ -97,6 +110,48 @@ function setupSnippets(/** @type {() => import('./snippets.js').CardCall | undef
     }, 1500);
   });
   return render;
+}
+
+/**
+ * Export downloads the body as card.json; import takes a pasted body into the form. Fields the form
+ * has no control for are named, and handed to `onImport` to be sent so the API judges them too.
+ * @param {ReturnType<typeof buildCardForm>} form
+ * @param {(extras: Record<string, unknown>) => void} onImport
+ */
+function setupImportExport(form, onImport) {
+  page.exportJson.addEventListener('click', () => {
+    const blob = new Blob([`${JSON.stringify(form.read().body, null, 2)}\n`], { type: 'application/json' });
+    const url = URL.createObjectURL(blob);
+    const link = element('a', { href: url, download: 'card.json' });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+  page.importJson.addEventListener('click', () => {
+    page.importError.hidden = true;
+    page.importText.value = '';
+    page.importDialog.showModal();
+  });
+  page.importCancel.addEventListener('click', () => page.importDialog.close());
+  page.importApply.addEventListener('click', () => {
+    let body;
+    try {
+      body = JSON.parse(page.importText.value);
+    } catch (error) {
+      page.importError.textContent = `Not JSON: ${error instanceof Error ? error.message : String(error)}`;
+      page.importError.hidden = false;
+      return;
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      page.importError.textContent = 'The body is a JSON object: { "layout": "welcome", … }.';
+      page.importError.hidden = false;
+      return;
+    }
+    const unknown = form.fill({ body }, 'empty');
+    page.importDialog.close();
+    page.importNote.textContent = unknown.length > 0 ? `Imported. Not fields of this API: ${unknown.join(', ')}.` : 'Imported.';
+    page.importNote.hidden = false;
+    onImport(Object.fromEntries(unknown.map((name) => [name, body[name]])));
+  });
 }
 
 /** Rate limit countdown in the status line while a 429 is waited out. */
@@ -161,6 +216,17 @@ async function main() {
   const hasCredential = () => session !== undefined || page.keyInput.value.trim() !== '';
   page.formStatus.textContent = `${form.paths().length} options, read from the API's own OpenAPI document. Empty fields are left out and take their defaults.`;
 
+  // The defaults, before a permalink changes anything: the link carries only what differs.
+  const defaults = form.read();
+  const linked = changesFrom(window.location.hash);
+  if (linked) form.fill(linked, 'default');
+  /**
+   * Fields an imported body has and the form does not: sent with the previews until the next edit,
+   * so the API's own validation names them; never in the snippets or the link.
+   * @type {Record<string, unknown>}
+   */
+  let unknownFields = {};
+
   const currentCall = () => {
     const { parameters, body } = form.read();
     return { serverUrl: operation.serverUrl, path: operation.path, parameters, body };
@@ -168,7 +234,8 @@ async function main() {
   let objectUrl = '';
   const previewer = createPreviewer({
     buildRequest() {
-      const { parameters, body } = form.read();
+      const { parameters, body: fields } = form.read();
+      const body = { ...fields, ...unknownFields };
       const query = new URLSearchParams(parameters).toString();
       const search = query ? `?${query}` : '';
       if (session) return { path: `${SESSION_PREVIEW_PATH}${search}`, csrfToken: session.csrfToken, accept: imageTypeFor(body), body };
@@ -189,6 +256,18 @@ async function main() {
       page.image.src = objectUrl;
       page.image.alt = answer.altText || 'The card';
       page.image.hidden = false;
+      // The same card at the width Discord gives a 900 px wide image in a chat message.
+      page.discordImage.src = objectUrl;
+      page.discordImage.alt = page.image.alt;
+      page.discordSize.hidden = false;
+      // What the API sent, from its Content-Type, not what the form asked for.
+      const format = answer.contentType.replace(/^image\//, '').replace(/;.*/, '').toUpperCase();
+      page.format.textContent = answer.frames !== null && answer.frames !== '1' ? `${format} · animated, ${answer.frames} frames` : format;
+      page.format.hidden = false;
+      void page.image.decode().then(
+        () => { page.fullSize.textContent = `Full size, ${page.image.naturalWidth} × ${page.image.naturalHeight}`; },
+        () => undefined,
+      );
       page.placeholder.hidden = true;
       page.preview.dataset.state = 'ready';
       page.preview.dataset.renders = String(Number(page.preview.dataset.renders ?? '0') + 1);
@@ -224,15 +303,35 @@ async function main() {
   });
 
   const renderSnippet = setupSnippets(currentCall);
+  /** The format choice that sends nothing names what the API will send: WebP once animated. */
+  const labelDefaultFormat = () => {
+    const label = page.form.querySelector('[data-field="format"] input[value=""] + span');
+    if (label) label.textContent = imageTypeFor(form.read().body).slice('image/'.length);
+  };
   const changed = () => {
+    labelDefaultFormat();
     renderSnippet();
+    // replaceState: each keystroke would otherwise be a step of the Back button.
+    const fragment = fragmentFor(form.read(), defaults);
+    window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${fragment}`);
     previewer.schedule();
   };
-  page.form.addEventListener('input', changed);
-  page.reset.addEventListener('click', () => {
-    form.reset();
+  page.form.addEventListener('input', () => {
+    unknownFields = {};
+    page.importNote.hidden = true;
     changed();
   });
+  page.reset.addEventListener('click', () => {
+    form.reset();
+    unknownFields = {};
+    page.importNote.hidden = true;
+    changed();
+  });
+  setupImportExport(form, (unknown) => {
+    unknownFields = unknown;
+    changed();
+  });
+  labelDefaultFormat();
   setupKey(() => {
     page.placeholder.textContent = hasCredential() ? 'Drawing…' : 'Enter your API key to see the card.';
     previewer.refresh();
