@@ -113,21 +113,31 @@ function setupSnippets(/** @type {() => import('./snippets.js').CardCall | undef
 }
 
 /**
- * Export downloads the body as card.json; import takes a pasted body into the form. Fields the form
- * has no control for are named, and handed to `onImport` to be sent so the API judges them too.
+ * Export downloads the body the API gets as card.json; import takes a pasted body into the form.
+ * A field the form has no control for, or whose value its control cannot hold as given (a string
+ * where a number goes, a value no choice names), is marked next to its control at once and handed
+ * to `onImport` to be sent as imported, so the API's own validation judges it; nothing is dropped.
  * @param {ReturnType<typeof buildCardForm>} form
+ * @param {() => Record<string, unknown>} requestBody the body the preview sends
  * @param {(extras: Record<string, unknown>) => void} onImport
  */
-function setupImportExport(form, onImport) {
+function setupImportExport(form, requestBody, onImport) {
   page.exportJson.addEventListener('click', () => {
-    const blob = new Blob([`${JSON.stringify(form.read().body, null, 2)}\n`], { type: 'application/json' });
+    const blob = new Blob([`${JSON.stringify(requestBody(), null, 2)}\n`], { type: 'application/json' });
     const url = URL.createObjectURL(blob);
     const link = element('a', { href: url, download: 'card.json' });
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   });
+  const refuse = (/** @type {string} */ message) => {
+    page.importError.textContent = message;
+    page.importError.hidden = false;
+    page.importText.setAttribute('aria-invalid', 'true');
+    page.importText.focus();
+  };
   page.importJson.addEventListener('click', () => {
     page.importError.hidden = true;
+    page.importText.removeAttribute('aria-invalid');
     page.importText.value = '';
     page.importDialog.showModal();
   });
@@ -137,20 +147,20 @@ function setupImportExport(form, onImport) {
     try {
       body = JSON.parse(page.importText.value);
     } catch (error) {
-      page.importError.textContent = `Not JSON: ${error instanceof Error ? error.message : String(error)}`;
-      page.importError.hidden = false;
+      refuse(`Not JSON: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      page.importError.textContent = 'The body is a JSON object: { "layout": "welcome", … }.';
-      page.importError.hidden = false;
+      refuse('The body is a JSON object: { "layout": "welcome", … }.');
       return;
     }
     const unknown = form.fill({ body }, 'empty');
+    const misfits = form.cannotHold(body);
     page.importDialog.close();
+    form.showProblems(misfits.map((name) => ({ in: 'body', field: name, message: `imported as ${JSON.stringify(body[name])}, which this control cannot show; sent as imported for the API to judge` })));
     page.importNote.textContent = unknown.length > 0 ? `Imported. Not fields of this API: ${unknown.join(', ')}.` : 'Imported.';
     page.importNote.hidden = false;
-    onImport(Object.fromEntries(unknown.map((name) => [name, body[name]])));
+    onImport(Object.fromEntries([...unknown, ...misfits].map((name) => [name, body[name]])));
   });
 }
 
@@ -221,21 +231,20 @@ async function main() {
   const linked = changesFrom(window.location.hash);
   if (linked) form.fill(linked, 'default');
   /**
-   * Fields an imported body has and the form does not: sent with the previews until the next edit,
-   * so the API's own validation names them; never in the snippets or the link.
+   * Fields of an imported body the form cannot hold (unknown ones, values no control takes): sent
+   * as imported until the next edit, so the API's own validation names them. Not in the link.
    * @type {Record<string, unknown>}
    */
-  let unknownFields = {};
+  let importedExtras = {};
+  /** The body the preview sends, the JSON tab shows and Export saves: one function, so they never differ. */
+  const requestBody = () => ({ ...form.read().body, ...importedExtras });
 
-  const currentCall = () => {
-    const { parameters, body } = form.read();
-    return { serverUrl: operation.serverUrl, path: operation.path, parameters, body };
-  };
+  const currentCall = () => ({ serverUrl: operation.serverUrl, path: operation.path, parameters: form.read().parameters, body: requestBody() });
   let objectUrl = '';
   const previewer = createPreviewer({
     buildRequest() {
-      const { parameters, body: fields } = form.read();
-      const body = { ...fields, ...unknownFields };
+      const { parameters } = form.read();
+      const body = requestBody();
       const query = new URLSearchParams(parameters).toString();
       const search = query ? `?${query}` : '';
       if (session) return { path: `${SESSION_PREVIEW_PATH}${search}`, csrfToken: session.csrfToken, accept: imageTypeFor(body), body };
@@ -317,18 +326,26 @@ async function main() {
     previewer.schedule();
   };
   page.form.addEventListener('input', () => {
-    unknownFields = {};
+    importedExtras = {};
     page.importNote.hidden = true;
     changed();
   });
   page.reset.addEventListener('click', () => {
     form.reset();
-    unknownFields = {};
+    importedExtras = {};
     page.importNote.hidden = true;
     changed();
   });
-  setupImportExport(form, (unknown) => {
-    unknownFields = unknown;
+  setupImportExport(form, requestBody, (extras) => {
+    importedExtras = extras;
+    changed();
+  });
+  // A link pasted into this tab's address bar changes only the fragment: no reload, so fill it here.
+  // (replaceState, which `changed` uses, fires no hashchange.)
+  window.addEventListener('hashchange', () => {
+    form.fill(changesFrom(window.location.hash) ?? { body: {} }, 'default');
+    importedExtras = {};
+    page.importNote.hidden = true;
     changed();
   });
   labelDefaultFormat();

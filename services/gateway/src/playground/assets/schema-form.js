@@ -73,6 +73,13 @@ export function findCardOperation(document) {
   throw new Error('The API document has no createProfileImage operation: this deployment does not draw cards.');
 }
 
+/** JSON with object keys sorted, so two values compare equal whatever order their keys came in. */
+function canonicalJson(/** @type {unknown} */ value) {
+  return JSON.stringify(value, (_key, inner) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
+  );
+}
+
 /**
  * Builds the form for the operation into `form`.
  * @param {HTMLFormElement} form
@@ -200,6 +207,24 @@ export function buildCardForm(form, operation) {
       }
       markLayout();
       return Object.keys(design.body).filter((name) => !body.some((control) => control.path === name));
+    },
+    /**
+     * The body's fields whose control does not hold the value given (after `fill`): a string where
+     * a number goes, a value no choice names, an object with fields the form has not. Leaving out
+     * a field whose value is its default (false, the documented choice) says the same thing.
+     * @param {Record<string, unknown>} given
+     * @returns {string[]}
+     */
+    cannotHold(given) {
+      return body
+        .filter((control) => Object.hasOwn(given, control.path))
+        .filter((control) => {
+          const held = control.read();
+          const value = given[control.path];
+          if (held === undefined) return !(value === false || (typeof value === 'string' && value === documentedDefault(operation.bodySchema.properties?.[control.path]?.description)));
+          return canonicalJson(held) !== canonicalJson(value);
+        })
+        .map((control) => control.path);
     },
     /**
      * Shows each problem next to the control it names; returns those naming no control.
