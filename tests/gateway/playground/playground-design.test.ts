@@ -108,6 +108,8 @@ test.serial('the design lives in the URL: a reload keeps it and the copied link 
     const requests: { url: string; method: string; body: string | undefined }[] = [];
     second = await browser.newPage();
     second.on('request', (request) => requests.push({ url: request.url(), method: request.method(), body: request.postData() }));
+    const secondErrors: string[] = [];
+    second.on('pageerror', (error) => secondErrors.push(String(error)));
     await second.goto(link, { waitUntil: 'networkidle0' });
     await second.waitForSelector('#card-form .field');
     await second.type('#api-key', TEST_API_KEY);
@@ -117,6 +119,18 @@ test.serial('the design lives in the URL: a reload keeps it and the copied link 
     // Reset goes back to the defaults, and so does the URL.
     await second.click('#reset-form');
     t.is(await second.evaluate(() => window.location.hash), '');
+    t.notDeepEqual(JSON.parse(await snippet(second, 'json')), body);
+    // The link pasted into the address bar of an open tab changes only the fragment: the form follows.
+    await second.evaluate((fragment: string) => { window.location.hash = fragment; }, link.slice(link.indexOf('#')));
+    await second.waitForFunction(() => document.querySelector('#field-headline')?.value === 'Bon voyage ✈');
+    t.deepEqual(JSON.parse(await snippet(second, 'json')), body);
+    // A fragment this page did not write (cut short, edited by hand) leaves the defaults, and nothing breaks.
+    for (const broken of ['#design=%%%', `#design=${Buffer.from('[1,{').toString('base64url')}`, `#design=${Buffer.from(JSON.stringify({ b: { layout: 7, rankData: 'x', customBadges: { a: 1 } } })).toString('base64url')}`]) {
+      await second.evaluate((fragment: string) => { window.location.hash = fragment; }, broken);
+      await second.waitForFunction(() => document.querySelector('#field-headline')?.value === '');
+      t.is(await second.$eval('#field-userId', (input) => input.value), '302050872383242240', broken);
+    }
+    t.deepEqual(secondErrors, []);
     t.deepEqual(first.reports.pageErrors, []);
     t.deepEqual(await first.violations(), []);
   } finally {
@@ -231,7 +245,7 @@ test.serial('the card shows at full size and at the 400 px Discord gives it; the
     await page.click('#field-animated');
     await waitForRender(page, renders);
     t.is(reports.requests.filter((request) => request.url.includes('/v1/profile-image')).at(-1)!.headers.accept, 'image/webp');
-    t.is(await page.$eval('[data-field="format"] input[value=""] + span', (node) => node.textContent), 'webp', 'the format choice left at its default names what comes');
+    t.is(await page.$eval('[data-field="format"] input[value=""] + span', (node) => node.textContent), 'webp (auto)', 'the format choice left at its default names what comes');
     const webp = answers.at(-1)!;
     t.is(webp.type, 'image/webp');
     t.true(Number(webp.frames) > 1, `the card moves (${webp.frames} frames)`);
@@ -258,6 +272,8 @@ test.serial('the card shows at full size and at the 400 px Discord gives it; the
     const box = await page.$eval('#preview-discord', (image) => image.getBoundingClientRect().toJSON());
     t.true(box.x >= 0 && box.right <= PHONE.width && box.width > 300, JSON.stringify(box));
     t.true((await page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width);
+    // Narrower than Discord's 400 px here: the caption says the width it is shown at.
+    t.is(await page.$eval('#preview-discord-size figcaption', (node) => node.textContent), `As Discord shows it in a chat: 400 px wide on a desktop; ${Math.round(box.width)} px here, fitted to this screen as Discord's app fits it`);
     await page.screenshot({ path: join(SCREENSHOTS, 'phone-discord-size.png'), fullPage: true });
     t.log(`screenshots: ${join(SCREENSHOTS, 'desktop-discord-size.png')}, phone-discord-size.png`);
   } finally {

@@ -27,6 +27,7 @@ const page = {
   image: /** @type {HTMLImageElement} */ (byId('preview-image')),
   discordImage: /** @type {HTMLImageElement} */ (byId('preview-discord')),
   discordSize: byId('preview-discord-size'),
+  discordCaption: /** @type {HTMLElement} */ (byId('preview-discord-size').querySelector('figcaption')),
   fullSize: byId('preview-full-size'),
   format: byId('preview-format'),
   exportJson: byId('export-json'),
@@ -162,6 +163,21 @@ function setupImportExport(form, requestBody, onImport) {
     page.importNote.hidden = false;
     onImport(Object.fromEntries([...unknown, ...misfits].map((name) => [name, body[name]])));
   });
+}
+
+/** Discord's chat shows a 900 px wide card this wide on a desktop (the figure's CSS width). */
+const DISCORD_DISPLAY_WIDTH = 400;
+
+/**
+ * The Discord-size caption says the width the copy is really shown at: 400 px, or on a screen too
+ * narrow for that (a phone, where Discord's own app also fits the card to the screen) the width it has.
+ */
+function captionDiscordWidth() {
+  const caption = page.discordCaption.textContent ?? '';
+  new window.ResizeObserver(() => {
+    const width = Math.round(page.discordImage.getBoundingClientRect().width);
+    page.discordCaption.textContent = width === 0 || width >= DISCORD_DISPLAY_WIDTH ? caption : `${caption} on a desktop; ${width} px here, fitted to this screen as Discord's app fits it`;
+  }).observe(page.discordImage);
 }
 
 /** Rate limit countdown in the status line while a 429 is waited out. */
@@ -312,10 +328,15 @@ async function main() {
   });
 
   const renderSnippet = setupSnippets(currentCall);
-  /** The format choice that sends nothing names what the API will send: WebP once animated. */
+  /**
+   * The format choice that sends nothing names what the API will send: png, or WebP once animated,
+   * marked "(auto)" then so it does not read as a second copy of the webp choice beside it.
+   */
+  const documentedFormat = page.form.querySelector('[data-field="format"] input[value=""] + span')?.textContent ?? '';
   const labelDefaultFormat = () => {
     const label = page.form.querySelector('[data-field="format"] input[value=""] + span');
-    if (label) label.textContent = imageTypeFor(form.read().body).slice('image/'.length);
+    const coming = imageTypeFor(form.read().body).slice('image/'.length);
+    if (label) label.textContent = coming === documentedFormat ? coming : `${coming} (auto)`;
   };
   const changed = () => {
     labelDefaultFormat();
@@ -349,6 +370,7 @@ async function main() {
     changed();
   });
   labelDefaultFormat();
+  captionDiscordWidth();
   setupKey(() => {
     page.placeholder.textContent = hasCredential() ? 'Drawing…' : 'Enter your API key to see the card.';
     previewer.refresh();
