@@ -21,7 +21,7 @@ const layoutOf = (/** @type {Record<string, unknown>} */ body) => (body.layout =
  * The body without the fields its layout does not draw: a snippet carries only what shapes the card.
  * @param {Record<string, unknown>} body
  */
-export function drawnFields(body) {
+function drawnFields(body) {
   const layout = layoutOf(body);
   return Object.fromEntries(Object.entries(body).filter(([name]) => {
     const onlyIn = /** @type {Record<string, string>} */ (DRAWN_ONLY_IN_LAYOUT)[name];
@@ -35,7 +35,7 @@ export function drawnFields(body) {
  * @param {Record<string, unknown>} body
  * @returns {'join' | 'leave' | 'rank'}
  */
-export function botEventFor(body) {
+function botEventFor(body) {
   if (layoutOf(body) === 'profile') return 'rank';
   return typeof body.headline === 'string' && /\b(good ?bye|bye|farewell|see you)\b/i.test(body.headline) ? 'leave' : 'join';
 }
