@@ -191,22 +191,27 @@ test.serial('export downloads the body the API gets; importing it elsewhere fill
 
       // Fields that do not fit: marked next to their controls at once (no key yet), sent as
       // imported, then judged by the API itself.
-      const misfit = { layout: 'welcome', sparkles: true, usernameColor: '#12', backgroundBrightness: 'bright', presenceStatus: 'sleepy', animated: false };
+      const misfit = { layout: 'welcome', sparkles: true, usernameColor: '#12', backgroundBrightness: 'bright', presenceStatus: 'sleepy', animated: false, customBadges: 'one', rankData: 'x' };
       await page.click('#import-json');
       await page.$eval('#import-text', (area, text) => { area.value = text; }, JSON.stringify(misfit));
       await page.click('#import-apply');
       t.is(await page.$eval('#import-note', (node) => node.textContent), 'Imported. Not fields of this API: sparkles.');
       const marked = () => page.$$eval('#card-form .field.invalid', (fields) => fields.map((field) => field.getAttribute('data-field')));
-      t.deepEqual((await marked()).sort(), ['backgroundBrightness', 'presenceStatus'], 'animated: false is the default, not a misfit');
+      t.deepEqual((await marked()).sort(), ['backgroundBrightness', 'customBadges', 'presenceStatus', 'rankData'], 'animated: false is the default, not a misfit');
       t.regex(await page.$eval('[data-field="presenceStatus"] > .field-error', (node) => node.textContent ?? ''), /^imported as "sleepy", which this control cannot show/);
-      t.deepEqual(JSON.parse(await snippet(page, 'json')), { layout: 'welcome', usernameColor: '#12', sparkles: true, backgroundBrightness: 'bright', presenceStatus: 'sleepy' }, 'the whole body replaced, misfits kept as imported');
+      t.deepEqual(
+        JSON.parse(await snippet(page, 'json')),
+        { layout: 'welcome', usernameColor: '#12', sparkles: true, backgroundBrightness: 'bright', presenceStatus: 'sleepy', customBadges: 'one', rankData: 'x' },
+        'the whole body replaced, misfits kept as imported',
+      );
       await page.type('#api-key', TEST_API_KEY);
       const error = await waitForError(page);
       t.true(error.startsWith('400 invalid_request'), error);
       t.true(error.includes('sparkles: is not a known field'), error);
       t.like(sentBodies(reports.requests).at(-1), { sparkles: true, backgroundBrightness: 'bright', presenceStatus: 'sleepy' }, 'the misfits went to the API to be judged');
       t.is(await page.$eval('[data-field="usernameColor"] > .field-error', (node) => node.textContent), 'must be a color such as #FF5733, #F53 or a Discord integer color from 0 to 16777215');
-      t.is(await page.$eval('[data-field="backgroundBrightness"] > .field-error', (node) => node.textContent), 'must be a number from 1 to 100');
+      t.is(await page.$eval('[data-field="backgroundBrightness"] > .field-error', (node) => node.textContent), 'must be a number from 1 to 100 (imported as "bright")', 'the API\'s message, naming the value the control cannot show');
+      await page.screenshot({ path: join(SCREENSHOTS, 'desktop-import-misfits.png'), fullPage: true });
       t.deepEqual(reports.pageErrors, []);
       t.deepEqual(await target.violations(), []);
     } finally {
@@ -221,6 +226,7 @@ test.serial('the card shows at full size and at the 400 px Discord gives it; the
   const desktop = await openPlayground(browser, gateway.url, DESKTOP);
   try {
     const { page, reports } = desktop;
+    t.true(await page.$eval('.discord-panel', (panel) => panel.hidden), 'no empty Discord-size box before there is a card');
     await page.type('#api-key', TEST_API_KEY);
     await waitForRender(page, 0);
     const discord = await page.$eval('#preview-discord', (image) => ({ width: image.getBoundingClientRect().width, natural: image.naturalWidth, src: image.src }));

@@ -26,7 +26,8 @@ const page = {
   preview: byId('preview'),
   image: /** @type {HTMLImageElement} */ (byId('preview-image')),
   discordImage: /** @type {HTMLImageElement} */ (byId('preview-discord')),
-  discordSize: byId('preview-discord-size'),
+  /** The Discord-size panel, hidden (not left as an empty box) until there is a card to show. */
+  discordSize: /** @type {HTMLElement} */ (byId('preview-discord-size').closest('.discord-panel')),
   discordCaption: /** @type {HTMLElement} */ (byId('preview-discord-size').querySelector('figcaption')),
   fullSize: byId('preview-full-size'),
   format: byId('preview-format'),
@@ -309,7 +310,12 @@ async function main() {
     onProblem(problem) {
       page.preview.dataset.state = 'error';
       page.preview.removeAttribute('aria-busy');
-      const unplaced = form.showProblems(problem.details);
+      // A value imported as the control could not hold it is not on screen: the message names it.
+      const unplaced = form.showProblems(problem.details.map((detail) => {
+        const field = detail.field.split('.')[0] ?? detail.field;
+        return Object.hasOwn(importedExtras, field) ? { ...detail, message: `${detail.message} (imported as ${JSON.stringify(importedExtras[field])})` } : detail;
+      }));
+      if (page.image.hidden) page.placeholder.textContent = 'No card yet: see the error below.';
       if (problem.status === 401) {
         page.keyError.textContent = problem.message;
         page.keyError.hidden = false;
