@@ -261,5 +261,5 @@ export const SNIPPETS = {
   curl: { build: curl, note: () => 'Writes the card to a file. On an error the file holds the API\u2019s JSON error and curl exits with 22. Fields the layout does not draw are left out.' },
   'discord-js': { build: discordJs, note: (/** @type {CardCall} */ call) => EVENT_NOTES[botEventFor(call.body)] },
   'discord-py': { build: discordPy, note: (/** @type {CardCall} */ call) => EVENT_NOTES[botEventFor(call.body)] },
-  json: { build: (/** @type {CardCall} */ call) => JSON.stringify(call.body, null, 2), note: () => 'The request body the preview sends, every field as the form holds it.' },
+  json: { build: (/** @type {CardCall} */ call) => JSON.stringify(call.body, null, 2), note: () => 'The request body the preview sends and Export JSON saves, every field it holds (fields the layout does not draw included).' },
 };
