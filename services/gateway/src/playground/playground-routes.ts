@@ -20,7 +20,7 @@ const PLAYGROUND_CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** The files under `assets/` the page may load; nothing else in the folder is served. */
-const ASSET_NAMES = ['playground.css', 'main.js', 'dom.js', 'controls.js', 'schema-form.js', 'preview.js', 'snippets.js'] as const;
+const ASSET_NAMES = ['playground.css', 'main.js', 'dom.js', 'controls.js', 'schema-form.js', 'preview.js', 'snippets.js', 'permalink.js'] as const;
 
 function notFound(): ApiError {
   return new ApiError('not_found', 'No such playground file. Reload /playground: it names the files of the running version.');

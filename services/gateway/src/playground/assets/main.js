@@ -2,6 +2,7 @@
 // key, the live preview and the code snippets together.
 
 import { byId, element } from './dom.js';
+import { changesFrom, fragmentFor } from './permalink.js';
 import { createPreviewer } from './preview.js';
 import { buildCardForm, findCardOperation } from './schema-form.js';
 import { imageTypeFor, SNIPPETS } from './snippets.js';
@@ -24,6 +25,20 @@ const page = {
   reset: byId('reset-form'),
   preview: byId('preview'),
   image: /** @type {HTMLImageElement} */ (byId('preview-image')),
+  discordImage: /** @type {HTMLImageElement} */ (byId('preview-discord')),
+  /** The Discord-size panel, hidden (not left as an empty box) until there is a card to show. */
+  discordSize: /** @type {HTMLElement} */ (byId('preview-discord-size').closest('.discord-panel')),
+  discordCaption: /** @type {HTMLElement} */ (byId('preview-discord-size').querySelector('figcaption')),
+  fullSize: byId('preview-full-size'),
+  format: byId('preview-format'),
+  exportJson: byId('export-json'),
+  importJson: byId('import-json'),
+  importDialog: /** @type {HTMLDialogElement} */ (byId('import-dialog')),
+  importText: /** @type {HTMLTextAreaElement} */ (byId('import-text')),
+  importError: byId('import-error'),
+  importApply: byId('import-apply'),
+  importCancel: byId('import-cancel'),
+  importNote: byId('import-note'),
   placeholder: byId('preview-placeholder'),
   status: byId('preview-status'),
   error: byId('preview-error'),
@@ -67,7 +82,7 @@ function setupSnippets(/** @type {() => import('./snippets.js').CardCall | undef
     const call = currentCall();
     const snippet = SNIPPETS[/** @type {keyof typeof SNIPPETS} */ (selected)];
     page.snippet.textContent = call ? snippet.build(call) : '';
-    page.snippetNote.textContent = snippet.note;
+    page.snippetNote.textContent = call ? snippet.note(call) : '';
   };
   for (const tab of page.tabs) {
     tab.addEventListener('click', () => {
@@ -97,6 +112,73 @@ function setupSnippets(/** @type {() => import('./snippets.js').CardCall | undef
     }, 1500);
   });
   return render;
+}
+
+/**
+ * Export downloads the body the API gets as card.json; import takes a pasted body into the form.
+ * A field the form has no control for, or whose value its control cannot hold as given (a string
+ * where a number goes, a value no choice names), is marked next to its control at once and handed
+ * to `onImport` to be sent as imported, so the API's own validation judges it; nothing is dropped.
+ * @param {ReturnType<typeof buildCardForm>} form
+ * @param {() => Record<string, unknown>} requestBody the body the preview sends
+ * @param {(extras: Record<string, unknown>) => void} onImport
+ */
+function setupImportExport(form, requestBody, onImport) {
+  page.exportJson.addEventListener('click', () => {
+    const blob = new Blob([`${JSON.stringify(requestBody(), null, 2)}\n`], { type: 'application/json' });
+    const url = URL.createObjectURL(blob);
+    const link = element('a', { href: url, download: 'card.json' });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+  const refuse = (/** @type {string} */ message) => {
+    page.importError.textContent = message;
+    page.importError.hidden = false;
+    page.importText.setAttribute('aria-invalid', 'true');
+    page.importText.focus();
+  };
+  page.importJson.addEventListener('click', () => {
+    page.importError.hidden = true;
+    page.importText.removeAttribute('aria-invalid');
+    page.importText.value = '';
+    page.importDialog.showModal();
+  });
+  page.importCancel.addEventListener('click', () => page.importDialog.close());
+  page.importApply.addEventListener('click', () => {
+    let body;
+    try {
+      body = JSON.parse(page.importText.value);
+    } catch (error) {
+      refuse(`Not JSON: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      refuse('The body is a JSON object: { "layout": "welcome", … }.');
+      return;
+    }
+    const unknown = form.fill({ body }, 'empty');
+    const misfits = form.cannotHold(body);
+    page.importDialog.close();
+    form.showProblems(misfits.map((name) => ({ in: 'body', field: name, message: `imported as ${JSON.stringify(body[name])}, which this control cannot show; sent as imported for the API to judge` })));
+    page.importNote.textContent = unknown.length > 0 ? `Imported. Not fields of this API: ${unknown.join(', ')}.` : 'Imported.';
+    page.importNote.hidden = false;
+    onImport(Object.fromEntries([...unknown, ...misfits].map((name) => [name, body[name]])));
+  });
+}
+
+/** Discord's chat shows a 900 px wide card this wide on a desktop (the figure's CSS width). */
+const DISCORD_DISPLAY_WIDTH = 400;
+
+/**
+ * The Discord-size caption says the width the copy is really shown at: 400 px, or on a screen too
+ * narrow for that (a phone, where Discord's own app also fits the card to the screen) the width it has.
+ */
+function captionDiscordWidth() {
+  const caption = page.discordCaption.textContent ?? '';
+  new window.ResizeObserver(() => {
+    const width = Math.round(page.discordImage.getBoundingClientRect().width);
+    page.discordCaption.textContent = width === 0 || width >= DISCORD_DISPLAY_WIDTH ? caption : `${caption} on a desktop; ${width} px here, fitted to this screen as Discord's app fits it`;
+  }).observe(page.discordImage);
 }
 
 /** Rate limit countdown in the status line while a 429 is waited out. */
@@ -161,14 +243,25 @@ async function main() {
   const hasCredential = () => session !== undefined || page.keyInput.value.trim() !== '';
   page.formStatus.textContent = `${form.paths().length} options, read from the API's own OpenAPI document. Empty fields are left out and take their defaults.`;
 
-  const currentCall = () => {
-    const { parameters, body } = form.read();
-    return { serverUrl: operation.serverUrl, path: operation.path, parameters, body };
-  };
+  // The defaults, before a permalink changes anything: the link carries only what differs.
+  const defaults = form.read();
+  const linked = changesFrom(window.location.hash);
+  if (linked) form.fill(linked, 'default');
+  /**
+   * Fields of an imported body the form cannot hold (unknown ones, values no control takes): sent
+   * as imported until the next edit, so the API's own validation names them. Not in the link.
+   * @type {Record<string, unknown>}
+   */
+  let importedExtras = {};
+  /** The body the preview sends, the JSON tab shows and Export saves: one function, so they never differ. */
+  const requestBody = () => ({ ...form.read().body, ...importedExtras });
+
+  const currentCall = () => ({ serverUrl: operation.serverUrl, path: operation.path, parameters: form.read().parameters, body: requestBody() });
   let objectUrl = '';
   const previewer = createPreviewer({
     buildRequest() {
-      const { parameters, body } = form.read();
+      const { parameters } = form.read();
+      const body = requestBody();
       const query = new URLSearchParams(parameters).toString();
       const search = query ? `?${query}` : '';
       if (session) return { path: `${SESSION_PREVIEW_PATH}${search}`, csrfToken: session.csrfToken, accept: imageTypeFor(body), body };
@@ -189,6 +282,18 @@ async function main() {
       page.image.src = objectUrl;
       page.image.alt = answer.altText || 'The card';
       page.image.hidden = false;
+      // The same card at the width Discord gives a 900 px wide image in a chat message.
+      page.discordImage.src = objectUrl;
+      page.discordImage.alt = page.image.alt;
+      page.discordSize.hidden = false;
+      // What the API sent, from its Content-Type, not what the form asked for.
+      const format = answer.contentType.replace(/^image\//, '').replace(/;.*/, '').toUpperCase();
+      page.format.textContent = answer.frames !== null && answer.frames !== '1' ? `${format} · animated, ${answer.frames} frames` : format;
+      page.format.hidden = false;
+      void page.image.decode().then(
+        () => { page.fullSize.textContent = `Full size, ${page.image.naturalWidth} × ${page.image.naturalHeight}`; },
+        () => undefined,
+      );
       page.placeholder.hidden = true;
       page.preview.dataset.state = 'ready';
       page.preview.dataset.renders = String(Number(page.preview.dataset.renders ?? '0') + 1);
@@ -205,7 +310,12 @@ async function main() {
     onProblem(problem) {
       page.preview.dataset.state = 'error';
       page.preview.removeAttribute('aria-busy');
-      const unplaced = form.showProblems(problem.details);
+      // A value imported as the control could not hold it is not on screen: the message names it.
+      const unplaced = form.showProblems(problem.details.map((detail) => {
+        const field = detail.field.split('.')[0] ?? detail.field;
+        return Object.hasOwn(importedExtras, field) ? { ...detail, message: `${detail.message} (imported as ${JSON.stringify(importedExtras[field])})` } : detail;
+      }));
+      if (page.image.hidden) page.placeholder.textContent = 'No card yet: see the error below.';
       if (problem.status === 401) {
         page.keyError.textContent = problem.message;
         page.keyError.hidden = false;
@@ -224,15 +334,49 @@ async function main() {
   });
 
   const renderSnippet = setupSnippets(currentCall);
+  /**
+   * The format choice that sends nothing names what the API will send: png, or WebP once animated,
+   * marked "(auto)" then so it does not read as a second copy of the webp choice beside it.
+   */
+  const documentedFormat = page.form.querySelector('[data-field="format"] input[value=""] + span')?.textContent ?? '';
+  const labelDefaultFormat = () => {
+    const label = page.form.querySelector('[data-field="format"] input[value=""] + span');
+    const coming = imageTypeFor(form.read().body).slice('image/'.length);
+    if (label) label.textContent = coming === documentedFormat ? coming : `${coming} (auto)`;
+  };
   const changed = () => {
+    labelDefaultFormat();
     renderSnippet();
+    // replaceState: each keystroke would otherwise be a step of the Back button.
+    const fragment = fragmentFor(form.read(), defaults);
+    window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${fragment}`);
     previewer.schedule();
   };
-  page.form.addEventListener('input', changed);
-  page.reset.addEventListener('click', () => {
-    form.reset();
+  page.form.addEventListener('input', () => {
+    importedExtras = {};
+    page.importNote.hidden = true;
     changed();
   });
+  page.reset.addEventListener('click', () => {
+    form.reset();
+    importedExtras = {};
+    page.importNote.hidden = true;
+    changed();
+  });
+  setupImportExport(form, requestBody, (extras) => {
+    importedExtras = extras;
+    changed();
+  });
+  // A link pasted into this tab's address bar changes only the fragment: no reload, so fill it here.
+  // (replaceState, which `changed` uses, fires no hashchange.)
+  window.addEventListener('hashchange', () => {
+    form.fill(changesFrom(window.location.hash) ?? { body: {} }, 'default');
+    importedExtras = {};
+    page.importNote.hidden = true;
+    changed();
+  });
+  labelDefaultFormat();
+  captionDiscordWidth();
   setupKey(() => {
     page.placeholder.textContent = hasCredential() ? 'Drawing…' : 'Enter your API key to see the card.';
     previewer.refresh();

@@ -6,7 +6,7 @@
  * A request carries a key (`Authorization`), or a session's CSRF token (the session cookie goes with it).
  * @typedef {{ path: string, accept: string, body: Record<string, unknown> } & ({ key: string } | { csrfToken: string })} CardRequest
  * @typedef {{ blob: Blob, ms: number, render: string, altText: string, frames: string | null,
- *   remaining: string | null, policy: string | null }} CardAnswer
+ *   contentType: string, remaining: string | null, policy: string | null }} CardAnswer
  * @typedef {{ status: number, code: string, message: string, details: { in: string, field: string, message: string }[],
  *   retryAfterSeconds: number | undefined }} CardProblem
  */
@@ -115,6 +115,7 @@ export function createPreviewer({ buildRequest, onStart, onAnswer, onProblem, de
         render: response.headers.get('x-card-render') ?? '',
         altText: decodeAltText(response.headers.get('x-alt-text')),
         frames: response.headers.get('x-card-frames'),
+        contentType: response.headers.get('content-type') ?? blob.type,
         remaining: response.headers.get('ratelimit-remaining'),
         policy: response.headers.get('ratelimit-policy'),
       });

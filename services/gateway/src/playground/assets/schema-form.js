@@ -4,6 +4,7 @@
 
 import { controlsFor, documentedDefault, textControl, typeOf } from './controls.js';
 import { element } from './dom.js';
+import { DRAWN_ONLY_IN_LAYOUT } from './snippets.js';
 
 /** Where each known field goes; fields not listed here land in "More options", in document order. */
 const GROUPS = [
@@ -16,9 +17,6 @@ const GROUPS = [
   { title: 'Rank and XP', fields: ['rankData'] },
   { title: 'Output', fields: ['format', 'animated'] },
 ];
-
-/** Fields one layout draws and the other ignores: greyed out (still sent) under the other layout. */
-const DRAWN_ONLY_IN_LAYOUT = { headline: 'welcome', message: 'welcome', rankData: 'profile' };
 
 /**
  * @typedef {{ type?: string | string[], enum?: unknown[], pattern?: string, minimum?: number, maximum?: number,
@@ -73,6 +71,13 @@ export function findCardOperation(document) {
     };
   }
   throw new Error('The API document has no createProfileImage operation: this deployment does not draw cards.');
+}
+
+/** JSON with object keys sorted, so two values compare equal whatever order their keys came in. */
+function canonicalJson(/** @type {unknown} */ value) {
+  return JSON.stringify(value, (_key, inner) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
+  );
 }
 
 /**
@@ -181,6 +186,45 @@ export function buildCardForm(form, operation) {
     reset() {
       defaults();
       markLayout();
+    },
+    /**
+     * Writes a request into the form. Fields the design leaves out keep their defaults
+     * (`absent: 'default'`, a permalink lists only what differs) or are emptied (`'empty'`, an
+     * imported body is the whole body); a null value empties a field.
+     * @param {{ parameters?: Record<string, unknown>, body: Record<string, unknown> }} design
+     * @param {'default' | 'empty'} absent
+     * @returns {string[]} the body's fields the form has no control for
+     */
+    fill(design, absent) {
+      if (absent === 'default') defaults();
+      for (const control of query) {
+        const value = design.parameters?.[control.path];
+        if (value !== undefined) control.write(value ?? undefined);
+      }
+      for (const control of body) {
+        if (Object.hasOwn(design.body, control.path)) control.write(design.body[control.path] ?? undefined);
+        else if (absent === 'empty') control.write(undefined);
+      }
+      markLayout();
+      return Object.keys(design.body).filter((name) => !body.some((control) => control.path === name));
+    },
+    /**
+     * The body's fields whose control does not hold the value given (after `fill`): a string where
+     * a number goes, a value no choice names, an object with fields the form has not. Leaving out
+     * a field whose value is its default (false, the documented choice) says the same thing.
+     * @param {Record<string, unknown>} given
+     * @returns {string[]}
+     */
+    cannotHold(given) {
+      return body
+        .filter((control) => Object.hasOwn(given, control.path))
+        .filter((control) => {
+          const held = control.read();
+          const value = given[control.path];
+          if (held === undefined) return !(value === false || (typeof value === 'string' && value === documentedDefault(operation.bodySchema.properties?.[control.path]?.description)));
+          return canonicalJson(held) !== canonicalJson(value);
+        })
+        .map((control) => control.path);
     },
     /**
      * Shows each problem next to the control it names; returns those naming no control.

@@ -11,6 +11,35 @@ export function imageTypeFor(/** @type {Record<string, unknown>} */ body) {
   return body.animated === true ? 'image/webp' : 'image/png';
 }
 
+/** Fields one layout draws and the other ignores; the form greys them out, the snippets leave them out. */
+export const DRAWN_ONLY_IN_LAYOUT = { headline: 'welcome', message: 'welcome', rankData: 'profile' };
+
+/** The layout a body draws: `profile` unless it says `welcome` (the API's default). */
+const layoutOf = (/** @type {Record<string, unknown>} */ body) => (body.layout === 'welcome' ? 'welcome' : 'profile');
+
+/**
+ * The body without the fields its layout does not draw: a snippet carries only what shapes the card.
+ * @param {Record<string, unknown>} body
+ */
+function drawnFields(body) {
+  const layout = layoutOf(body);
+  return Object.fromEntries(Object.entries(body).filter(([name]) => {
+    const onlyIn = /** @type {Record<string, string>} */ (DRAWN_ONLY_IN_LAYOUT)[name];
+    return onlyIn === undefined || onlyIn === layout;
+  }));
+}
+
+/**
+ * Which Discord event the bot snippets answer: a welcome card with a goodbye headline when a member
+ * leaves, other welcome cards when one joins, a profile (rank) card on a /rank slash command.
+ * @param {Record<string, unknown>} body
+ * @returns {'join' | 'leave' | 'rank'}
+ */
+function botEventFor(body) {
+  if (layoutOf(body) === 'profile') return 'rank';
+  return typeof body.headline === 'string' && /\b(good ?bye|bye|farewell|see you)\b/i.test(body.headline) ? 'leave' : 'join';
+}
+
 const extensionOf = (/** @type {Record<string, unknown>} */ body) => imageTypeFor(body).slice('image/'.length);
 
 /** A word bash passes through unchanged: single quotes, each inner quote closed, escaped and reopened. */
@@ -58,30 +87,76 @@ function curl(call) {
     "  -H 'Content-Type: application/json' \\",
     `  -H ${shellQuote(`Accept: ${imageTypeFor(call.body)}`)} \\`,
     `  -o card.${extension} --data-binary @- <<'JSON'`,
-    JSON.stringify(call.body, null, 2),
+    JSON.stringify(drawnFields(call.body), null, 2),
     'JSON',
   ].join('\n');
 }
 
+/** The bot snippets' message for each event, and the note above them. */
+const EVENT_NOTES = {
+  join: 'Posts the card in the server\u2019s system channel when a member joins; the user id is the member\u2019s.',
+  leave: 'Posts the card in the server\u2019s system channel when a member leaves (a goodbye headline); the user id is the member\u2019s.',
+  rank: 'Answers a /rank slash command (optionally naming a member) with the card; the user id is the member\u2019s.',
+};
+
+/** The discord.js code that sends the card for the event the layout suits. */
+const DISCORD_JS_HANDLERS = {
+  join: `client.on(Events.GuildMemberAdd, async (member) => {
+  const card = await drawCard(member.id);
+  if (card) await member.guild.systemChannel?.send({ content: \`Welcome to \${member.guild.name}, \${member}!\`, files: [card] });
+});
+
+client.once(Events.ClientReady, (ready) => console.log(\`Logged in as \${ready.user.tag}\`));`,
+  leave: `client.on(Events.GuildMemberRemove, async (member) => {
+  const card = await drawCard(member.id);
+  if (card) await member.guild.systemChannel?.send({ content: \`\${member.user.username} left \${member.guild.name}.\`, files: [card] });
+});
+
+client.once(Events.ClientReady, (ready) => console.log(\`Logged in as \${ready.user.tag}\`));`,
+  rank: `const rank = new SlashCommandBuilder()
+  .setName('rank')
+  .setDescription('Shows a member\\'s card')
+  .addUserOption((option) => option.setName('member').setDescription('Whose card (yours if left out)'));
+
+client.on(Events.InteractionCreate, async (interaction) => {
+  if (!interaction.isChatInputCommand() || interaction.commandName !== 'rank') return;
+  // Drawing can take longer than the 3 s Discord waits for a first answer.
+  await interaction.deferReply();
+  const user = interaction.options.getUser('member') ?? interaction.user;
+  const card = await drawCard(user.id);
+  await interaction.editReply(card ? { files: [card] } : 'The card could not be drawn.');
+});
+
+client.once(Events.ClientReady, async (ready) => {
+  // Global commands can take a while to show up in every server.
+  await ready.application.commands.set([rank]);
+  console.log(\`Logged in as \${ready.user.tag}; /rank registered\`);
+});`,
+};
+
 /** @param {CardCall} call */
 function discordJs(call) {
   const extension = extensionOf(call.body);
+  const event = botEventFor(call.body);
   // Pretty JSON is a JavaScript literal; keys that are plain identifiers lose their quotes, as
   // people write them. (Only whole keys at a line's start match: string values are escaped JSON.)
-  const options = JSON.stringify(call.body, null, 2).replace(/^(\s*)"([A-Za-z_$][\w$]*)":/gm, '$1$2:');
+  const options = JSON.stringify(drawnFields(call.body), null, 2).replace(/^(\s*)"([A-Za-z_$][\w$]*)":/gm, '$1$2:');
+  const imports = event === 'rank' ? 'AttachmentBuilder, Client, Events, GatewayIntentBits, SlashCommandBuilder' : 'AttachmentBuilder, Client, Events, GatewayIntentBits';
+  const intents = event === 'rank' ? 'GatewayIntentBits.Guilds' : 'GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers';
+  const portal = event === 'rank' ? '' : '\n// Turn on the Server Members intent for your bot in the Discord developer portal.';
   return `// discord.js v14 on Node.js 18 or later (fetch is built in). Save as bot.mjs, then:
 //   npm install discord.js
-//   DISCORD_TOKEN=... UTILITY_API_KEY=... node bot.mjs
-// Turn on the Server Members intent for your bot in the Discord developer portal.
-import { AttachmentBuilder, Client, Events, GatewayIntentBits } from 'discord.js';
+//   DISCORD_TOKEN=... UTILITY_API_KEY=... node bot.mjs${portal}
+import { ${imports} } from 'discord.js';
 
 const CARD_URL = ${jsString(`${call.serverUrl}${call.path}`)};
 const CARD_OPTIONS = ${options};
 
-const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers] });
+const client = new Client({ intents: [${intents}] });
 
-client.on(Events.GuildMemberAdd, async (member) => {
-  const response = await fetch(\`\${CARD_URL}?userId=\${member.id}\`, {
+/** The card for a user id, as an attachment; undefined (and logged) when the API refuses. */
+async function drawCard(userId) {
+  const response = await fetch(\`\${CARD_URL}?userId=\${userId}\`, {
     method: 'POST',
     headers: {
       Authorization: process.env.UTILITY_API_KEY,
@@ -92,56 +167,89 @@ client.on(Events.GuildMemberAdd, async (member) => {
   });
   if (!response.ok) {
     console.error('The card failed:', response.status, await response.text());
-    return;
+    return undefined;
   }
   // The alt text comes as an RFC 8187 value (UTF-8'' then percent-encoded text): screen readers say it.
   const altText = decodeURIComponent((response.headers.get('x-alt-text') ?? '').replace(/^UTF-8''/, ''));
-  const card = new AttachmentBuilder(Buffer.from(await response.arrayBuffer()), { name: ${jsString(`card.${extension}`)}, description: altText });
-  await member.guild.systemChannel?.send({ content: \`Welcome to \${member.guild.name}, \${member}!\`, files: [card] });
-});
+  return new AttachmentBuilder(Buffer.from(await response.arrayBuffer()), { name: ${jsString(`card.${extension}`)}, description: altText });
+}
 
-client.once(Events.ClientReady, (ready) => console.log(\`Logged in as \${ready.user.tag}\`));
+${DISCORD_JS_HANDLERS[event]}
+
 await client.login(process.env.DISCORD_TOKEN);
 `;
 }
 
-/** @param {CardCall} call */
-function discordPy(call) {
-  const extension = extensionOf(call.body);
-  return `# discord.py 2.x on Python 3.9 or later. Save as bot.py, then:
-#   pip install discord.py aiohttp
-#   DISCORD_TOKEN=... UTILITY_API_KEY=... python3 bot.py
-# Turn on the Server Members intent for your bot in the Discord developer portal.
-import io
-import os
-from urllib.parse import unquote
+/** The discord.py code that sends the card for the event the layout suits. */
+const DISCORD_PY_HANDLERS = {
+  join: `@client.event
+async def on_member_join(member: discord.Member):
+    card = await draw_card(member.id)
+    channel = member.guild.system_channel
+    if card is not None and channel is not None:
+        await channel.send(f"Welcome to {member.guild.name}, {member.mention}!", file=card)`,
+  leave: `@client.event
+async def on_member_remove(member: discord.Member):
+    card = await draw_card(member.id)
+    channel = member.guild.system_channel
+    if card is not None and channel is not None:
+        await channel.send(f"{member.name} left {member.guild.name}.", file=card)`,
+  rank: `tree = app_commands.CommandTree(client)
 
-import aiohttp
-import discord
 
-CARD_URL = ${JSON.stringify(`${call.serverUrl}${call.path}`)}
-CARD_OPTIONS = ${pythonLiteral(call.body)}
-
-intents = discord.Intents.default()
-intents.members = True
-client = discord.Client(intents=intents)
+@tree.command(name="rank", description="Shows a member's card")
+@app_commands.describe(member="Whose card (yours if left out)")
+async def rank(interaction: discord.Interaction, member: Optional[discord.Member] = None):
+    # Drawing can take longer than the 3 s Discord waits for a first answer.
+    await interaction.response.defer()
+    card = await draw_card((member or interaction.user).id)
+    if card is None:
+        await interaction.followup.send("The card could not be drawn.")
+    else:
+        await interaction.followup.send(file=card)
 
 
 @client.event
-async def on_member_join(member: discord.Member):
+async def on_ready():
+    # Global commands can take a while to show up in every server.
+    await tree.sync()
+    print(f"Logged in as {client.user}; /rank registered")`,
+};
+
+/** @param {CardCall} call */
+function discordPy(call) {
+  const extension = extensionOf(call.body);
+  const event = botEventFor(call.body);
+  const members = event === 'rank' ? '' : '\nintents.members = True';
+  const portal = event === 'rank' ? '' : '\n# Turn on the Server Members intent for your bot in the Discord developer portal.';
+  const imports = event === 'rank' ? 'import io\nimport os\nfrom typing import Optional\nfrom urllib.parse import unquote\n\nimport aiohttp\nimport discord\nfrom discord import app_commands' : 'import io\nimport os\nfrom urllib.parse import unquote\n\nimport aiohttp\nimport discord';
+  return `# discord.py 2.x on Python 3.9 or later. Save as bot.py, then:
+#   pip install discord.py aiohttp
+#   DISCORD_TOKEN=... UTILITY_API_KEY=... python3 bot.py${portal}
+${imports}
+
+CARD_URL = ${JSON.stringify(`${call.serverUrl}${call.path}`)}
+CARD_OPTIONS = ${pythonLiteral(drawnFields(call.body))}
+
+intents = discord.Intents.default()${members}
+client = discord.Client(intents=intents)
+
+
+async def draw_card(user_id: int):
+    """The card for a user id as a discord.File; None (and printed) when the API refuses."""
     headers = {"Authorization": os.environ["UTILITY_API_KEY"], "Accept": ${JSON.stringify(imageTypeFor(call.body))}}
     async with aiohttp.ClientSession() as session:
-        async with session.post(CARD_URL, params={"userId": str(member.id)}, json=CARD_OPTIONS, headers=headers) as response:
+        async with session.post(CARD_URL, params={"userId": str(user_id)}, json=CARD_OPTIONS, headers=headers) as response:
             if response.status != 200:
                 print("The card failed:", response.status, await response.text())
-                return
+                return None
             image = await response.read()
             # The alt text comes as an RFC 8187 value (UTF-8'' then percent-encoded text): screen readers say it.
             alt_text = unquote(response.headers.get("X-Alt-Text", "").removeprefix("UTF-8''"))
-    channel = member.guild.system_channel
-    if channel is not None:
-        card = discord.File(io.BytesIO(image), filename=${JSON.stringify(`card.${extension}`)}, description=alt_text)
-        await channel.send(f"Welcome to {member.guild.name}, {member.mention}!", file=card)
+    return discord.File(io.BytesIO(image), filename=${JSON.stringify(`card.${extension}`)}, description=alt_text)
+
+
+${DISCORD_PY_HANDLERS[event]}
 
 
 client.run(os.environ["DISCORD_TOKEN"])
@@ -150,8 +258,8 @@ client.run(os.environ["DISCORD_TOKEN"])
 
 /** The snippets by tab, each with a line saying what it needs. */
 export const SNIPPETS = {
-  curl: { build: curl, note: 'Writes the card to a file. On an error the file holds the API\u2019s JSON error and curl exits with 22.' },
-  'discord-js': { build: discordJs, note: 'Posts the card in the server\u2019s system channel when a member joins; the user id is the member\u2019s.' },
-  'discord-py': { build: discordPy, note: 'Posts the card in the server\u2019s system channel when a member joins; the user id is the member\u2019s.' },
-  json: { build: (/** @type {CardCall} */ call) => JSON.stringify(call.body, null, 2), note: 'The request body the preview sends.' },
+  curl: { build: curl, note: () => 'Writes the card to a file. On an error the file holds the API\u2019s JSON error and curl exits with 22. Fields the layout does not draw are left out.' },
+  'discord-js': { build: discordJs, note: (/** @type {CardCall} */ call) => EVENT_NOTES[botEventFor(call.body)] },
+  'discord-py': { build: discordPy, note: (/** @type {CardCall} */ call) => EVENT_NOTES[botEventFor(call.body)] },
+  json: { build: (/** @type {CardCall} */ call) => JSON.stringify(call.body, null, 2), note: () => 'The request body the preview sends and Export JSON saves, every field it holds (fields the layout does not draw included).' },
 };
