@@ -1,5 +1,5 @@
 import { DEFAULT_BACKGROUND_BRIGHTNESS, parseHexColor } from '@utility-api/render-jobs';
-import { type Canvas, createCanvas } from 'canvas';
+import type { Canvas } from 'canvas';
 import { PANEL } from '../layout/card-layout.ts';
 import { needsDarkGround, relativeLuminance } from './contrast.ts';
 import type { Ground } from './ground.ts';
@@ -29,22 +29,40 @@ function veilFor(brightness: number): number {
   return (0.85 * (100 - brightness)) / 99;
 }
 
-/** The median luminance of the background behind the panel, under a black veil of `veilAlpha`. */
+/**
+ * Measured once per background canvas and veil: backgrounds are cached canvases (a server's
+ * welcome image comes back for every member), and a card should not pay for the reading twice.
+ */
+const measured = new WeakMap<Canvas, Map<number, number>>();
+
+/**
+ * The median luminance of the background behind the panel, under a black veil of `veilAlpha`.
+ * Only every SAMPLE_STEP-th row is read (one getImageData call each), every SAMPLE_STEP-th pixel
+ * of it used: reading the whole panel, or scaling it down first, cost more than the rest of the
+ * card's drawing.
+ */
 function backgroundLuminance(background: Canvas, veilAlpha: number): number {
+  const known = measured.get(background)?.get(veilAlpha);
+  if (known !== undefined) return known;
   const scale = background.width / (PANEL.x * 2 + PANEL.width);
-  const width = Math.ceil(PANEL.width / SAMPLE_STEP);
-  const height = Math.ceil(PANEL.height / SAMPLE_STEP);
-  const sample = createCanvas(width, height);
-  const context = sample.getContext('2d');
-  context.drawImage(background, PANEL.x * scale, PANEL.y * scale, PANEL.width * scale, PANEL.height * scale, 0, 0, width, height);
-  const { data } = context.getImageData(0, 0, width, height);
+  const context = background.getContext('2d');
+  const left = Math.round(PANEL.x * scale);
+  const width = Math.round(PANEL.width * scale);
+  const step = SAMPLE_STEP * scale;
   const keep = 1 - veilAlpha;
   const luminances: number[] = [];
-  for (let offset = 0; offset < data.length; offset += 4) {
-    luminances.push(relativeLuminance({ r: (data[offset] ?? 0) * keep, g: (data[offset + 1] ?? 0) * keep, b: (data[offset + 2] ?? 0) * keep }));
+  for (let y = Math.round(PANEL.y * scale); y < (PANEL.y + PANEL.height) * scale; y += step) {
+    const { data } = context.getImageData(left, y, width, 1);
+    for (let offset = 0; offset < data.length; offset += step * 4) {
+      luminances.push(relativeLuminance({ r: (data[offset] ?? 0) * keep, g: (data[offset + 1] ?? 0) * keep, b: (data[offset + 2] ?? 0) * keep }));
+    }
   }
   luminances.sort((first, second) => first - second);
-  return luminances[Math.floor(luminances.length / 2)] ?? 0;
+  const median = luminances[Math.floor(luminances.length / 2)] ?? 0;
+  const forCanvas = measured.get(background) ?? new Map<number, number>();
+  forCanvas.set(veilAlpha, median);
+  measured.set(background, forCanvas);
+  return median;
 }
 
 export interface CardTheme {
