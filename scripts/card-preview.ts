@@ -3,13 +3,15 @@ import { join, resolve } from 'node:path';
 import { renderCard } from '@utility-api/card';
 import { createCanvas, loadImage } from 'canvas';
 import { SAMPLE_CARDS } from '../packages/card/samples/sample-cards.ts';
+import { DISPLAY_WIDTH } from '../packages/card/src/layout/type-scale.ts';
 
 /**
  * Writes every sample card and an index.html gallery: `pnpm card:preview [folder]` (default
- * preview/cards). Three views: each card at 1x, each at 2x (HiDPI), and a strip of every card
- * scaled to 400 px wide, the size Discord shows an image in a chat, where small text is judged.
+ * preview/cards). Three views: each card at 1x beside the same card at 400 px wide (the size
+ * Discord shows an image in a chat, where small text is judged: docs/card-design.md's type scale),
+ * each at 2x (HiDPI), and a strip of every card at 400 px.
  */
-const STRIP_WIDTH = 400;
+const STRIP_WIDTH = DISPLAY_WIDTH;
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -26,7 +28,9 @@ for (const sample of SAMPLE_CARDS) {
   const warnings = card.warnings.length > 0 ? `  warnings: ${card.warnings.join('; ')}` : '';
   console.log(`${file.padEnd(34)} ${card.width}x${card.height}  ${(card.png.length / 1024).toFixed(0).padStart(4)} KB  ${ms.toFixed(1)} ms${warnings}`);
   const caption = `<figcaption><b>${sample.name}</b>: ${escapeHtml(sample.description)}</figcaption>`;
-  rows.push(`<figure><img src="${file}" width="${card.width / (sample.input.scale ?? 1)}" alt="${sample.name}">${caption}</figure>`);
+  rows.push(
+    `<figure><div class="pair"><img src="${file}" width="${card.width / (sample.input.scale ?? 1)}" alt="${sample.name}"><img src="${file}" width="${STRIP_WIDTH}" alt="${sample.name} at ${STRIP_WIDTH} px" title="as Discord shows it"></div>${caption}</figure>`,
+  );
   stripCards.push(card.png);
   if ((sample.input.scale ?? 1) === 1) {
     const hidpi = await renderCard({ ...sample.input, scale: 2 });
@@ -57,9 +61,9 @@ writeFileSync(join(folder, 'strip-400px.png'), strip.toBuffer('image/png'));
 writeFileSync(
   join(folder, 'index.html'),
   `<!doctype html><meta charset="utf-8"><title>Card preview</title>
-<style>body{background:#0e1016;color:#cfd3dc;font:15px system-ui;padding:24px}figure{margin:0 0 28px}.strip{background:#313338;padding:12px;display:flex;flex-wrap:wrap;gap:12px}.strip img{width:${STRIP_WIDTH}px}</style>
+<style>body{background:#0e1016;color:#cfd3dc;font:15px system-ui;padding:24px}figure{margin:0 0 28px}.pair{display:flex;gap:16px;align-items:center;background:#313338;padding:12px;width:max-content}.strip{background:#313338;padding:12px;display:flex;flex-wrap:wrap;gap:12px}.strip img{width:${STRIP_WIDTH}px}</style>
 <h2>At 400 px, as Discord shows a card</h2><div class="strip">${SAMPLE_CARDS.map((sample) => `<img src="${sample.name}.png" alt="${sample.name}" title="${sample.name}">`).join('')}</div>
-<h2>1x</h2>${rows.join('\n')}
+<h2>1x, and beside it at ${STRIP_WIDTH} px</h2>${rows.join('\n')}
 <h2>2x (HiDPI)</h2>${hidpiRows.join('\n')}`,
 );
 console.log(`\n${SAMPLE_CARDS.length} cards (and their 2x renders, and strip-400px.png) written to ${folder}`);

@@ -73,7 +73,6 @@ const OPTION_CASES: [string, CardInput, CardInput][] = [
   ['usernameColor', welcome({ usernameColor: '#ffe08a' }), welcome()],
   ['tagColor', welcome({ tagColor: '#ff3355' }), welcome()],
   ['customDate', welcome({ customDate: 'Joined today' }), welcome()],
-  ['localDateType', welcome({ localDateType: 'es' }), welcome()],
   ['borderColor', welcome({ borderColor: '#ff0000' }), welcome()],
   ['removeBorder', welcome({ removeBorder: true }), welcome()],
   ['backgroundBrightness', welcome({ backgroundBrightness: 100 }), welcome()],
@@ -94,6 +93,38 @@ for (const [option, withOption, without] of OPTION_CASES) {
   });
 }
 
+test('the welcome layout draws no creation date (so localDateType changes nothing) but draws a customDate', async (t) => {
+  const card = await renderCard(welcome());
+  t.deepEqual(card.texts.filter((run) => run.role === 'date'), []);
+  t.is(await differentPixels(welcome({ localDateType: 'es' }), welcome()), 0);
+  const dated = await renderCard(welcome({ customDate: 'Joined today' }));
+  t.deepEqual(dated.texts.filter((run) => run.role === 'date').map((run) => run.text), ['Joined today']);
+  const profile = await renderCard({ profile: PROFILE, options: {} });
+  t.is(profile.texts.filter((run) => run.role === 'date').length, 1, 'the profile card keeps its creation date');
+});
+
+test('welcome layout: the name is the largest text and the avatar is larger than the profile card\'s', async (t) => {
+  const card = await renderCard(welcome({ message: 'You are member #1,234' }));
+  const size = (role: string) => card.texts.find((run) => run.role === role)?.style.size ?? 0;
+  t.true(size('name') > size('headline'), `name ${size('name')} px, headline ${size('headline')} px`);
+  t.true(size('message') >= size('tag') - 3);
+  // The sample avatar's warm pixels (red well above blue) left of the text: their area grows with
+  // the radius squared, (108 / 92)^2 = 1.38 times the profile card's.
+  const warmArea = (png: Buffer) => {
+    const decoded = decodePng(png);
+    let count = 0;
+    for (let y = 0; y < decoded.height; y += 1) {
+      for (let x = 0; x < 290; x += 1) {
+        const offset = (y * decoded.width + x) * 4;
+        if ((decoded.data[offset] ?? 0) - (decoded.data[offset + 2] ?? 0) > 60) count += 1;
+      }
+    }
+    return count;
+  };
+  const [welcomeArea, profileArea] = [warmArea(card.png), warmArea((await renderCard({ profile: PROFILE, options: {} })).png)];
+  t.true(welcomeArea > profileArea * 1.25, `${welcomeArea} vs ${profileArea} px`);
+});
+
 test('welcome layout: profile badges, the avatar decoration, and removeBadges / overwriteBadges', async (t) => {
   const badged = { ...PROFILE, badges: ['staff', 'partner'] as const };
   const withBadges: CardInput = { profile: { ...badged, badges: [...badged.badges] }, options: { layout: 'welcome' } };
@@ -108,7 +139,8 @@ test('welcome layout: profile badges, the avatar decoration, and removeBadges / 
 test('the option cases and the welcome samples cover every card option', (t) => {
   // `animated` is a different render (renderAnimatedCard, tests/card/animation), not a difference in a still card.
   // `guildId` changes what the renderer fetches (the member's server name and avatar), not how a card draws.
-  const covered = new Set([...OPTION_CASES.map(([option]) => option), 'removeBadges', 'overwriteBadges', 'rankData', 'layout', 'headline', 'animated', 'guildId']);
+  // `localDateType` formats the creation date, which the welcome layout does not draw (its own test above).
+  const covered = new Set([...OPTION_CASES.map(([option]) => option), 'removeBadges', 'overwriteBadges', 'rankData', 'localDateType', 'layout', 'headline', 'animated', 'guildId']);
   for (const option of Object.keys(cardOptionsSchema.shape)) t.true(covered.has(option), `${option} is not checked in the welcome layout`);
   t.true(SAMPLE_CARDS.filter((card) => card.input.options.layout === 'welcome').length >= 4);
 });

@@ -1,12 +1,13 @@
-import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_WELCOME_HEADLINE, parseHexColor, snowflakeCreatedAt } from '@utility-api/render-jobs';
+import { DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_WELCOME_HEADLINE, snowflakeCreatedAt } from '@utility-api/render-jobs';
 import type { Canvas, CanvasRenderingContext2D } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
-import { needsDarkGround } from './legibility/contrast.ts';
-import { GROUND_TEXT, type Ground } from './legibility/ground.ts';
+import { GROUND_TEXT } from './legibility/ground.ts';
+import { chooseTheme } from './legibility/theme.ts';
 import { lighten, rgba } from './color/color.ts';
 import { CardImageError } from './images/card-image-error.ts';
 import { CardPixelBudget, type DecodedImage } from './images/decode-image.ts';
-import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD } from './layout/card-layout.ts';
+import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD, type AvatarBox } from './layout/card-layout.ts';
+import { WELCOME_AVATAR } from './layout/welcome-layout.ts';
 import { checkPhotoBackground, generatedCardBackground } from './paint/card-backgrounds.ts';
 import type { Drawable, Softness } from './paint/soften.ts';
 import { resolvePalette, type Palette } from './paint/palette.ts';
@@ -17,8 +18,6 @@ export type SceneBadge = { kind: 'profile'; badge: BadgeKind } | { kind: 'image'
 
 /** Everything the steps draw, with every default applied and every image decoded. */
 export type Scene = Awaited<ReturnType<typeof buildScene>>;
-
-const DEFAULT_NAME_COLOR = '#ffffff';
 
 /** An image checked and charged to the card's budget, whose pixels are still to be decoded. */
 type PendingImage<T> = () => Promise<T>;
@@ -105,6 +104,8 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   const { profile, options } = input;
   const scale = input.scale ?? 1;
   const palette = resolvePalette(profile, options.disableProfileTheme ?? false);
+  const layout = options.layout ?? DEFAULT_CARD_LAYOUT;
+  const avatarBox: AvatarBox = layout === 'welcome' ? WELCOME_AVATAR : AVATAR;
 
   // Headers first, one image after the other, so the budget is charged in a fixed order and the
   // caller's own images are the ones a full budget refuses; then every image's pixels at once.
@@ -113,7 +114,7 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   for (const [index, bytes] of (input.images?.customBadges ?? []).entries()) {
     pendingBadges.push(await checkImageCached(bytes, { field: `customBadges.${index}`, budget, side: BADGES.size * scale }));
   }
-  const avatarSide = AVATAR.radius * 2 * scale;
+  const avatarSide = avatarBox.radius * 2 * scale;
   // A custom avatar is the caller's image, checked with theirs (a bad one is their 422); the profile
   // avatar it replaces is not even checked, so it can neither warn nor spend the budget.
   const customAvatar = input.images?.avatar;
@@ -132,9 +133,9 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     badges.length === 0 ? 0 : badges.length * BADGES.size + (badges.length - 1) * BADGES.gap + (options.badgesFrame ? BADGES.framePadding * 2 : 0);
 
   const texts = resolveTexts(input);
-  const nameColor = options.usernameColor ?? DEFAULT_NAME_COLOR;
-  const ground: Ground = needsDarkGround(parseHexColor(nameColor)) ? 'dark' : 'light';
+  const { ground, veilAlpha } = chooseTheme(options, background.value);
   const textColors = GROUND_TEXT[ground];
+  const nameColor = options.usernameColor ?? textColors.value;
   const creationDate = new Intl.DateTimeFormat(options.localDateType ?? DEFAULT_DATE_LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
   return {
     scale,
@@ -150,8 +151,8 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
      * measures on a backdrop of its frames' worst case instead (animation/animated-layers.ts).
      */
     legibilityBackdrop: undefined as CanvasRenderingContext2D | undefined,
-    // The black veil: 0 at brightness 100, 0.85 at brightness 1.
-    veilAlpha: (0.85 * (100 - (options.backgroundBrightness ?? DEFAULT_BACKGROUND_BRIGHTNESS))) / 99,
+    /** The black veil of `backgroundBrightness` (legibility/theme.ts: none by default on the light theme). */
+    veilAlpha,
     /** The bytes the avatar was drawn from (custom or profile avatar), if one was: an animated card reads its other frames. */
     avatarPhoto: customAvatar ?? (avatar.value ? profile.avatar : undefined),
     avatar: {
@@ -159,11 +160,13 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
       square: options.squareAvatar ?? false,
       ring: !(options.removeAvatarFrame ?? false),
       decoration: decoration.value?.source,
+      /** Where the avatar sits in this layout. */
+      box: avatarBox,
     },
     presence: options.presenceStatus,
     name: texts.name,
     nameColor,
-    /** The tone the text stands on (legibility/ground.ts), from the name's color. */
+    /** The tone the text stands on (legibility/ground.ts), from the name's color, else the background's (legibility/theme.ts). */
     ground,
     textColors,
     bot: profile.bot ?? false,
@@ -177,10 +180,15 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     /** Width the badge row takes at the top right (0 without badges), so the name can avoid it. */
     badgesWidth,
     rank: options.rankData,
-    date: texts.customDate !== undefined ? { text: texts.customDate, custom: true } : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false },
+    // The welcome layout draws a customDate but not the creation date: unlabelled, on a card about
+    // joining a server, an account's creation date reads as a random date.
+    date:
+      texts.customDate !== undefined
+        ? { text: texts.customDate, custom: true, shown: true }
+        : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false, shown: layout !== 'welcome' },
     border: options.removeBorder ? undefined : (options.borderColor ?? rgba(lighten(palette.primary, 0.15))),
     /** Which step list draws the card (render-steps.ts `layoutSteps`). */
-    layout: options.layout ?? DEFAULT_CARD_LAYOUT,
+    layout,
     /** The welcome layout's title and the line under the name (the profile layout draws neither). */
     headline: welcomeHeadline(options.headline),
     message: visibleText(options.message),

@@ -128,7 +128,7 @@ export const cardOptionsSchema = z.strictObject(
     overwriteBadges: flag('When true, `customBadges` are shown after the profile badges instead of replacing them. Default false.').optional(),
     removeBadges: flag('Hides every badge, profile or custom. Default false.').optional(),
     removeBorder: flag('Removes the border around the card. Default false.').optional(),
-    usernameColor: hexColorField('Name color. Default #FFFFFF.').optional(),
+    usernameColor: hexColorField('Name color. A dark one puts dark text on a light panel. Default #FFFFFF, or #14161C when a light background gives the card the light theme.').optional(),
     tagColor: hexColorField('Tag color. Default a light grey (#C9CDD6).').optional(),
     borderColor: hexColorField(
       'Border color. Default: the profile theme color or the accent color, lightened by 15%; without either, a color derived from the user id (the one the generated background uses).',
@@ -139,11 +139,11 @@ export const cardOptionsSchema = z.strictObject(
       .min(1, { error: 'must be a number from 1 to 100' })
       .max(100, { error: 'must be a number from 1 to 100' })
       .meta({
-        description: `Background brightness from 1 (almost black) to 100 (unchanged). A black veil of opacity 0.85 × (100 − value) / 99 is laid over the background. Default ${DEFAULT_BACKGROUND_BRIGHTNESS}.`,
+        description: `Background brightness from 1 (almost black) to 100 (unchanged). A black veil of opacity 0.85 × (100 − value) / 99 is laid over the background. Default ${DEFAULT_BACKGROUND_BRIGHTNESS}, or 100 (no veil) when a light background or a dark \`usernameColor\` gives the card the light theme.`,
       })
       .optional(),
     removeAvatarFrame: flag('Removes the ring around the avatar and the avatar decoration. Default false.').optional(),
-    customDate: text(CARD_LIMITS.maxDateLength, 'Text shown bottom right instead of the account creation date.').optional(),
+    customDate: text(CARD_LIMITS.maxDateLength, 'Text shown bottom right instead of the account creation date (the welcome layout shows no creation date, only this).').optional(),
     rankData: rankDataSchema.optional(),
     presenceStatus: z
       .enum(PRESENCE_STATUSES, { error: `must be one of ${PRESENCE_STATUSES.join(', ')}` })
@@ -154,7 +154,7 @@ export const cardOptionsSchema = z.strictObject(
       .string({ error: 'must be a locale code such as en, es or pt-BR' })
       .refine(isSupportedDateLocale, { error: 'must be a locale code such as en, es or pt-BR' })
       .meta({
-        description: `Locale of the creation date, such as \`en\`, \`es\`, \`pt-BR\`: a language the server's ICU writes dates in, then an optional script and region. Default \`${DEFAULT_DATE_LOCALE}\`.`,
+        description: `Locale of the creation date (not shown in the welcome layout), such as \`en\`, \`es\`, \`pt-BR\`: a language the server's ICU writes dates in, then an optional script and region. Default \`${DEFAULT_DATE_LOCALE}\`.`,
         examples: ['es'],
         pattern: DATE_LOCALE_PATTERN,
       })
@@ -163,7 +163,7 @@ export const cardOptionsSchema = z.strictObject(
       .enum(CARD_LAYOUTS, { error: `must be one of ${CARD_LAYOUTS.join(', ')}` })
       .meta({
         description:
-          'Which card to draw. `profile` (default): the profile/rank card. `welcome`: a welcome or goodbye card: the avatar on the left and, centred beside it, a large `headline`, the name, the tag, `message` and `customSubtitle`; badges stay top right and the date bottom right. The welcome layout does not show `rankData` (it is accepted and validated, but not drawn).',
+          'Which card to draw. `profile` (default): the profile/rank card. `welcome`: a welcome or goodbye card: a large avatar on the left and, centred beside it, the `headline`, the name in large type, the tag, `message` and `customSubtitle`; badges stay top right, a `customDate` bottom right (the creation date is not shown). The welcome layout does not show `rankData` (it is accepted and validated, but not drawn).',
         examples: ['welcome'],
       })
       .optional(),

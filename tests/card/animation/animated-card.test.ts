@@ -153,7 +153,9 @@ test('under a moving background the text is made legible for its lightest frame,
   const white: Rgba = [255, 255, 255, 255];
   const background = await animatedImage('webp', { width: 300, height: 100 }, [black, white], [500, 500]);
   const whiteStill = await animatedImage('webp', { width: 300, height: 100 }, [white], [500]);
-  const options = { customBackground: 'https://example.com/blink.webp' };
+  // A white name keeps both cards on the dark theme: left to the background, the still white card
+  // would take the light one, while the animated card's theme follows its first (black) frame.
+  const options = { customBackground: 'https://example.com/blink.webp', usernameColor: '#ffffff' };
   const [animated, stillOnWhite] = await Promise.all([
     renderAnimatedCard({ profile: PROFILE, options, images: { background } }, { format: 'webp' }),
     renderCard({ profile: PROFILE, options, images: { background: whiteStill } }),

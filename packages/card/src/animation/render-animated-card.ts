@@ -2,7 +2,7 @@ import { type Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas
 import { prepareCardFonts } from '../fonts/card-fonts.ts';
 import { CardImageError } from '../images/card-image-error.ts';
 import { CardPixelBudget, type ImageTransform } from '../images/decode-image.ts';
-import { AVATAR, AVATAR_DECORATION_SCALE, CARD } from '../layout/card-layout.ts';
+import { AVATAR_DECORATION_SCALE, CARD } from '../layout/card-layout.ts';
 import { softening } from '../paint/soften.ts';
 import type { CardInput } from '../profile/card-profile.ts';
 import { cardContext, renderCard } from '../render-card.ts';
@@ -120,7 +120,7 @@ async function readMovingLayers(input: CardInput, scene: Scene, budget: CardPixe
   const softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
   const small = softening({ softness, width: CARD.width * scene.scale, height: CARD.height * scene.scale });
   const backgroundField = input.images?.background ? 'customBackground' : 'banner';
-  const avatarSide = Math.round(AVATAR.radius * 2 * scene.scale);
+  const avatarSide = Math.round(scene.avatar.box.radius * 2 * scene.scale);
   const decorationSide = Math.round(avatarSide * AVATAR_DECORATION_SCALE);
   const square = (side: number): ImageTransform => (image) => image.resize(side, side, { fit: 'outside', withoutEnlargement: true });
   const pending = [

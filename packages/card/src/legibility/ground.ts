@@ -2,9 +2,9 @@ import type { Rgb } from '@utility-api/render-jobs';
 
 /**
  * The tone the card's text stands on. White or light text (the default) stands on a dark frosted
- * panel; a dark `usernameColor` turns the panel light, and every text the caller did not colour
- * follows: grey-on-dark becomes grey-on-light, so a dark name never comes with white, unreadable
- * small text beside it.
+ * panel; a dark `usernameColor`, or without one a light background (theme.ts), turns the panel
+ * light, and every text the caller did not colour follows: grey-on-dark becomes grey-on-light, so
+ * a dark name never comes with white, unreadable small text beside it.
  */
 export type Ground = 'dark' | 'light';
 

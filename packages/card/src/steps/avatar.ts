@@ -1,6 +1,6 @@
 import { createCanvas, type CanvasRenderingContext2D } from 'canvas';
 import { darken, lighten, rgba } from '../color/color.ts';
-import { AVATAR, AVATAR_DECORATION_SCALE } from '../layout/card-layout.ts';
+import { AVATAR_DECORATION_SCALE, type AvatarBox } from '../layout/card-layout.ts';
 import type { Palette } from '../paint/palette.ts';
 import { circlePath, coverCrop, roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
@@ -8,29 +8,30 @@ import { cutPresence } from './presence.ts';
 import type { RenderStep } from './render-steps.ts';
 
 /** Half the side of the square the avatar layer covers: the decoration (1.2x) plus its antialiasing. */
-const LAYER_HALF = Math.ceil(AVATAR.radius * AVATAR_DECORATION_SCALE) + 4;
+const layerHalf = (box: AvatarBox) => Math.ceil(box.radius * AVATAR_DECORATION_SCALE) + 4;
 
 /**
  * A square avatar's half side: the full radius, or, under a decoration (drawn for round avatars),
  * small enough that its rounded corners stay inside the decoration's ring instead of poking out.
  */
 function squareHalf(scene: Scene): number {
-  if (!scene.avatar.decoration) return AVATAR.radius;
-  const corner = AVATAR.squareRadius;
-  return corner + (AVATAR.radius - corner) / Math.SQRT2;
+  const { radius, squareRadius: corner } = scene.avatar.box;
+  if (!scene.avatar.decoration) return radius;
+  return corner + (radius - corner) / Math.SQRT2;
 }
 
 function avatarShapePath(context: CanvasRenderingContext2D, scene: Scene, grow = 0): void {
+  const { centerX, centerY, radius, squareRadius } = scene.avatar.box;
   if (scene.avatar.square) {
     const half = squareHalf(scene) + grow;
-    roundedRectPath(context, AVATAR.centerX - half, AVATAR.centerY - half, half * 2, half * 2, AVATAR.squareRadius + grow);
+    roundedRectPath(context, centerX - half, centerY - half, half * 2, half * 2, squareRadius + grow);
   } else {
-    circlePath(context, AVATAR.centerX, AVATAR.centerY, AVATAR.radius + grow);
+    circlePath(context, centerX, centerY, radius + grow);
   }
 }
 
 function drawRing(context: CanvasRenderingContext2D, scene: Scene): void {
-  const { centerX, centerY, radius, ringWidth } = AVATAR;
+  const { centerX, centerY, radius, ringWidth } = scene.avatar.box;
   const gradient = context.createLinearGradient(centerX - radius, centerY - radius, centerX + radius, centerY + radius);
   gradient.addColorStop(0, rgba(lighten(scene.palette.primary, 0.35)));
   gradient.addColorStop(1, rgba(lighten(scene.palette.secondary, 0.1)));
@@ -42,7 +43,7 @@ function drawRing(context: CanvasRenderingContext2D, scene: Scene): void {
 
 /** The ring, the picture in its shape and the decoration, in the layer's (card) coordinates. */
 function drawAvatar(context: CanvasRenderingContext2D, scene: Scene): void {
-  const { centerX, centerY, radius } = AVATAR;
+  const { centerX, centerY, radius } = scene.avatar.box;
   if (scene.avatar.ring) drawRing(context, scene);
   context.save();
   avatarShapePath(context, scene);
@@ -70,9 +71,10 @@ function drawAvatar(context: CanvasRenderingContext2D, scene: Scene): void {
 export const avatarStep: RenderStep = {
   name: 'avatar',
   draw(context, scene) {
-    const left = AVATAR.centerX - LAYER_HALF;
-    const top = AVATAR.centerY - LAYER_HALF;
-    const layer = createCanvas(LAYER_HALF * 2 * scene.scale, LAYER_HALF * 2 * scene.scale);
+    const half = layerHalf(scene.avatar.box);
+    const left = scene.avatar.box.centerX - half;
+    const top = scene.avatar.box.centerY - half;
+    const layer = createCanvas(half * 2 * scene.scale, half * 2 * scene.scale);
     const layerContext = layer.getContext('2d');
     layerContext.scale(scene.scale, scene.scale);
     layerContext.translate(-left, -top);
@@ -80,7 +82,7 @@ export const avatarStep: RenderStep = {
     layerContext.patternQuality = 'good';
     drawAvatar(layerContext, scene);
     if (scene.presence) cutPresence(layerContext, scene);
-    context.drawImage(layer, left, top, LAYER_HALF * 2, LAYER_HALF * 2);
+    context.drawImage(layer, left, top, half * 2, half * 2);
   },
 };
 

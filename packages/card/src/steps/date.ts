@@ -9,8 +9,9 @@ import type { RenderStep } from './render-steps.ts';
 
 const ICON_GAP = 8;
 
-/** The date line, right-aligned at the bottom of the text column, with room for the calendar mark. */
+/** The date line, right-aligned at the bottom of the text column, with room for the calendar mark; none when the layout leaves it out. */
 export const dateLayout = layoutOncePerCard((context: CanvasRenderingContext2D, scene: Scene): PlacedText[] => {
+  if (!scene.date.shown) return [];
   const iconRoom = scene.date.custom ? 0 : DATE.size + ICON_GAP;
   const fitted = fitText(context, scene.date.text, { size: DATE.size, weight: 600, color: scene.textColors.date }, TEXT_COLUMN.right - TEXT_COLUMN.left - iconRoom, MIN_TEXT_SIZE);
   return [{ role: 'date', text: fitted.text, x: TEXT_COLUMN.right - fitted.width, baseline: DATE.baseline, width: fitted.width, style: fitted.style, minContrast: SMALL_TEXT_CONTRAST }];

@@ -1,6 +1,6 @@
 import type { PresenceStatus } from '@utility-api/render-jobs';
 import type { CanvasRenderingContext2D } from 'canvas';
-import { AVATAR, PRESENCE } from '../layout/card-layout.ts';
+import { PRESENCE } from '../layout/card-layout.ts';
 import { circlePath, roundedRectPath } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
 
@@ -16,9 +16,10 @@ export function cutPresence(context: CanvasRenderingContext2D, scene: Scene): vo
   const status = scene.presence;
   if (!status) return;
   // On a circle the dot sits on the rim at 45°; on a square it tucks into the corner.
-  const offset = scene.avatar.square ? AVATAR.radius - PRESENCE.radius * 0.55 : AVATAR.radius * Math.cos(PRESENCE.angle);
-  const x = AVATAR.centerX + offset;
-  const y = AVATAR.centerY + offset;
+  const box = scene.avatar.box;
+  const offset = scene.avatar.square ? box.radius - PRESENCE.radius * 0.55 : box.radius * Math.cos(PRESENCE.angle);
+  const x = box.centerX + offset;
+  const y = box.centerY + offset;
   const radius = PRESENCE.radius;
   context.save();
   context.globalCompositeOperation = 'destination-out';

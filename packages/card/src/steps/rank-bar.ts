@@ -3,6 +3,7 @@ import { compactNumber } from '@utility-api/compact-number';
 import type { CanvasRenderingContext2D } from 'canvas';
 import { lighten, rgba } from '../color/color.ts';
 import { LARGE_TEXT_CONTRAST, SMALL_TEXT_CONTRAST } from '../legibility/contrast.ts';
+import type { Ground } from '../legibility/ground.ts';
 import { RANK, TEXT_COLUMN } from '../layout/card-layout.ts';
 import { layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
@@ -10,8 +11,14 @@ import type { Scene } from '../scene.ts';
 import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
-/** Podium colors for `autoColorRank`. */
-const PODIUM_COLORS: Readonly<Record<number, string>> = { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' };
+/**
+ * Podium colors for `autoColorRank`, per ground: the bright metals would need a dark pill of their
+ * own on the light theme, so it has deeper ones (each above 4:1 on the light panel).
+ */
+const PODIUM_COLORS: Readonly<Record<Ground, Readonly<Record<number, string>>>> = {
+  dark: { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' },
+  light: { 1: '#a66b00', 2: '#5b6678', 3: '#a8541c' },
+};
 
 /** 0 to 1; more XP than required shows a full bar rather than overflowing. */
 function xpFraction(currentXp: number, requiredXp: number): number {
@@ -63,7 +70,7 @@ export const rankRowLayout = layoutOncePerCard((context: CanvasRenderingContext2
   const xpWidth = measureText(context, xpText, xpStyle);
   const row = fitRankRow(context, scene, rank, TEXT_COLUMN.right - TEXT_COLUMN.left - xpWidth - ROW_GAP);
   const label = labelStyle(scene);
-  const rankColor = rank.autoColorRank ? (PODIUM_COLORS[rank.rank] ?? scene.textColors.value) : scene.textColors.value;
+  const rankColor = rank.autoColorRank ? (PODIUM_COLORS[scene.ground][rank.rank] ?? scene.textColors.value) : scene.textColors.value;
   const runs: { role: string; text: string; style: TextStyle; gapAfter: number; minContrast: number }[] = [
     { role: 'level label', text: 'LEVEL', style: label, gapAfter: LABEL_GAP, minContrast: SMALL_TEXT_CONTRAST },
     { role: 'level', text: row.level, style: valueStyle(row.valueSize, rank.levelColor), gapAfter: GROUP_GAP, minContrast: LARGE_TEXT_CONTRAST },

@@ -1,6 +1,6 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import { LARGE_TEXT_CONTRAST, SMALL_TEXT_CONTRAST } from '../legibility/contrast.ts';
-import { BADGES, NAME, NAME_BLOCK, SUBTITLE, TAG, TEXT_COLUMN } from '../layout/card-layout.ts';
+import { BADGES, MIN_TEXT_SIZE, NAME, NAME_BLOCK, SUBTITLE, TAG, TEXT_COLUMN } from '../layout/card-layout.ts';
 import { drawPlacedTexts, layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath } from '../paint/shapes.ts';
 import { fitLines } from '../text/fit-lines.ts';
@@ -8,7 +8,8 @@ import { drawText, fitText, measureText, type FittedText, type TextStyle } from 
 import type { Scene } from '../scene.ts';
 import type { RenderStep } from './render-steps.ts';
 
-const CHIP = { height: 26, padding: 9, gap: 12, textSize: 16, checkSize: 11, color: '#5865f2' } as const;
+/** The `BOT` chip: its label at the type scale's smallest size, like every secondary text. */
+const CHIP = { height: 34, padding: 12, gap: 14, textSize: MIN_TEXT_SIZE, checkSize: 15, checkGap: 6, color: '#5865f2' } as const;
 /** Inter's cap height and descender as a share of the font size, to centre the block optically. */
 const CAP_HEIGHT = 0.73;
 const DESCENT = 0.22;
@@ -17,13 +18,13 @@ const chipStyle: TextStyle = { size: CHIP.textSize, weight: 800, color: '#ffffff
 
 function botChipWidth(context: CanvasRenderingContext2D, scene: Scene): number {
   if (!scene.bot) return 0;
-  return CHIP.padding * 2 + measureText(context, 'BOT', chipStyle) + (scene.verifiedBot ? CHIP.checkSize + 5 : 0);
+  return CHIP.padding * 2 + measureText(context, 'BOT', chipStyle) + (scene.verifiedBot ? CHIP.checkSize + CHIP.checkGap : 0);
 }
 
 function drawBotChip(context: CanvasRenderingContext2D, scene: Scene, x: number, nameBaseline: number, nameSize: number): void {
   const width = botChipWidth(context, scene);
   const top = nameBaseline - (nameSize * CAP_HEIGHT) / 2 - CHIP.height / 2;
-  roundedRectPath(context, x, top, width, CHIP.height, 7);
+  roundedRectPath(context, x, top, width, CHIP.height, 9);
   context.fillStyle = CHIP.color;
   context.fill();
   let cursor = x + CHIP.padding;
@@ -31,14 +32,15 @@ function drawBotChip(context: CanvasRenderingContext2D, scene: Scene, x: number,
     const middle = top + CHIP.height / 2;
     context.beginPath();
     context.moveTo(cursor, middle);
-    context.lineTo(cursor + 4, middle + 4);
-    context.lineTo(cursor + CHIP.checkSize, middle - 4.5);
-    context.lineWidth = 2.4;
+    const check = CHIP.checkSize;
+    context.lineTo(cursor + check * 0.36, middle + check * 0.36);
+    context.lineTo(cursor + check, middle - check * 0.41);
+    context.lineWidth = 3;
     context.lineCap = 'round';
     context.lineJoin = 'round';
     context.strokeStyle = '#ffffff';
     context.stroke();
-    cursor += CHIP.checkSize + 5;
+    cursor += CHIP.checkSize + CHIP.checkGap;
   }
   drawText(context, 'BOT', cursor, top + CHIP.height / 2 + (CHIP.textSize * CAP_HEIGHT) / 2, chipStyle);
 }

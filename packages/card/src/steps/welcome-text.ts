@@ -1,9 +1,9 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import { lighten, rgba } from '../color/color.ts';
 import { LARGE_TEXT_CONTRAST, SMALL_TEXT_CONTRAST } from '../legibility/contrast.ts';
-import { AVATAR, BADGES, TEXT_COLUMN } from '../layout/card-layout.ts';
+import { BADGES } from '../layout/card-layout.ts';
 import { drawPlacedTexts, layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
-import { WELCOME_HEADLINE, WELCOME_MESSAGE, WELCOME_NAME, WELCOME_RULE, WELCOME_SUBTITLE, WELCOME_TAG, WELCOME_TEXT } from '../layout/welcome-layout.ts';
+import { WELCOME_HEADLINE, WELCOME_MESSAGE, WELCOME_NAME, WELCOME_RULE, WELCOME_SUBTITLE, WELCOME_TAG, WELCOME_TEXT, WELCOME_TEXT_COLUMN } from '../layout/welcome-layout.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
 import { fitText, isRightToLeft, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
@@ -91,11 +91,15 @@ function drawRule(context: CanvasRenderingContext2D, scene: Scene, rule: RuleBox
   context.fill();
 }
 
-/** The name with the tag beside it on one line (before it for a right-to-left name); when both do not fit, the tag gives way first (down to a third of the line). */
-function nameRow(context: CanvasRenderingContext2D, scene: Scene, width: number, gap: number): Row {
+/**
+ * The name with the tag beside it on one line (before it for a right-to-left name); when both do
+ * not fit, the tag gives way first (down to a third of the line). With `withTag` false, the name
+ * alone, with the whole line.
+ */
+function nameRow(context: CanvasRenderingContext2D, scene: Scene, width: number, gap: number, withTag: boolean): Row {
   const nameStyle: TextStyle = { size: WELCOME_NAME.size, weight: 800, color: scene.nameColor };
   const tagStyle: TextStyle = { size: WELCOME_TAG.size, weight: 600, color: scene.tagColor };
-  const tag = scene.tag;
+  const tag = withTag ? scene.tag : undefined;
   let tagFit: FittedText | undefined;
   let nameRoom = width;
   if (tag !== undefined) {
@@ -121,24 +125,42 @@ function nameRow(context: CanvasRenderingContext2D, scene: Scene, width: number,
   };
 }
 
-function rows(context: CanvasRenderingContext2D, scene: Scene, width: number): { list: Row[]; headlineWidth: number } {
+/** Whether the name and the tag both fit on one line at their full sizes. */
+function tagFitsBeside(context: CanvasRenderingContext2D, scene: Scene, width: number): boolean {
+  if (scene.tag === undefined) return true;
+  const name = measureText(context, scene.name, { size: WELCOME_NAME.size, weight: 800, color: scene.nameColor });
+  const tag = measureText(context, scene.tag, { size: WELCOME_TAG.size, weight: 600, color: scene.tagColor });
+  return name + WELCOME_TAG.gap + tag <= width;
+}
+
+/**
+ * The block's rows. The name is the card's focus, so a tag that does not fit beside it at full
+ * size takes a line of its own under it (`tagBelow`) rather than shrinking the name.
+ */
+function rows(context: CanvasRenderingContext2D, scene: Scene, width: number, tagBelow: boolean): { list: Row[]; headlineWidth: number } {
   const headline = fitHeadline(context, scene, width);
   const list: Row[] = headline ? [headlineRow(headline), ruleRow] : [];
-  list.push(nameRow(context, scene, width, WELCOME_RULE.gapBelow));
+  list.push(nameRow(context, scene, width, WELCOME_RULE.gapBelow, !tagBelow));
+  if (tagBelow && scene.tag !== undefined) {
+    const style: TextStyle = { size: WELCOME_TAG.size, weight: 600, color: scene.tagColor };
+    list.push(centered('tag', fitText(context, scene.tag, style, width, WELCOME_TAG.minSize), WELCOME_TAG.lineGap, SMALL_TEXT_CONTRAST));
+  }
   if (scene.message !== undefined) {
     const style: TextStyle = { size: WELCOME_MESSAGE.size, weight: 600, color: scene.textColors.xp };
-    list.push(centered('message', fitText(context, scene.message, style, width, WELCOME_MESSAGE.minSize), 12, SMALL_TEXT_CONTRAST));
+    list.push(centered('message', fitText(context, scene.message, style, width, WELCOME_MESSAGE.minSize), WELCOME_MESSAGE.gap, SMALL_TEXT_CONTRAST));
   }
   if (scene.subtitle !== undefined) {
     const style: TextStyle = { size: WELCOME_SUBTITLE.size, weight: 400, color: scene.textColors.subtitle };
-    list.push(centered('subtitle', fitText(context, scene.subtitle, style, width, WELCOME_SUBTITLE.minSize), 10, SMALL_TEXT_CONTRAST));
+    list.push(centered('subtitle', fitText(context, scene.subtitle, style, width, WELCOME_SUBTITLE.minSize), WELCOME_SUBTITLE.gap, SMALL_TEXT_CONTRAST));
   }
   return { list, headlineWidth: headline?.fitted.width ?? width };
 }
 
+const blockHeight = (list: readonly Row[]) => list.reduce((sum, row, index) => sum + (index === 0 ? 0 : row.gap) + row.ascent + row.descent, 0);
+
 /** Whether the first row, centred in the column, reaches under the badge row at the top right. */
 function reachesBadges(scene: Scene, firstWidth: number, centerX: number): boolean {
-  return scene.badgesWidth > 0 && centerX + firstWidth / 2 > TEXT_COLUMN.right - scene.badgesWidth - WELCOME_TEXT.badgeClearance;
+  return scene.badgesWidth > 0 && centerX + firstWidth / 2 > WELCOME_TEXT_COLUMN.right - scene.badgesWidth - WELCOME_TEXT.badgeClearance;
 }
 
 /**
@@ -148,11 +170,15 @@ function reachesBadges(scene: Scene, firstWidth: number, centerX: number): boole
  * per card: the legibility step measures behind these texts before they are drawn.
  */
 export const welcomeTextLayout = layoutOncePerCard((context: CanvasRenderingContext2D, scene: Scene): { placed: PlacedText[]; rule: RuleBox | undefined } => {
-  const width = TEXT_COLUMN.right - TEXT_COLUMN.left;
-  const centerX = TEXT_COLUMN.left + width / 2;
-  const { list, headlineWidth } = rows(context, scene, width);
-  const height = list.reduce((sum, row, index) => sum + (index === 0 ? 0 : row.gap) + row.ascent + row.descent, 0);
-  let top = Math.min(Math.max(AVATAR.centerY - height / 2, WELCOME_TEXT.top), WELCOME_TEXT.bottom - height);
+  const width = WELCOME_TEXT_COLUMN.right - WELCOME_TEXT_COLUMN.left;
+  const centerX = WELCOME_TEXT_COLUMN.left + width / 2;
+  const bottom = scene.date.shown ? WELCOME_TEXT.bottomAboveDate : WELCOME_TEXT.bottom;
+  // The tag's own line only while the whole block still fits its room; else beside the name, giving way.
+  let block = rows(context, scene, width, !tagFitsBeside(context, scene, width));
+  if (blockHeight(block.list) > bottom - WELCOME_TEXT.top) block = rows(context, scene, width, false);
+  const { list, headlineWidth } = block;
+  const height = blockHeight(list);
+  let top = Math.min(Math.max(scene.avatar.box.centerY - height / 2, WELCOME_TEXT.top), bottom - height);
   if (reachesBadges(scene, headlineWidth, centerX)) {
     const badgesBottom = BADGES.top + BADGES.size + (scene.badgesFrame ? BADGES.framePadding : 0);
     top = Math.max(top, badgesBottom + WELCOME_TEXT.badgeClearance);

@@ -1,0 +1,80 @@
+/**
+ * The type scale at the size Discord shows a card (packages/card/src/layout/type-scale.ts): every
+ * sample card, in both layouts, and cards made to shrink their text (long names, tags, messages,
+ * huge numbers) are rendered, and every text the layout placed (`RenderedCard.texts`, with its
+ * size) is measured as it appears when the PNG is shown 400 px wide.
+ */
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { renderCard, type CardInput, type RenderedCard } from '../../packages/card/src/index.ts';
+import type { PlacedText } from '../../packages/card/src/layout/placed-text.ts';
+import { DISPLAY_WIDTH, displayPx, MIN_DISPLAY_PX, TYPE_SCALE } from '../../packages/card/src/layout/type-scale.ts';
+import { SAMPLE_CARDS } from '../../packages/card/samples/sample-cards.ts';
+
+/** A run's height on screen when the whole PNG is shown DISPLAY_WIDTH px wide (texts are in 1x pixels). */
+const onScreen = (run: PlacedText, card: RenderedCard, scale: number) => (run.style.size * scale * DISPLAY_WIDTH) / card.width;
+
+function tooSmall(card: RenderedCard, scale: number): string[] {
+  return card.texts.flatMap((run) => {
+    const px = onScreen(run, card, scale);
+    const least = run.role === 'name' ? MIN_DISPLAY_PX.name : MIN_DISPLAY_PX.text;
+    return px < least ? [`${run.role} "${run.text}" is ${px.toFixed(1)} px at ${DISPLAY_WIDTH} px (least ${least})`] : [];
+  });
+}
+
+const PROFILE = { userId: '175928847299117063', username: 'ada.codes.with.a.rather.long.username', displayName: 'Ada' };
+const LONG = 'The Extraordinarily Long Display Name Of Someone Who Likes Typing';
+const HUGE_RANK = { currentXp: 999_999_999_999_999, requiredXp: 1_000_000_000_000_000, level: 987_654_321_012, rank: 123_456_789_012_345, barColor: '#7c5cff', levelColor: '#ffd166', autoColorRank: true };
+
+/** Cards that push every shrinking rule to its end, in both layouts. */
+const SHRINKING: [string, CardInput][] = (['profile', 'welcome'] as const).flatMap((layout): [string, CardInput][] => [
+  [
+    `${layout}: long everything`,
+    {
+      profile: PROFILE,
+      options: { layout, customUsername: LONG, customTag: `@${LONG}`, customSubtitle: `${LONG} ${LONG}`, message: `${LONG} ${LONG}`, headline: 'A headline of forty characters, at most', customDate: `Joined ${LONG}`, rankData: HUGE_RANK },
+    },
+  ],
+  [`${layout}: long name, badges, bot`, { profile: { ...PROFILE, bot: true, badges: ['staff', 'partner', 'hypesquad_events', 'bug_hunter_level_1', 'early_supporter', 'active_developer'] }, options: { layout, customUsername: 'W'.repeat(40), badgesFrame: true } }],
+]);
+
+test('every text of every sample card is at least 11 px on screen at 400 px wide, the name 20 px', async (t) => {
+  const problems: string[] = [];
+  for (const sample of SAMPLE_CARDS) {
+    const card = await renderCard(sample.input);
+    t.true(card.texts.length > 0, `${sample.name} reports no texts`);
+    for (const problem of tooSmall(card, sample.input.scale ?? 1)) problems.push(`${sample.name}: ${problem}`);
+  }
+  t.deepEqual(problems, []);
+  const layouts = new Set(SAMPLE_CARDS.map((sample) => sample.input.options.layout ?? 'profile'));
+  t.deepEqual([...layouts].sort(), ['profile', 'welcome']);
+});
+
+for (const [name, input] of SHRINKING) {
+  test(`text shrunk to fit stays at the scale's minimum: ${name}`, async (t) => {
+    const card = await renderCard(input);
+    t.deepEqual(tooSmall(card, 1), []);
+    // The case really shrinks: something sits at a minimum, not at its full size.
+    const sizes = card.texts.map((run) => run.style.size);
+    t.true(sizes.includes(TYPE_SCALE.small) || sizes.includes(TYPE_SCALE.nameMin), `sizes ${sizes.join(', ')}`);
+  });
+}
+
+test('the check fails on the old scale: a 16 px label is 7.1 px on screen, a 36 px name 16 px', (t) => {
+  const card = { width: 900, texts: [] } as unknown as RenderedCard;
+  const run = (role: string, size: number): PlacedText => ({ role, text: 'x', x: 0, baseline: 0, width: 1, style: { size, weight: 700, color: '#ffffff' }, minContrast: 4.5 });
+  t.is(tooSmall({ ...card, texts: [run('level label', 16), run('name', 36), run('tag', 25), run('name', 45)] }, 1).length, 2);
+  // A 2x card (1800 px wide) is shown at the same 400 px: its 1x layout sizes count the same.
+  t.is(tooSmall({ ...card, width: 1800, texts: [run('date', 24)] }, 2).length, 1);
+});
+
+test('the scale holds its own minimums, and docs/card-design.md states every step in display pixels', (t) => {
+  const steps = Object.entries(TYPE_SCALE);
+  for (const [step, size] of steps) t.true(displayPx(size) >= MIN_DISPLAY_PX.text, `${step} is ${displayPx(size)} px on screen`);
+  t.true(displayPx(TYPE_SCALE.nameMin) >= MIN_DISPLAY_PX.name);
+  const docs = readFileSync(new URL('../../docs/card-design.md', import.meta.url), 'utf8');
+  for (const [step, size] of steps) {
+    const row = `| \`${step}\` | ${size} px | ${displayPx(size).toFixed(1)} px |`;
+    t.true(docs.includes(row), `docs/card-design.md lacks the row ${row}`);
+  }
+});
