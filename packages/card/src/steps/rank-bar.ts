@@ -11,7 +11,7 @@ import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
 /** Podium colors for `autoColorRank`. */
-const PODIUM_COLORS: Readonly<Record<number, string>> = { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' };
+export const PODIUM_COLORS: Readonly<Record<number, string>> = { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' };
 
 /** 0 to 1; more XP than required shows a full bar rather than overflowing. */
 function xpFraction(currentXp: number, requiredXp: number): number {
