@@ -3,6 +3,7 @@ import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { readinessOnceReady } from '../helpers/processes.ts';
 import { startStackOn, type RedisTopology, type TopologyStack } from '../helpers/redis-topology.ts';
 import type { ImageServer } from './image-server.ts';
+import { registerLeaderboardImageTests } from './leaderboard-image-suite.ts';
 import { registerProfileImageTests, SECOND_API_KEY, startPipelineImageServer, SUITE_ENV, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
@@ -42,6 +43,7 @@ export function registerDistributedScenarios(test: TestFn, topology: RedisTopolo
   });
 
   registerProfileImageTests(test, target, mode);
+  registerLeaderboardImageTests(test, target, mode);
 
   test(`${mode}: two renderer processes share the load`, async (t) => {
     const replies = await Promise.all(
