@@ -15,7 +15,7 @@ async function post(target: PipelineTarget, path: string, body: unknown, headers
   const response = await fetch(`${target.url}${path}`, { method: 'POST', headers: { authorization: target.apiKey, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const bytes = Buffer.from(await response.arrayBuffer());
   const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json');
-  return { status: response.status, headers: response.headers, bytes, body: (isJson ? JSON.parse(bytes.toString()) : undefined) as any };
+  return { status: response.status, headers: response.headers, bytes, body: isJson ? JSON.parse(bytes.toString()) : undefined };
 }
 
 const media = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());

@@ -21,7 +21,7 @@ export const BOARD_STATS = { right: 852, labelSize: 25, valueSize: 32, labelGap:
 /** The gap before the highlighted member's own row when it is not among the rows: an ellipsis in it. */
 export const BOARD_SEPARATOR = { height: 44, dotRadius: 4, dotGap: 14 } as const;
 
-export const BOARD_BOTTOM_PADDING = 24;
+const BOARD_BOTTOM_PADDING = 24;
 
 /** The card's height for `rows` rows, plus the highlighted member's row under them when `extraRow`. */
 export function leaderboardHeight(rows: number, extraRow: boolean): number {

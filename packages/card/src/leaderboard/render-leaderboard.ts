@@ -42,7 +42,7 @@ export interface LeaderboardInput {
   warnings?: readonly string[] | undefined;
 }
 
-export const DEFAULT_ACCENT = '#5865f2';
+const DEFAULT_ACCENT = '#5865f2';
 
 /** Numbers as the profile card writes them: truncated, never rounded up. */
 const boardNumber = (value: number) => compactNumber(value, { round: 'down' });
@@ -87,12 +87,12 @@ async function decodeAvatars(input: LeaderboardInput, fields: string[]): Promise
     }
     try {
       const decode = await checkImageCached(bytes, { field: `${field}.avatar`, budget, side });
-      pending.push(() => decode().then((image) => image.source as Canvas, refused));
+      pending.push(() => decode().then((image) => image.source, refused));
     } catch (error) {
       pending.push(() => Promise.resolve(refused(error)));
     }
   }
-  const avatars = await Promise.all(pending.map((decode) => decode?.()));
+  const avatars = await Promise.all(pending.map((decode) => (decode === undefined ? Promise.resolve(undefined) : decode())));
   return { avatars, warnings };
 }
 

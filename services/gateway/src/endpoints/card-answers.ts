@@ -13,7 +13,7 @@ import type { HeaderValue } from './endpoint.ts';
  * failures as the documented errors.
  */
 
-export const JSON_TYPE = 'application/json';
+const JSON_TYPE = 'application/json';
 const IMAGE_FORMATS = Object.keys(MEDIA_FORMATS) as MediaFormat[];
 export const IMAGE_TYPES = IMAGE_FORMATS.map((format) => MEDIA_FORMATS[format]);
 /** The types an animated card can be: PNG and AVIF are never animated here, so Accept cannot pick them for one. */
