@@ -40,6 +40,7 @@ export function registerDistributedScenarios(test: TestFn, topology: RedisTopolo
     apiKey: API_KEY,
     images,
     rendersOf: (mediaKey) => renderLines().filter((line) => line.includes(mediaKey)).length,
+    renderLogOf: (mediaKey) => renderLines().filter((line) => line.includes(mediaKey)),
   });
 
   registerProfileImageTests(test, target, mode);

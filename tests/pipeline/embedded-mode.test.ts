@@ -23,7 +23,8 @@ const target = (): PipelineTarget => ({
   url: gateway.url,
   apiKey: API_KEY,
   images,
-  rendersOf: (mediaKey) => gateway.process.output().split('\n').filter((line) => line.includes('"card rendered"') && line.includes(mediaKey)).length,
+  rendersOf: (mediaKey) => target().renderLogOf(mediaKey).length,
+  renderLogOf: (mediaKey) => gateway.process.output().split('\n').filter((line) => line.includes('"card rendered"') && line.includes(mediaKey)),
 });
 
 registerProfileImageTests(test, target, 'embedded');

@@ -75,6 +75,13 @@ export function registerLeaderboardImageTests(test: TestFn, target: () => Pipeli
     const whitish = (pixel: { r: number; g: number; b: number }) => pixel.r > 200 && pixel.g > 200 && pixel.b > 200;
     for (const index of [0, 1, 2]) t.true(pixels.share(...avatarSquare(rowTop(index)), whitish) > 0.2, `row ${index + 1}: the default avatar's silhouette`);
     t.true(current.images.requests.includes('/page.png'));
+    // Each fallback is said where the operator looks: the render's log line names the row and why.
+    const mediaKey = /\/media\/([0-9a-f-]{36})\.png$/.exec(reply.body.url)![1]!;
+    const logged = current.renderLogOf(mediaKey).map((line) => JSON.parse(line) as { warnings: string[] });
+    t.true(logged.length > 0, 'the render was logged');
+    const warnings = logged[0]!.warnings;
+    t.true(warnings.some((warning) => warning.startsWith('rows.0.avatarUrl: ')), JSON.stringify(warnings));
+    t.true(warnings.some((warning) => warning.startsWith('rows.1.avatarUrl: ')), JSON.stringify(warnings));
   });
 
   test(`${mode}: Accept image/png answers the leaderboard's bytes with its URL and alt text`, async (t) => {

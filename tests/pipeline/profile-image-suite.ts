@@ -23,6 +23,8 @@ export interface PipelineTarget {
   images: ImageServer;
   /** How many times the card stored under this media key was drawn, from the renderers' own logs. */
   rendersOf(mediaKey: string): number;
+  /** The renderers' "card rendered" log lines of the card stored under this media key (its warnings are there). */
+  renderLogOf(mediaKey: string): string[];
 }
 
 export const USER_ID = '302050872383242240';

@@ -87,7 +87,8 @@ export function createRenderEngine(
           const failure = asRenderFailure(error);
           if (!failure) throw error;
           metrics.imageFailed(error);
-          warnings.push(`${field}: ${failure.detail}`);
+          // The row's own field, whatever the fetcher or the profile source called it.
+          warnings.push(`${field}.${row.avatarUrl === undefined ? 'userId' : 'avatarUrl'}: ${failure.detail}`);
           return undefined;
         }
       }),
