@@ -282,7 +282,7 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
 
     const refused = await post(current, `/v1/profile-image?userId=${USER_ID}`, { layout: 'Welcome' });
     t.is(refused.status, 400);
-    t.deepEqual(refused.body.error.details, [{ in: 'body', field: 'layout', message: 'must be one of profile, welcome' }]);
+    t.deepEqual(refused.body.error.details, [{ in: 'body', field: 'layout', message: 'must be one of profile, welcome, levelup' }]);
   });
 
   test(`${mode}: a future-dated id is refused with the future named; the id Discord would issue now is drawn`, async (t) => {
