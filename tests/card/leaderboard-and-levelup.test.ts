@@ -3,10 +3,12 @@
  * card shown 400 px wide, podium colors, the highlighted member, avatar fallbacks and render keys.
  * Their look is pinned by the leaderboard-* and levelup-* goldens (tests/card/goldens.test.ts).
  */
-import { highlightPlacement, leaderboardOptionsSchema, renderJobId, type LeaderboardOptions } from '@utility-api/render-jobs';
+import { highlightPlacement, leaderboardOptionsSchema, parseHexColor, renderJobId, type LeaderboardOptions } from '@utility-api/render-jobs';
 import test from 'ava';
 import { leaderboardAltText, renderCard, renderLeaderboardCard, type CardInput, type LeaderboardInput } from '../../packages/card/src/index.ts';
 import { leaderboardHeight } from '../../packages/card/src/leaderboard/leaderboard-layout.ts';
+import { highlightFill } from '../../packages/card/src/leaderboard/render-leaderboard.ts';
+import { contrastRatio, relativeLuminance } from '../../packages/card/src/legibility/contrast.ts';
 import { sampleAvatarPng } from '../../packages/card/samples/sample-images.ts';
 import { layoutSteps } from '../../packages/card/src/steps/render-steps.ts';
 import { PODIUM_COLORS } from '../../packages/card/src/steps/rank-bar.ts';
@@ -129,4 +131,49 @@ test('level-up is its own render key, and previousLevel changes it', (t) => {
   const levelup = renderJobId({ userId, options: { layout: 'levelup', rankData: RANK } });
   t.not(levelup, renderJobId({ userId, options: { rankData: RANK } }));
   t.not(levelup, renderJobId({ userId, options: { layout: 'levelup', rankData: { ...RANK, previousLevel: 7 } } }));
+});
+
+/**
+ * The contrast between a run's colour and the lightest ground around its glyphs (ignoring the
+ * lightest 5 %, the glyphs (within 60 of the text colour) and 2 px of antialiased edge around them), read
+ * from the PNG alone; a simpler cousin of card-legibility.test.ts's measure, for the board's
+ * white and grey text on dark grounds.
+ */
+function contrastOf(pixels: ReturnType<typeof decodePng>, run: { x: number; baseline: number; width: number; style: { size: number; color: string } }): number {
+  const color = parseHexColor(run.style.color);
+  const left = Math.floor(run.x);
+  const top = Math.floor(run.baseline - run.style.size * 0.8);
+  const width = Math.ceil(run.x + run.width) - left;
+  const height = Math.ceil(run.baseline + run.style.size * 0.25) - top;
+  const glyph = (x: number, y: number) => {
+    const pixel = pixels.at(left + x, top + y);
+    return Math.hypot(pixel.r - color.r, pixel.g - color.g, pixel.b - color.b) < 60;
+  };
+  const ground: number[] = [];
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      // Antialiased edges reach 2 px from a glyph: they are neither text nor ground.
+      let nearGlyph = false;
+      for (let dy = -2; dy <= 2 && !nearGlyph; dy += 1) for (let dx = -2; dx <= 2 && !nearGlyph; dx += 1) nearGlyph = x + dx >= 0 && y + dy >= 0 && x + dx < width && y + dy < height && glyph(x + dx, y + dy);
+      if (!nearGlyph) ground.push(relativeLuminance(pixels.at(left + x, top + y)));
+    }
+  }
+  ground.sort((first, second) => second - first);
+  return contrastRatio(relativeLuminance(color), ground[Math.floor(ground.length * 0.05)] ?? 1);
+}
+
+test('every text of the board reaches its contrast, on the highlighted row too, whatever the accent (white and pale yellow included)', async (t) => {
+  const problems: string[] = [];
+  for (const accentColor of [undefined, '#ffffff', '#ffe08a', '#000000', '#7c3aed', '#22c55e']) {
+    const card = await renderLeaderboardCard(board({ rows: rows(4), autoColorRank: true, highlight: { rank: 2, name: 'Member 2' }, ...(accentColor ? { accentColor } : {}) }));
+    const pixels = decodePng(card.png);
+    for (const run of card.texts) {
+      const contrast = contrastOf(pixels, run);
+      if (contrast < run.minContrast) problems.push(`${accentColor ?? 'default'}: ${run.role} "${run.text}" ${contrast.toFixed(2)}:1 < ${run.minContrast}:1`);
+    }
+  }
+  t.deepEqual(problems, []);
+  // The check can fail: grey label text on the old light fill (white accent darkened by 35 %) does not reach 4.5:1.
+  t.true(contrastRatio(relativeLuminance(parseHexColor('#b3b9c4')), relativeLuminance({ r: 166, g: 166, b: 166 })) < 4.5);
+  t.true(contrastRatio(relativeLuminance(parseHexColor('#b3b9c4')), relativeLuminance(highlightFill('#ffffff'))) >= 4.5);
 });
