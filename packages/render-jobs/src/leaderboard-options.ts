@@ -16,7 +16,10 @@ const rowSchema = z
   .strictObject(
     {
       rank: wholeNumber(1, LEADERBOARD_LIMITS.maxRank, 'Position on the board, drawn as `#<rank>`.'),
-      name: text(LEADERBOARD_LIMITS.maxNameLength, 'Member name. Cut with "…" when it does not fit the row.').refine((value) => value.trim().length > 0, { error: 'must not be blank' }),
+      name: text(LEADERBOARD_LIMITS.maxNameLength, 'Member name, not blank. Cut with "…" when it does not fit the row.')
+        .refine((value) => value.trim().length > 0, { error: 'must not be blank' })
+        // The same rule for the document: at least one character that is not white space.
+        .meta({ pattern: '\\S' }),
       avatarUrl: mediaUrl(
         'Avatar image URL (PNG, JPEG, GIF or WebP; first frame), fetched and bounded like a profile card\'s images. One that cannot be used (unreachable, refused address, not an image, over a budget) is drawn as the default avatar, never an error.',
       ).optional(),
@@ -28,7 +31,9 @@ const rowSchema = z
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object with rank and name' : undefined) },
   )
-  .refine((row) => row.avatarUrl === undefined || row.userId === undefined, { error: 'give avatarUrl or userId, not both', path: ['avatarUrl'] });
+  .refine((row) => row.avatarUrl === undefined || row.userId === undefined, { error: 'give avatarUrl or userId, not both', path: ['avatarUrl'] })
+  // The same rule for the document.
+  .meta({ not: { properties: { avatarUrl: {}, userId: {} }, required: ['avatarUrl', 'userId'] } });
 
 export type LeaderboardRow = z.output<typeof rowSchema>;
 
