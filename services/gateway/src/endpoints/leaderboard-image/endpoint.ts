@@ -97,7 +97,8 @@ export function leaderboardImageEndpoints(dependencies: LeaderboardImageDependen
         title: 'Top chatters',
         rows: [
           { rank: 1, name: 'Ada', userId: '302050872383242240', level: 42, score: 98765 },
-          { rank: 2, name: 'Kai', avatarUrl: 'https://example.com/kai.png', level: 39, score: 90642 },
+          // No avatarUrl here: the documented curl sample runs as copied, and must reach nothing but this API.
+          { rank: 2, name: 'Kai', userId: '175928847299117063', level: 39, score: 90642 },
         ],
         highlight: { rank: 27, name: 'Mika', level: 9, score: 4210 },
         autoColorRank: true,
