@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { renderCard } from '@utility-api/card';
-import { GOLDEN_CARDS, GOLDEN_FOLDER, goldenBytes, goldenPath } from '../tests/card/golden-images.ts';
+import { renderCard, renderLeaderboardCard } from '@utility-api/card';
+import { GOLDEN_CARDS, GOLDEN_FOLDER, GOLDEN_LEADERBOARDS, goldenBytes, goldenPath } from '../tests/card/golden-images.ts';
 
 /**
  * `pnpm card:goldens`: redraws every golden card into tests/card/goldens/ (and deletes goldens of
@@ -8,7 +8,7 @@ import { GOLDEN_CARDS, GOLDEN_FOLDER, goldenBytes, goldenPath } from '../tests/c
  * PNG (git shows them side by side), and commit them with the change.
  */
 mkdirSync(GOLDEN_FOLDER, { recursive: true });
-const wanted = new Set(GOLDEN_CARDS.map((card) => `${card.name}.png`));
+const wanted = new Set([...GOLDEN_CARDS, ...GOLDEN_LEADERBOARDS].map((card) => `${card.name}.png`));
 for (const file of readdirSync(GOLDEN_FOLDER)) {
   if (file.endsWith('.png') && !wanted.has(file)) {
     rmSync(goldenPath(file.slice(0, -4)));
@@ -23,4 +23,11 @@ for (const card of GOLDEN_CARDS) {
   total += bytes.length;
   console.log(`${card.name.padEnd(28)} ${(bytes.length / 1024).toFixed(0).padStart(4)} KB${rendered.warnings.length > 0 ? `  (warnings: ${rendered.warnings.length})` : ''}`);
 }
-console.log(`\n${GOLDEN_CARDS.length} goldens, ${(total / 1024).toFixed(0)} KB, in ${GOLDEN_FOLDER}`);
+for (const board of GOLDEN_LEADERBOARDS) {
+  const rendered = await renderLeaderboardCard(board.input);
+  const bytes = goldenBytes(rendered.png);
+  writeFileSync(goldenPath(board.name), bytes);
+  total += bytes.length;
+  console.log(`${board.name.padEnd(28)} ${(bytes.length / 1024).toFixed(0).padStart(4)} KB`);
+}
+console.log(`\n${GOLDEN_CARDS.length + GOLDEN_LEADERBOARDS.length} goldens, ${(total / 1024).toFixed(0)} KB, in ${GOLDEN_FOLDER}`);

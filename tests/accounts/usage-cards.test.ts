@@ -85,3 +85,23 @@ test("a plan's cards quota refuses the next card with 429 quota_exceeded naming 
   t.is(body.requests.used, 4);
   t.deepEqual(body.key.today, { day: TODAY, requests: 4, cards: 2, rateLimited: 1, errors: 0 });
 });
+
+test('a leaderboard is a card: counted by its stored format, refused by the cards quota and to a utility-only key', async (t) => {
+  await makeAccount(store, 'acct_boards', 'cardless');
+  const { key, id } = await makeKey(store, { accountId: 'acct_boards' });
+  const board = (title: string, format?: string) => ({ title, rows: [{ rank: 1, name: 'Ada', score: 10 }], ...(format === undefined ? {} : { format }) });
+  t.is((await card(key, board('first'), {}, '/v1/leaderboard-image')).status, 200);
+  t.is((await card(key, board('second', 'webp'), {}, '/v1/leaderboard-image')).status, 200);
+  const refused = await card(key, board('third'), {}, '/v1/leaderboard-image');
+  t.is(refused.status, 429);
+  t.is(refused.body.error.code, 'quota_exceeded');
+  t.regex(refused.body.error.message, /monthly cards quota \(2 on the cardless plan\)/);
+  // The refused third is counted as refused, not as a request (as for profile cards).
+  const expected = { 'requests createLeaderboardImage': 2, 'cards png': 1, 'cards webp': 1, 'rate_limited createLeaderboardImage': 1 };
+  t.deepEqual(await untilStored(store, 'acct_boards', TODAY, expected, id), expected);
+  await makeAccount(store, 'acct_boards_utility', 'free');
+  const utilityOnly = await makeKey(store, { accountId: 'acct_boards_utility', scopes: ['utility'] });
+  const forbidden = await card(utilityOnly.key, board('scoped'), {}, '/v1/leaderboard-image');
+  t.is(forbidden.status, 403);
+  t.is(forbidden.body.error.code, 'key_scope_forbidden');
+});

@@ -103,9 +103,9 @@ const BACKGROUNDS = {
 const NAME_COLORS = [undefined, '#1f2937', '#7c3aed', '#ffe08a'] as const;
 
 for (const [backgroundName, background] of Object.entries(BACKGROUNDS)) {
-  test(`every text reaches its contrast on a ${backgroundName} background, at any brightness and name colour, in both layouts`, async (t) => {
+  test(`every text reaches its contrast on a ${backgroundName} background, at any brightness and name colour, in every layout`, async (t) => {
     const problems: string[] = [];
-    for (const [layout, backgroundBrightness] of [['profile', 1], ['profile', 40], ['profile', 60], ['profile', 100], ['welcome', 60], ['welcome', 100]] as const) {
+    for (const [layout, backgroundBrightness] of [['profile', 1], ['profile', 40], ['profile', 60], ['profile', 100], ['welcome', 60], ['welcome', 100], ['levelup', 60], ['levelup', 100]] as const) {
       for (const usernameColor of NAME_COLORS) {
         const options = {
           layout,

@@ -58,9 +58,9 @@ test('bad values name their field', (t) => {
 });
 
 test('layout, headline and message: the layout names its values, texts have limits', (t) => {
-  t.deepEqual(problems({ layout: 'banner' }), ['layout: must be one of profile, welcome']);
-  t.deepEqual(problems({ layout: 1 }), ['layout: must be one of profile, welcome']);
-  t.deepEqual(problems({ layout: 'Welcome' }), ['layout: must be one of profile, welcome']);
+  t.deepEqual(problems({ layout: 'banner' }), ['layout: must be one of profile, welcome, levelup']);
+  t.deepEqual(problems({ layout: 1 }), ['layout: must be one of profile, welcome, levelup']);
+  t.deepEqual(problems({ layout: 'Welcome' }), ['layout: must be one of profile, welcome, levelup']);
   t.deepEqual(problems({ headline: 42 }), ['headline: must be text']);
   t.deepEqual(problems({ message: ['a'] }), ['message: must be text']);
   t.deepEqual(problems({ headline: 'x'.repeat(41) }), ['headline: must be at most 40 characters']);

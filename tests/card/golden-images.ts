@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { SAMPLE_CARDS, type SampleCard } from '../../packages/card/samples/sample-cards.ts';
+import { SAMPLE_LEADERBOARDS } from '../../packages/card/samples/sample-leaderboards.ts';
+
+/** The leaderboard samples, compared with their goldens like the cards (their own renderer). */
+export const GOLDEN_LEADERBOARDS = SAMPLE_LEADERBOARDS;
 
 /**
  * What the golden tests compare and how. Shared by tests/card/goldens.test.ts and

@@ -12,13 +12,14 @@ import { cardOptionsSchema } from '@utility-api/render-jobs';
 import test from 'ava';
 import { createCanvas, loadImage } from 'canvas';
 import type { PNG } from 'pngjs';
-import { clearCardCaches, renderCard, type CardInput } from '../../packages/card/src/index.ts';
+import { clearCardCaches, renderCard, renderLeaderboardCard, type CardInput } from '../../packages/card/src/index.ts';
 import { SAMPLE_CARDS } from '../../packages/card/samples/sample-cards.ts';
 import {
   compareImages,
   decodePng,
   GOLDEN_CARDS,
   GOLDEN_FOLDER,
+  GOLDEN_LEADERBOARDS,
   goldenPath,
   HIDPI_EMOJI_CARD,
   HIDPI_TOLERANCE,
@@ -58,7 +59,7 @@ for (const card of GOLDEN_CARDS) {
 
 test('the golden folder holds exactly one reference per golden card', (t) => {
   const files = readdirSync(GOLDEN_FOLDER).filter((file) => file.endsWith('.png')).sort();
-  t.deepEqual(files, GOLDEN_CARDS.map((card) => `${card.name}.png`).sort());
+  t.deepEqual(files, [...GOLDEN_CARDS, ...GOLDEN_LEADERBOARDS].map((card) => `${card.name}.png`).sort());
 });
 
 test('the golden matrix covers every option and the edge cases', (t) => {
@@ -181,3 +182,13 @@ test('scale 2 emoji under the text shadow: no dark shadow box the 1x card lacks'
   const darkened = darkenedBlocks(hidpi, oneX);
   t.true(darkened < 40, `${darkened} 8x8 blocks are darker at 2x than at 1x`);
 });
+
+for (const board of GOLDEN_LEADERBOARDS) {
+  test(`${board.name} matches its golden`, async (t) => {
+    t.true(existsSync(goldenPath(board.name)), `no golden for ${board.name}: ${REGENERATE}`);
+    const rendered = await renderLeaderboardCard(board.input);
+    const comparison = compareImages(decodePng(rendered.png), golden(board.name));
+    if (!comparison.matches) t.fail(`${board.name} differs from its golden in ${comparison.differentPixels} pixels (${percent(comparison.share)}); actual and diff in ${saveMismatch(board.name, rendered.png, comparison)}; ${REGENERATE}`);
+    else t.pass();
+  });
+}

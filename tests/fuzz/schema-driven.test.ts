@@ -91,6 +91,10 @@ const SEMANTIC_ANSWERS: readonly { operationId: string; answer: RegExp; why: str
   { operationId: 'ageCalculator', answer: /is not a real calendar date|is in the future/, why: 'days per month and "not in the future"' },
   // A pattern cannot say "not after now": ids whose timestamp lies in the future are refused, as the descriptions say.
   ...['createProfileImage', 'createProfileImageForUser'].map((operationId) => ({ operationId, answer: /is a Discord id from the future/, why: 'snowflake timestamps after the clock' })),
+  // One field compared with another: `previousLevel` below `level`; rankData required by the levelup layout.
+  ...['createProfileImage', 'createProfileImageForUser'].map((operationId) => ({ operationId, answer: /must be below level|is required when layout is levelup/, why: 'one field against another' })),
+  // uniqueItems compares whole rows, not one field of them: a rank given twice is refused, as the schema's description says.
+  { operationId: 'createLeaderboardImage', answer: /appears twice/, why: 'ranks unique across rows' },
 ];
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

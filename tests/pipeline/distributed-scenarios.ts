@@ -3,6 +3,7 @@ import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { readinessOnceReady } from '../helpers/processes.ts';
 import { startStackOn, type RedisTopology, type TopologyStack } from '../helpers/redis-topology.ts';
 import type { ImageServer } from './image-server.ts';
+import { registerLeaderboardImageTests } from './leaderboard-image-suite.ts';
 import { registerProfileImageTests, SECOND_API_KEY, startPipelineImageServer, SUITE_ENV, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
@@ -39,9 +40,11 @@ export function registerDistributedScenarios(test: TestFn, topology: RedisTopolo
     apiKey: API_KEY,
     images,
     rendersOf: (mediaKey) => renderLines().filter((line) => line.includes(mediaKey)).length,
+    renderLogOf: (mediaKey) => renderLines().filter((line) => line.includes(mediaKey)),
   });
 
   registerProfileImageTests(test, target, mode);
+  registerLeaderboardImageTests(test, target, mode);
 
   test(`${mode}: two renderer processes share the load`, async (t) => {
     const replies = await Promise.all(

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import test from 'ava';
 import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
 import type { ImageServer } from './image-server.ts';
+import { registerLeaderboardImageTests } from './leaderboard-image-suite.ts';
 import { registerProfileImageTests, SECOND_API_KEY, startPipelineImageServer, SUITE_ENV, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
@@ -22,10 +23,12 @@ const target = (): PipelineTarget => ({
   url: gateway.url,
   apiKey: API_KEY,
   images,
-  rendersOf: (mediaKey) => gateway.process.output().split('\n').filter((line) => line.includes('"card rendered"') && line.includes(mediaKey)).length,
+  rendersOf: (mediaKey) => target().renderLogOf(mediaKey).length,
+  renderLogOf: (mediaKey) => gateway.process.output().split('\n').filter((line) => line.includes('"card rendered"') && line.includes(mediaKey)),
 });
 
 registerProfileImageTests(test, target, 'embedded');
+registerLeaderboardImageTests(test, target, 'embedded');
 
 test('embedded: cards are stored as <uuid>.png files in MEDIA_DIR', async (t) => {
   const response = await fetch(`${gateway.url}/v1/profile-image?userId=${USER_ID}`, {

@@ -23,6 +23,8 @@ export interface PipelineTarget {
   images: ImageServer;
   /** How many times the card stored under this media key was drawn, from the renderers' own logs. */
   rendersOf(mediaKey: string): number;
+  /** The renderers' "card rendered" log lines of the card stored under this media key (its warnings are there). */
+  renderLogOf(mediaKey: string): string[];
 }
 
 export const USER_ID = '302050872383242240';
@@ -280,7 +282,7 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
 
     const refused = await post(current, `/v1/profile-image?userId=${USER_ID}`, { layout: 'Welcome' });
     t.is(refused.status, 400);
-    t.deepEqual(refused.body.error.details, [{ in: 'body', field: 'layout', message: 'must be one of profile, welcome' }]);
+    t.deepEqual(refused.body.error.details, [{ in: 'body', field: 'layout', message: 'must be one of profile, welcome, levelup' }]);
   });
 
   test(`${mode}: a future-dated id is refused with the future named; the id Discord would issue now is drawn`, async (t) => {

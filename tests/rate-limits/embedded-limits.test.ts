@@ -201,3 +201,19 @@ test('configuration: defaults, and every bad budget reported at once', (t) => {
     'RATE_LIMIT_PROFILE_IMAGE',
   ]);
 });
+
+test('leaderboard cards spend the same card budget as profile cards', async (t) => {
+  const gateway = await gatewayWith({}, { render: true });
+  // One bad profile card and one bad leaderboard spend the budget of 2 (the limit runs before validation)...
+  const profile = await gateway.request('/v1/profile-image', postJson({}));
+  t.is(profile.status, 400);
+  const board = await gateway.request('/v1/leaderboard-image', postJson({ rows: [] }));
+  t.is(board.status, 400);
+  t.is(board.headers.get('ratelimit-limit'), '2');
+  t.is(board.headers.get('ratelimit-remaining'), '0');
+  // ...so the next of either is refused, naming the card budget.
+  const refused = await gateway.json('/v1/leaderboard-image', postJson({ rows: [{ rank: 1, name: 'Ada' }] }));
+  t.is(refused.status, 429);
+  t.regex(refused.body.error.message, /profile-image budget \(2 per 60 s\)/);
+  t.is((await gateway.request('/v1/coin-flip')).status, 200, 'the light endpoints keep their own budget');
+});

@@ -303,6 +303,25 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     },
   },
   {
+    name: 'levelup-photo',
+    description: 'Level-up layout over the banner photo: headline, 12 → 13 with the new level in levelColor, the name, a message.',
+    input: { profile: ADA, options: { layout: 'levelup', rankData: rank({ level: 13 }), message: 'Keep chatting to reach level 14!', presenceStatus: 'online' } },
+  },
+  {
+    name: 'levelup-long-name-big-levels',
+    description: 'Level-up layout with a previousLevel jump, huge levels (the row shrinks), a name cut at 45 px and a custom headline; generated background, no avatar.',
+    input: {
+      profile: { ...NEWCOMER, accentColor: '#22c55e' },
+      options: {
+        layout: 'levelup',
+        headline: 'Promoted',
+        rankData: rank({ level: 123456789, previousLevel: 98765432, levelColor: '#7dd3fc' }),
+        customUsername: 'The Extraordinarily Long Display Name That Keeps Going',
+        message: 'A very long message that cannot possibly fit on the one line the level-up card gives it',
+      },
+    },
+  },
+  {
     name: 'hidpi',
     description: 'scale 2: 1800x600 for HiDPI screens.',
     input: { profile: ADA, options: { rankData: rank({ rank: 2 }), presenceStatus: 'online' }, scale: 2 },

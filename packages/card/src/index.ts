@@ -8,3 +8,5 @@ export type { CardAnimationFormat } from './animation/encode-animation.ts';
 export { type AnimatedCardOptions, renderAnimatedCard, type RenderedAnimatedCard } from './animation/render-animated-card.ts';
 export { ANIMATION_CAPS } from './animation/timeline.ts';
 export { cardAltText } from './text/alt-text.ts';
+export { type LeaderboardInput, renderLeaderboardCard } from './leaderboard/render-leaderboard.ts';
+export { leaderboardAltText } from './leaderboard/leaderboard-alt-text.ts';

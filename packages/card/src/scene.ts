@@ -1,4 +1,4 @@
-import { DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_WELCOME_HEADLINE, snowflakeCreatedAt } from '@utility-api/render-jobs';
+import { type CardLayout, DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_LEVELUP_HEADLINE, DEFAULT_WELCOME_HEADLINE, snowflakeCreatedAt } from '@utility-api/render-jobs';
 import type { Canvas, CanvasRenderingContext2D } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
 import { GROUND_TEXT } from './legibility/ground.ts';
@@ -91,9 +91,10 @@ export function resolveTexts(input: CardInput) {
   };
 }
 
-/** The welcome layout's title: the default when not given; a headline with nothing visible hides the line (''), unlike leaving it out. */
-export function welcomeHeadline(headline: string | undefined): string {
-  return headline === undefined ? DEFAULT_WELCOME_HEADLINE : (visibleText(headline) ?? '');
+/** The welcome (level-up) layout's title: its default when not given; a headline with nothing visible hides the line (''), unlike leaving it out. */
+export function welcomeHeadline(headline: string | undefined, layout: CardLayout = 'welcome'): string {
+  if (headline === undefined) return layout === 'levelup' ? DEFAULT_LEVELUP_HEADLINE : DEFAULT_WELCOME_HEADLINE;
+  return visibleText(headline) ?? '';
 }
 
 /**
@@ -189,8 +190,8 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     border: options.removeBorder ? undefined : (options.borderColor ?? rgba(lighten(palette.primary, 0.15))),
     /** Which step list draws the card (render-steps.ts `layoutSteps`). */
     layout,
-    /** The welcome layout's title and the line under the name (the profile layout draws neither). */
-    headline: welcomeHeadline(options.headline),
+    /** The welcome (level-up) layout's title and the line under the name (the profile layout draws neither). */
+    headline: welcomeHeadline(options.headline, options.layout),
     message: visibleText(options.message),
     /** Problems with profile images that were replaced by defaults (the request still succeeds). */
     warnings,

@@ -1,9 +1,9 @@
-import { cardAltText, type CardProfile } from '@utility-api/card';
+import { cardAltText, type CardProfile, leaderboardAltText, type LeaderboardInput } from '@utility-api/card';
 import { createDiscordProfiles, createMemoryProfileCache, createRedisProfileCache, idOnlyProfile } from '@utility-api/discord-users';
 import type { Lifecycle, Logger, RenderingSettings } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
-import { cardAnimationEncoding, DEFAULT_MEDIA_FORMAT, mediaKeyForImage, RenderAbandonedError, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
-import { createFetchSession, createImageFetcher } from '@utility-api/safe-fetch';
+import { cardAnimationEncoding, DEFAULT_MEDIA_FORMAT, highlightPlacement, type LeaderboardJobPayload, LEADERBOARD_LIMITS, type LeaderboardRow, mediaKeyForImage, RenderAbandonedError, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
+import { createFetchSession, createImageFetcher, type FetchSession, ImageFetchError } from '@utility-api/safe-fetch';
 import type { Cluster, Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import { createCardRenderPool, type CardRenderPool } from './card-pool/card-render-pool.ts';
@@ -60,8 +60,43 @@ export function createRenderEngine(
     resolveProfile = async (userId) => idOnlyProfile(userId);
   }
 
+  /**
+   * A leaderboard's avatars, one per drawn row (the highlighted member's last when it gets a row of
+   * its own): by URL through the card's fetch session (its byte budget, each URL once), or the
+   * Discord user's avatar. At most LEADERBOARD_LIMITS.maxAvatars, which the schema already caps;
+   * checked again here because this is where the downloads start. One that cannot be had is the
+   * default avatar with a warning, never a failed board: one member's dead avatar link is not the
+   * caller's to fix. Only a cancelled session (nobody waits any more) stops the board.
+   */
+  const leaderboardAvatars = async (payload: LeaderboardJobPayload, session: FetchSession) => {
+    const board = payload.leaderboard;
+    const placement = highlightPlacement(board);
+    const drawn: [LeaderboardRow, string][] = board.rows.map((row, index) => [row, `rows.${index}`]);
+    if (placement !== undefined && 'extra' in placement) drawn.push([placement.extra, 'highlight']);
+    if (drawn.length > LEADERBOARD_LIMITS.maxAvatars) throw new Error(`a leaderboard job with ${drawn.length} rows passed validation`);
+    const warnings: string[] = [];
+    const avatars = await Promise.all(
+      drawn.map(async ([row, field]): Promise<Buffer | undefined> => {
+        try {
+          if (row.avatarUrl !== undefined) return (await session.fetchImage(row.avatarUrl, `${field}.avatarUrl`)).bytes;
+          if (row.userId !== undefined) return (await resolveProfile(row.userId, false, undefined)).avatar;
+          return undefined;
+        } catch (error) {
+          if (error instanceof ImageFetchError && error.reason === 'cancelled') throw error;
+          const failure = asRenderFailure(error);
+          if (!failure) throw error;
+          metrics.imageFailed(error);
+          // The row's own field, whatever the fetcher or the profile source called it.
+          warnings.push(`${field}.${row.avatarUrl === undefined ? 'userId' : 'avatarUrl'}: ${failure.detail}`);
+          return undefined;
+        }
+      }),
+    );
+    return { avatars, warnings };
+  };
+
   const process: RenderEngine['process'] = async (payload, context = {}) => {
-    const log = logger.child({ jobId: context.jobId, requestId: payload.requestId, userId: payload.userId });
+    const log = logger.child({ jobId: context.jobId, requestId: payload.requestId, ...(payload.kind === 'leaderboard' ? { kind: payload.kind } : { userId: payload.userId }) });
     const timings: Record<string, number> = {};
     const timed = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
       const started = performance.now();
@@ -79,6 +114,21 @@ export function createRenderEngine(
     const abandon = () => session.cancel();
     signal?.addEventListener('abort', abandon, { once: true });
     try {
+      if (payload.kind === 'leaderboard') {
+        const { avatars, warnings } = await timed('avatars', () => leaderboardAvatars(payload, session));
+        if (signal?.aborted) throw new RenderAbandonedError();
+        const input: LeaderboardInput = { kind: 'leaderboard', options: payload.leaderboard, avatars, warnings };
+        const format = payload.format ?? DEFAULT_MEDIA_FORMAT;
+        const card = await timed('render', () => pool.render(input, format, undefined, { tenant: payload.keyId, signal }));
+        timings.draw = card.timings.draw;
+        timings.encode = card.timings.encode;
+        const mediaKey = mediaKeyForImage(card.image);
+        await timed('store', () => parts.store.put(mediaKey, card.image, card.format));
+        metrics.phases(timings);
+        log.info({ mediaKey, format: card.format, bytes: card.image.length, imageBytes: session.budget.usedBytes, timings, warnings: card.warnings }, 'card rendered');
+        const altText = leaderboardAltText(payload.leaderboard);
+        return { ok: true, mediaKey, format: card.format, altText, width: card.width, height: card.height, bytes: card.image.length, timings, warnings: card.warnings };
+      }
       const { options } = payload;
       const encoding = cardAnimationEncoding(payload);
       const [profile, background, avatar, customBadges] = await Promise.all([

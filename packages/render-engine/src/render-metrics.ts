@@ -14,7 +14,7 @@ export type RenderMetrics = ReturnType<typeof createRenderMetrics>;
 export function createRenderMetrics(registry: Registry, pool: CardRenderPool) {
   const phases = new Histogram({
     name: 'card_render_phase_seconds',
-    help: 'Time per phase of a card render: profile, background, avatar, badges (fetches), render (worker process), draw, encode, store.',
+    help: 'Time per phase of a card render: profile, background, avatar, badges, avatars (leaderboard) (fetches), render (worker process), draw, encode, store.',
     labelNames: ['phase'],
     buckets: SECONDS_BUCKETS,
     registers: [registry],

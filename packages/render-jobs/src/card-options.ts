@@ -17,12 +17,14 @@ export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
 
 export const CARD_LIMITS = { maxCustomBadges: 8, maxUrlLength: 2048, maxUsernameLength: 64, maxTagLength: 64, maxSubtitleLength: 96, maxDateLength: 48, maxXp: 1e15, maxHeadlineLength: 40, maxMessageLength: 96 } as const;
 
-/** `profile`: the profile/rank card. `welcome`: a welcome (or goodbye) card with a big headline. */
-export const CARD_LAYOUTS = ['profile', 'welcome'] as const;
+/** `profile`: the profile/rank card. `welcome`: a welcome (or goodbye) card with a big headline. `levelup`: old level -> new level. */
+export const CARD_LAYOUTS = ['profile', 'welcome', 'levelup'] as const;
 export type CardLayout = (typeof CARD_LAYOUTS)[number];
 export const DEFAULT_CARD_LAYOUT: CardLayout = 'profile';
 /** The welcome layout's headline when `headline` is not given. */
 export const DEFAULT_WELCOME_HEADLINE = 'Welcome';
+/** The level-up layout's headline when `headline` is not given. */
+export const DEFAULT_LEVELUP_HEADLINE = 'Level up!';
 
 /** Default `backgroundBrightness`: dim enough for white text on any photo, bright enough to see it. */
 export const DEFAULT_BACKGROUND_BRIGHTNESS = 60;
@@ -46,7 +48,7 @@ const DATE_LOCALE_PATTERN = anyCasePattern([...DATE_LOCALE_LANGUAGES]).replace(/
 
 const HTTP_URL_START = /^https?:\/\/./i;
 
-const mediaUrl = (description: string) =>
+export const mediaUrl = (description: string) =>
   z
     .string({ error: 'must be an http or https URL' })
     .max(CARD_LIMITS.maxUrlLength, { error: `must be at most ${CARD_LIMITS.maxUrlLength} characters` })
@@ -61,19 +63,19 @@ const mediaUrl = (description: string) =>
 const TEXT_CLEANING =
   'Drawn on one line: a lone surrogate becomes U+FFFD, line breaks and tabs become a space, control and bidi override characters are dropped, and at most 3 combining marks stack on a letter. Text with nothing visible (spaces, zero-width or blank characters only) counts as not given. `altText` also leaves out what is drawn as nothing (bidi marks, default-ignorable and blank characters) outside emoji sequences.';
 
-const text = (max: number, description: string) =>
+export const text = (max: number, description: string) =>
   z.string({ error: 'must be text' }).max(max, { error: `must be at most ${max} characters` }).meta({ description: `${description} ${TEXT_CLEANING}` });
 
-const flag = (description: string) => z.boolean({ error: 'must be true or false' }).meta({ description });
+export const flag = (description: string) => z.boolean({ error: 'must be true or false' }).meta({ description });
 
-const xp = (description: string) =>
+export const xp = (description: string) =>
   z
     .number({ error: 'must be a number' })
     .min(0, { error: 'must be 0 or more' })
     .max(CARD_LIMITS.maxXp, { error: `must be at most ${CARD_LIMITS.maxXp}` })
     .meta({ description });
 
-const wholeNumber = (min: number, max: number, description: string) =>
+export const wholeNumber = (min: number, max: number, description: string) =>
   z
     .number({ error: 'must be a whole number' })
     .int({ error: 'must be a whole number' })
@@ -91,10 +93,21 @@ const rankDataSchema = z
       barColor: hexColorField('Color of the XP bar.'),
       levelColor: hexColorField('Color of the level number.'),
       autoColorRank: flag('When true, ranks 1, 2 and 3 are drawn gold, silver and bronze.'),
+      // An extension of the original service's rankData (every field above is its shape, unchanged).
+      previousLevel: wholeNumber(0, 1e9, 'Extension, `levelup` layout only: the level before this level-up, drawn as `previousLevel → level`. Optional: default `level − 1` (0 for level 0). Must be below `level`.').optional(),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object with currentXp, requiredXp, level, rank, barColor, levelColor and autoColorRank' : undefined) },
   )
-  .meta({ description: 'Level and XP block, drawn in the profile layout only (the welcome layout validates it but does not show it). When present, every field is required.' });
+  .refine((rank) => rank.previousLevel === undefined || rank.previousLevel < rank.level, { error: 'must be below level', path: ['previousLevel'] })
+  .meta({
+    description:
+      'Level and XP block, drawn in the profile layout; the `levelup` layout draws its `previousLevel → level` (and needs it); the welcome layout validates it but does not show it. When present, every field but the `previousLevel` extension is required.',
+  });
+
+/** The level a level-up card starts from: `previousLevel`, else the level before `level`. */
+export function previousLevelOf(rank: Pick<z.output<typeof rankDataSchema>, 'level' | 'previousLevel'>): number {
+  return rank.previousLevel ?? Math.max(0, rank.level - 1);
+}
 
 /**
  * Every body option of `POST /v1/profile-image`. Unknown fields are refused so a typo such as
@@ -163,17 +176,17 @@ export const cardOptionsSchema = z.strictObject(
       .enum(CARD_LAYOUTS, { error: `must be one of ${CARD_LAYOUTS.join(', ')}` })
       .meta({
         description:
-          'Which card to draw. `profile` (default): the profile/rank card. `welcome`: a welcome or goodbye card: a large avatar on the left and, centred beside it, the `headline`, the name in large type, the tag, `message` and `customSubtitle`; badges stay top right, a `customDate` bottom right (the creation date is not shown). The welcome layout does not show `rankData` (it is accepted and validated, but not drawn).',
+          'Which card to draw. `profile` (default): the profile/rank card. `welcome`: a welcome or goodbye card: a large avatar on the left and, centred beside it, the `headline`, the name in large type, the tag, `message` and `customSubtitle`; badges stay top right, a `customDate` bottom right (the creation date is not shown). The welcome layout does not show `rankData` (it is accepted and validated, but not drawn). `levelup` (extension): a level-up card: the avatar, a `headline` (default `Level up!`), the old and the new level large (`rankData.previousLevel → rankData.level`; `rankData` is required), the name and `message`.',
         examples: ['welcome'],
       })
       .optional(),
     headline: text(
       CARD_LIMITS.maxHeadlineLength,
-      `Large title of the welcome layout, such as \`Welcome\` or \`Goodbye\`. Default \`${DEFAULT_WELCOME_HEADLINE}\`. Latin, Greek and Cyrillic text is drawn in capitals. Only drawn when \`layout\` is \`welcome\`; the profile layout accepts and ignores it. An empty or blank headline hides the line.`,
+      `Large title of the welcome layout, such as \`Welcome\` or \`Goodbye\`. Default \`${DEFAULT_WELCOME_HEADLINE}\` (\`${DEFAULT_LEVELUP_HEADLINE}\` in the \`levelup\` layout). Latin, Greek and Cyrillic text is drawn in capitals. Only drawn when \`layout\` is \`welcome\` or \`levelup\`; the profile layout accepts and ignores it. An empty or blank headline hides the line.`,
     ).optional(),
     message: text(
       CARD_LIMITS.maxMessageLength,
-      'Line under the name in the welcome layout, such as `You are member #1,234`. Default: none. Only drawn when `layout` is `welcome`; the profile layout accepts and ignores it (use `customSubtitle` there).',
+      'Line under the name in the welcome and levelup layouts, such as `You are member #1,234` or `Keep chatting!`. Default: none. Only drawn when `layout` is `welcome` or `levelup`; the profile layout accepts and ignores it (use `customSubtitle` there).',
     ).optional(),
     animated: flag(
       `When true and the avatar (a Discord \`a_\` avatar, or \`customAvatar\`), the avatar decoration or \`customBackground\` (GIF, animated WebP or APNG) moves, the card moves: animated WebP, or GIF with \`format: "gif"\`; \`format\` \`png\` or \`avif\` with it is a 400. When nothing moves the answer is the still card (\`animated: false\` in the answer): PNG when \`format\` is not given, else in \`format\`. ${ANIMATED_CARD_CAPS_TEXT} Of a source, at most the first ${MAX_SOURCE_FRAMES} frames are read (a still card reads only the first). An animated card takes longer: about 1.2-1.4 s as WebP and 5 s as GIF on one core, against ~0.1 s for a still card. Default false.`,

@@ -1,13 +1,14 @@
 /** The contract between the gateway and the renderers: nothing else passes between them. */
-export { CARD_LAYOUTS, CARD_LIMITS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_WELCOME_HEADLINE, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema, isSupportedDateLocale } from './card-options.ts';
+export { CARD_LAYOUTS, CARD_LIMITS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_LEVELUP_HEADLINE, DEFAULT_WELCOME_HEADLINE, previousLevelOf, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema, isSupportedDateLocale } from './card-options.ts';
 export type { CardLayout, CardOptions, PresenceStatus, RankData } from './card-options.ts';
 export { HEX_COLOR, hexColorField, integerColorToHex, parseHexColor, type Rgb } from './hex-color.ts';
 export { CARD_PIXEL_BUDGET, describePixelCount, detectImageFormat, IMAGE_SNIFF_LENGTH, imageSizeProblem, judgeImageFormat, MAX_ANIMATION_MS, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_JPEG_SCANS, MAX_SOURCE_FRAMES, type ImageFormat } from './image-rules.ts';
 export { walkGifBlocks, type GifBlock } from './gif-blocks.ts';
-export { cardAnimationEncoding, cardFormatSchema, refuseStillOnlyFormat, renderJobPayloadSchema, type CardAnimationEncoding, type RenderJobPayload } from './render-job-payload.ts';
+export { cardAnimationEncoding, cardFormatSchema, refuseStillOnlyFormat, isLeaderboardJob, renderJobPayloadSchema, type CardAnimationEncoding, type LeaderboardJobPayload, type ProfileJobPayload, type RenderJobPayload } from './render-job-payload.ts';
 export { ALT_TEXT_MAX_LENGTH, RENDER_FAILED, renderJobResultSchema, type RenderFailure, type RenderJobResult } from './render-job-result.ts';
 export { DEFAULT_MEDIA_FORMAT, isMediaKey, MEDIA_FORMATS, mediaObjectName, parseMediaName, type MediaContentType, type MediaFormat } from './media-names.ts';
 export { mediaKeyForImage, renderJobId } from './render-key.ts';
 export { RENDER_ABANDONED_REASON, RENDER_JOB_NAME, RENDER_JOB_OPTIONS, RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, RENDER_RETENTION, RenderAbandonedError, renderJobKeys } from './render-job-options.ts';
 export { anyCasePattern } from './any-case-pattern.ts';
 export { refuseFutureSnowflake, snowflakeCreatedAt, snowflakeSchema } from './snowflake.ts';
+export { DEFAULT_LEADERBOARD_TITLE, DEFAULT_SCORE_LABEL, highlightPlacement, LEADERBOARD_LIMITS, leaderboardOptionsSchema, type LeaderboardOptions, type LeaderboardRow } from './leaderboard-options.ts';

@@ -2,7 +2,7 @@
  * The BullMQ queue both services use. The version suffix changes when the payload or result shape
  * changes incompatibly, so old renderers never pick up jobs they cannot read during a rolling deploy.
  */
-export const RENDER_QUEUE_NAME = 'card-render-v5';
+export const RENDER_QUEUE_NAME = 'card-render-v6';
 
 /**
  * BullMQ's key prefix for that queue (instead of its default `bull`). The braces are a Redis
@@ -11,7 +11,7 @@ export const RENDER_QUEUE_NAME = 'card-render-v5';
  */
 export const RENDER_QUEUE_PREFIX = '{card-render}';
 
-/** The job name inside the queue (BullMQ requires one; there is only one kind of job). */
+/** The job name inside the queue (BullMQ requires one; the payload's `kind` says which card). */
 export const RENDER_JOB_NAME = 'render-card';
 
 /**

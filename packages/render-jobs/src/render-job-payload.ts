@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_MEDIA_FORMAT, MEDIA_FORMATS, type MediaFormat } from './media-names.ts';
 import { cardOptionsSchema } from './card-options.ts';
+import { leaderboardOptionsSchema } from './leaderboard-options.ts';
 import { snowflakeSchema } from './snowflake.ts';
 
 const CARD_FORMATS = Object.keys(MEDIA_FORMATS) as [MediaFormat, ...MediaFormat[]];
@@ -18,10 +19,11 @@ export type CardAnimationEncoding = { animation: 'webp' | 'gif'; still: MediaFor
 /**
  * The encodings of a card asked for with `animated: true`: animated WebP, or GIF when `format` is
  * gif; when nothing moves, the still card in `format`, PNG when none was given (a still WebP would
- * be a surprise to a client that asked for nothing). Undefined for a still request.
+ * be a surprise to a client that asked for nothing). Undefined for a still request (and every leaderboard).
  */
-export function cardAnimationEncoding(request: { options: { animated?: boolean | undefined }; format?: MediaFormat | undefined }): CardAnimationEncoding | undefined {
-  if (request.options.animated !== true) return undefined;
+export function cardAnimationEncoding(request: { options?: { animated?: boolean | undefined }; format?: MediaFormat | undefined }): CardAnimationEncoding | undefined {
+  // A leaderboard job has no options of this kind: never animated.
+  if (request.options?.animated !== true) return undefined;
   return { animation: request.format === 'gif' ? 'gif' : 'webp', still: request.format ?? DEFAULT_MEDIA_FORMAT };
 }
 
@@ -32,10 +34,8 @@ export function refuseStillOnlyFormat(request: { animated?: boolean | undefined;
   }
 }
 
-/** Everything a renderer needs to draw one card. The gateway validates it; the renderer re-validates. */
-export const renderJobPayloadSchema = z.strictObject({
-  userId: snowflakeSchema,
-  options: cardOptionsSchema,
+/** Who asked: the same for every kind of job. */
+const jobCommon = {
   /** Absent means PNG, as for a job queued before formats existed. */
   format: cardFormatSchema.optional(),
   /** Request id of the HTTP call that asked first, so logs follow a card from request to upload. */
@@ -45,6 +45,23 @@ export const renderJobPayloadSchema = z.strictObject({
    * between keys (a key's cards wait behind its own, not behind everyone's). Absent: one shared lane.
    */
   keyId: z.string().max(128).optional(),
-}).superRefine((payload, context) => refuseStillOnlyFormat({ animated: payload.options.animated, format: payload.format }, context));
+};
+
+/** A profile, welcome or level-up card (`POST /v1/profile-image`). `kind` absent: a profile job. */
+const profileJobSchema = z
+  .strictObject({ kind: z.literal('profile').optional(), userId: snowflakeSchema, options: cardOptionsSchema, ...jobCommon })
+  .superRefine((payload, context) => refuseStillOnlyFormat({ animated: payload.options.animated, format: payload.format }, context));
+
+/** A leaderboard card (`POST /v1/leaderboard-image`): no user of its own; its avatars come from its rows. */
+const leaderboardJobSchema = z.strictObject({ kind: z.literal('leaderboard'), leaderboard: leaderboardOptionsSchema, ...jobCommon });
+
+/** Everything a renderer needs to draw one card. The gateway validates it; the renderer re-validates. */
+export const renderJobPayloadSchema = z.union([profileJobSchema, leaderboardJobSchema]);
 
 export type RenderJobPayload = z.output<typeof renderJobPayloadSchema>;
+export type ProfileJobPayload = z.output<typeof profileJobSchema>;
+export type LeaderboardJobPayload = z.output<typeof leaderboardJobSchema>;
+
+export function isLeaderboardJob(payload: RenderJobPayload): payload is LeaderboardJobPayload {
+  return payload.kind === 'leaderboard';
+}

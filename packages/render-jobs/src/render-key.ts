@@ -34,9 +34,11 @@ function uuidFromDigest(digest: Buffer): string {
  * `X-Card-Render: reused` or a 1 ms answer) which cards someone else just asked for. Never all
  * digits: BullMQ reserves numeric ids for its own counter.
  */
-export function renderJobId(payload: Pick<RenderJobPayload, 'userId' | 'options' | 'format'>, requester?: string): string {
+export function renderJobId(payload: RenderJobPayload, requester?: string): string {
   const format = payload.format ?? DEFAULT_MEDIA_FORMAT;
-  const named = { design: CARD_DESIGN_VERSION, userId: payload.userId, options: payload.options, format, ...(requester === undefined ? {} : { requester }) };
+  // A profile job is named as before kinds existed (its ids unchanged); a leaderboard by its kind and board.
+  const what = payload.kind === 'leaderboard' ? { kind: payload.kind, leaderboard: payload.leaderboard } : { userId: payload.userId, options: payload.options };
+  const named = { design: CARD_DESIGN_VERSION, ...what, format, ...(requester === undefined ? {} : { requester }) };
   const digest = createHash('sha256').update(canonicalJson(named)).digest();
   return `card-${uuidFromDigest(digest)}`;
 }

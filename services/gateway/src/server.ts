@@ -4,11 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { Lifecycle, type Logger } from '@utility-api/infra';
 import { createGatewayApp, type GatewayRuntime } from './app.ts';
 import { defaultPublicBaseUrl, type GatewayConfig } from './config.ts';
+import { leaderboardImageEndpoints } from './endpoints/leaderboard-image/endpoint.ts';
 import { profileImageEndpoints } from './endpoints/profile-image/endpoint.ts';
 import { answerClientError } from './http/request-pipeline.ts';
 import { createGatewayMetrics } from './metrics/gateway-metrics.ts';
 import { openRenderBackends } from './rendering/render-backends.ts';
 import { startupSummary } from './startup-summary.ts';
+
+/** Every endpoint that draws a card: they share the render queue, the store and the per-key card slots. */
+function cardEndpoints(dependencies: Parameters<typeof profileImageEndpoints>[0]) {
+  return [...profileImageEndpoints(dependencies), ...leaderboardImageEndpoints(dependencies)];
+}
 
 /**
  * Builds and starts the gateway from a parsed config; every resource it opens registers its
@@ -31,7 +37,7 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
   const { app, keys, rateLimits, ownerSignInLink } = await createGatewayApp({
     config, runtime, logger, lifecycle: appLifecycle, metrics, publicBaseUrl,
     redis: backends.redis, media: backends.media, backingStore: backends.backingStore,
-    renderEndpoints: profileImageEndpoints({
+    renderEndpoints: cardEndpoints({
       queue: backends.queue,
       media: backends.media,
       publicBaseUrl,

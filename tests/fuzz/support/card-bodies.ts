@@ -31,6 +31,11 @@ const rankData = fc.record({
   autoColorRank: fc.boolean(),
 });
 
+/** rankData with the levelup extension sometimes: a previousLevel below its level (the schema's rule). */
+const rankDataWithPreviousLevel = rankData.chain((rank) =>
+  rank.level === 0 ? fc.constant(rank) : fc.option(fc.integer({ min: 0, max: rank.level - 1 }), { nil: undefined }).map((previousLevel) => (previousLevel === undefined ? rank : { ...rank, previousLevel })),
+);
+
 /** Bodies that pass validation. With `withUrls`, some name a refused image URL (a 422, not a fetch). */
 export function validCardOptions(withUrls: boolean): fc.Arbitrary<Record<string, unknown>> {
   return fc.record(
@@ -51,7 +56,7 @@ export function validCardOptions(withUrls: boolean): fc.Arbitrary<Record<string,
       moreBackgroundBlur: fc.boolean(),
       disableProfileTheme: fc.boolean(),
       backgroundBrightness: fc.double({ min: 1, max: 100, noNaN: true }),
-      rankData,
+      rankData: rankDataWithPreviousLevel,
       presenceStatus: fc.constantFrom(...PRESENCE_STATUSES),
       localDateType: fc.constantFrom('en', 'es', 'pt-BR', 'de', 'ja', 'ar', 'zh-Hant-TW', 'en-ZZ'),
       layout: fc.constantFrom(...CARD_LAYOUTS),
@@ -62,6 +67,9 @@ export function validCardOptions(withUrls: boolean): fc.Arbitrary<Record<string,
         : {}),
     },
     { requiredKeys: [] },
+  ).map((options) =>
+    // The levelup layout needs rankData (a 400 naming it otherwise): a valid body brings it.
+    options.layout === 'levelup' && options.rankData === undefined ? { ...options, rankData: { currentXp: 1, requiredXp: 2, level: 3, rank: 4, barColor: '#ffffff', levelColor: '#ffffff', autoColorRank: false } } : options,
   );
 }
 
@@ -106,6 +114,9 @@ const breakage: fc.Arbitrary<{ field: string; patch: Record<string, unknown> }> 
     ([rank, [field, value]]) => ({ field: `rankData.${field}`, patch: { rankData: { ...rank, [field]: value } } }),
   ),
   rankData.map((rank) => ({ field: 'rankData.extra', patch: { rankData: { ...rank, extra: 1 } } })),
+  // The levelup extension: a previousLevel not below the level, and the layout without rankData.
+  fc.tuple(rankData, fc.integer({ min: 0, max: 5 })).map(([rank, above]) => ({ field: 'rankData.previousLevel', patch: { rankData: { ...rank, previousLevel: rank.level + above } } })),
+  fc.constant({ field: 'rankData', patch: { layout: 'levelup', rankData: undefined } }),
   fc.constantFrom(null, 1, 'x', [], true).map((value) => ({ field: 'rankData', patch: { rankData: value } })),
 );
 

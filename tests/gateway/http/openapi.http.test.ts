@@ -14,7 +14,7 @@ test.after.always(async () => {
   await gateway?.close();
 });
 
-const DOCUMENTED_PATHS = ['/v1/profile-image', '/v1/profile-image/{userId}', ...LIGHT_PATHS, '/v1/account'];
+const DOCUMENTED_PATHS = ['/v1/profile-image', '/v1/profile-image/{userId}', '/v1/leaderboard-image', ...LIGHT_PATHS, '/v1/account'];
 
 test('200 serves a valid OpenAPI 3.1 document without a key', async (t) => {
   const response = await fetch(`${gateway.url}/v1/openapi.json`);
@@ -48,7 +48,7 @@ test('the document describes query parameters with types and required flags', (t
 test('the profile-image body documents the welcome layout fields: the layout values, text limits and where each is drawn', (t) => {
   for (const path of ['/v1/profile-image', '/v1/profile-image/{userId}']) {
     const properties = contract.document.paths[path].post.requestBody.content['application/json'].schema.properties;
-    t.deepEqual(properties.layout.enum, ['profile', 'welcome'], path);
+    t.deepEqual(properties.layout.enum, ['profile', 'welcome', 'levelup'], path);
     t.is(properties.layout.type, 'string');
     t.regex(properties.layout.description, /`profile` \(default\)/);
     t.regex(properties.layout.description, /does not show `rankData`/);
@@ -56,8 +56,27 @@ test('the profile-image body documents the welcome layout fields: the layout val
     t.regex(properties.headline.description, /Default `Welcome`.*Only drawn when `layout` is `welcome`/);
     t.deepEqual([properties.message.type, properties.message.maxLength], ['string', 96]);
     t.regex(properties.message.description, /Only drawn when `layout` is `welcome`/);
-    t.regex(properties.rankData.description, /profile layout only/);
+    t.regex(properties.rankData.description, /drawn in the profile layout; the `levelup` layout draws its `previousLevel → level`/);
+    t.regex(properties.layout.description, /`levelup` \(extension\)/);
+    const previousLevel = properties.rankData.properties.previousLevel;
+    t.deepEqual([previousLevel.type, previousLevel.minimum], ['integer', 0]);
+    t.regex(previousLevel.description, /default `level − 1`/);
+    t.false(properties.rankData.required.includes('previousLevel'), 'the extension is optional: the spec\'s rankData shape still validates');
   }
+});
+
+test('the leaderboard-image body documents its rows, the highlighted member and format, from the schema the server validates with', (t) => {
+  const operation = contract.document.paths['/v1/leaderboard-image'].post;
+  const body = operation.requestBody.content['application/json'].schema;
+  t.deepEqual(body.required, ['rows']);
+  t.deepEqual([body.properties.rows.minItems, body.properties.rows.maxItems], [1, 10]);
+  const row = body.properties.rows.items;
+  t.deepEqual(row.required.sort(), ['name', 'rank']);
+  t.deepEqual(Object.keys(row.properties).sort(), ['avatarUrl', 'level', 'name', 'rank', 'score', 'userId']);
+  t.is(row.properties.name.maxLength, 64);
+  t.regex(body.properties.highlight.description, /under the others, after a gap with an ellipsis/);
+  t.deepEqual(body.properties.format.enum, ['png', 'webp', 'avif', 'gif']);
+  t.deepEqual(contract.check('/v1/leaderboard-image', 'POST', 200, operation.responses['200'].content['application/json'].example), [], 'the example matches its schema');
 });
 
 test('the profile-image body documents format and the 200 answer documents altText, from the same schemas the server validates with', (t) => {

@@ -103,7 +103,7 @@ test('every operation but GET /v1/account declares the 403 of a key without its 
       t.is(forbidden, undefined, 'any key may ask for its account');
       continue;
     }
-    const scope = path.startsWith('/v1/profile-image') ? 'cards' : 'utility';
+    const scope = path.startsWith('/v1/profile-image') || path === '/v1/leaderboard-image' ? 'cards' : 'utility';
     t.regex(forbidden?.description ?? '', new RegExp(`\`key_scope_forbidden\`.*\`${scope}\``), `${method} ${path}`);
   }
   const store = openSqliteAccountStore({ path: join(gateway.mediaDir, 'accounts.sqlite') });
@@ -124,6 +124,7 @@ test('bodies the server needs are required, optional ones are not', (t) => {
   t.true(required('/v1/json-validator', 'post'));
   t.false(required('/v1/status', 'post'));
   t.false(required('/v1/profile-image', 'post'));
+  t.true(required('/v1/leaderboard-image', 'post'), 'a board needs its rows');
   const jsonBody = (document.paths['/v1/json-validator'].post as Json).requestBody.content['application/json'].schema as Json;
   t.deepEqual(jsonBody.required, ['json']);
 });
@@ -137,16 +138,18 @@ test('HEAD answers are documented without a body, as the server sends them', asy
 });
 
 test("the card answer's options echo is typed like the body it echoes", (t) => {
-  const operation = document.paths['/v1/profile-image'].post as Json;
-  const options = operation.responses['200'].content['application/json'].schema.properties.options as Json;
-  const body = operation.requestBody.content['application/json'].schema as Json;
-  t.is(options.type, 'object');
-  t.deepEqual(Object.keys(options.properties as object).sort(), Object.keys(body.properties as object).sort());
-  t.is(options.additionalProperties, false);
+  for (const path of ['/v1/profile-image', '/v1/leaderboard-image']) {
+    const operation = document.paths[path].post as Json;
+    const options = operation.responses['200'].content['application/json'].schema.properties.options as Json;
+    const body = operation.requestBody.content['application/json'].schema as Json;
+    t.is(options.type, 'object', path);
+    t.deepEqual(Object.keys(options.properties as object).sort(), Object.keys(body.properties as object).sort(), path);
+    t.is(options.additionalProperties, false, path);
+  }
 });
 
 test('the card operations document Accept with the types the server answers with, JSON as the example and the answer without Accept', async (t) => {
-  for (const path of ['/v1/profile-image', '/v1/profile-image/{userId}']) {
+  for (const path of ['/v1/profile-image', '/v1/profile-image/{userId}', '/v1/leaderboard-image']) {
     const operation = document.paths[path].post as Json;
     const accept = (operation.parameters as Json[]).find((parameter) => parameter.in === 'header' && parameter.name === 'Accept');
     t.is(accept?.required, false, path);

@@ -90,7 +90,7 @@ export const avatarStep: RenderStep = {
  * Our default avatar for users without one: a deep tone of the card's colors and a light
  * head-and-shoulders silhouette, darker than the ring so the ring still reads around it.
  */
-function drawDefaultAvatar(context: CanvasRenderingContext2D, palette: Palette, cx: number, cy: number, radius: number): void {
+export function drawDefaultAvatar(context: CanvasRenderingContext2D, palette: Palette, cx: number, cy: number, radius: number): void {
   context.fillStyle = withStops(context.createLinearGradient(cx - radius, cy - radius, cx + radius, cy + radius), [[0, rgba(darken(palette.primary, 0.3))], [1, rgba(darken(palette.secondary, 0.5))]]);
   context.fillRect(cx - radius, cy - radius, radius * 2, radius * 2);
   context.fillStyle = 'rgba(255, 255, 255, 0.88)';

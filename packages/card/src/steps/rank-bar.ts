@@ -15,7 +15,7 @@ import type { RenderStep } from './render-steps.ts';
  * Podium colors for `autoColorRank`, per ground: the bright metals would need a dark pill of their
  * own on the light theme, so it has deeper ones (each above 4:1 on the light panel).
  */
-const PODIUM_COLORS: Readonly<Record<Ground, Readonly<Record<number, string>>>> = {
+export const PODIUM_COLORS: Readonly<Record<Ground, Readonly<Record<number, string>>>> = {
   dark: { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' },
   light: { 1: '#a66b00', 2: '#5b6678', 3: '#a8541c' },
 };

@@ -12,6 +12,7 @@ import { badgesStep } from './badges.ts';
 import { dateLayout, dateStep } from './date.ts';
 import { rankBarStep, rankRowLayout } from './rank-bar.ts';
 import { textBlockLayout, textStep } from './text.ts';
+import { levelupTextLayout, levelupTextStep } from './levelup-text.ts';
 import { welcomeTextLayout, welcomeTextStep } from './welcome-text.ts';
 
 /** One layer of the card. Steps run in order, each on the same context in 1x coordinates. */
@@ -88,7 +89,21 @@ function welcomeCardTexts(context: CanvasRenderingContext2D, scene: Scene): Plac
  */
 const WELCOME_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, legibilityStepFor(welcomeCardTexts), avatarStep, welcomeTextStep, badgesStep, dateStep, borderStep];
 
+/**
+ * The level-up layout: the avatar and the centred level-up text; no badges, date or rank bar, so
+ * nothing competes with the levels (docs/card-design.md).
+ */
+const LEVELUP_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, legibilityStepFor(levelupTextLayout), avatarStep, levelupTextStep, borderStep];
+
+type LayoutSteps = { steps: readonly RenderStep[]; texts: (context: CanvasRenderingContext2D, scene: Scene) => PlacedText[] };
+
+const LAYOUT_STEPS: Readonly<Record<CardLayout, LayoutSteps>> = {
+  profile: { steps: RENDER_STEPS, texts: profileCardTexts },
+  welcome: { steps: WELCOME_STEPS, texts: welcomeCardTexts },
+  levelup: { steps: LEVELUP_STEPS, texts: levelupTextLayout },
+};
+
 /** The steps that draw a card of this layout, bottom layer first, and where its texts go. */
-export function layoutSteps(layout: CardLayout): { steps: readonly RenderStep[]; texts: (context: CanvasRenderingContext2D, scene: Scene) => PlacedText[] } {
-  return layout === 'welcome' ? { steps: WELCOME_STEPS, texts: welcomeCardTexts } : { steps: RENDER_STEPS, texts: profileCardTexts };
+export function layoutSteps(layout: CardLayout): LayoutSteps {
+  return LAYOUT_STEPS[layout];
 }

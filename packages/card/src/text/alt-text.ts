@@ -1,5 +1,5 @@
 import { compactNumber } from '@utility-api/compact-number';
-import { ALT_TEXT_MAX_LENGTH, DEFAULT_CARD_LAYOUT, type PresenceStatus } from '@utility-api/render-jobs';
+import { ALT_TEXT_MAX_LENGTH, DEFAULT_CARD_LAYOUT, previousLevelOf, type PresenceStatus } from '@utility-api/render-jobs';
 import type { CardInput } from '../profile/card-profile.ts';
 import { resolveTexts, welcomeHeadline } from '../scene.ts';
 import { spokenText, visibleText } from './clean-text.ts';
@@ -27,6 +27,8 @@ function capped(text: string): string {
  * What the card draws as nothing is not said (`spokenText`): no bidi control, direction marks
  * included, and no default-ignorable or blank character outside an emoji sequence.
  */
+export { capped as cappedAltText };
+
 export function cardAltText(input: CardInput): string {
   const { options } = input;
   const texts = resolveTexts(input);
@@ -36,12 +38,17 @@ export function cardAltText(input: CardInput): string {
   const layout = options.layout ?? DEFAULT_CARD_LAYOUT;
   if (layout === 'welcome') {
     details.push(...quoted(welcomeHeadline(options.headline)), ...quoted(visibleText(options.message)), ...quoted(texts.subtitle));
+  } else if (layout === 'levelup') {
+    const rank = options.rankData;
+    details.push(...quoted(welcomeHeadline(options.headline, layout)));
+    if (rank) details.push(`level ${cardNumber(previousLevelOf(rank))} to level ${cardNumber(rank.level)}`);
+    details.push(...quoted(visibleText(options.message)));
   } else {
     details.push(...quoted(texts.subtitle));
     const rank = options.rankData;
     if (rank) details.push(`level ${cardNumber(rank.level)}, rank #${cardNumber(rank.rank)}, ${cardNumber(rank.currentXp)} of ${cardNumber(rank.requiredXp)} XP`);
   }
   if (options.presenceStatus !== undefined) details.push(STATUS_WORDS[options.presenceStatus]);
-  const kind = layout === 'welcome' ? 'Welcome card' : 'Profile card';
+  const kind = layout === 'welcome' ? 'Welcome card' : layout === 'levelup' ? 'Level-up card' : 'Profile card';
   return capped(spokenText(`${kind} for ${who}${details.length === 0 ? '' : `: ${details.join(', ')}`}.`));
 }

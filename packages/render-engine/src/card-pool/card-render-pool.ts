@@ -1,4 +1,4 @@
-import { type CardAnimationFormat, CardImageError, type CardInput } from '@utility-api/card';
+import { type CardAnimationFormat, CardImageError, type CardInput, type LeaderboardInput } from '@utility-api/card';
 import type { Logger } from '@utility-api/infra';
 import { DEFAULT_MEDIA_FORMAT, type MediaFormat } from '@utility-api/render-jobs';
 import { RenderAbandonedError } from '@utility-api/render-jobs';
@@ -311,7 +311,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
      * then the still card's, when nothing moves. `scheduling` names the card's tenant (its lane)
      * and may withdraw it while it waits: it then rejects with RenderAbandonedError.
      */
-    render(input: CardInput, format: MediaFormat = DEFAULT_MEDIA_FORMAT, animation?: CardAnimationFormat, scheduling: RenderScheduling = {}): Promise<PooledCard> {
+    render(input: CardInput | LeaderboardInput, format: MediaFormat = DEFAULT_MEDIA_FORMAT, animation?: CardAnimationFormat, scheduling: RenderScheduling = {}): Promise<PooledCard> {
       if (closed) return Promise.reject(new RenderPoolClosedError());
       const { signal } = scheduling;
       if (signal?.aborted) return Promise.reject(new RenderAbandonedError());

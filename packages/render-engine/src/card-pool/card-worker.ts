@@ -1,6 +1,6 @@
-import { CardImageError, prepareCardFonts, renderAnimatedCard, renderCard, warmUpCardRenderer } from '@utility-api/card';
+import { CardImageError, prepareCardFonts, renderAnimatedCard, renderCard, renderLeaderboardCard, warmUpCardRenderer } from '@utility-api/card';
 import { encodeCardImage } from './card-formats.ts';
-import { reviveCardInput, type RenderTask, type RenderTaskOutcome, type WorkerMessage } from './pool-messages.ts';
+import { isLeaderboardInput, reviveCardInput, type RenderTask, type RenderTaskOutcome, type WorkerMessage } from './pool-messages.ts';
 
 /**
  * A render worker process, forked by the card render pool: fonts and a warm-up card once, then one
@@ -37,6 +37,13 @@ async function prepare(): Promise<boolean> {
  */
 async function drawAndEncode(task: RenderTask): Promise<Omit<Extract<RenderTaskOutcome, { ok: true }>, 'id' | 'ok'>> {
   const input = reviveCardInput(task.input);
+  if (isLeaderboardInput(input)) {
+    // Never animated: the endpoint offers no `animated`, so a leaderboard task carries none.
+    const board = await renderLeaderboardCard(input);
+    const started = performance.now();
+    const encoded = await encodeCardImage(board.png, task.format);
+    return { image: encoded, format: task.format, width: board.width, height: board.height, timings: { ...board.timings, encode: board.timings.encode + performance.now() - started }, warnings: board.warnings };
+  }
   if (task.animation !== undefined) {
     const card = await renderAnimatedCard(input, { format: task.animation });
     const { width, height, warnings, frames, delaysMs } = card;

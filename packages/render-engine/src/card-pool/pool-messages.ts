@@ -1,4 +1,4 @@
-import type { CardAnimationFormat, CardImageErrorReason, CardInput, RenderedCard } from '@utility-api/card';
+import type { CardAnimationFormat, CardImageErrorReason, CardInput, LeaderboardInput, RenderedCard } from '@utility-api/card';
 import type { MediaFormat } from '@utility-api/render-jobs';
 
 /**
@@ -20,7 +20,8 @@ export type PooledCard = Omit<RenderedCard, 'texts' | 'png'> & {
  */
 export interface RenderTask {
   id: number;
-  input: CardInput;
+  /** A profile card, or a leaderboard (`kind: 'leaderboard'`). */
+  input: CardInput | LeaderboardInput;
   /** The still card's format; with `animation`, the format used only when nothing moves. */
   format: MediaFormat;
   /** Draw the card moving when a source does (`renderAnimatedCard`), encoded as this. */
@@ -43,8 +44,14 @@ export function asBuffer<Bytes extends Uint8Array | undefined>(bytes: Bytes): Bu
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+export function isLeaderboardInput(input: CardInput | LeaderboardInput): input is LeaderboardInput {
+  return 'kind' in input && input.kind === 'leaderboard';
+}
+
 /** The card input as the worker received it, with every image byte array a Buffer again. */
-export function reviveCardInput(input: CardInput): CardInput {
+export function reviveCardInput<Input extends CardInput | LeaderboardInput>(input: Input): Input;
+export function reviveCardInput(input: CardInput | LeaderboardInput): CardInput | LeaderboardInput {
+  if (isLeaderboardInput(input)) return { ...input, avatars: input.avatars.map((bytes) => asBuffer(bytes)) };
   const { profile, images } = input;
   return {
     ...input,

@@ -40,14 +40,14 @@ function rateLimitSection(settings: RateLimitSettings): string[] {
   if (!settings.enabled) return ['## Rate limits', 'This deployment runs without rate limits.'];
   return [
     '## Rate limits',
-    `Each key has two budgets: ${perWindow(settings.budgets.profileImage)} for \`POST /v1/profile-image\` (card renders) and`,
+    `Each key has two budgets: ${perWindow(settings.budgets.profileImage)} for \`POST /v1/profile-image\` and \`POST /v1/leaderboard-image\` together (card renders) and`,
     `${perWindow(settings.budgets.default)} for every other endpoint; a key may have its own budgets instead. Windows are fixed. Every`,
     'response of an authenticated endpoint carries `RateLimit-Limit` (the budget), `RateLimit-Remaining`, `RateLimit-Reset` (seconds until',
     'the window resets) and `RateLimit-Policy` (`<limit>;w=<window seconds>`). An exhausted budget is a `429` with code `rate_limited`',
     'and a `Retry-After` header (seconds). Failed authentications are limited per client address: after',
     `${perWindow(settings.authFailures)} wrong or malformed keys, that address gets \`429 rate_limited\` with \`Retry-After\` on every`,
     'authenticated endpoint, before its key is checked, until the window ends.',
-    `A key may also have at most ${settings.cardsInFlightPerKey} \`POST /v1/profile-image\` requests in progress at once, counted across every gateway;`,
+    `A key may also have at most ${settings.cardsInFlightPerKey} card requests (profile and leaderboard images) in progress at once, counted across every gateway;`,
     'one more is `429 too_many_cards_in_flight` with `Retry-After: 1`.',
   ];
 }

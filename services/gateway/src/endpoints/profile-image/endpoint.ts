@@ -1,7 +1,5 @@
-import type { IncomingMessage } from 'node:http';
-import { DeadlineError, type RenderingSettings } from '@utility-api/infra';
-import { StorageUnavailableError, type MediaStore } from '@utility-api/media-store';
-import accepts from 'accepts';
+import type { RenderingSettings } from '@utility-api/infra';
+import type { MediaStore } from '@utility-api/media-store';
 import {
   ALT_TEXT_MAX_LENGTH,
   CARD_LIMITS,
@@ -14,19 +12,16 @@ import {
   MAX_IMAGE_SIDE,
   MAX_JPEG_SCANS,
   MAX_SOURCE_FRAMES,
-  MEDIA_FORMATS,
-  type MediaFormat,
   refuseStillOnlyFormat,
   RENDER_RETENTION,
   refuseFutureSnowflake,
-  type RenderFailure,
   snowflakeSchema,
 } from '@utility-api/render-jobs';
 import { z } from 'zod';
-import { ApiError, storageUnavailableError } from '../../errors/api-error.ts';
-import { RenderQueueUnavailableError, RequestGoneError, type RenderQueue } from '../../rendering/render-queue.ts';
+import type { RenderQueue } from '../../rendering/render-queue.ts';
+import { IMAGE_TYPES, negotiateAnswer, queueErrorToApiError, readStoredImage, renderFailureToApiError, rfc8187 } from '../card-answers.ts';
 import { systemClock, type Clock } from '../../runtime/clock.ts';
-import { defineEndpoint, Reply, type HeaderValue, type RequestSnapshot, type ResponseDoc } from '../endpoint.ts';
+import { defineEndpoint, Reply, type RequestSnapshot, type ResponseDoc } from '../endpoint.ts';
 
 export interface ProfileImageDependencies {
   queue: RenderQueue;
@@ -56,7 +51,13 @@ const megabytes = (bytes: number) => (bytes % MIB === 0 ? `${bytes / MIB} MiB` :
 const megapixels = (pixels: number) => `${pixels / 1_000_000} megapixels`;
 
 /** The card options plus the format to store the card in, which is not a drawing option. */
-const profileImageBodySchema = cardOptionsSchema.extend({ format: cardFormatSchema.optional() }).superRefine(refuseStillOnlyFormat);
+const profileImageBodySchema = cardOptionsSchema
+  .extend({ format: cardFormatSchema.optional() })
+  .superRefine(refuseStillOnlyFormat)
+  .superRefine((body, context) => {
+    // The level-up card is old level -> new level: without rankData it would have nothing to say.
+    if (body.layout === 'levelup' && body.rankData === undefined) context.addIssue({ code: 'custom', path: ['rankData'], message: 'is required when layout is levelup' });
+  });
 
 const resultSchema = z.object({
   success: z.literal(true),
@@ -83,102 +84,6 @@ type ProfileImageResult = z.infer<typeof resultSchema>;
 
 const userIdField = snowflakeSchema.meta({ description: 'Discord user id (17 to 20 digits); one whose timestamp lies in the future is a 400.', examples: ['302050872383242240'] });
 
-const JSON_TYPE = 'application/json';
-const IMAGE_FORMATS = Object.keys(MEDIA_FORMATS) as MediaFormat[];
-const IMAGE_TYPES = IMAGE_FORMATS.map((format) => MEDIA_FORMATS[format]);
-/** The types an animated card can be: PNG and AVIF are never animated here, so Accept cannot pick them for one. */
-const ANIMATED_IMAGE_TYPES = [MEDIA_FORMATS.webp, MEDIA_FORMATS.gif];
-const formatOfType = (type: string) => IMAGE_FORMATS.find((format) => MEDIA_FORMATS[format] === type)!;
-
-/** How the answer is sent: the JSON result (the spec's answer), or the card's bytes in a format. */
-type Answer = { kind: 'json' } | { kind: 'image'; format: MediaFormat };
-
-/**
- * Content negotiation over `Accept`, q-values included (the `accepts` negotiator Koa itself uses).
- * JSON is offered first, so no `Accept`, `*\/*` or a tie answers JSON as the spec shows. Without a
- * `format` field, an image type chosen by `Accept` is the format; with one, only that format's
- * type is offered, so an `Accept` naming another image type is a 406 saying so.
- */
-function negotiateAnswer(headers: Record<string, HeaderValue>, format: MediaFormat | undefined, animated: boolean): Answer {
-  const negotiator = accepts({ headers } as IncomingMessage);
-  // The offered type the client prefers, or false when it accepts none of them.
-  const best = (offered: string[]) => negotiator.types(offered) as string | false;
-  const imageTypes = animated ? ANIMATED_IMAGE_TYPES : IMAGE_TYPES;
-  const chosen = best(format === undefined ? [JSON_TYPE, ...imageTypes] : [JSON_TYPE, MEDIA_FORMATS[format]]);
-  if (chosen === JSON_TYPE) return { kind: 'json' };
-  if (chosen !== false) return { kind: 'image', format: formatOfType(chosen) };
-  const asked = best(IMAGE_TYPES);
-  if (format !== undefined && asked !== false) {
-    throw new ApiError(
-      'not_acceptable',
-      `format is ${format} but Accept asks for ${asked}: leave format out (Accept then picks the format) or accept ${MEDIA_FORMATS[format]}.`,
-      { details: [{ in: 'body', field: 'format', message: `contradicts Accept (${asked})` }] },
-    );
-  }
-  if (animated && asked !== false) {
-    throw new ApiError('not_acceptable', `animated is true but Accept asks for ${asked}, which cannot move: accept ${ANIMATED_IMAGE_TYPES.join(' or ')} or ${JSON_TYPE}.`, {
-      details: [{ in: 'body', field: 'animated', message: `contradicts Accept (${asked})` }],
-    });
-  }
-  throw new ApiError('not_acceptable', `Accept names nothing this endpoint answers with: ${[JSON_TYPE, ...imageTypes].join(', ')}.`);
-}
-
-/**
- * The alt text as an HTTP header: header values are ASCII, so it is sent as an RFC 8187 ext-value
- * (`UTF-8''` and percent-encoded UTF-8, escaping every octet outside attr-char). The renderer's alt
- * text has no lone surrogate, but this must never throw on what it is given (encodeURIComponent
- * throws URIError on one, which was a 500 after the card was drawn): any left is U+FFFD, as UTF-8 has it.
- */
-function rfc8187(text: string): string {
-  return `UTF-8''${encodeURIComponent(text.toWellFormed()).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}`;
-}
-
-/** A failed render as the documented error: the user id is a path field, any other field a body one named first. */
-function renderFailureToApiError(failure: RenderFailure): ApiError {
-  const answer = { status: failure.status, retryAfterSeconds: failure.retryAfterSeconds };
-  if (failure.field === undefined) return new ApiError(failure.code, failure.detail, answer);
-  const where = failure.field === 'userId' ? 'path' : 'body';
-  const message = where === 'path' ? failure.detail : `${failure.field}: ${failure.detail}`;
-  return new ApiError(failure.code, message, { ...answer, details: [{ in: where, field: failure.field, message: failure.detail }] });
-}
-
-/**
- * The stored card's bytes, for an image answer. Just rendered or reused from the last minutes, it
- * is in the store (kept for days); storage failing here is the same 503 as failing to store it.
- */
-async function readStoredImage(store: MediaStore, key: string, format: MediaFormat) {
-  let opened;
-  try {
-    opened = await store.open(key, format);
-  } catch (error) {
-    if (error instanceof StorageUnavailableError) throw storageUnavailableError();
-    throw error;
-  }
-  if (!opened) throw storageUnavailableError();
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of opened.body) chunks.push(chunk as Buffer);
-  } catch {
-    throw storageUnavailableError();
-  }
-  return { bytes: Buffer.concat(chunks), contentType: opened.object.contentType, etag: opened.object.etag };
-}
-
-/** The queue's thrown outcomes as the documented errors; everything else stays a 500. */
-function queueErrorToApiError(error: unknown, renderTimeoutMs: number): unknown {
-  if (error instanceof DeadlineError) {
-    return new ApiError('render_timeout', `The card was not ready within ${renderTimeoutMs} ms. Retry the same request: a card already being drawn is reused; one still queued was withdrawn and queues again behind this key's other cards.`);
-  }
-  if (error instanceof RenderQueueUnavailableError) {
-    return new ApiError('queue_unavailable', 'The render queue is unavailable. Please retry shortly.');
-  }
-  if (error instanceof RequestGoneError) {
-    // Nobody reads this answer: the status (nginx's "client closed request") is for the access log.
-    return new ApiError('client_closed_request', 'The client closed the request before the card was ready.');
-  }
-  return error;
-}
-
 /** Embedded mode: the render workers' shared memory, and how many animated cards it lets draw at once. */
 function sharedPool({ embedded, renderLimits: { renderPool } }: ProfileImageDependencies): string {
   if (!embedded || renderPool.poolMemoryLimitBytes === undefined) return '';
@@ -198,7 +103,9 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     'when nothing moves it is the still card (PNG unless `format` says otherwise). An animated card takes about 1.2-1.4 s (WebP) or 5 s',
     `(GIF) to draw, within its own budget (\`RENDER_ANIMATED_TIME_BUDGET_MS\`, ${seconds(dependencies.renderLimits.renderPool.animatedTimeBudgetMs)} of CPU time). An animated welcome card, for example:`,
     '`{"animated": true, "layout": "welcome", "message": "You are member #1,234", "customBackground": "<the URL of an animated GIF or WebP>"}`.',
-    '`layout` picks the card: `profile` (default) or `welcome`, a welcome/goodbye card with a big `headline` and a `message` line.',
+    '`layout` picks the card: `profile` (default), `welcome`, a welcome/goodbye card with a big `headline` and a `message` line, or',
+    '`levelup` (an extension), `rankData.previousLevel → rankData.level` large beside the avatar with the name and `message` (`rankData` required;',
+    '`previousLevel` defaults to `level − 1`).',
     'Every body field is optional and unknown fields are a 400 naming them. Booleans default to `false`;',
     `\`backgroundBrightness\` defaults to ${DEFAULT_BACKGROUND_BRIGHTNESS}; at most ${CARD_LIMITS.maxCustomBadges} \`customBadges\`;`,
     'image URLs must be http or https and may not point at private or loopback addresses; they are fetched by the renderer with a',

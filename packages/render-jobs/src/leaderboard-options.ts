@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { CARD_LIMITS, flag, mediaUrl, text, wholeNumber, xp } from './card-options.ts';
+import { hexColorField } from './hex-color.ts';
+import { snowflakeSchema } from './snowflake.ts';
+
+/**
+ * Limits of `POST /v1/leaderboard-image`. `maxRows` is canvacord's top 10; one more avatar may come
+ * with the highlighted member, so a board fetches at most `maxRows + 1` avatars (`maxAvatars`).
+ */
+export const LEADERBOARD_LIMITS = { maxRows: 10, maxAvatars: 11, maxTitleLength: 48, maxNameLength: CARD_LIMITS.maxUsernameLength, maxScoreLabelLength: 12, maxRank: 1e12, maxLevel: 1e9 } as const;
+
+export const DEFAULT_LEADERBOARD_TITLE = 'Leaderboard';
+export const DEFAULT_SCORE_LABEL = 'XP';
+
+const rowSchema = z
+  .strictObject(
+    {
+      rank: wholeNumber(1, LEADERBOARD_LIMITS.maxRank, 'Position on the board, drawn as `#<rank>`.'),
+      name: text(LEADERBOARD_LIMITS.maxNameLength, 'Member name, not blank. Cut with "…" when it does not fit the row.')
+        .refine((value) => value.trim().length > 0, { error: 'must not be blank' })
+        // The same rule for the document: at least one character that is not white space.
+        .meta({ pattern: '\\S' }),
+      avatarUrl: mediaUrl(
+        'Avatar image URL (PNG, JPEG, GIF or WebP; first frame), fetched and bounded like a profile card\'s images. One that cannot be used (unreachable, refused address, not an image, over a budget) is drawn as the default avatar, never an error.',
+      ).optional(),
+      userId: snowflakeSchema
+        .meta({ description: 'Discord user id whose avatar is drawn (with a bot token configured; without one, or for an unknown user, the default avatar). Give `avatarUrl` or `userId`, not both.', examples: ['302050872383242240'] })
+        .optional(),
+      level: wholeNumber(0, LEADERBOARD_LIMITS.maxLevel, 'Level, drawn as `LVL <level>`. Default: not drawn.').optional(),
+      score: xp('XP or score, drawn abbreviated (`12.3K`) and rounded down, followed by `scoreLabel`. Default: not drawn.').optional(),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object with rank and name' : undefined) },
+  )
+  .refine((row) => row.avatarUrl === undefined || row.userId === undefined, { error: 'give avatarUrl or userId, not both', path: ['avatarUrl'] })
+  // The same rule for the document.
+  .meta({ not: { properties: { avatarUrl: {}, userId: {} }, required: ['avatarUrl', 'userId'] } });
+
+export type LeaderboardRow = z.output<typeof rowSchema>;
+
+/**
+ * Everything `POST /v1/leaderboard-image` draws. Unknown fields are refused (a typo is a 400 naming
+ * it). Ranks need not be consecutive (a filtered board), but each appears once.
+ */
+export const leaderboardOptionsSchema = z
+  .strictObject(
+    {
+      title: text(LEADERBOARD_LIMITS.maxTitleLength, `Title above the rows. Default \`${DEFAULT_LEADERBOARD_TITLE}\`.`).optional(),
+      rows: z
+        .array(rowSchema, { error: 'must be an array of rows' })
+        .min(1, { error: 'must have at least 1 row' })
+        .max(LEADERBOARD_LIMITS.maxRows, { error: `must have at most ${LEADERBOARD_LIMITS.maxRows} rows` })
+        .meta({ description: `1 to ${LEADERBOARD_LIMITS.maxRows} rows, drawn in the order given (sort them by rank).` }),
+      highlight: rowSchema
+        .meta({
+          description:
+            "The member who asked (canvacord's \"show the requesting user's own row\"): when a row of `rows` has the same `rank` that row is drawn highlighted; otherwise this row is drawn highlighted under the others, after a gap with an ellipsis. Default: no highlight.",
+        })
+        .optional(),
+      scoreLabel: text(LEADERBOARD_LIMITS.maxScoreLabelLength, `Label after each row's \`score\`, such as \`XP\`, \`pts\` or \`msgs\`. Default \`${DEFAULT_SCORE_LABEL}\`.`).optional(),
+      autoColorRank: flag('When true, ranks 1, 2 and 3 are drawn gold, silver and bronze. Default false.').optional(),
+      accentColor: hexColorField('Color of the title rule and the highlighted row. Default #5865F2 (blurple).').optional(),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
+  )
+  .superRefine((board, context) => {
+    const seen = new Set<number>();
+    for (const [index, row] of board.rows.entries()) {
+      if (seen.has(row.rank)) context.addIssue({ code: 'custom', path: ['rows', index, 'rank'], message: `rank ${row.rank} appears twice` });
+      seen.add(row.rank);
+    }
+  });
+
+export type LeaderboardOptions = z.output<typeof leaderboardOptionsSchema>;
+
+/** Where the highlighted member goes: a row of the board drawn highlighted, or an extra row under it. */
+export function highlightPlacement(board: Pick<LeaderboardOptions, 'rows' | 'highlight'>): { index: number } | { extra: LeaderboardRow } | undefined {
+  if (board.highlight === undefined) return undefined;
+  const index = board.rows.findIndex((row) => row.rank === board.highlight!.rank);
+  return index >= 0 ? { index } : { extra: board.highlight };
+}
