@@ -1,4 +1,4 @@
-import { DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_WELCOME_HEADLINE, parseHexColor, snowflakeCreatedAt } from '@utility-api/render-jobs';
+import { CARD_FONT_FAMILIES, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_FONT_FAMILY, DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_WELCOME_HEADLINE, parseHexColor, snowflakeCreatedAt } from '@utility-api/render-jobs';
 import type { Canvas, CanvasRenderingContext2D } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
 import { needsDarkGround } from './legibility/contrast.ts';
@@ -11,6 +11,7 @@ import { checkPhotoBackground, generatedCardBackground } from './paint/card-back
 import type { Drawable, Softness } from './paint/soften.ts';
 import { resolvePalette, type Palette } from './paint/palette.ts';
 import type { BadgeKind, CardInput } from './profile/card-profile.ts';
+import { cardWords } from './text/card-labels.ts';
 import { visibleText } from './text/clean-text.ts';
 
 export type SceneBadge = { kind: 'profile'; badge: BadgeKind } | { kind: 'image'; image: Drawable };
@@ -92,9 +93,12 @@ export function resolveTexts(input: CardInput) {
   };
 }
 
-/** The welcome layout's title: the default when not given; a headline with nothing visible hides the line (''), unlike leaving it out. */
-export function welcomeHeadline(headline: string | undefined): string {
-  return headline === undefined ? DEFAULT_WELCOME_HEADLINE : (visibleText(headline) ?? '');
+/**
+ * The welcome layout's title: the default (`labels.welcome`, else "Welcome") when not given; a
+ * headline with nothing visible hides the line (''), unlike leaving it out.
+ */
+export function welcomeHeadline(headline: string | undefined, fallback: string = DEFAULT_WELCOME_HEADLINE): string {
+  return headline === undefined ? fallback : (visibleText(headline) ?? '');
 }
 
 /**
@@ -135,6 +139,7 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   const nameColor = options.usernameColor ?? DEFAULT_NAME_COLOR;
   const ground: Ground = needsDarkGround(parseHexColor(nameColor)) ? 'dark' : 'light';
   const textColors = GROUND_TEXT[ground];
+  const words = cardWords(options.labels);
   const creationDate = new Intl.DateTimeFormat(options.localDateType ?? DEFAULT_DATE_LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
   return {
     scale,
@@ -182,7 +187,11 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     /** Which step list draws the card (render-steps.ts `layoutSteps`). */
     layout: options.layout ?? DEFAULT_CARD_LAYOUT,
     /** The welcome layout's title and the line under the name (the profile layout draws neither). */
-    headline: welcomeHeadline(options.headline),
+    headline: welcomeHeadline(options.headline, words.welcome),
+    /** The card's fixed words (LEVEL, RANK, XP, BOT), from `labels` or the defaults, cleaned but not yet in capitals. */
+    words,
+    /** The family every text is drawn in first (`fontFamily`), by its own name. */
+    fontFamily: CARD_FONT_FAMILIES[options.fontFamily ?? DEFAULT_CARD_FONT_FAMILY].name,
     message: visibleText(options.message),
     /** Problems with profile images that were replaced by defaults (the request still succeeds). */
     warnings,
