@@ -11,9 +11,16 @@ export type CardWords = Record<CardLabel, string>;
  */
 export const CASED_SCRIPTS = /^[\P{L}\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]*$/u;
 
-/** A word in capitals when its script has them ("Niveau" is "NIVEAU"), else as written ("レベル"). */
+const GREEK = /\p{Script=Greek}/u;
+
+/**
+ * A word in capitals when its script has them ("Niveau" is "NIVEAU"), else as written ("レベル").
+ * Greek capitals drop their accents, as Greek typesetting does ("Θέση" is "ΘΕΣΗ", not "ΘΈΣΗ"):
+ * ICU's Greek upper-casing does that and changes nothing else.
+ */
 export function inCapitals(word: string): string {
-  return CASED_SCRIPTS.test(word) ? word.toUpperCase() : word;
+  if (!CASED_SCRIPTS.test(word)) return word;
+  return GREEK.test(word) ? word.toLocaleUpperCase('el') : word.toUpperCase();
 }
 
 /**

@@ -32,6 +32,7 @@ export interface TextStyle {
   size: number;
   weight: 400 | 600 | 700 | 800 | 900;
   color: string;
+  /** The family's italic face (Pango slants the upright one where the family has none). */
   italic?: boolean;
   /** Extra space between letters, in pixels (used by small caps labels). */
   letterSpacing?: number;
