@@ -6,7 +6,7 @@ import { drawPlacedTexts, layoutOncePerCard, type PlacedText } from '../layout/p
 import { WELCOME_HEADLINE, WELCOME_MESSAGE, WELCOME_NAME, WELCOME_RULE, WELCOME_SUBTITLE, WELCOME_TAG, WELCOME_TEXT } from '../layout/welcome-layout.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
-import { CASED_SCRIPTS } from '../text/card-labels.ts';
+import { CASED_SCRIPTS, inCapitals } from '../text/card-labels.ts';
 import { fitText, isRightToLeft, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
@@ -54,7 +54,7 @@ function fitHeadline(context: CanvasRenderingContext2D, scene: Scene, width: num
   const raw = scene.headline.trim();
   if (raw === '') return undefined;
   const cased = CASED_SCRIPTS.test(raw);
-  const text = cased ? raw.toUpperCase() : raw;
+  const text = inCapitals(raw);
   for (let size = WELCOME_HEADLINE.size; size > WELCOME_HEADLINE.minSize; size -= 2) {
     const style = headlineStyle(scene, size, cased);
     const measured = measureText(context, text, style);
