@@ -36,6 +36,8 @@ test('every option of the spec is accepted and colors are normalized', (t) => {
     layout: 'welcome',
     headline: 'Goodbye',
     message: 'You are member #1,234',
+    fontFamily: 'fira-sans',
+    labels: { level: 'Niveau', rank: 'Rang', xp: 'EP', bot: 'Robot', welcome: 'Bienvenue' },
   });
   t.is(options.layout, 'welcome');
   t.is(options.usernameColor, '#ff5533');

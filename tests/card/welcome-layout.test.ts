@@ -84,6 +84,8 @@ const OPTION_CASES: [string, CardInput, CardInput][] = [
   ['presenceStatus', welcome({ presenceStatus: 'online' }), welcome()],
   ['customBadges', welcome({ customBadges: ['https://example.com/b.png'] }, { images: { customBadges: [badge] } }), welcome()],
   ['badgesFrame', welcome({ customBadges: ['https://example.com/b.png'], badgesFrame: true }, { images: { customBadges: [badge] } }), welcome({ customBadges: ['https://example.com/b.png'] }, { images: { customBadges: [badge] } })],
+  ['fontFamily', welcome({ fontFamily: 'eb-garamond' }), welcome()],
+  ['labels', welcome({ labels: { welcome: 'Willkommen' } }), welcome()],
   ['disableProfileTheme', { ...welcome({ disableProfileTheme: true }), profile: { ...PROFILE, themeColors: ['#f97316', '#7c3aed'] } }, { ...welcome(), profile: { ...PROFILE, themeColors: ['#f97316', '#7c3aed'] } }],
 ];
 

@@ -1,4 +1,5 @@
 import { get } from 'node:http';
+import { CARD_FONT_FAMILY_IDS, CARD_LIMITS } from '@utility-api/render-jobs';
 import type { TestFn } from 'ava';
 import sharp from 'sharp';
 import { avifToPng, runWithInput, webpToPng } from '../helpers/image-tools.ts';
@@ -230,6 +231,10 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
       [`/v1/profile-image?userId=${USER_ID}`, { usernameColor: 16777216 }, 'usernameColor'],
       [`/v1/profile-image?userId=${USER_ID}`, { borderColor: -1 }, 'borderColor'],
       [`/v1/profile-image?userId=${USER_ID}`, { tagColor: 1.5 }, 'tagColor'],
+      [`/v1/profile-image?userId=${USER_ID}`, { fontFamily: 'Comic Sans' }, 'fontFamily'],
+      [`/v1/profile-image?userId=${USER_ID}`, { labels: { level: 'x'.repeat(CARD_LIMITS.maxLabelLength + 1) } }, 'labels.level'],
+      [`/v1/profile-image?userId=${USER_ID}`, { labels: { levl: 'Niveau' } }, 'labels.levl'],
+      [`/v1/profile-image?userId=${USER_ID}`, { labels: 'Niveau' }, 'labels'],
     ];
     for (const [path, body, field] of cases) {
       const reply = await post(current, path, body);
@@ -480,6 +485,22 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     const profile = await post(current, `/v1/profile-image?userId=${USER_ID}`, { customUsername: 'Ada\u202e', customTag: '@ada.codes', rankData: rank, presenceStatus: 'online' });
     t.is(profile.status, 200, JSON.stringify(profile.body));
     t.is(profile.body.altText, 'Profile card for Ada (@ada.codes): level 12, rank #1, 1.2K of 5K XP, online.');
+  });
+
+  test(`${mode}: fontFamily and labels: a family off the list is a 400 listing the allowed ones, an overlong label one naming it; good ones draw and the alt text says the labels`, async (t) => {
+    const current = target();
+    const family = await post(current, `/v1/profile-image?userId=${USER_ID}`, { fontFamily: 'Comic Sans' });
+    t.is(family.status, 400);
+    t.deepEqual(family.body.error.details, [{ in: 'body', field: 'fontFamily', message: `must be one of ${CARD_FONT_FAMILY_IDS.join(', ')}` }]);
+    const long = await post(current, `/v1/profile-image?userId=${USER_ID}`, { labels: { rank: 'x'.repeat(CARD_LIMITS.maxLabelLength + 1) } });
+    t.is(long.status, 400);
+    t.deepEqual(long.body.error.details, [{ in: 'body', field: 'labels.rank', message: `must be at most ${CARD_LIMITS.maxLabelLength} characters` }]);
+    const rank = { currentXp: 1234, requiredXp: 5000, level: 12, rank: 1, barColor: '#5865f2', levelColor: '#ffffff', autoColorRank: true };
+    const body = { customUsername: 'Ada', customTag: '@ada.codes', rankData: rank, fontFamily: 'literata', labels: { level: 'Niveau', rank: 'Rang', xp: 'EP' } };
+    const drawn = await post(current, `/v1/profile-image?userId=${USER_ID}`, body);
+    t.is(drawn.status, 200, JSON.stringify(drawn.body));
+    t.deepEqual(drawn.body.options, body);
+    t.is(drawn.body.altText, 'Profile card for Ada (@ada.codes): Niveau 12, Rang #1, 1.2K of 5K EP.');
   });
 
   test(`${mode}: Accept image/* answers the card's bytes with the stored URL in Content-Location; JSON stays the default`, async (t) => {

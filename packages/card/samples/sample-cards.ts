@@ -139,6 +139,41 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     },
   },
   {
+    name: 'math-letters-styled',
+    description: 'A name in mathematical bold, italic, bold italic, monospace, double-struck and letterlike letters: drawn as plain letters in the name\'s family, bold heavier, italic slanted, monospace in JetBrains Mono.',
+    input: {
+      profile: { ...NEWCOMER, avatar, accentColor: '#22c55e' },
+      options: { customUsername: '𝐁𝐨𝐥𝐝 𝘐𝘵𝘢𝘭𝘪𝘤 𝑩𝒐𝒕𝒉 𝚖𝚘𝚗𝚘 ℍ𝕚', customTag: '𝕕𝕠𝕦𝕓𝕝𝕖 ℬ𝑒𝓁𝓁𝒶 𝔉𝔯𝔞𝔨𝔱𝔲𝔯', rankData: rank({ rank: 4 }) },
+    },
+  },
+  {
+    name: 'font-literata-greek-cyrillic',
+    description: 'fontFamily literata (a serif) with Latin, Greek and Cyrillic in the name, tag and subtitle, and a CJK word and an emoji from the fallback fonts.',
+    input: {
+      profile: ADA,
+      options: { fontFamily: 'literata', customUsername: 'Ada Ωμέγα Привет', customTag: '@ada.codes · Ελληνικά', customSubtitle: 'Русский текст · Ђорђе · 東京 ✨', rankData: rank({ rank: 2 }), presenceStatus: 'online' },
+    },
+  },
+  {
+    name: 'labels-german-bot',
+    description: 'labels in German on a bot card with fontFamily roboto-condensed: STUFE, PLATZ, EP and the chip\'s KI instead of LEVEL, RANK, XP and BOT.',
+    input: {
+      profile: { ...NEWCOMER, username: 'helper-bot', displayName: 'Helfer', bot: true, badges: ['verified_bot'], avatar: avatarBlue },
+      options: { fontFamily: 'roboto-condensed', labels: { level: 'Stufe', rank: 'Platz', xp: 'EP', bot: 'KI' }, rankData: rank({ rank: 3, currentXp: 4321 }) },
+    },
+  },
+  {
+    name: 'labels-long-words',
+    description: 'labels at their longest: the level and rank words are cut with an ellipsis to share what the numbers leave, the XP text is kept to under half the row.',
+    input: {
+      profile: ADA,
+      options: {
+        labels: { level: 'Erfahrungsstufe ABCD', rank: 'Ranglistenplatz ABCD', xp: 'Erfahrungspunkte ABC' },
+        rankData: rank({ rank: 12345, currentXp: 999_950, requiredXp: 1_000_000, level: 1234 }),
+      },
+    },
+  },
+  {
     name: 'long-name',
     description: 'A name too long for the line: it shrinks, then ends with an ellipsis.',
     input: {
@@ -292,6 +327,14 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
         moreBackgroundBlur: true,
       },
       images: { customBadges: [goldBadge] },
+    },
+  },
+  {
+    name: 'welcome-pixel-font-greek',
+    description: 'Welcome layout with fontFamily press-start-2p (a pixel display face) and labels.welcome in Greek as the headline.',
+    input: {
+      profile: { ...NEWCOMER, avatar, accentColor: '#f59e0b' },
+      options: { layout: 'welcome', fontFamily: 'press-start-2p', labels: { welcome: 'Καλώς ήρθες' }, message: 'Добро пожаловать!' },
     },
   },
   {

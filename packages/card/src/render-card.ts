@@ -6,6 +6,7 @@ import { roundedRectPath } from './paint/shapes.ts';
 import type { PlacedText } from './layout/placed-text.ts';
 import { buildScene } from './scene.ts';
 import { layoutSteps } from './steps/render-steps.ts';
+import { withCardFontFamily } from './text/rich-text.ts';
 
 /**
  * PNG settings, chosen by measurement on this project's cards (`pnpm card:bench` prints the full
@@ -53,13 +54,17 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
   const context = cardContext(canvas, scene.scale);
   const steps: Record<string, number> = {};
   const layout = layoutSteps(scene.layout);
-  for (const step of layout.steps) {
-    const stepStarted = performance.now();
-    context.save();
-    step.draw(context, scene);
-    context.restore();
-    steps[step.name] = performance.now() - stepStarted;
-  }
+  // Every text of the card, drawn and laid out, in its `fontFamily` (rich-text.ts says why it is scoped).
+  const texts = withCardFontFamily(scene.fontFamily, () => {
+    for (const step of layout.steps) {
+      const stepStarted = performance.now();
+      context.save();
+      step.draw(context, scene);
+      context.restore();
+      steps[step.name] = performance.now() - stepStarted;
+    }
+    return layout.texts(context, scene);
+  });
   const drawn = performance.now();
   const png = canvas.toBuffer('image/png', PNG_ENCODING);
   const encoded = performance.now();
@@ -69,6 +74,6 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
     height: canvas.height,
     timings: { prepare: prepared - started, draw: drawn - prepared, encode: encoded - drawn, steps },
     warnings: scene.warnings,
-    texts: layout.texts(context, scene),
+    texts,
   };
 }

@@ -1,4 +1,4 @@
-import { type CardLayout, DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_LEVELUP_HEADLINE, DEFAULT_WELCOME_HEADLINE, snowflakeCreatedAt } from '@utility-api/render-jobs';
+import { type CardLayout, CARD_FONT_FAMILIES, DEFAULT_CARD_FONT_FAMILY, DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_LEVELUP_HEADLINE, DEFAULT_WELCOME_HEADLINE, snowflakeCreatedAt } from '@utility-api/render-jobs';
 import type { Canvas, CanvasRenderingContext2D } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
 import { GROUND_TEXT } from './legibility/ground.ts';
@@ -12,6 +12,7 @@ import { checkPhotoBackground, generatedCardBackground } from './paint/card-back
 import type { Drawable, Softness } from './paint/soften.ts';
 import { resolvePalette, type Palette } from './paint/palette.ts';
 import type { BadgeKind, CardInput } from './profile/card-profile.ts';
+import { cardWords } from './text/card-labels.ts';
 import { visibleText } from './text/clean-text.ts';
 
 export type SceneBadge = { kind: 'profile'; badge: BadgeKind } | { kind: 'image'; image: Drawable };
@@ -91,9 +92,13 @@ export function resolveTexts(input: CardInput) {
   };
 }
 
-/** The welcome (level-up) layout's title: its default when not given; a headline with nothing visible hides the line (''), unlike leaving it out. */
-export function welcomeHeadline(headline: string | undefined, layout: CardLayout = 'welcome'): string {
-  if (headline === undefined) return layout === 'levelup' ? DEFAULT_LEVELUP_HEADLINE : DEFAULT_WELCOME_HEADLINE;
+/**
+ * The welcome (level-up) layout's title: its default when not given (`labels.welcome`, else
+ * "Welcome"; "Level up!" on a level-up card); a headline with nothing visible hides the line (''),
+ * unlike leaving it out.
+ */
+export function welcomeHeadline(headline: string | undefined, layout: CardLayout = 'welcome', welcomeWord: string = DEFAULT_WELCOME_HEADLINE): string {
+  if (headline === undefined) return layout === 'levelup' ? DEFAULT_LEVELUP_HEADLINE : welcomeWord;
   return visibleText(headline) ?? '';
 }
 
@@ -137,6 +142,7 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   const { ground, veilAlpha } = chooseTheme(options, background.value);
   const textColors = GROUND_TEXT[ground];
   const nameColor = options.usernameColor ?? textColors.value;
+  const words = cardWords(options.labels);
   const creationDate = new Intl.DateTimeFormat(options.localDateType ?? DEFAULT_DATE_LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
   return {
     scale,
@@ -191,7 +197,11 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     /** Which step list draws the card (render-steps.ts `layoutSteps`). */
     layout,
     /** The welcome (level-up) layout's title and the line under the name (the profile layout draws neither). */
-    headline: welcomeHeadline(options.headline, options.layout),
+    headline: welcomeHeadline(options.headline, options.layout, words.welcome),
+    /** The card's fixed words (LEVEL, RANK, XP, BOT), from `labels` or the defaults, cleaned but not yet in capitals. */
+    words,
+    /** The family every text is drawn in first (`fontFamily`), by its own name. */
+    fontFamily: CARD_FONT_FAMILIES[options.fontFamily ?? DEFAULT_CARD_FONT_FAMILY].name,
     message: visibleText(options.message),
     /** Problems with profile images that were replaced by defaults (the request still succeeds). */
     warnings,

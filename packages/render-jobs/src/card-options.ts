@@ -15,7 +15,7 @@ const ANIMATED_CARD_CAPS_TEXT =
 export const PRESENCE_STATUSES = ['offline', 'online', 'idle', 'dnd'] as const;
 export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
 
-export const CARD_LIMITS = { maxCustomBadges: 8, maxUrlLength: 2048, maxUsernameLength: 64, maxTagLength: 64, maxSubtitleLength: 96, maxDateLength: 48, maxXp: 1e15, maxHeadlineLength: 40, maxMessageLength: 96 } as const;
+export const CARD_LIMITS = { maxCustomBadges: 8, maxUrlLength: 2048, maxUsernameLength: 64, maxTagLength: 64, maxSubtitleLength: 96, maxDateLength: 48, maxXp: 1e15, maxHeadlineLength: 40, maxMessageLength: 96, maxLabelLength: 20 } as const;
 
 /** `profile`: the profile/rank card. `welcome`: a welcome (or goodbye) card with a big headline. `levelup`: old level -> new level. */
 export const CARD_LAYOUTS = ['profile', 'welcome', 'levelup'] as const;
@@ -25,6 +25,37 @@ export const DEFAULT_CARD_LAYOUT: CardLayout = 'profile';
 export const DEFAULT_WELCOME_HEADLINE = 'Welcome';
 /** The level-up layout's headline when `headline` is not given. */
 export const DEFAULT_LEVELUP_HEADLINE = 'Level up!';
+
+/**
+ * The typefaces `fontFamily` picks from: each ships with the card package (an npm package of TTF
+ * files, SIL Open Font License except Roboto Slab, Apache 2.0) and covers Latin, Greek and Cyrillic;
+ * other scripts and emoji come from the card's Noto fonts whichever family is chosen. `name` is the
+ * family's own name, `kind` what it is for the document.
+ */
+export const CARD_FONT_FAMILIES = {
+  inter: { name: 'Inter', kind: 'neo-grotesque sans, the default' },
+  manrope: { name: 'Manrope', kind: 'geometric sans' },
+  'fira-sans': { name: 'Fira Sans', kind: 'humanist sans' },
+  comfortaa: { name: 'Comfortaa', kind: 'rounded geometric' },
+  literata: { name: 'Literata', kind: 'book serif' },
+  'eb-garamond': { name: 'EB Garamond', kind: 'classic Garamond serif' },
+  'roboto-slab': { name: 'Roboto Slab', kind: 'slab serif' },
+  'roboto-condensed': { name: 'Roboto Condensed', kind: 'condensed sans, fits long names' },
+  'jetbrains-mono': { name: 'JetBrains Mono', kind: 'monospace' },
+  'press-start-2p': { name: 'Press Start 2P', kind: 'pixel display face, one weight' },
+} as const;
+export type CardFontFamily = keyof typeof CARD_FONT_FAMILIES;
+export const CARD_FONT_FAMILY_IDS = Object.keys(CARD_FONT_FAMILIES) as [CardFontFamily, ...CardFontFamily[]];
+export const DEFAULT_CARD_FONT_FAMILY: CardFontFamily = 'inter';
+
+/**
+ * The card's fixed words, which `labels` translates or replaces. `level`, `rank` and `bot` are drawn
+ * in capitals (in cased scripts), `xp` as given; `welcome` is the welcome layout's headline when
+ * `headline` is not given. Alt text says `level`, `rank` and `xp` as given and the default ones in
+ * lower case, as a sentence has them.
+ */
+export const DEFAULT_CARD_LABELS = { level: 'Level', rank: 'Rank', xp: 'XP', bot: 'Bot', welcome: DEFAULT_WELCOME_HEADLINE } as const;
+export type CardLabel = keyof typeof DEFAULT_CARD_LABELS;
 
 /** Default `backgroundBrightness`: dim enough for white text on any photo, bright enough to see it. */
 export const DEFAULT_BACKGROUND_BRIGHTNESS = 60;
@@ -109,6 +140,29 @@ export function previousLevelOf(rank: Pick<z.output<typeof rankDataSchema>, 'lev
   return rank.previousLevel ?? Math.max(0, rank.level - 1);
 }
 
+/** One word of `labels`: bounded and cleaned like the other texts, said once in `labels`' description. */
+const labelWord = (max: number, description: string) =>
+  z.string({ error: 'must be text' }).max(max, { error: `must be at most ${max} characters` }).meta({ description }).optional();
+
+const labelsSchema = z
+  .strictObject(
+    {
+      level: labelWord(CARD_LIMITS.maxLabelLength, `Replaces \`LEVEL\` in the rank row. Default \`${DEFAULT_CARD_LABELS.level}\`, drawn in capitals.`),
+      rank: labelWord(CARD_LIMITS.maxLabelLength, `Replaces \`RANK\` in the rank row. Default \`${DEFAULT_CARD_LABELS.rank}\`, drawn in capitals.`),
+      xp: labelWord(CARD_LIMITS.maxLabelLength, `Replaces \`XP\` after the XP numbers, drawn as given. Default \`${DEFAULT_CARD_LABELS.xp}\`.`),
+      bot: labelWord(CARD_LIMITS.maxLabelLength, `Replaces \`BOT\` in the chip beside a bot's name. Default \`${DEFAULT_CARD_LABELS.bot}\`, drawn in capitals.`),
+      welcome: labelWord(
+        CARD_LIMITS.maxHeadlineLength,
+        `The welcome layout's headline when \`headline\` is not given (\`headline\` wins). Default \`${DEFAULT_CARD_LABELS.welcome}\`, drawn in capitals.`,
+      ),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? `must be an object of words: ${Object.keys(DEFAULT_CARD_LABELS).join(', ')}` : undefined) },
+  )
+  .meta({
+    description: `Translates or replaces the words the card draws itself, such as \`{"level": "Niveau", "rank": "Rang"}\`. Each is optional; one not given, or with nothing visible, keeps its default. Capitals are applied to Latin, Greek, Cyrillic and Armenian words only (other scripts are drawn as given). \`altText\` uses \`level\`, \`rank\` and \`xp\` where it names them. At most ${CARD_LIMITS.maxLabelLength} characters each (${CARD_LIMITS.maxHeadlineLength} for \`welcome\`). ${TEXT_CLEANING}`,
+    examples: [{ level: 'Niveau', rank: 'Rang', xp: 'EP' }],
+  });
+
 /**
  * Every body option of `POST /v1/profile-image`. Unknown fields are refused so a typo such as
  * `usernamecolor` is a 400 naming it instead of a silently ignored option. Every field is optional;
@@ -191,6 +245,14 @@ export const cardOptionsSchema = z.strictObject(
     animated: flag(
       `When true and the avatar (a Discord \`a_\` avatar, or \`customAvatar\`), the avatar decoration or \`customBackground\` (GIF, animated WebP or APNG) moves, the card moves: animated WebP, or GIF with \`format: "gif"\`; \`format\` \`png\` or \`avif\` with it is a 400. When nothing moves the answer is the still card (\`animated: false\` in the answer): PNG when \`format\` is not given, else in \`format\`. ${ANIMATED_CARD_CAPS_TEXT} Of a source, at most the first ${MAX_SOURCE_FRAMES} frames are read (a still card reads only the first). An animated card takes longer: about 1.2-1.4 s as WebP and 5 s as GIF on one core, against ~0.1 s for a still card. Default false.`,
     ).optional(),
+    fontFamily: z
+      .enum(CARD_FONT_FAMILY_IDS, { error: `must be one of ${CARD_FONT_FAMILY_IDS.join(', ')}` })
+      .meta({
+        description: `Typeface of every text on the card: ${CARD_FONT_FAMILY_IDS.map((id) => `\`${id}\` (${CARD_FONT_FAMILIES[id].name}, ${CARD_FONT_FAMILIES[id].kind})`).join(', ')}. Each covers Latin, Greek and Cyrillic; other scripts and emoji are drawn with the card's Noto fonts whatever the family. Default \`${DEFAULT_CARD_FONT_FAMILY}\`.`,
+        examples: ['literata'],
+      })
+      .optional(),
+    labels: labelsSchema.optional(),
     disableProfileTheme: flag("Ignores the profile's theme colors (border, avatar ring, generated background). Default false.").optional(),
   },
   { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },

@@ -67,7 +67,20 @@ export interface CardOptions {
   message?: string;
   animated?: boolean;
   disableProfileTheme?: boolean;
+  /** The card's typeface, from a fixed list; each covers Latin, Greek and Cyrillic. */
+  fontFamily?: 'inter' | 'manrope' | 'fira-sans' | 'comfortaa' | 'literata' | 'eb-garamond' | 'roboto-slab' | 'roboto-condensed' | 'jetbrains-mono' | 'press-start-2p';
+  /** The card's fixed words, translated or replaced. */
+  labels?: CardLabels;
   format?: CardFormat;
+}
+
+/** Words the card draws itself: LEVEL, RANK, XP, the bot chip's BOT, and the default welcome headline. */
+export interface CardLabels {
+  level?: string;
+  rank?: string;
+  xp?: string;
+  bot?: string;
+  welcome?: string;
 }
 
 /** The JSON answer of a card: where it is stored and how to describe it. */

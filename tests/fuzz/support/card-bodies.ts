@@ -1,4 +1,4 @@
-import { CARD_LAYOUTS, CARD_LIMITS, PRESENCE_STATUSES } from '@utility-api/render-jobs';
+import { CARD_FONT_FAMILY_IDS, CARD_LAYOUTS, CARD_LIMITS, PRESENCE_STATUSES } from '@utility-api/render-jobs';
 import fc from 'fast-check';
 import { FIXED_NOW_MS } from '../../helpers/test-app.ts';
 
@@ -62,6 +62,17 @@ export function validCardOptions(withUrls: boolean): fc.Arbitrary<Record<string,
       layout: fc.constantFrom(...CARD_LAYOUTS),
       headline: cardText(CARD_LIMITS.maxHeadlineLength),
       message: cardText(CARD_LIMITS.maxMessageLength),
+      fontFamily: fc.constantFrom(...CARD_FONT_FAMILY_IDS),
+      labels: fc.record(
+        {
+          level: cardText(CARD_LIMITS.maxLabelLength),
+          rank: cardText(CARD_LIMITS.maxLabelLength),
+          xp: cardText(CARD_LIMITS.maxLabelLength),
+          bot: cardText(CARD_LIMITS.maxLabelLength),
+          welcome: cardText(CARD_LIMITS.maxHeadlineLength),
+        },
+        { requiredKeys: [] },
+      ),
       ...(withUrls
         ? { customBadges: fc.array(refusedImageUrl, { minLength: 1, maxLength: CARD_LIMITS.maxCustomBadges }), customBackground: refusedImageUrl }
         : {}),
@@ -76,7 +87,7 @@ export function validCardOptions(withUrls: boolean): fc.Arbitrary<Record<string,
 const KNOWN_FIELDS = new Set([
   'customUsername', 'customTag', 'customSubtitle', 'customBadges', 'customBackground', 'badgesFrame', 'overwriteBadges', 'removeBadges',
   'removeBorder', 'usernameColor', 'tagColor', 'borderColor', 'squareAvatar', 'backgroundBrightness', 'removeAvatarFrame', 'customDate',
-  'rankData', 'presenceStatus', 'moreBackgroundBlur', 'localDateType', 'disableProfileTheme', 'layout', 'headline', 'message',
+  'rankData', 'presenceStatus', 'moreBackgroundBlur', 'localDateType', 'disableProfileTheme', 'layout', 'headline', 'message', 'fontFamily', 'labels',
 ]);
 
 const notHttpUrl = fc.constantFrom('ftp://example.com/a.png', 'javascript:alert(1)', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=', 'not a url', '', '//example.com/a.png', 'http//x', 42, null, ['http://example.com/a.png']);
@@ -118,6 +129,13 @@ const breakage: fc.Arbitrary<{ field: string; patch: Record<string, unknown> }> 
   fc.tuple(rankData, fc.integer({ min: 0, max: 5 })).map(([rank, above]) => ({ field: 'rankData.previousLevel', patch: { rankData: { ...rank, previousLevel: rank.level + above } } })),
   fc.constant({ field: 'rankData', patch: { layout: 'levelup', rankData: undefined } }),
   fc.constantFrom(null, 1, 'x', [], true).map((value) => ({ field: 'rankData', patch: { rankData: value } })),
+  fc.constantFrom('Inter', 'comic-sans', '', 1, null, ['inter']).map((value) => ({ field: 'fontFamily', patch: { fontFamily: value } })),
+  fc.tuple(fc.constantFrom('level', 'rank', 'xp', 'bot'), fc.integer({ min: 1, max: 200 }), fc.constantFrom('a', '👍')).map(([label, extra, unit]) => ({
+    field: `labels.${label}`,
+    patch: { labels: { [label]: unit.repeat(CARD_LIMITS.maxLabelLength + extra) } },
+  })),
+  fc.tuple(fc.constantFrom('level', 'rank', 'xp', 'bot', 'welcome'), notText).map(([label, value]) => ({ field: `labels.${label}`, patch: { labels: { [label]: value } } })),
+  fc.constantFrom(null, 1, 'Niveau', [], true).map((value) => ({ field: 'labels', patch: { labels: value } })),
 );
 
 /** A valid body with exactly one field broken, and that field's dotted name. */

@@ -11,6 +11,7 @@ import { layoutSteps, type RenderStep } from '../steps/render-steps.ts';
 import { type AnimatedSource, checkAnimation } from '../images/decode-animation.ts';
 import { type CardAnimationFormat, encodeAnimation } from './encode-animation.ts';
 import { ANIMATION_CAPS, mergeTimelines, type Timeline } from './timeline.ts';
+import { withCardFontFamily } from '../text/rich-text.ts';
 
 /** A card as encoded bytes: animated (WebP or GIF) when a layer moves, else the still PNG. */
 export type RenderedAnimatedCard = {
@@ -60,7 +61,8 @@ export async function renderAnimatedCard(input: CardInput, options: AnimatedCard
 
   const width = CARD.width * scene.scale;
   const height = CARD.height * scene.scale;
-  const layers = staticLayers(scene, moving);
+  // Only the static layers draw text (the moving steps are the background and the avatar).
+  const layers = withCardFontFamily(scene.fontFamily, () => staticLayers(scene, moving));
   let maxFrames = Math.min(ANIMATION_CAPS.maxFrames, Math.floor(ANIMATION_CAPS.maxOutputPixels / (width * height)));
   // Drawing the static layers once counts as drawing.
   let draw = performance.now() - prepared;

@@ -42,7 +42,7 @@ export function prepareCardFonts(): void {
   const missing = files.filter((file) => !existsSync(file.path));
   if (missing.length > 0) throw new MissingFontsError(missing);
   for (const file of files) {
-    registerFont(file.path, file.weight ? { family: file.family, weight: file.weight } : { family: file.family });
+    registerFont(file.path, { family: file.family, ...(file.weight && { weight: file.weight }), ...(file.style && { style: file.style }) });
   }
   registered = true;
 }

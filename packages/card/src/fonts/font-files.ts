@@ -1,25 +1,67 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { CARD_FONT_FAMILY_IDS, CARD_FONT_FAMILIES, type CardFontFamily } from '@utility-api/render-jobs';
 
 export interface FontFile {
   path: string;
   family: string;
-  weight?: '400' | '600' | '700' | '800';
+  weight?: '400' | '600' | '700' | '800' | '900';
+  /** Italic faces are registered as such, so Pango picks them for italic text instead of slanting the upright one. */
+  style?: 'italic';
   /** Where the file comes from, for the error that names what to install. */
   source: string;
 }
 
-/** The design face: Inter, shipped as TTF in an npm package (woff/woff2 would silently fall back). */
-function interFiles(): FontFile[] {
-  const packageRoot = dirname(createRequire(import.meta.url).resolve('@expo-google-fonts/inter/package.json'));
-  const weights = [['400', '400Regular'], ['600', '600SemiBold'], ['700', '700Bold'], ['800', '800ExtraBold']] as const;
-  return weights.map(([weight, folder]) => ({
-    path: join(packageRoot, folder, `Inter_${folder}.ttf`),
-    family: 'Inter',
-    weight,
-    source: 'npm package @expo-google-fonts/inter',
-  }));
+/**
+ * The npm package and file name stem of each `fontFamily` (render-jobs' CARD_FONT_FAMILIES names
+ * them). The @expo-google-fonts packages ship one TTF per weight and style, each covering every
+ * script the family has (Latin, Greek and Cyrillic here: checked with fc-query, and by
+ * tests/card/font-families.test.ts). Packages of WOFF or WOFF2 files (@fontsource) cannot be
+ * used: registered here, their families drew nothing but the fallback (measured on this
+ * machine's fontconfig, FreeType and node-canvas), and they split each family by subset. knip.json
+ * lists these packages as used: knip does not see a package resolved for its files.
+ */
+const FAMILY_PACKAGES: Record<CardFontFamily, { packageName: string; stem: string }> = {
+  inter: { packageName: '@expo-google-fonts/inter', stem: 'Inter' },
+  manrope: { packageName: '@expo-google-fonts/manrope', stem: 'Manrope' },
+  'fira-sans': { packageName: '@expo-google-fonts/fira-sans', stem: 'FiraSans' },
+  comfortaa: { packageName: '@expo-google-fonts/comfortaa', stem: 'Comfortaa' },
+  literata: { packageName: '@expo-google-fonts/literata', stem: 'Literata' },
+  'eb-garamond': { packageName: '@expo-google-fonts/eb-garamond', stem: 'EBGaramond' },
+  'roboto-slab': { packageName: '@expo-google-fonts/roboto-slab', stem: 'RobotoSlab' },
+  'roboto-condensed': { packageName: '@expo-google-fonts/roboto-condensed', stem: 'RobotoCondensed' },
+  'jetbrains-mono': { packageName: '@expo-google-fonts/jetbrains-mono', stem: 'JetBrainsMono' },
+  'press-start-2p': { packageName: '@expo-google-fonts/press-start-2p', stem: 'PressStart2P' },
+};
+
+/** The weights the card draws (rich-text.ts TextStyle), as the packages name their folders. */
+const WEIGHT_FOLDERS = [['400', '400Regular'], ['600', '600SemiBold'], ['700', '700Bold'], ['800', '800ExtraBold'], ['900', '900Black']] as const;
+
+/**
+ * A family's files for the weights the card draws, upright and italic, as far as the family has
+ * them (Comfortaa stops at 700 and has no italics, Press Start 2P has one face): Pango takes the
+ * nearest weight and slants an upright face where there is no italic. The regular face is listed
+ * whether or not it is there, so a missing package is reported by name at start-up.
+ */
+function familyFiles(id: CardFontFamily): FontFile[] {
+  const { packageName, stem } = FAMILY_PACKAGES[id];
+  const source = `npm package ${packageName}`;
+  let packageRoot: string;
+  try {
+    packageRoot = dirname(createRequire(import.meta.url).resolve(`${packageName}/package.json`));
+  } catch {
+    return [{ path: join(packageName, '400Regular', `${stem}_400Regular.ttf`), family: CARD_FONT_FAMILIES[id].name, weight: '400', source }];
+  }
+  return WEIGHT_FOLDERS.flatMap(([weight, folder]) =>
+    (['', '_Italic'] as const).map((suffix): FontFile => ({
+      path: join(packageRoot, `${folder}${suffix}`, `${stem}_${folder}${suffix}.ttf`),
+      family: CARD_FONT_FAMILIES[id].name,
+      weight,
+      ...(suffix === '' ? {} : { style: 'italic' as const }),
+      source,
+    })),
+  ).filter((file) => (file.weight === '400' && file.style === undefined) || existsSync(file.path));
 }
 
 const NOTO_CORE = '/usr/share/fonts/truetype/noto';
@@ -88,7 +130,7 @@ export const EMOJI_FAMILY = 'Noto Color Emoji';
 
 export function cardFontFiles(): FontFile[] {
   return [
-    ...interFiles(),
+    ...CARD_FONT_FAMILY_IDS.flatMap(familyFiles),
     ...notoScriptFiles(),
     { path: join(NOTO_CJK, 'NotoSansCJK-Regular.ttc'), family: 'Noto Sans CJK JP', weight: '400', source: 'Debian package fonts-noto-cjk' },
     { path: join(NOTO_CJK, 'NotoSansCJK-Bold.ttc'), family: 'Noto Sans CJK JP', weight: '700', source: 'Debian package fonts-noto-cjk' },

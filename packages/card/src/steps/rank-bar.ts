@@ -4,11 +4,12 @@ import type { CanvasRenderingContext2D } from 'canvas';
 import { lighten, rgba } from '../color/color.ts';
 import { LARGE_TEXT_CONTRAST, SMALL_TEXT_CONTRAST } from '../legibility/contrast.ts';
 import type { Ground } from '../legibility/ground.ts';
-import { RANK, TEXT_COLUMN } from '../layout/card-layout.ts';
+import { MIN_TEXT_SIZE, RANK, TEXT_COLUMN } from '../layout/card-layout.ts';
 import { layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
-import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
+import { inCapitals } from '../text/card-labels.ts';
+import { drawText, fitText, measureText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
 /**
@@ -30,15 +31,18 @@ const ROW_GAP = 20;
 const LABEL_GAP = 8;
 const GROUP_GAP = 24;
 
-type RankRow = { level: string; place: string; valueSize: number };
+type RankRow = { levelLabel: string; level: string; rankLabel: string; place: string; valueSize: number };
 
 const valueStyle = (size: number, color: string): TextStyle => ({ size, weight: 800, color });
 const labelStyle = (scene: Scene): TextStyle => ({ size: RANK.labelSize, weight: 700, color: scene.textColors.label, letterSpacing: 1.2 });
 
+/** The most of the row the XP text may take, so a long `labels.xp` still leaves room for the level and rank. */
+const XP_SHARE = 0.45;
+
 function rowWidth(context: CanvasRenderingContext2D, scene: Scene, row: RankRow): number {
   const style = valueStyle(row.valueSize, '#ffffff');
   const label = labelStyle(scene);
-  return measureText(context, 'LEVEL', label) + LABEL_GAP + measureText(context, row.level, style) + GROUP_GAP + measureText(context, 'RANK', label) + LABEL_GAP + measureText(context, row.place, style);
+  return measureText(context, row.levelLabel, label) + LABEL_GAP + measureText(context, row.level, style) + GROUP_GAP + measureText(context, row.rankLabel, label) + LABEL_GAP + measureText(context, row.place, style);
 }
 
 /**
@@ -50,14 +54,20 @@ const cardNumber = (value: number) => compactNumber(value, { round: 'down' });
 
 /**
  * Level and rank in full while they fit beside the XP text; then abbreviated like the XP ("1B",
- * "#1T"); then smaller, so the two sides of the row never run into each other.
+ * "#1T"); then smaller, so the two sides of the row never run into each other; then, for long
+ * `labels`, with the labels cut (with "…") to an equal share of what the numbers leave.
  */
 function fitRankRow(context: CanvasRenderingContext2D, scene: Scene, rank: RankData, room: number): RankRow {
-  const full: RankRow = { level: String(rank.level), place: `#${rank.rank}`, valueSize: RANK.valueSize };
+  const labels = { levelLabel: inCapitals(scene.words.level), rankLabel: inCapitals(scene.words.rank) };
+  const full: RankRow = { ...labels, level: String(rank.level), place: `#${rank.rank}`, valueSize: RANK.valueSize };
   if (rowWidth(context, scene, full) <= room) return full;
-  const compact: RankRow = { level: cardNumber(rank.level), place: `#${cardNumber(rank.rank)}`, valueSize: RANK.valueSize };
+  const compact: RankRow = { ...labels, level: cardNumber(rank.level), place: `#${cardNumber(rank.rank)}`, valueSize: RANK.valueSize };
   while (compact.valueSize > RANK.valueMinSize && rowWidth(context, scene, compact) > room) compact.valueSize -= 1;
-  return compact;
+  if (rowWidth(context, scene, compact) <= room) return compact;
+  const values = rowWidth(context, scene, { ...compact, levelLabel: '', rankLabel: '' });
+  const share = Math.max(0, (room - values) / 2);
+  const cut = (label: string) => fitText(context, label, labelStyle(scene), share, RANK.labelSize).text;
+  return { ...compact, levelLabel: cut(compact.levelLabel), rankLabel: cut(compact.rankLabel) };
 }
 
 /** The rank row's texts, left to right, then the XP text on the right (computed once per card). */
@@ -65,16 +75,15 @@ export const rankRowLayout = layoutOncePerCard((context: CanvasRenderingContext2
   const rank = scene.rank;
   if (!rank) return [];
   const baseline = RANK.rowBaseline;
-  const xpStyle: TextStyle = { size: RANK.xpSize, weight: 600, color: scene.textColors.xp };
-  const xpText = `${cardNumber(rank.currentXp)} / ${cardNumber(rank.requiredXp)} XP`;
-  const xpWidth = measureText(context, xpText, xpStyle);
-  const row = fitRankRow(context, scene, rank, TEXT_COLUMN.right - TEXT_COLUMN.left - xpWidth - ROW_GAP);
+  const columnWidth = TEXT_COLUMN.right - TEXT_COLUMN.left;
+  const xp = fitText(context, `${cardNumber(rank.currentXp)} / ${cardNumber(rank.requiredXp)} ${scene.words.xp}`, { size: RANK.xpSize, weight: 600, color: scene.textColors.xp }, columnWidth * XP_SHARE, MIN_TEXT_SIZE);
+  const row = fitRankRow(context, scene, rank, columnWidth - xp.width - ROW_GAP);
   const label = labelStyle(scene);
   const rankColor = rank.autoColorRank ? (PODIUM_COLORS[scene.ground][rank.rank] ?? scene.textColors.value) : scene.textColors.value;
   const runs: { role: string; text: string; style: TextStyle; gapAfter: number; minContrast: number }[] = [
-    { role: 'level label', text: 'LEVEL', style: label, gapAfter: LABEL_GAP, minContrast: SMALL_TEXT_CONTRAST },
+    { role: 'level label', text: row.levelLabel, style: label, gapAfter: LABEL_GAP, minContrast: SMALL_TEXT_CONTRAST },
     { role: 'level', text: row.level, style: valueStyle(row.valueSize, rank.levelColor), gapAfter: GROUP_GAP, minContrast: LARGE_TEXT_CONTRAST },
-    { role: 'rank label', text: 'RANK', style: label, gapAfter: LABEL_GAP, minContrast: SMALL_TEXT_CONTRAST },
+    { role: 'rank label', text: row.rankLabel, style: label, gapAfter: LABEL_GAP, minContrast: SMALL_TEXT_CONTRAST },
     { role: 'rank', text: row.place, style: valueStyle(row.valueSize, rankColor), gapAfter: 0, minContrast: LARGE_TEXT_CONTRAST },
   ];
   const placed: PlacedText[] = [];
@@ -84,7 +93,7 @@ export const rankRowLayout = layoutOncePerCard((context: CanvasRenderingContext2
     placed.push({ role: run.role, text: run.text, x: cursor, baseline, width, style: run.style, minContrast: run.minContrast });
     cursor += width + run.gapAfter;
   }
-  placed.push({ role: 'xp', text: xpText, x: TEXT_COLUMN.right - xpWidth, baseline, width: xpWidth, style: xpStyle, minContrast: SMALL_TEXT_CONTRAST });
+  placed.push({ role: 'xp', text: xp.text, x: TEXT_COLUMN.right - xp.width, baseline, width: xp.width, style: xp.style, minContrast: SMALL_TEXT_CONTRAST });
   return placed;
 });
 

@@ -3,6 +3,7 @@ import { LARGE_TEXT_CONTRAST, SMALL_TEXT_CONTRAST } from '../legibility/contrast
 import { BADGES, MIN_TEXT_SIZE, NAME, NAME_BLOCK, SUBTITLE, TAG, TEXT_COLUMN } from '../layout/card-layout.ts';
 import { drawPlacedTexts, layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath } from '../paint/shapes.ts';
+import { inCapitals } from '../text/card-labels.ts';
 import { fitLines } from '../text/fit-lines.ts';
 import { drawText, fitText, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
 import type { Scene } from '../scene.ts';
@@ -18,7 +19,7 @@ const chipStyle: TextStyle = { size: CHIP.textSize, weight: 800, color: '#ffffff
 
 function botChipWidth(context: CanvasRenderingContext2D, scene: Scene): number {
   if (!scene.bot) return 0;
-  return CHIP.padding * 2 + measureText(context, 'BOT', chipStyle) + (scene.verifiedBot ? CHIP.checkSize + CHIP.checkGap : 0);
+  return CHIP.padding * 2 + measureText(context, inCapitals(scene.words.bot), chipStyle) + (scene.verifiedBot ? CHIP.checkSize + CHIP.checkGap : 0);
 }
 
 function drawBotChip(context: CanvasRenderingContext2D, scene: Scene, x: number, nameBaseline: number, nameSize: number): void {
@@ -42,7 +43,7 @@ function drawBotChip(context: CanvasRenderingContext2D, scene: Scene, x: number,
     context.stroke();
     cursor += CHIP.checkSize + CHIP.checkGap;
   }
-  drawText(context, 'BOT', cursor, top + CHIP.height / 2 + (CHIP.textSize * CAP_HEIGHT) / 2, chipStyle);
+  drawText(context, inCapitals(scene.words.bot), cursor, top + CHIP.height / 2 + (CHIP.textSize * CAP_HEIGHT) / 2, chipStyle);
 }
 
 /** `advance`: the space from the previous line's baseline to this one's. */

@@ -6,6 +6,7 @@ import { drawPlacedTexts, layoutOncePerCard, type PlacedText } from '../layout/p
 import { WELCOME_HEADLINE, WELCOME_MESSAGE, WELCOME_NAME, WELCOME_RULE, WELCOME_SUBTITLE, WELCOME_TAG, WELCOME_TEXT, WELCOME_TEXT_COLUMN } from '../layout/welcome-layout.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
+import { CASED_SCRIPTS, inCapitals } from '../text/card-labels.ts';
 import { fitText, isRightToLeft, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
@@ -40,13 +41,6 @@ const centered = (role: string, fitted: FittedText, gap: number, minContrast: nu
   place: (centerX, baseline) => ({ texts: [centeredText(role, fitted, centerX, baseline, minContrast)] }),
 });
 
-/**
- * Scripts written with capitals and unjoined letters, which take the capitals-and-letter-spacing
- * treatment. Joined (Arabic), complex (Devanagari, Thai) and CJK scripts keep their own shapes:
- * drawn letter by letter they would fall apart.
- */
-const CASED_SCRIPTS = /^[\P{L}\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]*$/u;
-
 /** Letter spacing grows and shrinks with the headline's size. */
 const headlineStyle = (scene: Scene, size: number, spaced: boolean): TextStyle => ({
   size,
@@ -60,7 +54,7 @@ function fitHeadline(context: CanvasRenderingContext2D, scene: Scene, width: num
   const raw = scene.headline.trim();
   if (raw === '') return undefined;
   const cased = CASED_SCRIPTS.test(raw);
-  const text = cased ? raw.toUpperCase() : raw;
+  const text = inCapitals(raw);
   for (let size = WELCOME_HEADLINE.size; size > WELCOME_HEADLINE.minSize; size -= 2) {
     const style = headlineStyle(scene, size, cased);
     const measured = measureText(context, text, style);

@@ -2,7 +2,17 @@ import { compactNumber } from '@utility-api/compact-number';
 import { ALT_TEXT_MAX_LENGTH, DEFAULT_CARD_LAYOUT, previousLevelOf, type PresenceStatus } from '@utility-api/render-jobs';
 import type { CardInput } from '../profile/card-profile.ts';
 import { resolveTexts, welcomeHeadline } from '../scene.ts';
+import { cardWords } from './card-labels.ts';
 import { spokenText, visibleText } from './clean-text.ts';
+import { plainLetters } from './math-letters.ts';
+
+/**
+ * The rank words as a sentence says them when `labels` does not replace them. A replaced word is
+ * said as given: the caller's "Niveau" is no more English than the rest, and the card draws it.
+ * The sentence's own words ("Profile card for", "of", the status) stay English: translating them
+ * would take a whole sentence per language, which `labels` does not carry.
+ */
+const SPOKEN_WORDS = { level: 'level', rank: 'rank', xp: 'XP' } as const;
 
 const STATUS_WORDS: Record<PresenceStatus, string> = { online: 'online', idle: 'idle', dnd: 'do not disturb', offline: 'offline' };
 
@@ -24,7 +34,7 @@ function capped(text: string): string {
  * One plain sentence saying what the card shows, for screen readers: "Profile card for Ada
  * (@ada.codes): level 12, rank #1, 1.2K of 5K XP, online." Built from the texts the card draws
  * (cleaned by the same rules, with the same defaults), at most ALT_TEXT_MAX_LENGTH characters.
- * What the card draws as nothing is not said (`spokenText`): no bidi control, direction marks
+ * Labels replace the rank words they translate (SPOKEN_WORDS). What the card draws as nothing is not said (`spokenText`): no bidi control, direction marks
  * included, and no default-ignorable or blank character outside an emoji sequence.
  */
 export { capped as cappedAltText };
@@ -37,7 +47,7 @@ export function cardAltText(input: CardInput): string {
   const quoted = (text: string | undefined) => (text === undefined || text === '' ? [] : [`“${text}”`]);
   const layout = options.layout ?? DEFAULT_CARD_LAYOUT;
   if (layout === 'welcome') {
-    details.push(...quoted(welcomeHeadline(options.headline)), ...quoted(visibleText(options.message)), ...quoted(texts.subtitle));
+    details.push(...quoted(welcomeHeadline(options.headline, 'welcome', cardWords(options.labels).welcome)), ...quoted(visibleText(options.message)), ...quoted(texts.subtitle));
   } else if (layout === 'levelup') {
     const rank = options.rankData;
     details.push(...quoted(welcomeHeadline(options.headline, layout)));
@@ -46,9 +56,11 @@ export function cardAltText(input: CardInput): string {
   } else {
     details.push(...quoted(texts.subtitle));
     const rank = options.rankData;
-    if (rank) details.push(`level ${cardNumber(rank.level)}, rank #${cardNumber(rank.rank)}, ${cardNumber(rank.currentXp)} of ${cardNumber(rank.requiredXp)} XP`);
+    const word = (label: keyof typeof SPOKEN_WORDS) => visibleText(options.labels?.[label]) ?? SPOKEN_WORDS[label];
+    if (rank) details.push(`${word('level')} ${cardNumber(rank.level)}, ${word('rank')} #${cardNumber(rank.rank)}, ${cardNumber(rank.currentXp)} of ${cardNumber(rank.requiredXp)} ${word('xp')}`);
   }
   if (options.presenceStatus !== undefined) details.push(STATUS_WORDS[options.presenceStatus]);
   const kind = layout === 'welcome' ? 'Welcome card' : layout === 'levelup' ? 'Level-up card' : 'Profile card';
-  return capped(spokenText(`${kind} for ${who}${details.length === 0 ? '' : `: ${details.join(', ')}`}.`));
+  // Mathematical letters (𝓯𝓪𝓷𝓬𝔂) said as the plain letters the card draws: a screen reader names each one ("mathematical bold script small f").
+  return capped(spokenText(plainLetters(`${kind} for ${who}${details.length === 0 ? '' : `: ${details.join(', ')}`}.`)));
 }

@@ -1,26 +1,59 @@
+import { CARD_FONT_FAMILIES, DEFAULT_CARD_FONT_FAMILY } from '@utility-api/render-jobs';
 import type { CanvasRenderingContext2D } from 'canvas';
 import { emojiGlyph, emojiGlyphAtSize } from './emoji-glyphs.ts';
+import { PLAIN, styledPieces, type LetterEmphasis } from './math-letters.ts';
 
-/** The design face first; Pango finds the script fonts registered beside it for anything Inter lacks. */
-const FONT_STACK = 'Inter, "Noto Sans", "Noto Sans CJK JP", "Noto Sans Symbols", "Noto Sans Symbols 2", "Noto Sans Math"';
+/** After the card's family, Pango finds the script fonts registered beside it for anything the family lacks. */
+const FALLBACK_STACK = ['Inter', 'Noto Sans', 'Noto Sans CJK JP', 'Noto Sans Symbols', 'Noto Sans Symbols 2', 'Noto Sans Math'];
+
+/** The family mathematical monospace letters (𝚖𝚘𝚗𝚘) are drawn in. */
+const MONOSPACE_FAMILY = CARD_FONT_FAMILIES['jetbrains-mono'].name;
+
+/**
+ * The family the card being drawn uses (`fontFamily`). It is set around a card's drawing by
+ * {@link withCardFontFamily} rather than carried in every TextStyle: the steps build their styles
+ * in many places and need not know the family, and a card is drawn synchronously, so no other
+ * card's text can be measured or drawn while it is set.
+ */
+let cardFamily: string = CARD_FONT_FAMILIES[DEFAULT_CARD_FONT_FAMILY].name;
+
+/** Runs `draw` with every text measured and drawn in `family` (then the fallbacks); returns what it returns. */
+export function withCardFontFamily<T>(family: string, draw: () => T): T {
+  const previous = cardFamily;
+  cardFamily = family;
+  try {
+    return draw();
+  } finally {
+    cardFamily = previous;
+  }
+}
 
 export interface TextStyle {
   size: number;
-  weight: 400 | 600 | 700 | 800;
+  weight: 400 | 600 | 700 | 800 | 900;
   color: string;
+  /** The family's italic face (Pango slants the upright one where the family has none). */
+  italic?: boolean;
   /** Extra space between letters, in pixels (used by small caps labels). */
   letterSpacing?: number;
 }
 
-type MeasuredRun = TextRun & { width: number };
+type MeasuredRun = TextRun & { width: number; font: string };
 
 /** Emoji boxes relative to the font size: a touch taller than capitals, sitting on the baseline. */
 const EMOJI_HEIGHT = 1.08;
 const EMOJI_DESCENT = 0.14;
 const EMOJI_GAP = 0.06;
 
-function fontFor(style: Pick<TextStyle, 'size' | 'weight'>): string {
-  return `${style.weight} ${style.size}px ${FONT_STACK}`;
+/** The weight bold mathematical letters take: clearly heavier than the text around them (the name is already 800). */
+const BOLDER: Record<TextStyle['weight'], TextStyle['weight']> = { 400: 700, 600: 800, 700: 900, 800: 900, 900: 900 };
+
+const quoted = (family: string) => `"${family}"`;
+
+function fontFor(style: Pick<TextStyle, 'size' | 'weight' | 'italic'>, emphasis: LetterEmphasis = PLAIN): string {
+  const families = [...new Set([...(emphasis.monospace ? [MONOSPACE_FAMILY] : []), cardFamily, ...FALLBACK_STACK])];
+  const italic = style.italic === true || emphasis.italic;
+  return `${italic ? 'italic ' : ''}${emphasis.bold ? BOLDER[style.weight] : style.weight} ${style.size}px ${families.map(quoted).join(', ')}`;
 }
 
 function emojiWidth(emoji: string, size: number): number | undefined {
@@ -29,20 +62,27 @@ function emojiWidth(emoji: string, size: number): number | undefined {
   return (glyph.width / glyph.height) * size * EMOJI_HEIGHT + size * EMOJI_GAP * 2;
 }
 
+/**
+ * The text's runs with their widths: emoji, and text cut where mathematical letters change the
+ * emphasis (math-letters.ts), each drawn as its plain letters in its own font.
+ */
 function measureRuns(context: CanvasRenderingContext2D, text: string, style: TextStyle): MeasuredRun[] {
-  context.font = fontFor(style);
   const direction = context.direction;
   context.direction = isRightToLeft(text) ? 'rtl' : 'ltr';
   const runs: MeasuredRun[] = [];
   for (const run of splitRuns(text)) {
     const width = run.kind === 'emoji' ? emojiWidth(run.text, style.size) : undefined;
     if (width !== undefined) {
-      runs.push({ ...run, width });
+      runs.push({ ...run, width, font: fontFor(style) });
       continue;
     }
     // Text, or an emoji the color font lacks: Pango draws it with the text fonts.
-    const spacing = (style.letterSpacing ?? 0) * graphemesOf(run.text).length;
-    runs.push({ kind: 'text', text: run.text, width: context.measureText(run.text).width + spacing });
+    for (const piece of styledPieces(run.text)) {
+      const pieceFont = fontFor(style, piece.emphasis);
+      context.font = pieceFont;
+      const spacing = (style.letterSpacing ?? 0) * graphemesOf(piece.text).length;
+      runs.push({ kind: 'text', text: piece.text, width: context.measureText(piece.text).width + spacing, font: pieceFont });
+    }
   }
   context.direction = direction;
   return runs;
@@ -93,9 +133,9 @@ export function drawText(context: CanvasRenderingContext2D, text: string, x: num
   context.textDrawingMode = 'glyph';
   context.textBaseline = 'alphabetic';
   context.textAlign = 'left';
-  context.font = fontFor(style);
   context.fillStyle = style.color;
   for (const run of ordered) {
+    context.font = run.font;
     if (run.kind === 'emoji') {
       drawEmoji(context, run.text, cursor + style.size * EMOJI_GAP, y + style.size * EMOJI_DESCENT, style.size * EMOJI_HEIGHT);
     } else if (style.letterSpacing) {

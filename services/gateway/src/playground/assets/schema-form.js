@@ -9,7 +9,7 @@ import { DRAWN_ONLY_IN_LAYOUT } from './snippets.js';
 /** Where each known field goes; fields not listed here land in "More options", in document order. */
 const GROUPS = [
   { title: 'Card', fields: ['layout', 'userId', 'headline', 'message'] },
-  { title: 'Text', fields: ['customUsername', 'customTag', 'customSubtitle', 'customDate', 'localDateType'] },
+  { title: 'Text', fields: ['customUsername', 'customTag', 'customSubtitle', 'customDate', 'localDateType', 'fontFamily', 'labels'] },
   { title: 'Colours', fields: ['usernameColor', 'tagColor', 'borderColor', 'removeBorder', 'disableProfileTheme'] },
   { title: 'Background', fields: ['customBackground', 'backgroundBrightness', 'moreBackgroundBlur'] },
   { title: 'Avatar', fields: ['presenceStatus', 'squareAvatar', 'removeAvatarFrame'] },
