@@ -99,8 +99,12 @@ export const DEFAULT_CARD_CACHE_LIMITS: Readonly<Record<'decodedImages' | 'backg
    * so 8192 of them (the cut-off tries of long names included) stay under 4 MiB.
    */
   textMeasurements: { maxEntries: 8192, maxBytes: 4 * MIB },
-  /** Static layers: one per design (layout, ground, border, scale), 1.03 MiB each at 1x, 4.1 MiB at 2x. */
-  staticLayers: { maxEntries: 32, maxBytes: 40 * MIB },
+  /**
+   * Layers identical on every card of one design: the avatar ring per palette and shape, the whole
+   * default avatar layer (230 px square: 207 KiB at 1x, 827 KiB at 2x), the panel per ground (1.03
+   * MiB at 1x). 24 MiB holds the common designs of a busy worker; a miss only costs drawing it.
+   */
+  staticLayers: { maxEntries: 256, maxBytes: 24 * MIB },
 };
 
 const pixelBytes = (value: { width: number; height: number }) => value.width * value.height * 4;
