@@ -5,7 +5,7 @@ import { Canvas, createCanvas, loadImage } from 'canvas';
 import { cardCacheStats, clearCardCaches, PNG_ENCODING, prepareCardFonts, renderCard, type RenderedCard } from '@utility-api/card';
 import { benchCardSets, distinctBenchCard } from '../packages/card/samples/bench-cards.ts';
 import { formatCostTable, measureCardFormats, type BenchCard, type FormatCost } from './bench/card-formats.ts';
-import { benchAnimatedCard } from './bench/card-render.ts';
+import { benchAnimatedCard, cpuRounds, type CpuPerCard } from './bench/card-render.ts';
 
 /**
  * `pnpm card:bench [--quick]`: times renderCard on three option sets and prints markdown tables.
@@ -52,6 +52,8 @@ interface Run {
   draw: Summary;
   encode: Summary;
   total: Summary;
+  /** CPU per card (user + system, all threads of this process) over rounds of cards: steadier than wall time on a shared machine. */
+  cpuMs: CpuPerCard;
   pngKb: number;
 }
 
@@ -62,8 +64,10 @@ async function timeRenders(set: (typeof SETS)[number], mode: Run['mode'], count:
   const total: number[] = [];
   let bytes = 0;
   let last: RenderedCard | undefined;
+  const cpu = cpuRounds();
   for (let index = 0; index < count; index += 1) {
     if (mode === 'fresh background') clearCardCaches();
+    cpu.startCard();
     const started = performance.now();
     last = await renderCard(distinct(set.input, offset + index));
     if (mode === 'cached background' && kept.length < FORMAT_CARDS) kept.push({ png: last.png, pngEncodeMs: last.timings.encode });
@@ -82,6 +86,7 @@ async function timeRenders(set: (typeof SETS)[number], mode: Run['mode'], count:
     draw: summarize(draw),
     encode: summarize(encode),
     total: summarize(total),
+    cpuMs: cpu.finish(),
     pngKb: bytes / count / 1024,
   };
   return { run, last };
@@ -165,14 +170,14 @@ const lines = [
   '',
   `Cold: font registration ${ms(cold.fontsMs)} ms, first render ${ms(cold.firstRenderMs)} ms (prepare ${ms(cold.timings.prepare)}, draw ${ms(cold.timings.draw)}, encode ${ms(cold.timings.encode)}).`,
   '',
-  '| set | mode | renders | prepare ms med | draw ms med / p95 | encode ms med / p95 | total ms med / p95 | PNG KB |',
-  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| set | mode | renders | CPU ms/card med (min-max over rounds of 10) | prepare ms med | draw ms med / p95 | encode ms med / p95 | total ms med / p95 | PNG KB |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...runs.map(
     (run) =>
-      `| ${run.set} | ${run.mode} | ${run.renders} | ${ms(run.prepare.median)} | ${pair(run.draw)} | ${pair(run.encode)} | ${pair(run.total)} | ${run.pngKb.toFixed(0)} |`,
+      `| ${run.set} | ${run.mode} | ${run.renders} | ${run.cpuMs.median.toFixed(2)} (${run.cpuMs.min.toFixed(2)}-${run.cpuMs.max.toFixed(2)}) | ${ms(run.prepare.median)} | ${pair(run.draw)} | ${pair(run.encode)} | ${pair(run.total)} | ${run.pngKb.toFixed(0)} |`,
   ),
   '',
-  `Caches after the run: decoded images ${cacheStats.decodedImages.entries} entries / ${(cacheStats.decodedImages.bytes / 1048576).toFixed(1)} MiB, backgrounds ${cacheStats.backgrounds.entries} / ${(cacheStats.backgrounds.bytes / 1048576).toFixed(1)} MiB.`,
+  `Caches after the run: decoded images ${cacheStats.decodedImages.entries} entries / ${(cacheStats.decodedImages.bytes / 1048576).toFixed(1)} MiB, backgrounds ${cacheStats.backgrounds.entries} / ${(cacheStats.backgrounds.bytes / 1048576).toFixed(1)} MiB, text measurements ${cacheStats.textMeasurements.entries} / ${(cacheStats.textMeasurements.bytes / 1048576).toFixed(2)} MiB (${cacheStats.textMeasurements.hits} hits, ${cacheStats.textMeasurements.misses} misses), static layers ${cacheStats.staticLayers.entries} / ${(cacheStats.staticLayers.bytes / 1048576).toFixed(1)} MiB.`,
   '',
   '| zlib level | filter | encode ms (median over the 3 cards) | KB (mean) |',
   '| ---: | --- | ---: | ---: |',

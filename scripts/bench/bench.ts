@@ -71,7 +71,8 @@ try {
     progress(`profile-image: embedded, then the stack with 1 and 2 renderers (${STACK_RENDER_WORKERS} render worker each)`);
     results.profileImage = await benchProfileImage({
       workDir,
-      seconds: quick ? { newC1: 3, newC16: 3, repeat: 2 } : { newC1: 6, newC16: 8, repeat: 3 },
+      seconds: quick ? { newC1: 3, newC8: 3, newC16: 3, repeat: 2 } : { newC1: 6, newC8: 5, newC16: 8, repeat: 3 },
+      c8Windows: quick ? 2 : 4,
       progress,
     });
   }

@@ -12,6 +12,48 @@ export interface Spread {
   p95: number;
 }
 
+/** CPU milliseconds per card (user + system, every thread of this process) over rounds of cards. */
+export interface CpuPerCard {
+  median: number;
+  min: number;
+  max: number;
+  rounds: number;
+}
+
+/** Cards per CPU reading: /proc-style CPU time is coarse, so one card alone would read 0 or 10 ms. */
+export const CARDS_PER_CPU_ROUND = 10;
+
+/**
+ * Measures CPU per card in rounds of CARDS_PER_CPU_ROUND: call `startCard` before each card.
+ * Wall-clock times on the shared 2-core machine swing with other work; CPU time swings much less,
+ * and the spread over rounds shows how much.
+ */
+export function cpuRounds(): { startCard(): void; finish(): CpuPerCard } {
+  const perCard: number[] = [];
+  let roundStart: NodeJS.CpuUsage | undefined;
+  let inRound = 0;
+  const close = () => {
+    if (roundStart === undefined || inRound === 0) return;
+    const used = process.cpuUsage(roundStart);
+    perCard.push((used.user + used.system) / 1000 / inRound);
+  };
+  return {
+    startCard() {
+      if (inRound === CARDS_PER_CPU_ROUND) {
+        close();
+        inRound = 0;
+        roundStart = undefined;
+      }
+      roundStart ??= process.cpuUsage();
+      inRound += 1;
+    },
+    finish() {
+      close();
+      return { median: percentile(perCard, 0.5), min: Math.min(...perCard), max: Math.max(...perCard), rounds: perCard.length };
+    },
+  };
+}
+
 export interface CardRenderMeasurement {
   set: string;
   description: string;
@@ -22,6 +64,8 @@ export interface CardRenderMeasurement {
   drawEncodeMs: Spread;
   prepareMs: Spread;
   pngBytes: number;
+  /** CPU per card (prepare, draw and PNG encode: the whole renderCard), over rounds of cards. */
+  cpuMs: CpuPerCard;
   /** Each stored format of the set's first `formatCards` cards. */
   formats: FormatCost[];
 }
@@ -39,7 +83,9 @@ export async function benchCardRender(options: { renders: number; warmup: number
     const prepare: number[] = [];
     let bytes = 0;
     const kept: BenchCard[] = [];
+    const cpu = cpuRounds();
     for (let index = 0; index < options.renders; index += 1) {
+      cpu.startCard();
       const card = await renderCard(distinct(set.input, index));
       if (kept.length < options.formatCards) kept.push({ png: card.png, pngEncodeMs: card.timings.encode });
       draw.push(card.timings.draw);
@@ -57,11 +103,13 @@ export async function benchCardRender(options: { renders: number; warmup: number
       drawEncodeMs: spread(drawEncode),
       prepareMs: spread(prepare),
       pngBytes: Math.round(bytes / options.renders),
+      // Read before the format measurements below, which run in this process too.
+      cpuMs: cpu.finish(),
       formats: await measureCardFormats(kept),
     };
     results.push(result);
     options.progress(
-      `card render: ${set.name}: draw+encode median ${result.drawEncodeMs.median.toFixed(1)} ms, p95 ${result.drawEncodeMs.p95.toFixed(1)} ms, ${(result.pngBytes / 1024).toFixed(0)} KB; ` +
+      `card render: ${set.name}: CPU ${result.cpuMs.median.toFixed(2)} ms/card (${result.cpuMs.min.toFixed(2)}-${result.cpuMs.max.toFixed(2)} over ${result.cpuMs.rounds} rounds), draw+encode median ${result.drawEncodeMs.median.toFixed(1)} ms, p95 ${result.drawEncodeMs.p95.toFixed(1)} ms, ${(result.pngBytes / 1024).toFixed(0)} KB; ` +
         result.formats.map((cost) => `${cost.format} ${cost.encodeMs.median.toFixed(0)} ms ${(cost.bytes / 1024).toFixed(0)} KB`).join(', '),
     );
   }

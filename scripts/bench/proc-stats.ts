@@ -87,3 +87,26 @@ export function cpuSeconds(pid: number | undefined): number | undefined {
 export function mainThreadCpuSeconds(pid: number | undefined): number | undefined {
   return pid === undefined ? undefined : statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
 }
+
+/** CPU seconds so far of each live descendant of `root` (render workers under a gateway or renderer), by pid. */
+export function descendantCpuSeconds(root: number | undefined): Map<number, number> {
+  const seconds = new Map<number, number>();
+  if (root === undefined) return seconds;
+  for (const pid of processTree(root)) {
+    if (pid === root) continue;
+    const used = cpuSeconds(pid);
+    if (used !== undefined) seconds.set(pid, used);
+  }
+  return seconds;
+}
+
+/**
+ * CPU seconds the descendants used between two `descendantCpuSeconds` readings: a process started
+ * in between counts whole; one that exited in between (a recycled worker) is missed, so the figure
+ * can only be low, never high.
+ */
+export function descendantCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, used] of after) total += used - (before.get(pid) ?? 0);
+  return total;
+}

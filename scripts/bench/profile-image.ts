@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { freeLoopbackPort, GATEWAY_ENTRY, startLocalStack } from '../local-stack/local-stack.ts';
 import { startBenchProcess } from './bench-process.ts';
 import { BENCH_API_KEY } from './light-endpoints.ts';
-import { cpuSeconds, peakRssMiB } from './proc-stats.ts';
+import { cpuSeconds, descendantCpuBetween, descendantCpuSeconds, peakRssMiB } from './proc-stats.ts';
 import { runRequestLoad, type LoadResult } from './request-load.ts';
 
 export const USER_ID = '302050872383242240';
@@ -19,6 +19,7 @@ export interface ProfileImageMeasurement {
   /**
    * CPU milliseconds per answered request, by process: where the machine's two cores went. "bench
    * process" is this one: the load loop, and in the stack also the S3 server (s3rver runs here).
+   * "<process> render workers" is the CPU of that process's child processes (the render workers).
    */
   cpuMsPerRequest: Record<string, number>;
 }
@@ -93,7 +94,9 @@ async function startStack(renderers: number): Promise<Topology> {
  */
 export async function benchProfileImage(options: {
   workDir: string;
-  seconds: { newC1: number; newC16: number; repeat: number };
+  seconds: { newC1: number; newC8: number; newC16: number; repeat: number };
+  /** Windows of new cards at concurrency 8. */
+  c8Windows: number;
   progress: (line: string) => void;
 }): Promise<{ measurements: ProfileImageMeasurement[]; memory: ProcessMemory[]; renderWorkers: Record<string, number> }> {
   const measurements: ProfileImageMeasurement[] = [];
@@ -114,6 +117,7 @@ export async function benchProfileImage(options: {
       const measure = async (kind: CardRequestKind, concurrency: number, seconds: number, body: () => string) => {
         const processes = topology.processes();
         const cpuBefore = processes.map((entry) => cpuSeconds(entry.pid));
+        const childrenBefore = processes.map((entry) => descendantCpuSeconds(entry.pid));
         const ownBefore = process.cpuUsage();
         const load = await runRequestLoad({ url, headers, body, concurrency, seconds });
         const own = process.cpuUsage(ownBefore);
@@ -122,18 +126,27 @@ export async function benchProfileImage(options: {
           const before = cpuBefore[index];
           const after = cpuSeconds(pid);
           if (before !== undefined && after !== undefined) cpuMsPerRequest[name] = ((after - before) * 1000) / load.requests;
+          // A process's own figure leaves out its children until they exit: render workers apart.
+          const childrenAfter = descendantCpuSeconds(pid);
+          if (childrenAfter.size > 0) cpuMsPerRequest[`${name} render workers`] = (descendantCpuBetween(childrenBefore[index] ?? new Map<number, number>(), childrenAfter) * 1000) / load.requests;
         }
         const failures = load.requests - (load.statuses['200'] ?? 0);
         if (failures > 0) throw new Error(`${topology.name} ${kind} c${concurrency}: ${failures} failed requests: ${JSON.stringify(load.statuses)}`);
         measurements.push({ topology: topology.name, kind, load, cpuMsPerRequest });
         options.progress(
-          `profile-image: ${topology.name}, ${kind} cards, concurrency ${concurrency}: p50 ${load.p50Ms.toFixed(1)} ms, p99 ${load.p99Ms.toFixed(1)} ms, ${load.perSecond.toFixed(1)} cards/s (${load.requests} requests)`,
+          `profile-image: ${topology.name}, ${kind} cards, concurrency ${concurrency}: p50 ${load.p50Ms.toFixed(1)} ms, p99 ${load.p99Ms.toFixed(1)} ms, ${load.perSecond.toFixed(1)} cards/s (${load.requests} requests); CPU ms per card: ${Object.entries(
+            cpuMsPerRequest,
+          )
+            .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
+            .join(', ')}`,
         );
       };
 
       // Every render worker draws a few cards first: fonts, glyph caches and JIT are then warm.
       await runRequestLoad({ url, headers, body: newCard, concurrency: topology.renderWorkers, seconds: 60, maxRequests: 4 * topology.renderWorkers });
       await measure('new', 1, options.seconds.newC1, newCard);
+      // Concurrency 8 in several windows: the spread of cards/s and CPU per card shows (issue 25's target).
+      for (let window = 0; window < options.c8Windows; window += 1) await measure('new', 8, options.seconds.newC8, newCard);
       await measure('new', 16, options.seconds.newC16, newCard);
       const repeated = newCard();
       await runRequestLoad({ url, headers, body: () => repeated, concurrency: 1, seconds: 30, maxRequests: 1 });

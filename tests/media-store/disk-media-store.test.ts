@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ReadStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +91,26 @@ test('a file replaced behind the store gets a new ETag (no stale cache)', async 
   const stat = await store.stat(key);
   t.not(stat?.etag, first.etag);
   t.is(stat?.etag, `"${createHash('sha256').update(replacement).digest('hex').slice(0, 32)}"`);
+});
+
+test('a file just written is read back from memory, and one replaced behind the store from disk', async (t) => {
+  const store = await bootStore();
+  const key = newKey();
+  const written = noisePng(20);
+  await store.put(key, written);
+  const path = join(store.directory, `${key}.png`);
+  const remembered = await store.open(key);
+  t.truthy(remembered);
+  // Not a file stream: the bytes did not come from the disk.
+  t.false(remembered!.body instanceof ReadStream);
+  t.true((await readAll(remembered!.body)).equals(written));
+  // Replaced behind the store (a new mtime): the disk's bytes, not the remembered ones.
+  const replacement = noisePng(20);
+  await writeFile(path, replacement);
+  await age(path, 5000);
+  const opened = await store.open(key);
+  t.true(opened!.body instanceof ReadStream);
+  t.true((await readAll(opened!.body)).equals(replacement));
 });
 
 test('concurrent puts leave only complete files and no temp files', async (t) => {

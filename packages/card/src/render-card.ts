@@ -10,14 +10,22 @@ import { withCardFontFamily } from './text/rich-text.ts';
 
 /**
  * PNG settings, chosen by measurement on this project's cards (`pnpm card:bench` prints the full
- * table; docs/card-design.md keeps a copy): zlib level 4 without row filtering. Encoding is the
- * largest single cost of a render. Over the 22 golden cards, level 4 unfiltered takes ~6.5 ms for
- * ~97 KB, where node-canvas's default (level 6, adaptive filters) takes ~25 ms for ~98 KB and
- * level 3 with the Sub filter ~9 ms for ~115 KB: from level 4 zlib matches lazily, which finds the
- * repeats in raw RGBA rows that a filter would have to create. The filter constants exist only on
- * the Canvas class; read from an instance they are undefined and silently ignored.
+ * table; docs/card-design.md keeps a copy): zlib level 3 without row filtering. Encoding is the
+ * largest single cost of a render. CPU per encode (process.cpuUsage, median of 8 interleaved
+ * rounds over two cards of each bench set, 2-core shared machine, 2026-11-26) and mean size:
+ *   level 1: 5.32 ms, 146 KB | level 2: 5.46 ms, 140 KB | level 3: 5.66 ms, 135 KB
+ *   level 4: 7.29 ms, 113 KB | level 5: 8.44 ms, 106 KB | level 6: 10.60 ms, 102 KB
+ * Level 3 is the knee: 1.6 ms (22%) less than level 4 for 19% more bytes, where level 1 saves only
+ * 0.34 ms more for another 11 KB. The gateway handles the bytes a few times (IPC, two SHA-256
+ * hashes, the store write, the answer): one hash and one copy of 22 KB take 0.03 ms here, so the
+ * extra bytes cost it well under 0.1 ms; the clients' download and the store's disk pay the rest.
+ * Node-canvas's
+ * default (level 6, adaptive filters) takes ~25 ms for ~98 KB; a filter does not pay at these
+ * levels: zlib finds the repeats in raw RGBA rows that a filter would have to create. The filter
+ * constants exist only on the Canvas class; read from an instance they are undefined and silently
+ * ignored.
  */
-export const PNG_ENCODING = { compressionLevel: 4, filters: Canvas.PNG_FILTER_NONE } as const;
+export const PNG_ENCODING = { compressionLevel: 3, filters: Canvas.PNG_FILTER_NONE } as const;
 
 export interface RenderedCard {
   png: Buffer;

@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { access, mkdir, open, stat as statPath, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import type { Logger } from '@utility-api/infra';
 import { LRUCache } from 'lru-cache';
 import { writeFileAtomically } from './atomic-write.ts';
@@ -12,6 +13,15 @@ import { type MediaObject, type MediaStore, type OpenedMedia } from './media-sto
 import { StorageUnavailableError } from './storage-errors.ts';
 
 const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * The bytes of the files this process wrote last, served from memory when they are opened while
+ * still the same file (same inode, size and mtime): a card is read back for its image answer right
+ * after it was stored, and reading it from disk cost the embedded gateway a stream, three reads and
+ * their thread-pool round trips per card. 8 MiB holds the last ~50 cards (135-185 KB each), far more
+ * than are answered at once.
+ */
+const RECENT_WRITES_BYTES = 8 * 1024 * 1024;
 
 export interface DiskMediaStoreOptions {
   directory: string;
@@ -47,6 +57,9 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
   // a new inode over the old one, so a changed file never matches an old entry.
   const etags = new LRUCache<string, string>({ max: 4096 });
   const etagKey = (name: string, stats: Stats) => `${name}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  // Keyed like the ETags, so only the very file written matches. The buffers are the callers' (a
+  // rendered image nobody changes afterwards), kept without a copy.
+  const recentWrites = new LRUCache<string, Buffer>({ maxSize: RECENT_WRITES_BYTES, sizeCalculation: (bytes) => Math.max(1, bytes.length) });
 
   try {
     await mkdir(directory, { recursive: true });
@@ -89,16 +102,17 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
   const sweepTimer = setInterval(sweepInBackground, sweepIntervalMs).unref();
 
   /** Describes the file behind an open handle, so the metadata and the bytes served belong to the same inode. */
-  const describe = async (key: string, format: MediaFormat, handle: FileHandle): Promise<MediaObject | undefined> => {
+  const describe = async (key: string, format: MediaFormat, handle: FileHandle): Promise<{ object: MediaObject; fileKey: string } | undefined> => {
     const stats = await handle.stat();
     if (!stats.isFile()) return undefined;
     const name = mediaObjectName(key, format);
-    let etag = etags.get(etagKey(name, stats));
+    const fileKey = etagKey(name, stats);
+    let etag = etags.get(fileKey);
     if (etag === undefined) {
       etag = await fileContentEtag(handle);
-      etags.set(etagKey(name, stats), etag);
+      etags.set(fileKey, etag);
     }
-    return { key, size: stats.size, etag, lastModified: stats.mtime, format, contentType: MEDIA_FORMATS[format] };
+    return { object: { key, size: stats.size, etag, lastModified: stats.mtime, format, contentType: MEDIA_FORMATS[format] }, fileKey };
   };
 
   const openMedia = async (key: string, format: MediaFormat = DEFAULT_MEDIA_FORMAT): Promise<OpenedMedia | undefined> => {
@@ -107,10 +121,16 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
     let handle: FileHandle | undefined;
     try {
       handle = await open(join(directory, mediaObjectName(key, format)), 'r');
-      const object = await describe(key, format, handle);
-      if (!object) {
+      const described = await describe(key, format, handle);
+      if (!described) {
         await handle.close();
         return undefined;
+      }
+      const { object, fileKey } = described;
+      const written = recentWrites.get(fileKey);
+      if (written !== undefined) {
+        await handle.close();
+        return { object, body: Readable.from([written], { objectMode: false }) };
       }
       // The stream owns the handle from here on and closes it on end, error or destroy.
       return { object, body: handle.createReadStream({ start: 0 }) };
@@ -134,6 +154,7 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
         const stats = await writeFileAtomically(directory, name, key, bytes);
         const etag = contentEtag(bytes);
         etags.set(etagKey(name, stats), etag);
+        recentWrites.set(etagKey(name, stats), bytes);
         return { key, size: stats.size, etag, lastModified: stats.mtime, format, contentType: MEDIA_FORMATS[format] };
       } catch (error) {
         throw new StorageUnavailableError('io_error', { cause: error });

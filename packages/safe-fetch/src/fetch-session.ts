@@ -13,14 +13,17 @@ export type FetchSession = ReturnType<typeof createFetchSession>;
 export function createFetchSession(fetcher: ImageFetcher, budgetBytes: number) {
   const budget = new FetchBudget(budgetBytes);
   const fetches = new Map<string, Promise<FetchedImage>>();
-  const cancelled = new AbortController();
+  // Made on first use: most cards fetch nothing, and an AbortController (an EventTarget) per card
+  // showed in the embedded gateway's profile.
+  let cancelled: AbortController | undefined;
+  const controller = () => (cancelled ??= new AbortController());
   return {
     budget,
     /**
      * Calls off every fetch still running (the unit of work failed and needs none of them): each
      * fails as `cancelled` and its connection is closed. Later calls to `fetchImage` fail at once.
      */
-    cancel: () => cancelled.abort(),
+    cancel: () => controller().abort(),
     /**
      * Like `ImageFetcher.fetchImage`, within the session: a URL already asked for (by any field)
      * shares that fetch, its bytes and its outcome; an error names the field that asked first.
@@ -29,7 +32,7 @@ export function createFetchSession(fetcher: ImageFetcher, budgetBytes: number) {
       const key = sessionKey(url);
       let fetch = fetches.get(key);
       if (fetch === undefined) {
-        fetch = fetcher.fetchImage(url, field, { budget, signal: cancelled.signal });
+        fetch = fetcher.fetchImage(url, field, { budget, signal: controller().signal });
         fetches.set(key, fetch);
       }
       return fetch;

@@ -67,6 +67,22 @@ export class CountedCache<V extends object> {
 /** A background ready to draw, with the size its source declared (charged to each card that uses it). */
 export type CachedBackground = { canvas: Canvas; declared: { width: number; height: number } };
 
+/**
+ * A text as Pango measured it in one font: its runs of plain text and emoji in logical order, each
+ * with its width in 1x pixels (letter spacing included) and, for letter-spaced text, the advance of
+ * each letter, which is how such text is drawn. `bytes` is what the entry is charged.
+ */
+export interface TextMeasurement {
+  runs: readonly { kind: 'text' | 'emoji'; text: string; width: number; font: string; letters?: readonly { text: string; advance: number }[] }[];
+  bytes: number;
+}
+
+/**
+ * A layer that is the same on every card of one design (the panel, the frame, the default avatar's
+ * ring), drawn once on its own transparent canvas at the card's pixel size and copied onto each card.
+ */
+export type CachedLayer = { canvas: Canvas };
+
 const MIB = 1024 * 1024;
 
 /**
@@ -74,30 +90,53 @@ const MIB = 1024 * 1024;
  * their drawn size, 4 bytes per pixel) and 48 MiB of backgrounds ready to draw (softened photos,
  * generated art, at card pixel size), which holds about 44 backgrounds at 1x (1.03 MiB each) or 11 at 2x.
  */
-export const DEFAULT_CARD_CACHE_LIMITS: Readonly<Record<'decodedImages' | 'backgrounds', CacheLimits>> = {
+export const DEFAULT_CARD_CACHE_LIMITS: Readonly<Record<'decodedImages' | 'backgrounds' | 'textMeasurements' | 'staticLayers', CacheLimits>> = {
   decodedImages: { maxEntries: 256, maxBytes: 64 * MIB },
   backgrounds: { maxEntries: 64, maxBytes: 48 * MIB },
+  /**
+   * Pango measures each text again on every card: labels (LEVEL, RANK, BOT), digits, the date, and
+   * a name several times (fitting, the legibility step, drawing). An entry is a few hundred bytes,
+   * so 8192 of them (the cut-off tries of long names included) stay under 4 MiB.
+   */
+  textMeasurements: { maxEntries: 8192, maxBytes: 4 * MIB },
+  /**
+   * Layers identical on every card of one design: the avatar ring per palette and shape, the whole
+   * default avatar layer (230 px square: 207 KiB at 1x, 827 KiB at 2x), the panel per ground (1.03
+   * MiB at 1x). 24 MiB holds the common designs of a busy worker; a miss only costs drawing it.
+   */
+  staticLayers: { maxEntries: 256, maxBytes: 24 * MIB },
 };
 
 const pixelBytes = (value: { width: number; height: number }) => value.width * value.height * 4;
 
 const decodedImageCache = new CountedCache<DecodedImage>(DEFAULT_CARD_CACHE_LIMITS.decodedImages, pixelBytes);
 export const backgroundCache = new CountedCache<CachedBackground>(DEFAULT_CARD_CACHE_LIMITS.backgrounds, (value) => pixelBytes(value.canvas));
+export const textMeasurementCache = new CountedCache<TextMeasurement>(DEFAULT_CARD_CACHE_LIMITS.textMeasurements, (value) => value.bytes);
+export const staticLayerCache = new CountedCache<CachedLayer>(DEFAULT_CARD_CACHE_LIMITS.staticLayers, (value) => pixelBytes(value.canvas));
 
 /** Sets the cache bounds for this process; `{ maxEntries: 0, maxBytes: 0 }` turns a cache off. */
 export function configureCardCaches(limits: Partial<typeof DEFAULT_CARD_CACHE_LIMITS>): void {
   if (limits.decodedImages) decodedImageCache.resize(limits.decodedImages);
   if (limits.backgrounds) backgroundCache.resize(limits.backgrounds);
+  if (limits.textMeasurements) textMeasurementCache.resize(limits.textMeasurements);
+  if (limits.staticLayers) staticLayerCache.resize(limits.staticLayers);
 }
 
-/** Empties both caches and zeroes their counters (benchmarks and tests start cold with it). */
+/** Empties every cache and zeroes their counters (benchmarks and tests start cold with it). */
 export function clearCardCaches(): void {
   decodedImageCache.clear();
   backgroundCache.clear();
+  textMeasurementCache.clear();
+  staticLayerCache.clear();
 }
 
 export function cardCacheStats() {
-  return { decodedImages: decodedImageCache.stats(), backgrounds: backgroundCache.stats() };
+  return {
+    decodedImages: decodedImageCache.stats(),
+    backgrounds: backgroundCache.stats(),
+    textMeasurements: textMeasurementCache.stats(),
+    staticLayers: staticLayerCache.stats(),
+  };
 }
 
 /**

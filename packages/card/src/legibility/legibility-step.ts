@@ -8,6 +8,7 @@ import type { Scene } from '../scene.ts';
 import type { RenderStep } from '../steps/render-steps.ts';
 import { contrastRatio, needsDarkGround, relativeLuminance } from './contrast.ts';
 import { GROUND_COLOR } from './ground.ts';
+import { luminanceQuantileOffset } from './luminance-quantile.ts';
 
 /**
  * Text is only as legible as what is behind it, and a photo can be anything: white, black, busy.
@@ -25,10 +26,6 @@ const MARGIN = 0.25;
 /** Horizontal padding stays under the gaps between runs (LEVEL and its number are 8 px apart), so a pill never covers a neighbour. */
 const PILL = { padX: 5, padY: 4, radius: 8 } as const;
 
-/** One LUT for the 256 channel values: luminance is computed for thousands of pixels per card. */
-const LINEAR = Array.from({ length: 256 }, (_, value) => relativeLuminance({ r: value, g: 0, b: 0 }) / 0.2126);
-const luminanceOf = (r: number, g: number, b: number) => 0.2126 * (LINEAR[r] ?? 0) + 0.7152 * (LINEAR[g] ?? 0) + 0.0722 * (LINEAR[b] ?? 0);
-
 /**
  * The pixel behind `box` that is hardest to read light text on (the lightest) or dark text on (the
  * darkest), ignoring the most extreme IGNORED_SHARE.
@@ -39,18 +36,8 @@ function worstPixel(context: CanvasRenderingContext2D, box: Rect, scale: number,
   const width = Math.max(1, Math.ceil(box.width * scale));
   const height = Math.max(1, Math.ceil(box.height * scale));
   const { data } = context.getImageData(x, y, width, height);
-  const pixels: { luminance: number; offset: number }[] = [];
   // Every other pixel each way is plenty to find the lightest part of a photo behind 16 px text.
-  const step = 2 * scale;
-  for (let row = 0; row < height; row += step) {
-    for (let column = 0; column < width; column += step) {
-      const offset = (row * width + column) * 4;
-      pixels.push({ luminance: luminanceOf(data[offset] ?? 0, data[offset + 1] ?? 0, data[offset + 2] ?? 0), offset });
-    }
-  }
-  pixels.sort((first, second) => (lightText ? second.luminance - first.luminance : first.luminance - second.luminance));
-  const chosen = pixels[Math.min(pixels.length - 1, Math.floor(pixels.length * IGNORED_SHARE))];
-  const offset = chosen?.offset ?? 0;
+  const offset = luminanceQuantileOffset(data, width, height, 2 * scale, lightText, IGNORED_SHARE);
   return { r: data[offset] ?? 0, g: data[offset + 1] ?? 0, b: data[offset + 2] ?? 0 };
 }
 

@@ -1,4 +1,5 @@
-import { createCanvas, type CanvasRenderingContext2D } from 'canvas';
+import { type Canvas, createCanvas, type CanvasRenderingContext2D } from 'canvas';
+import { staticLayerCache } from '../cache/card-caches.ts';
 import { darken, lighten, rgba } from '../color/color.ts';
 import { AVATAR_DECORATION_SCALE, type AvatarBox } from '../layout/card-layout.ts';
 import type { Palette } from '../paint/palette.ts';
@@ -41,10 +42,53 @@ function drawRing(context: CanvasRenderingContext2D, scene: Scene): void {
   context.stroke();
 }
 
-/** The ring, the picture in its shape and the decoration, in the layer's (card) coordinates. */
+/** A transparent canvas the size of the avatar layer, with `draw` done on it in card coordinates. */
+function avatarLayer(box: AvatarBox, scale: number, draw: (context: CanvasRenderingContext2D) => void): Canvas {
+  const half = layerHalf(box);
+  const layer = createCanvas(half * 2 * scale, half * 2 * scale);
+  const context = layer.getContext('2d');
+  context.scale(scale, scale);
+  context.translate(-(box.centerX - half), -(box.centerY - half));
+  context.imageSmoothingEnabled = true;
+  context.patternQuality = 'good';
+  draw(context);
+  return layer;
+}
+
+/**
+ * `draw` on a layer, or the layer a card of the same design drew before (see staticLayerCache).
+ * `design` must hold everything the drawing depends on besides the scale.
+ */
+function cachedAvatarLayer(design: string, scene: Scene, draw: (context: CanvasRenderingContext2D) => void): Canvas {
+  const { centerX, centerY, radius } = scene.avatar.box;
+  // Each layout places and sizes its avatar itself: the box is part of the design.
+  const key = `avatar:${scene.scale}:${centerX},${centerY},${radius}:${design}`;
+  const cached = staticLayerCache.get(key);
+  if (cached) return cached.canvas;
+  const canvas = avatarLayer(scene.avatar.box, scene.scale, draw);
+  staticLayerCache.set(key, { canvas });
+  return canvas;
+}
+
+const paletteKey = (scene: Scene) => [scene.palette.primary, scene.palette.secondary].map((color) => `${color.r},${color.g},${color.b}`).join(';');
+/** What the ring's shape and colors follow: the avatar's shape (a square one shrinks under a decoration) and the palette. */
+const ringDesign = (scene: Scene) => `ring:${scene.avatar.square ? 'square' : 'round'}:${scene.avatar.decoration ? 'decorated' : 'plain'}:${paletteKey(scene)}`;
+
+/**
+ * The ring, the picture in its shape and the decoration, in the layer's (card) coordinates. The
+ * ring is the same on every card of one palette and shape: it is drawn once and copied in, pixel
+ * for pixel (1:1, no transform), onto the still empty layer, which gives the very pixels drawing it
+ * would; the picture inside never touches it (3 px apart).
+ */
 function drawAvatar(context: CanvasRenderingContext2D, scene: Scene): void {
   const { centerX, centerY, radius } = scene.avatar.box;
-  if (scene.avatar.ring) drawRing(context, scene);
+  if (scene.avatar.ring) {
+    const ring = cachedAvatarLayer(ringDesign(scene), scene, (ringContext) => drawRing(ringContext, scene));
+    context.save();
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.drawImage(ring, 0, 0);
+    context.restore();
+  }
   context.save();
   avatarShapePath(context, scene);
   context.clip();
@@ -64,25 +108,28 @@ function drawAvatar(context: CanvasRenderingContext2D, scene: Scene): void {
   }
 }
 
+const drawAvatarLayer = (scene: Scene) => (context: CanvasRenderingContext2D) => {
+  drawAvatar(context, scene);
+  if (scene.presence) cutPresence(context, scene);
+};
+
 /**
  * The avatar is drawn on a layer of its own, so the status mark can cut a real hole in it: what
- * shows around the dot is the panel and background beneath, not a painted ring.
+ * shows around the dot is the panel and background beneath, not a painted ring. The default avatar
+ * (no picture, no decoration) makes the whole layer a function of the palette, shape, ring and
+ * status, so that layer is drawn once per design; a picture (which may be an animation's frame) is
+ * drawn on each card.
  */
 export const avatarStep: RenderStep = {
   name: 'avatar',
   draw(context, scene) {
+    const { image, decoration, ring } = scene.avatar;
+    const layer =
+      image === undefined && decoration === undefined
+        ? cachedAvatarLayer(`default:${ring ? ringDesign(scene) : 'no ring'}:${scene.avatar.square ? 'square' : 'round'}:${paletteKey(scene)}:${scene.presence ?? 'no status'}`, scene, drawAvatarLayer(scene))
+        : avatarLayer(scene.avatar.box, scene.scale, drawAvatarLayer(scene));
     const half = layerHalf(scene.avatar.box);
-    const left = scene.avatar.box.centerX - half;
-    const top = scene.avatar.box.centerY - half;
-    const layer = createCanvas(half * 2 * scene.scale, half * 2 * scene.scale);
-    const layerContext = layer.getContext('2d');
-    layerContext.scale(scene.scale, scene.scale);
-    layerContext.translate(-left, -top);
-    layerContext.imageSmoothingEnabled = true;
-    layerContext.patternQuality = 'good';
-    drawAvatar(layerContext, scene);
-    if (scene.presence) cutPresence(layerContext, scene);
-    context.drawImage(layer, left, top, half * 2, half * 2);
+    context.drawImage(layer, scene.avatar.box.centerX - half, scene.avatar.box.centerY - half, half * 2, half * 2);
   },
 };
 

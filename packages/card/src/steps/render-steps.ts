@@ -1,5 +1,6 @@
 import type { CardLayout } from '@utility-api/render-jobs';
-import type { CanvasRenderingContext2D } from 'canvas';
+import { type Canvas, createCanvas, type CanvasRenderingContext2D } from 'canvas';
+import { staticLayerCache } from '../cache/card-caches.ts';
 import { rgba } from '../color/color.ts';
 import { GROUND_COLOR, PANEL_ALPHA } from '../legibility/ground.ts';
 import { legibilityStepFor } from '../legibility/legibility-step.ts';
@@ -29,7 +30,30 @@ const backgroundStep: RenderStep = {
   },
 };
 
-/** The brightness veil over the whole background, then the frosted panel (dark, or light for dark text) the content sits on. */
+/**
+ * The frosted panel's fill (dark, or light for dark text), the same on every card of one ground
+ * and scale: drawn once on a transparent card-sized layer and copied in 1:1 onto device pixels.
+ * Copying gives the very pixels filling would (pixman multiplies the gradient by the edge coverage,
+ * then composites, either way); the hairline edge is stroked on the card itself, because stroking
+ * it on the layer would round its antialiased pixels differently (checked: off by one there).
+ */
+function panelFill(ground: Scene['ground'], scale: number): Canvas {
+  const key = `panel:${ground}:${scale}`;
+  const cached = staticLayerCache.get(key);
+  if (cached) return cached.canvas;
+  const canvas = createCanvas(CARD.width * scale, CARD.height * scale);
+  const context = canvas.getContext('2d');
+  context.scale(scale, scale);
+  roundedRectPath(context, PANEL.x, PANEL.y, PANEL.width, PANEL.height, PANEL.radius);
+  const color = GROUND_COLOR[ground];
+  const [leftAlpha, rightAlpha] = PANEL_ALPHA[ground];
+  context.fillStyle = withStops(context.createLinearGradient(PANEL.x, 0, PANEL.x + PANEL.width, 0), [[0, rgba(color, leftAlpha)], [1, rgba(color, rightAlpha)]]);
+  context.fill();
+  staticLayerCache.set(key, { canvas });
+  return canvas;
+}
+
+/** The brightness veil over the whole background, then the frosted panel the content sits on. */
 const overlayStep: RenderStep = {
   name: 'overlay',
   draw(context, scene) {
@@ -37,11 +61,11 @@ const overlayStep: RenderStep = {
       context.fillStyle = `rgba(0, 0, 0, ${scene.veilAlpha})`;
       context.fillRect(0, 0, CARD.width, CARD.height);
     }
+    context.save();
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.drawImage(panelFill(scene.ground, scene.scale), 0, 0);
+    context.restore();
     roundedRectPath(context, PANEL.x, PANEL.y, PANEL.width, PANEL.height, PANEL.radius);
-    const ground = GROUND_COLOR[scene.ground];
-    const [leftAlpha, rightAlpha] = PANEL_ALPHA[scene.ground];
-    context.fillStyle = withStops(context.createLinearGradient(PANEL.x, 0, PANEL.x + PANEL.width, 0), [[0, rgba(ground, leftAlpha)], [1, rgba(ground, rightAlpha)]]);
-    context.fill();
     context.lineWidth = 1;
     context.strokeStyle = scene.ground === 'dark' ? 'rgba(255, 255, 255, 0.10)' : 'rgba(255, 255, 255, 0.35)';
     context.stroke();

@@ -1,5 +1,6 @@
 import { CARD_FONT_FAMILIES, DEFAULT_CARD_FONT_FAMILY } from '@utility-api/render-jobs';
 import type { CanvasRenderingContext2D } from 'canvas';
+import { textMeasurementCache, type TextMeasurement } from '../cache/card-caches.ts';
 import { emojiGlyph, emojiGlyphAtSize } from './emoji-glyphs.ts';
 import { PLAIN, styledPieces, type LetterEmphasis } from './math-letters.ts';
 
@@ -38,7 +39,7 @@ export interface TextStyle {
   letterSpacing?: number;
 }
 
-type MeasuredRun = TextRun & { width: number; font: string };
+type MeasuredRun = TextMeasurement['runs'][number];
 
 /** Emoji boxes relative to the font size: a touch taller than capitals, sitting on the baseline. */
 const EMOJI_HEIGHT = 1.08;
@@ -62,15 +63,31 @@ function emojiWidth(emoji: string, size: number): number | undefined {
   return (glyph.width / glyph.height) * size * EMOJI_HEIGHT + size * EMOJI_GAP * 2;
 }
 
+/** What an entry costs besides its strings (UTF-16, two bytes a character): the objects around them. */
+const MEASUREMENT_OVERHEAD_BYTES = 160;
+const RUN_OVERHEAD_BYTES = 80;
+
 /**
  * The text's runs with their widths: emoji, and text cut where mathematical letters change the
- * emphasis (math-letters.ts), each drawn as its plain letters in its own font.
+ * emphasis (math-letters.ts), each drawn as its plain letters in its own font. From the measurement
+ * cache when this font has measured this text before: Pango's measureText is the costliest part of
+ * drawing text, and a card measures the same labels, digits and name many times (and the next card
+ * the same labels and digits again). The key is everything the widths depend on: the font (family,
+ * size, weight, slant), the letter spacing and the text (the paragraph direction follows from the
+ * text). Widths are in 1x units, which Pango gives whatever the context's transform, so 1x and 2x
+ * cards share entries.
  */
-function measureRuns(context: CanvasRenderingContext2D, text: string, style: TextStyle): MeasuredRun[] {
+function measureRuns(context: CanvasRenderingContext2D, text: string, style: TextStyle): readonly MeasuredRun[] {
+  const font = fontFor(style);
+  const key = `${font}\u0000${style.letterSpacing ?? 0}\u0000${text}`;
+  const cached = textMeasurementCache.get(key);
+  if (cached !== undefined) return cached.runs;
   const direction = context.direction;
   context.direction = isRightToLeft(text) ? 'rtl' : 'ltr';
   const runs: MeasuredRun[] = [];
+  let bytes = MEASUREMENT_OVERHEAD_BYTES + key.length * 2;
   for (const run of splitRuns(text)) {
+    bytes += RUN_OVERHEAD_BYTES + run.text.length * 2;
     const width = run.kind === 'emoji' ? emojiWidth(run.text, style.size) : undefined;
     if (width !== undefined) {
       runs.push({ ...run, width, font: fontFor(style) });
@@ -80,11 +97,16 @@ function measureRuns(context: CanvasRenderingContext2D, text: string, style: Tex
     for (const piece of styledPieces(run.text)) {
       const pieceFont = fontFor(style, piece.emphasis);
       context.font = pieceFont;
-      const spacing = (style.letterSpacing ?? 0) * graphemesOf(piece.text).length;
-      runs.push({ kind: 'text', text: piece.text, width: context.measureText(piece.text).width + spacing, font: pieceFont });
+      const graphemes = graphemesOf(piece.text);
+      const spacing = (style.letterSpacing ?? 0) * graphemes.length;
+      // Letter-spaced text is drawn letter by letter, each advanced by its own width.
+      const letters = style.letterSpacing ? graphemes.map((grapheme) => ({ text: grapheme, advance: context.measureText(grapheme).width + (style.letterSpacing ?? 0) })) : undefined;
+      if (letters) bytes += letters.length * RUN_OVERHEAD_BYTES + piece.text.length * 2;
+      runs.push({ kind: 'text', text: piece.text, width: context.measureText(piece.text).width + spacing, font: pieceFont, ...(letters ? { letters } : {}) });
     }
   }
   context.direction = direction;
+  textMeasurementCache.set(key, { runs, bytes });
   return runs;
 }
 
@@ -138,11 +160,11 @@ export function drawText(context: CanvasRenderingContext2D, text: string, x: num
     context.font = run.font;
     if (run.kind === 'emoji') {
       drawEmoji(context, run.text, cursor + style.size * EMOJI_GAP, y + style.size * EMOJI_DESCENT, style.size * EMOJI_HEIGHT);
-    } else if (style.letterSpacing) {
+    } else if (run.letters) {
       let letterX = cursor;
-      for (const grapheme of graphemesOf(run.text)) {
-        context.fillText(grapheme, letterX, y);
-        letterX += context.measureText(grapheme).width + style.letterSpacing;
+      for (const letter of run.letters) {
+        context.fillText(letter.text, letterX, y);
+        letterX += letter.advance;
       }
     } else {
       context.fillText(run.text, cursor, y);
