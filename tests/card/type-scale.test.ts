@@ -1,6 +1,6 @@
 /**
  * The type scale at the size Discord shows a card (packages/card/src/layout/type-scale.ts): every
- * sample card, in both layouts, and cards made to shrink their text (long names, tags, messages,
+ * sample card, in every layout, and cards made to shrink their text (long names, tags, messages,
  * huge numbers) are rendered, and every text the layout placed (`RenderedCard.texts`, with its
  * size) is measured as it appears when the PNG is shown 400 px wide.
  */
@@ -10,6 +10,7 @@ import { renderCard, type CardInput, type RenderedCard } from '../../packages/ca
 import type { PlacedText } from '../../packages/card/src/layout/placed-text.ts';
 import { DISPLAY_WIDTH, displayPx, MIN_DISPLAY_PX, TYPE_SCALE } from '../../packages/card/src/layout/type-scale.ts';
 import { SAMPLE_CARDS } from '../../packages/card/samples/sample-cards.ts';
+import { CARD_LAYOUTS } from '@utility-api/render-jobs';
 
 /** A run's height on screen when the whole PNG is shown DISPLAY_WIDTH px wide (texts are in 1x pixels). */
 const onScreen = (run: PlacedText, card: RenderedCard, scale: number) => (run.style.size * scale * DISPLAY_WIDTH) / card.width;
@@ -26,8 +27,8 @@ const PROFILE = { userId: '175928847299117063', username: 'ada.codes.with.a.rath
 const LONG = 'The Extraordinarily Long Display Name Of Someone Who Likes Typing';
 const HUGE_RANK = { currentXp: 999_999_999_999_999, requiredXp: 1_000_000_000_000_000, level: 987_654_321_012, rank: 123_456_789_012_345, barColor: '#7c5cff', levelColor: '#ffd166', autoColorRank: true };
 
-/** Cards that push every shrinking rule to its end, in both layouts. */
-const SHRINKING: [string, CardInput][] = (['profile', 'welcome'] as const).flatMap((layout): [string, CardInput][] => [
+/** Cards that push every shrinking rule to its end, in every layout. */
+const SHRINKING: [string, CardInput][] = CARD_LAYOUTS.flatMap((layout): [string, CardInput][] => [
   [
     `${layout}: long everything`,
     {
@@ -47,7 +48,7 @@ test('every text of every sample card is at least 11 px on screen at 400 px wide
   }
   t.deepEqual(problems, []);
   const layouts = new Set(SAMPLE_CARDS.map((sample) => sample.input.options.layout ?? 'profile'));
-  t.deepEqual([...layouts].sort(), ['profile', 'welcome']);
+  t.deepEqual([...layouts].sort(), [...CARD_LAYOUTS].sort(), 'the samples show every layout');
 });
 
 for (const [name, input] of SHRINKING) {
