@@ -7,6 +7,7 @@ export { runService } from './signals.ts';
 export { checkReadiness, DeadlineError, withDeadline } from './deadline.ts';
 export { deferredBindings, deferredChild } from './deferred-child.ts';
 export { createLogger, flushLogger, LOG_LEVELS, type Logger } from './logging.ts';
+export { templateLineWriter } from './template-line.ts';
 export { EMBEDDED_RENDER_POOL_MEMORY_MB, FETCH_DEFAULTS, refineServiceEnvironment, serviceEnvironmentShape, toRenderingSettings, type RenderingSettings } from './service-environment.ts';
 export { checkRedisAtBoot } from './redis-boot-check.ts';
 export {
