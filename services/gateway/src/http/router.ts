@@ -15,7 +15,7 @@ import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import { accountGuard } from './account-guard.ts';
 import { endpointRoute } from './endpoint-route.ts';
 import { mountMediaRoutes } from './media-routes.ts';
-import type { GatewayState } from './request-pipeline.ts';
+import type { GatewayState, GuardStep, NextStep } from './request-pipeline.ts';
 
 interface HealthRouteParts {
   /** Each resolves when its dependency answers (Redis, media storage). */
@@ -43,6 +43,15 @@ interface RouterParts {
 const CHECK_TIMEOUT_MS = 1000;
 
 /**
+ * The endpoint behind its guard steps as one route middleware, linked once here: the router
+ * composes a route's middleware list anew on every request (a dispatch closure, a bind and a
+ * promise per entry), so one entry instead of four is that much less work per request.
+ */
+function guarded(steps: readonly GuardStep[], endpoint: NextStep): NextStep {
+  return steps.reduceRight<NextStep>((next, step) => (ctx) => step(ctx, next), endpoint);
+}
+
+/**
  * A thin table: each endpoint definition becomes one route, behind the key check and its limits
  * when it needs a key; then the public routes: docs, media, and the probes for orchestrators and
  * Prometheus (`/healthz` says the process answers, `/readyz` that Redis and storage do too).
@@ -58,7 +67,7 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     const guards = endpoint.authenticated ? [requireKey, accountChecks, ...(rateLimits ? [rateLimits.middleware(endpoint.limits)] : [])] : [];
     // GET routes answer HEAD too, as the router does for every GET.
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
-    router.register(routerPath(endpoint.path), methods.map((method) => method.toLowerCase()), [...guards, endpointRoute(endpoint)]);
+    router.register(routerPath(endpoint.path), methods.map((method) => method.toLowerCase()), [guarded(guards, endpointRoute(endpoint))]);
     // OPTIONS is a method like the others: behind the key where the endpoint is (the router would
     // otherwise answer it for everyone). The answer lists the methods; no CORS is offered.
     if (endpoint.authenticated && !endpoint.methods.includes('OPTIONS')) {
