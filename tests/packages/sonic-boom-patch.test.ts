@@ -16,16 +16,20 @@ const SonicBoom = fromPino('sonic-boom') as new (options: { dest: string; sync: 
 
 /** Each `Buffer.byteLength` argument's length while `run` runs. */
 function measuredLengths(run: () => void): number[] {
-  const original = Buffer.byteLength;
+  const descriptor = Object.getOwnPropertyDescriptor(Buffer, 'byteLength')!;
+  const original = descriptor.value as (value: string, encoding?: BufferEncoding) => number;
   const lengths: number[] = [];
-  Buffer.byteLength = ((value: string, encoding?: BufferEncoding) => {
-    lengths.push(typeof value === 'string' ? value.length : -1);
-    return original(value, encoding);
-  }) as typeof Buffer.byteLength;
+  Object.defineProperty(Buffer, 'byteLength', {
+    ...descriptor,
+    value: (value: string, encoding?: BufferEncoding) => {
+      lengths.push(typeof value === 'string' ? value.length : -1);
+      return original(value, encoding);
+    },
+  });
   try {
     run();
   } finally {
-    Buffer.byteLength = original;
+    Object.defineProperty(Buffer, 'byteLength', descriptor);
   }
   return lengths;
 }
