@@ -71,3 +71,44 @@ test('the patched sonic-boom still splits pending text at maxWrite bytes, multi-
   await once(stream as unknown as NodeJS.EventEmitter, 'close');
   t.is(readFileSync(dest, 'utf8'), lines.join(''));
 });
+
+// Serial: fs.write is counted process-wide, and the other tests' streams write too.
+test.serial('the installed sonic-boom writes lines logged close together in one fs.write, and flushSync still writes lines waiting for it', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sonic-boom-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const dest = join(dir, 'out.log');
+  const stream = new SonicBoom({ dest, sync: false, minLength: 0 }) as InstanceType<typeof SonicBoom> & { flushSync(): void };
+  await once(stream as unknown as NodeJS.EventEmitter, 'ready');
+  const fs = fromPino('node:fs') as { write: (...args: unknown[]) => unknown };
+  const write = fs.write;
+  let writes = 0;
+  fs.write = (...args: unknown[]) => {
+    writes += 1;
+    return write(...args);
+  };
+  try {
+    // As a server does: lines from several callbacks close together (here, three timers due together).
+    const writesSeen: number[] = [];
+    await new Promise<void>((resolve) => {
+      for (let index = 0; index < 3; index += 1) {
+        setTimeout(() => {
+          stream.write(`line ${index}\n`);
+          writesSeen.push(writes);
+          if (writesSeen.length === 3) resolve();
+        }, 0);
+      }
+    });
+    t.deepEqual(writesSeen, [0, 0, 0], 'no write starts at once');
+    await once(stream as unknown as NodeJS.EventEmitter, 'write');
+    t.is(writes, 1, 'one fs.write for the three lines');
+  } finally {
+    fs.write = write;
+  }
+  // A line still waiting for its write is written by flushSync (what pino runs at exit).
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  stream.write('last\n');
+  stream.flushSync();
+  t.is(readFileSync(dest, 'utf8'), 'line 0\nline 1\nline 2\nlast\n');
+  stream.end();
+  await once(stream as unknown as NodeJS.EventEmitter, 'close');
+});
