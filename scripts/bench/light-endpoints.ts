@@ -8,6 +8,8 @@ import { median, spreadOf, type Spread } from './stats.ts';
 import { runWrk, type WrkRequest, type WrkResult } from './wrk.ts';
 
 export const BENCH_API_KEY = 'bench-key-0123456789abcdef';
+/** The pause before each window, for the last server's leftover work on the shared core to finish. */
+const SETTLE_MS = 500;
 /** Servers on core 0, the load generator on core 1 (when taskset exists). */
 const SERVER_CPU = '0';
 const LOAD_CPU = '1';
@@ -203,11 +205,16 @@ export async function benchLightEndpoints(options: {
     };
 
     // Each round visits every server once per endpoint, starting one server later than the round
-    // before, so no server always follows the same neighbour or always opens the round.
+    // before and going the other way round every other round: a server that just had its window
+    // keeps working for a moment on its own core (garbage collection, the log file catching up),
+    // and the window after it pays for that, so no server may always follow the same neighbour.
+    // A short pause between windows lets most of that finish first.
     const interleaved = async (round: number, record: (endpoint: LightEndpoint, server: RunningServer, run: LightRun) => void) => {
       for (const endpoint of LIGHT_ENDPOINTS) {
         for (let turn = 0; turn < servers.length; turn += 1) {
-          const server = servers[(round + turn) % servers.length]!;
+          const step = round % 2 === 0 ? turn : servers.length - turn;
+          const server = servers[(Math.floor(round / 2) + step) % servers.length]!;
+          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
           const result = await wrk(endpoint, server, options.seconds, round);
           if (result.errors > 0) throw new Error(`${server.name} ${endpoint.name}: ${result.errors} errors in round ${round}`);
           record(endpoint, server, result);
