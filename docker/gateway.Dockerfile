@@ -44,6 +44,8 @@ ENV CI=true \
     npm_config_nodedir=/usr/local
 WORKDIR /app
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+# pnpm applies these to dependencies as it installs them (pnpm-workspace.yaml: patchedDependencies).
+COPY patches patches
 COPY --from=manifests /app ./
 # `@utility-api/gateway...` is the gateway and the workspace packages it depends on (the renderer
 # package among them); the root project (linters, test tools) is not selected, and --prod leaves

@@ -17,7 +17,8 @@ import { scaleSettingsFromArgs } from './scale-settings.ts';
  * product measured in one run on loopback, about 6 minutes on the 2-core machine (--quick: about 2).
  * `--baseline-gateway` also runs the gateway of another checkout (e.g. `git worktree add` of the
  * last commit, with its dependencies installed) in the light-endpoint runs, for before/after numbers.
- * 1. light endpoints through the full gateway vs a plain Koa app and a bare node:http server (wrk);
+ * 1. light endpoints through the full gateway vs a plain Koa app and a bare node:http server (wrk),
+ *    in interleaved short windows with CPU per request from /proc, reported as spreads;
  * 2. card draw and encode time and PNG size for three option sets, and what each stored format
  *    (PNG, WebP, AVIF, GIF) costs and weighs on them;
  * 3. POST /v1/profile-image end to end, embedded and in the `./run stack` topology with 1 and 2
@@ -54,10 +55,15 @@ try {
     if (install.status !== 0) {
       problems.push('light endpoints not measured: wrk is missing and could not be installed');
     } else {
-      const runs = quick ? 1 : 3;
-      const seconds = quick ? 3 : 5;
-      progress(`light endpoints: gateway, plain Koa and bare node:http, ${runs} × ${seconds} s each, 50 connections${HAS_TASKSET ? ', servers on core 0 and wrk on core 1' : ' (no taskset: unpinned)'}`);
-      results.light = await benchLightEndpoints({ workDir, runs, seconds, connections: 50, progress, ...(baselineCheckout === undefined ? {} : { baselineCheckout }) });
+      // Short windows, many of them, taking turns: on a shared machine the spread over windows
+      // says more than one long run per server.
+      const rounds = quick ? 3 : 12;
+      const seconds = quick ? 1 : 2;
+      const warmupRounds = 1;
+      progress(
+        `light endpoints: gateway, plain Koa and bare node:http${baselineCheckout === undefined ? '' : ' and the baseline gateway'} in turns, ${rounds} rounds of ${seconds} s windows after ${warmupRounds} warm-up round, 50 connections${HAS_TASKSET ? ', servers on core 0 and wrk on core 1' : ' (no taskset: unpinned)'}`,
+      );
+      results.light = await benchLightEndpoints({ workDir, rounds, seconds, warmupRounds, connections: 50, progress, ...(baselineCheckout === undefined ? {} : { baselineCheckout }) });
     }
   }
   if (phases.has('card')) {

@@ -1,13 +1,15 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { freeLoopbackPort, GATEWAY_ENTRY } from '../local-stack/local-stack.ts';
-import { startBenchProcess, type BenchProcess } from './bench-process.ts';
+import { HAS_TASKSET, startBenchProcess, type BenchProcess } from './bench-process.ts';
 import type { CannedRoute } from './baseline/canned-routes.ts';
 import { cpuSeconds, peakRssMiB } from './proc-stats.ts';
-import { median } from './stats.ts';
+import { median, spreadOf, type Spread } from './stats.ts';
 import { runWrk, type WrkRequest, type WrkResult } from './wrk.ts';
 
 export const BENCH_API_KEY = 'bench-key-0123456789abcdef';
+/** The pause before each window, for the last server's leftover work on the shared core to finish. */
+const SETTLE_MS = 500;
 /** Servers on core 0, the load generator on core 1 (when taskset exists). */
 const SERVER_CPU = '0';
 const LOAD_CPU = '1';
@@ -34,23 +36,45 @@ export const LIGHT_ENDPOINTS: readonly LightEndpoint[] = [
 ];
 
 export interface LightRun extends WrkResult {
-  /** CPU time the server process used (all its threads) per answered request. */
+  /** The round this window belongs to: windows of one round ran back to back, one per server. */
+  round: number;
+  /** CPU time the server process used (all its threads) per answered request, from /proc. */
   cpuMicrosPerRequest: number | undefined;
 }
 
 export interface LightMeasurement {
   endpoint: string;
   server: string;
-  /** Each figure is the median over the runs. */
+  /** Each figure is the median over the windows (kept for the targets and older readers). */
   median: { requestsPerSecond: number; p50Ms: number; p99Ms: number; cpuMicrosPerRequest: number | undefined };
+  /** Over the windows: req/s, CPU µs per request and p99. */
+  spread: { requestsPerSecond: Spread; cpuMicrosPerRequest: Spread | undefined; p99Ms: Spread };
   runs: LightRun[];
+}
+
+/**
+ * A server against plain Koa, window by window: each round's gateway window is divided by the Koa
+ * window of the same round (seconds apart), so a burst of outside load that slows both cancels out.
+ */
+export interface LightPairedRatio {
+  endpoint: string;
+  server: string;
+  /** The server's req/s over plain Koa's, per round. */
+  requestsPerSecond: Spread;
+  /** Plain Koa's CPU µs per request over the server's, per round (1 would be as cheap as Koa). */
+  cpu: Spread | undefined;
 }
 
 export interface LightEndpointsResult {
   connections: number;
   secondsPerRun: number;
+  /** Rounds of interleaved windows measured (after the warm-up). */
+  rounds: number;
+  /** Whether servers and wrk were pinned to separate cores (taskset). */
+  pinned: boolean;
   servers: string[];
   measurements: LightMeasurement[];
+  pairedToKoa: LightPairedRatio[];
   responseBytes: Record<string, number>;
   /** Size of the gateway's log after all runs (LOG_LEVEL=info: one JSON line per request). */
   gatewayLogBytes: number;
@@ -81,14 +105,21 @@ const gatewayEnv = (port: number, mediaDir: string) => ({
  * The light endpoints through the whole gateway (auth, rate limits, validation, request ids, headers, metrics,
  * one info access-log line per request written to a file) next to a plain Koa app and a bare
  * node:http server answering the same bytes, each in its own process on the same core, with wrk
- * on the other. Runs interleave the servers so a burst of outside load hits all alike. With
- * `baselineCheckout`, the gateway of that checkout (e.g. a `git worktree` of the last commit)
- * runs alongside, for before/after numbers from one run.
+ * on the other. The machine is shared, so nothing rests on one long run: the servers take turns
+ * in short windows (one window per server per round, the order rotating each round), each
+ * window's CPU time per request is read from /proc, and every figure is reported as a spread over
+ * the windows. The comparison with Koa is paired window by window (see LightPairedRatio). With
+ * `baselineCheckout`, the gateway of that checkout (e.g. a `git worktree` of main) takes its turns
+ * too, for before/after numbers from one run.
  */
 export async function benchLightEndpoints(options: {
   workDir: string;
-  runs: number;
+  /** Measured rounds; each gives every server one window per endpoint. */
+  rounds: number;
+  /** Length of one window. */
   seconds: number;
+  /** Warm-up rounds first (JIT, connections, caches), not counted. */
+  warmupRounds: number;
   connections: number;
   baselineCheckout?: string;
   progress: (line: string) => void;
@@ -158,7 +189,7 @@ export async function benchLightEndpoints(options: {
       }
     }
 
-    const wrk = async (endpoint: LightEndpoint, server: RunningServer, seconds: number, label: string): Promise<LightRun> => {
+    const wrk = async (endpoint: LightEndpoint, server: RunningServer, seconds: number, round: number): Promise<LightRun> => {
       const cpuBefore = cpuSeconds(server.process.pid);
       const result = await runWrk({
         request: { url: `${server.url}${endpoint.path}${endpoint.query}`, method: endpoint.method, headers: headersFor(endpoint), ...(endpoint.body === undefined ? {} : { body: endpoint.body }) } satisfies WrkRequest,
@@ -166,34 +197,53 @@ export async function benchLightEndpoints(options: {
         seconds,
         cpus: LOAD_CPU,
         scriptDir: workDir,
-        name: `${server.name}-${endpoint.path}-${label}`,
+        name: `${server.name}-${endpoint.path}-${round}`,
       });
       const cpuAfter = cpuSeconds(server.process.pid);
       const cpuMicrosPerRequest = cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1e6) / result.requests;
-      return { ...result, cpuMicrosPerRequest };
+      return { ...result, round, cpuMicrosPerRequest };
     };
 
-    progress('light endpoints: warm-up (JIT, connections)');
-    for (const endpoint of LIGHT_ENDPOINTS) for (const server of servers) await wrk(endpoint, server, 2, 'warmup');
-
-    const runs = new Map<string, LightRun[]>();
-    for (let run = 1; run <= options.runs; run += 1) {
+    // Each round visits every server once per endpoint, starting one server later than the round
+    // before and going the other way round every other round: a server that just had its window
+    // keeps working for a moment on its own core (garbage collection, the log file catching up),
+    // and the window after it pays for that, so no server may always follow the same neighbour.
+    // A short pause between windows lets most of that finish first.
+    const interleaved = async (round: number, record: (endpoint: LightEndpoint, server: RunningServer, run: LightRun) => void) => {
       for (const endpoint of LIGHT_ENDPOINTS) {
-        for (const server of servers) {
-          const result = await wrk(endpoint, server, options.seconds, `run${run}`);
-          if (result.errors > 0) throw new Error(`${server.name} ${endpoint.name}: ${result.errors} errors in run ${run}`);
-          const key = `${endpoint.name}\u0000${server.name}`;
-          runs.set(key, [...(runs.get(key) ?? []), result]);
-          progress(
-            `light endpoints: run ${run}/${options.runs} ${endpoint.name}, ${server.name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuMicrosPerRequest?.toFixed(0) ?? '?'} CPU µs/request`,
-          );
+        for (let turn = 0; turn < servers.length; turn += 1) {
+          const step = round % 2 === 0 ? turn : servers.length - turn;
+          const server = servers[(Math.floor(round / 2) + step) % servers.length]!;
+          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+          const result = await wrk(endpoint, server, options.seconds, round);
+          if (result.errors > 0) throw new Error(`${server.name} ${endpoint.name}: ${result.errors} errors in round ${round}`);
+          record(endpoint, server, result);
         }
       }
+    };
+
+    progress(`light endpoints: ${options.warmupRounds} warm-up round(s) (JIT, connections), not counted`);
+    for (let round = 0; round < options.warmupRounds; round += 1) await interleaved(round, () => {});
+
+    const runs = new Map<string, LightRun[]>();
+    const runKey = (endpoint: string, server: string) => `${endpoint}\u0000${server}`;
+    for (let round = 1; round <= options.rounds; round += 1) {
+      await interleaved(round, (endpoint, server, result) => {
+        const key = runKey(endpoint.name, server.name);
+        runs.set(key, [...(runs.get(key) ?? []), result]);
+      });
+      const koaCpu = (endpoint: LightEndpoint) => runs.get(runKey(endpoint.name, PLAIN_KOA))?.at(-1)?.cpuMicrosPerRequest;
+      const gatewayRun = (endpoint: LightEndpoint) => runs.get(runKey(endpoint.name, GATEWAY))?.at(-1);
+      progress(
+        `light endpoints: round ${round}/${options.rounds}: ${LIGHT_ENDPOINTS.map((endpoint) => `${endpoint.method} gateway ${gatewayRun(endpoint)?.requestsPerSecond.toFixed(0) ?? '?'} req/s, ${gatewayRun(endpoint)?.cpuMicrosPerRequest?.toFixed(0) ?? '?'} µs/req (Koa ${koaCpu(endpoint)?.toFixed(0) ?? '?'})`).join('; ')}`,
+      );
     }
     const measurements: LightMeasurement[] = [];
+    const pairedToKoa: LightPairedRatio[] = [];
     for (const endpoint of LIGHT_ENDPOINTS) {
+      const koaRuns = runs.get(runKey(endpoint.name, PLAIN_KOA)) ?? [];
       for (const server of servers) {
-        const serverRuns = runs.get(`${endpoint.name}\u0000${server.name}`) ?? [];
+        const serverRuns = runs.get(runKey(endpoint.name, server.name)) ?? [];
         const cpu = serverRuns.map((run) => run.cpuMicrosPerRequest).filter((value) => value !== undefined);
         measurements.push({
           endpoint: endpoint.name,
@@ -205,14 +255,34 @@ export async function benchLightEndpoints(options: {
             p99Ms: median(serverRuns.map((run) => run.p99Ms)),
             cpuMicrosPerRequest: cpu.length > 0 ? median(cpu) : undefined,
           },
+          spread: {
+            requestsPerSecond: spreadOf(serverRuns.map((run) => run.requestsPerSecond)),
+            cpuMicrosPerRequest: cpu.length > 0 ? spreadOf(cpu) : undefined,
+            p99Ms: spreadOf(serverRuns.map((run) => run.p99Ms)),
+          },
+        });
+        if (server.name === PLAIN_KOA) continue;
+        const pairs = serverRuns.flatMap((run) => {
+          const koa = koaRuns.find((candidate) => candidate.round === run.round);
+          return koa === undefined ? [] : [{ run, koa }];
+        });
+        const cpuRatios = pairs.flatMap(({ run, koa }) => (run.cpuMicrosPerRequest && koa.cpuMicrosPerRequest ? [koa.cpuMicrosPerRequest / run.cpuMicrosPerRequest] : []));
+        pairedToKoa.push({
+          endpoint: endpoint.name,
+          server: server.name,
+          requestsPerSecond: spreadOf(pairs.map(({ run, koa }) => run.requestsPerSecond / koa.requestsPerSecond)),
+          cpu: cpuRatios.length > 0 ? spreadOf(cpuRatios) : undefined,
         });
       }
     }
     return {
       connections: options.connections,
       secondsPerRun: options.seconds,
+      rounds: options.rounds,
+      pinned: HAS_TASKSET,
       servers: servers.map((server) => server.name),
       measurements,
+      pairedToKoa,
       responseBytes,
       gatewayLogBytes: statSync(gatewayLog).size,
       gatewayPeakRssMiB: peakRssMiB(servers[0]!.process.pid),

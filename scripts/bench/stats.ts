@@ -16,3 +16,24 @@ export function medianRun<T>(runs: readonly T[], key: (run: T) => number): T {
   const sorted = [...runs].sort((a, b) => key(a) - key(b));
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
+
+/** Where a set of measurements lies: its median, quartiles (nearest rank) and extremes. */
+export interface Spread {
+  n: number;
+  median: number;
+  q1: number;
+  q3: number;
+  min: number;
+  max: number;
+}
+
+export function spreadOf(values: readonly number[]): Spread {
+  return {
+    n: values.length,
+    median: median(values),
+    q1: percentile(values, 0.25),
+    q3: percentile(values, 0.75),
+    min: values.length === 0 ? Number.NaN : Math.min(...values),
+    max: values.length === 0 ? Number.NaN : Math.max(...values),
+  };
+}

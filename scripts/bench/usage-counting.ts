@@ -34,8 +34,8 @@ try {
   const endpoint = { ...hexToRgbEndpoint(systemClock), scope: 'utility' as const };
   const guard = accountGuard(endpoint, meter, quotas);
   type Middleware = ReturnType<typeof accountGuard>;
-  const passThrough: Middleware = async (_ctx, next) => {
-    await next();
+  const passThrough: Middleware = async (ctx, next) => {
+    await next(ctx);
   };
   const next = () => Promise.resolve();
   // Ten keys of one account, as a busy deployment has several bots per account.

@@ -39,6 +39,8 @@ export interface TestAppOptions extends TestGatewayOptions {
   media?: MediaStore;
   /** What `/v1/status` and `/readyz` ping; process memory (always up) unless given. */
   backingStore?: BackingStore;
+  /** Where the gateway's log lines go (at the configured LOG_LEVEL); stdout unless given. */
+  logDestination?: Parameters<typeof createLogger>[0]['destination'];
 }
 
 /** The environment every test gateway starts from; a test's own `env` wins. */
@@ -78,7 +80,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestGa
   const mediaDir = mkdtempSync(join(tmpdir(), 'gateway-app-'));
   const config = loadGatewayConfig(testEnvironment(mediaDir, options.env));
   const lifecycle = new Lifecycle();
-  const logger = createLogger({ service: 'gateway-test', level: config.logLevel });
+  const logger = createLogger({ service: 'gateway-test', level: config.logLevel, ...(options.logDestination ? { destination: options.logDestination } : {}) });
   const media = options.media ?? lifecycle.add('media', await createDiskMediaStore({ directory: mediaDir, ttlMs: 86_400_000 }), (store) => store.close());
   const { port, serve } = await listen(config, lifecycle);
   const url = defaultPublicBaseUrl(config.host, port);

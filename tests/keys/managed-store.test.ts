@@ -114,3 +114,28 @@ test('an unreadable keys file to import stops the gateway from starting, naming 
   }
   t.throws(() => openSqliteAccountStore({ path: join(folder, 'direct.sqlite'), keysFile: join(folder, 'bad.json') }), { instanceOf: KeyStoreDataError });
 });
+
+test('a loaded key is decided without waiting (no promise); a key created after the load is found through the store', async (t) => {
+  const records = newStore();
+  const { key, record } = await createApiKey(records, { name: 'bot', now: new Date() });
+  // A poll of a minute: only the miss path can find the key created below.
+  const store = await openManaged(records, recordingLogger().logger, 60_000);
+  try {
+    const known = store.verify(key);
+    t.false(known instanceof Promise, 'a loaded key costs the request no await');
+    t.deepEqual(known, { id: record.prefix, name: 'bot', accountId: OWNER_ACCOUNT_ID });
+    const tampered = `${key.slice(0, -1)}${key.endsWith('a') ? 'b' : 'a'}`;
+    const wrongSecret = store.verify(tampered);
+    t.true(wrongSecret instanceof Promise, 'a wrong secret for a known id asks the store once (the key may have just been rolled)');
+    t.is(await wrongSecret, undefined);
+    t.is(store.verify('not-a-managed-key-at-all'), undefined, 'a key of no managed shape is refused at once');
+
+    const created = await createApiKey(records, { name: 'new', now: new Date() });
+    const fresh = store.verify(created.key);
+    t.true(fresh instanceof Promise);
+    t.deepEqual(await fresh, { id: created.record.prefix, name: 'new', accountId: OWNER_ACCOUNT_ID });
+    t.false(store.verify(created.key) instanceof Promise, 'once loaded, it is decided from memory too');
+  } finally {
+    store.close();
+  }
+});

@@ -6,6 +6,7 @@ export type { ShutdownReport } from './lifecycle.ts';
 export { runService } from './run-service.ts';
 export { checkReadiness, DeadlineError, withDeadline } from './deadline.ts';
 export { createLogger, flushLogger, LOG_LEVELS, type Logger } from './logging.ts';
+export { templateLineWriter } from './template-line.ts';
 export { EMBEDDED_RENDER_POOL_MEMORY_MB, FETCH_DEFAULTS, refineServiceEnvironment, serviceEnvironmentShape, toRenderingSettings, type RenderingSettings } from './service-environment.ts';
 export { checkRedisAtBoot } from './redis-boot-check.ts';
 export {

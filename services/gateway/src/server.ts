@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Lifecycle, type Logger } from '@utility-api/infra';
 import { createGatewayApp, type GatewayRuntime } from './app.ts';
 import { defaultPublicBaseUrl, type GatewayConfig } from './config.ts';
@@ -72,6 +72,10 @@ const DRAIN_SWEEP_MS = 100;
 
 type RequestHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
+/** Where a connection keeps the response last made on it, for the drain to find. */
+const LAST_RESPONSE = Symbol('last response');
+type SocketWithResponse = Socket & { [LAST_RESPONSE]?: ServerResponse };
+
 /**
  * An HTTP server listening on the configured address; `serve` hands it the app, which needs the
  * port for its public URL. Requests that arrive before that wait for it instead of going unanswered.
@@ -88,15 +92,19 @@ export async function listen(
   let handle: RequestHandler = async (request, response) => (await app)(request, response);
   void app.then((handler) => (handle = handler));
   // Responses still being made when shutdown starts say `Connection: close`, so a keep-alive client
-  // does not send its next request into a socket about to close (it would see a reset).
+  // does not send its next request into a socket about to close (it would see a reset). They are
+  // found through the open connections, tracked per connection rather than per response (a
+  // listener per response was a visible cost of every light request): each socket holds the last
+  // response made on it, and one whose headers are not out yet is still being made.
   let draining = false;
-  const unanswered = new Set<ServerResponse>();
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   server.on('request', (request, response) => {
     if (draining) response.shouldKeepAlive = false;
-    else {
-      unanswered.add(response);
-      response.once('close', () => unanswered.delete(response));
-    }
+    else (request.socket as SocketWithResponse)[LAST_RESPONSE] = response;
     void handle(request, response);
   });
   server.headersTimeout = config.headersTimeoutMs;
@@ -108,7 +116,10 @@ export async function listen(
   await once(server, 'listening');
   lifecycle.onClose('http server', () => new Promise<void>((resolve, reject) => {
     draining = true;
-    for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false;
+    for (const socket of connections) {
+      const response = (socket as SocketWithResponse)[LAST_RESPONSE];
+      if (response !== undefined && !response.headersSent) response.shouldKeepAlive = false;
+    }
     const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
     server.close((error) => {
       clearInterval(sweep);

@@ -164,3 +164,33 @@ test('404, not 405, for a method no route knows on a path no route serves', asyn
     t.regex(String(known.headers.allow), /GET/, method);
   }
 });
+
+test('a remembered route match answers each method on a path the same every time, and other spellings of the path as the router does', async (t) => {
+  // The router remembers what /v1/time matches; the answers must not depend on what came before.
+  for (let round = 0; round < 3; round += 1) {
+    t.is((await gateway.json('/v1/time')).status, 200);
+    const wrong = await gateway.json('/v1/time', { method: 'POST' });
+    t.is(wrong.status, 405);
+    t.regex(wrong.response.headers.get('allow') ?? '', /GET/);
+    t.is((await gateway.request('/v1/time', { method: 'HEAD' })).status, 200);
+    const options = await gateway.request('/v1/time', { method: 'OPTIONS' });
+    t.is(options.status, 204);
+    t.regex(options.headers.get('allow') ?? '', /OPTIONS/);
+  }
+  // Not remembered (spelled otherwise than registered): matched by the router's own rules, as before.
+  t.is((await rawRequest('/v1/time/', { headers: { authorization: 'test-key-0123456789abcdef' } })).status, 200);
+  t.is((await rawRequest('/V1/TIME', { headers: { authorization: 'test-key-0123456789abcdef' } })).status, 200);
+});
+
+test('400 body_too_deep also for depth reached through objects inside arrays; 32 levels of such mixing is read', async (t) => {
+  const mixed = (levels: number) => {
+    let value = '1';
+    for (let level = 1; level < levels; level += 1) value = level % 2 === 0 ? `[${value}]` : `{"k":${value}}`;
+    return `{"array":[1],"x":${value}}`;
+  };
+  // The outer object is one level: x holds 31 more (32 in all), then 33.
+  t.is((await gateway.json('/v1/sort-array', postJson(mixed(32)))).status, 200);
+  const { status, body } = await gateway.json('/v1/sort-array', postJson(mixed(33)));
+  t.is(status, 400);
+  t.is(body.error.code, 'body_too_deep');
+});

@@ -1,9 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@utility-api/infra';
-import type { Middleware } from 'koa';
 import { ApiError } from '../errors/api-error.ts';
-import type { GatewayState } from '../http/request-pipeline.ts';
+import type { GuardStep } from '../http/request-pipeline.ts';
 import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
 import { OWNER_ACCOUNT_ID } from '../accounts/account-model.ts';
 import { apiKeyId, hashApiKey, managedKeyId, type ApiKeyIdentity, type ApiKeyRecord } from './api-keys.ts';
@@ -106,22 +105,43 @@ export class ApiKeyVerifier {
     clearInterval(this.#timer);
   }
 
-  async verify(presentedKey: string): Promise<ApiKeyIdentity | undefined> {
+  /**
+   * The key's identity, or undefined when it is not a valid key. Decided from memory whenever it
+   * can be (a bootstrap key, a managed key whose record is loaded and whose secret matches, a key
+   * that is not a managed key's shape): then the answer is a plain value, with no promise or
+   * microtask in the request's path. Only when the store must be asked is it a promise.
+   */
+  verify(presentedKey: string): ApiKeyIdentity | undefined | Promise<ApiKeyIdentity | undefined> {
     const presented = hashApiKey(presentedKey);
     let match: ApiKeyIdentity | undefined;
     for (const key of this.#bootstrap) if (timingSafeEqual(key.hash, presented)) match = key.identity;
     if (match) return match;
     const id = managedKeyId(presentedKey);
     if (id === undefined) return undefined;
-    if (!this.#managed.has(id)) await Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
     const known = this.#managed.get(id);
-    if (!known || known.revoked) return undefined;
-    if (matches(known, presented)) return known.identity;
+    if (known && !known.revoked && matches(known, presented)) return known.identity;
+    if (known?.revoked) return undefined;
+    return this.#verifyAfterReload(id, presented, known === undefined);
+  }
+
+  /** The same checks, with the store asked first: `verify` found no loaded record that decides the key. */
+  async #verifyAfterReload(id: string, presented: Buffer, unknownId: boolean): Promise<ApiKeyIdentity | undefined> {
+    if (unknownId) {
+      await this.#reloadWithin();
+      const known = this.#managed.get(id);
+      if (!known || known.revoked) return undefined;
+      if (matches(known, presented)) return known.identity;
+    }
     // A secret rolled a moment ago is not in the map yet: like an unknown id, ask the store once
     // (a version read; failed keys are limited per address, so guessing cannot turn this into load).
-    await Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
+    await this.#reloadWithin();
     const reloaded = this.#managed.get(id);
     return reloaded && !reloaded.revoked && matches(reloaded, presented) ? reloaded.identity : undefined;
+  }
+
+  /** A reload, waited for at most MISS_WAIT_MS: a slow store must not hold requests. */
+  #reloadWithin(): Promise<void> {
+    return Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
   }
 
   /**
@@ -220,24 +240,29 @@ export function presentedApiKey(header: string): string | undefined {
  * even looked at, and the failure that crosses the limit is a 429 too. Only requests that present
  * a credential count: a missing header guesses nothing.
  */
-export function authenticate(keys: ApiKeyVerifier, limits: RateLimits | undefined): Middleware<GatewayState> {
+export function authenticate(keys: ApiKeyVerifier, limits: RateLimits | undefined): GuardStep {
   return async (ctx, next) => {
-    const address = limits ? clientAddressKey(ctx.ip) : '';
-    const blockedMs = limits ? limits.authBlockedFor(address) : 0;
-    if (blockedMs > 0) throw tooManyFailures(blockedMs);
-    const header = ctx.get('authorization');
+    // The client's address is worked out only when some address is blocked, or this key failed.
+    if (limits?.blocksAnyAddress) {
+      const blockedMs = limits.authBlockedFor(clientAddressKey(ctx.ip));
+      if (blockedMs > 0) throw tooManyFailures(blockedMs);
+    }
+    // Node keeps the first of repeated Authorization headers, as `ctx.get` would read it.
+    const header = ctx.req.headers.authorization ?? '';
     if (header === '') throw unauthorized('Missing API key: send it in the Authorization header (Authorization: <key>).');
     const key = presentedApiKey(header);
     const wellFormed = key !== undefined && key.length <= MAX_KEY_LENGTH;
-    const identity = wellFormed ? await keys.verify(key) : undefined;
+    const verified = wellFormed ? keys.verify(key) : undefined;
+    // A key decided from memory (the usual case) costs no await.
+    const identity = verified instanceof Promise ? await verified : verified;
     if (!identity) {
-      const waitMs = limits ? await limits.recordAuthFailure(address) : 0;
+      const waitMs = limits ? await limits.recordAuthFailure(clientAddressKey(ctx.ip)) : 0;
       if (waitMs > 0) throw tooManyFailures(waitMs);
       const message = wellFormed ? 'Invalid API key.' : 'Malformed Authorization header: send "Authorization: <key>" or "Authorization: Bearer <key>".';
       throw unauthorized(message, 'invalid_token');
     }
     // From here on the request's log lines carry the key id too.
     ctx.state.apiKey = identity;
-    await next();
+    return next(ctx);
   };
 }

@@ -1,11 +1,10 @@
-import type { Middleware } from 'koa';
 import type { KeyScope } from '../accounts/account-model.ts';
 import type { Quotas } from '../accounts/quotas.ts';
 import type { UsageMeter } from '../accounts/usage-meter.ts';
 import type { EndpointDefinition } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { operationIdOf } from '../openapi/openapi-document.ts';
-import { statusOfError, type GatewayState } from './request-pipeline.ts';
+import { statusOfError, type GuardStep } from './request-pipeline.ts';
 
 const SCOPE_NAMES: Readonly<Record<KeyScope, string>> = { cards: 'card endpoints', utility: 'utility endpoints' };
 
@@ -43,7 +42,7 @@ function usageLabels(endpoint: EndpointDefinition): ReadonlyMap<string, string> 
  * Each is a Map increment in the UsageMeter; nothing here waits on the store except the first
  * request of an account this process has not seen yet (Quotas).
  */
-export function accountGuard(endpoint: EndpointDefinition, meter: UsageMeter, quotas: Quotas | undefined): Middleware<GatewayState> {
+export function accountGuard(endpoint: EndpointDefinition, meter: UsageMeter, quotas: Quotas | undefined): GuardStep {
   const labels = usageLabels(endpoint);
   const fallbackLabel = endpoint.operationId;
   const { scope } = endpoint;
@@ -71,7 +70,7 @@ export function accountGuard(endpoint: EndpointDefinition, meter: UsageMeter, qu
     meter.count(accountId, key.id, 'requests', label);
     let status = 500;
     try {
-      await next();
+      await next(ctx);
       status = ctx.status;
     } catch (error) {
       status = statusOfError(error);

@@ -1,9 +1,9 @@
-import type { Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { z } from 'zod';
 import { Reply, type BodyEncoding, type EndpointDefinition, type MalformedBodyKind, type RequestSnapshot } from '../endpoints/endpoint.ts';
+import type { ApiKeyIdentity } from '../auth/api-keys.ts';
 import { ApiError, validationError, type FieldProblem } from '../errors/api-error.ts';
-import type { GatewayContext, GatewayState } from './request-pipeline.ts';
+import type { GatewayContext, NextStep } from './request-pipeline.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 32;
@@ -19,7 +19,7 @@ const MEDIA_TYPES: Record<BodyEncoding, readonly string[]> = {
  * Adapts an endpoint definition to Koa: parse and validate the query, path and body with the
  * endpoint's own schemas, call its handler, and write what it returns.
  */
-export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayState> {
+export function endpointRoute(endpoint: EndpointDefinition): NextStep {
   const parseBody = endpoint.body ? bodyParser(endpoint.bodyEncodings ?? ['json']) : undefined;
   const queryNames = endpoint.query ? Object.keys(endpoint.query.shape) : [];
 
@@ -36,7 +36,7 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
     const problems: FieldProblem[] = [];
     let query: Record<string, unknown> = {};
     if (endpoint.query) {
-      const single = singleValuedQuery(ctx.query, queryNames);
+      const single = singleValuedQuery(ctx.querystring, queryNames);
       problems.push(...single.problems);
       const parsed = endpoint.query.safeParse(single.values);
       if (parsed.success) query = parsed.data;
@@ -63,19 +63,7 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
       return writeReply(ctx, endpoint.onInvalidInput(problems));
     }
 
-    const request: RequestSnapshot = {
-      method: ctx.method,
-      // Path plus query, also when the request target came in absolute form (`GET http://host/v1/status`).
-      url: `${ctx.path}${ctx.search}`,
-      path: ctx.path,
-      query: ctx.query,
-      headers: ctx.headers,
-      receivedAt: ctx.state.receivedAt,
-      requestId: ctx.state.requestId,
-      keyId: ctx.state.apiKey?.id,
-      key: ctx.state.apiKey,
-      gone: endpoint.stopsWhenClientLeaves === true ? clientGoneSignal(ctx) : undefined,
-    };
+    const request = new RequestView(ctx, endpoint.stopsWhenClientLeaves === true ? clientGoneSignal(ctx) : undefined);
     const pending: unknown = endpoint.handle({ query, body, params, request });
     // Most handlers are synchronous; awaiting their plain value would still cost a microtask turn.
     const result: unknown = pending instanceof Promise ? ((await pending) as unknown) : pending;
@@ -116,17 +104,65 @@ export function problemsFromZod(error: z.ZodError, location: FieldProblem['in'])
 
 /**
  * Repeated query parameters (`?count=1&count=2`) are ambiguous, so a parameter the endpoint reads
- * must appear once. Parameters it does not read are ignored, whatever their form.
+ * must appear once. Parameters it does not read are ignored, whatever their form. Only the names
+ * the endpoint reads are looked up: Koa's `ctx.query` would decode every parameter into a new
+ * object on each request. `URLSearchParams` decodes as `querystring` did (`+` is a space, a bad
+ * escape stays as written, bytes that are not UTF-8 become U+FFFD).
  */
-function singleValuedQuery(query: GatewayContext['query'], knownNames: readonly string[]): { values: Record<string, string>; problems: FieldProblem[] } {
+function singleValuedQuery(search: string, knownNames: readonly string[]): { values: Record<string, string>; problems: FieldProblem[] } {
   const values: Record<string, string> = {};
   const problems: FieldProblem[] = [];
+  if (search === '') return { values, problems };
+  const parameters = new URLSearchParams(search);
   for (const name of knownNames) {
-    const value = query[name];
-    if (Array.isArray(value)) problems.push({ in: 'query', field: name, message: 'must be given only once' });
-    else if (value !== undefined) values[name] = value;
+    const given = parameters.getAll(name);
+    if (given.length > 1) problems.push({ in: 'query', field: name, message: 'must be given only once' });
+    else if (given.length === 1) values[name] = given[0]!;
   }
   return { values, problems };
+}
+
+/**
+ * What a handler may read of the request, each part computed when read: most handlers read none of
+ * it, and Koa parses the query and builds the path on every access.
+ */
+class RequestView implements RequestSnapshot {
+  readonly #ctx: GatewayContext;
+  readonly method: string;
+  readonly receivedAt: number;
+  readonly requestId: string;
+  readonly key: ApiKeyIdentity | undefined;
+  readonly gone: AbortSignal | undefined;
+
+  constructor(ctx: GatewayContext, gone: AbortSignal | undefined) {
+    this.#ctx = ctx;
+    this.method = ctx.method;
+    this.receivedAt = ctx.state.receivedAt;
+    this.requestId = ctx.state.requestId;
+    this.key = ctx.state.apiKey;
+    this.gone = gone;
+  }
+
+  /** Path plus query, also when the request target came in absolute form (`GET http://host/v1/status`). */
+  get url(): string {
+    return `${this.#ctx.path}${this.#ctx.search}`;
+  }
+
+  get path(): string {
+    return this.#ctx.path;
+  }
+
+  get query(): RequestSnapshot['query'] {
+    return this.#ctx.query;
+  }
+
+  get headers(): RequestSnapshot['headers'] {
+    return this.#ctx.headers;
+  }
+
+  get keyId(): string | undefined {
+    return this.key?.id;
+  }
 }
 
 class MalformedBodyError extends ApiError {
@@ -181,14 +217,37 @@ function bodyError(error: { status?: number; type?: string; message?: string; bo
 
 /** Nesting depth of a parsed JSON value (a scalar is 0, `[]` is 1) beyond `maxDepth`, found without recursion. */
 function exceedsJsonDepth(value: unknown, maxDepth: number): boolean {
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    if (current.value === null || typeof current.value !== 'object') continue;
-    const depth = current.depth + 1;
+  const containers: object[] = [];
+  const depths: number[] = [];
+  if (value !== null && typeof value === 'object') {
+    containers.push(value);
+    depths.push(1);
+  }
+  while (containers.length > 0) {
+    const current = containers.pop()!;
+    const depth = depths.pop()!;
     if (depth > maxDepth) return true;
-    // Scalars cannot deepen anything: only containers are worth a stack entry (a 10 000-number array stays cheap).
-    for (const child of Object.values(current.value)) if (child !== null && typeof child === 'object') stack.push({ value: child, depth });
+    // Walked in place (no `Object.values` copy of each container); scalars cannot deepen anything,
+    // so only containers are pushed (a 10 000-number array stays cheap). Parsed JSON holds only
+    // own, enumerable keys, and `for...in` over it sees exactly those.
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index += 1) {
+        const child: unknown = current[index];
+        if (child !== null && typeof child === 'object') {
+          containers.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      const record = current as Record<string, unknown>;
+      for (const key in record) {
+        const child = record[key];
+        if (child !== null && typeof child === 'object') {
+          containers.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
   }
   return false;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES as REASON_PHRASES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERROR_CATALOGUE, type ErrorCode } from '@utility-api/api-errors';
-import type { Logger } from '@utility-api/infra';
+import { templateLineWriter, type Logger } from '@utility-api/infra';
 import type { Context, Middleware, ParameterizedContext } from 'koa';
 import type { Histogram } from 'prom-client';
 import type { ApiKeyIdentity } from '../auth/api-keys.ts';
@@ -45,6 +45,16 @@ export class GatewayState {
 }
 
 export type GatewayContext = ParameterizedContext<GatewayState>;
+
+/** What runs after a guard step: the next step, or the endpoint itself. */
+export type NextStep = (ctx: GatewayContext) => Promise<void>;
+
+/**
+ * A check in front of an endpoint (the key, the account, the limits) that hands the context on to
+ * `next(ctx)`. As Koa middleware it works as is (Koa's `next` ignores the argument); in front of an
+ * endpoint the router links the steps once at startup instead of composing them on every request.
+ */
+export type GuardStep = (ctx: GatewayContext, next: NextStep) => Promise<void>;
 
 /**
  * API answers are JSON for programs: nothing in them may run, load, be framed or be cached. A
@@ -98,6 +108,8 @@ const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
  *   (never the raw path or query text).
  */
 export function requestPipeline(logger: Logger, latency: Histogram<'route' | 'method' | 'status'>): Middleware<GatewayState> {
+  const writeAccessLine = templateLineWriter(logger, 'info', 'request');
+  const observeLatency = latencyByLabels(latency);
   return async (ctx, next) => {
     const receivedAt = performance.now();
     const offered = ctx.get('x-request-id');
@@ -114,12 +126,38 @@ export function requestPipeline(logger: Logger, latency: Histogram<'route' | 'me
     } finally {
       const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       const ms = performance.now() - receivedAt;
-      latency.observe({ route, method: ctx.method, status: String(ctx.status) }, ms / 1000);
-      if (logger.isLevelEnabled('info')) {
-        // The root logger with the request's bindings writes the child's line without making the child.
-        logger.info({ ...state.bindings(), method: ctx.method, route, status: ctx.status, ms: Number(ms.toFixed(2)) }, 'request');
-      }
+      const { method, status } = ctx;
+      observeLatency(route, method, status, ms / 1000);
+      if (logger.isLevelEnabled('info')) writeAccessLine(accessLogFields(requestId, state.apiKey?.id, method, route, status, ms));
     }
+  };
+}
+
+/**
+ * The access-log line's fields as pino would serialise `{ requestId, keyId?, method, route, status,
+ * ms }` (ms rounded to hundredths): the request id is plain ASCII (CALLER_REQUEST_ID or a UUID);
+ * the rest go through JSON.stringify.
+ */
+function accessLogFields(requestId: string, keyId: string | undefined, method: string, route: string, status: number, ms: number): string {
+  const key = keyId === undefined ? '' : `,"keyId":${JSON.stringify(keyId)}`;
+  return `,"requestId":"${requestId}"${key},"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status},"ms":${Math.round(ms * 100) / 100}`;
+}
+
+/**
+ * `latency.observe(labels, seconds)` with each label set's child looked up once: prom-client hashes
+ * the label object on every observation otherwise. The label sets are the ones the histogram keeps
+ * anyway (route templates, methods Node parses, statuses).
+ */
+function latencyByLabels(latency: Histogram<'route' | 'method' | 'status'>): (route: string, method: string, status: number, seconds: number) => void {
+  const children = new Map<string, { observe(value: number): void }>();
+  return (route, method, status, seconds) => {
+    const id = `${status} ${method} ${route}`;
+    let child = children.get(id);
+    if (child === undefined) {
+      child = latency.labels({ route, method, status: String(status) });
+      children.set(id, child);
+    }
+    child.observe(seconds);
   };
 }
 

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import { type Logger, withDeadline } from '@utility-api/infra';
 import type { RedisClient } from '@utility-api/infra/redis';
-import type { Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { GatewayConfig } from '../config.ts';
 import type { EndpointLimits } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
-import type { GatewayState } from '../http/request-pipeline.ts';
+import type { GuardStep } from '../http/request-pipeline.ts';
 import type { RateBudget, RateSpec } from './rate-spec.ts';
 
 /** `RATE_LIMITS` (off: no limit at all), the two budgets, auth failures per address, card slots per key. */
@@ -39,6 +38,19 @@ type CardSlotCommands = { takeCardSlot(key: string, now: number, cap: number, la
 const MAX_BLOCKED_ADDRESSES = 10_000;
 const BUDGET_NAMES: Readonly<Record<RateBudget, string>> = { default: 'request', profileImage: 'profile-image', preview: 'playground preview' };
 
+/** One budget's counters: shared in Redis when there is one, and this process's own for when Redis is away. */
+interface BudgetLimiters {
+  store: RateLimiterRedis | undefined;
+  memory: RateLimiterMemory;
+}
+
+interface SpecCounters {
+  limiters: BudgetLimiters;
+  /** `RateLimit-Limit` and `RateLimit-Policy`, which depend on the spec alone. */
+  limit: string;
+  policy: string;
+}
+
 /** The outcome of spending one request from a budget; `resetMs` is until the budget is full again. */
 interface LimitDecision {
   allowed: boolean;
@@ -64,7 +76,7 @@ export class RateLimits {
   readonly #settings: RateLimitSettings;
   readonly #redis: RedisClient | undefined;
   readonly #logger: Logger;
-  readonly #limiters = new Map<string, { store: RateLimiterRedis | undefined; memory: RateLimiterMemory }>();
+  readonly #limiters = new Map<string, BudgetLimiters>();
   readonly #cardsInFlight = new Map<string, number>();
   readonly #blockedUntil = new Map<string, number>();
   readonly #cardSlotTtlMs: number;
@@ -96,29 +108,38 @@ export class RateLimits {
    * hanging up and asking again queues nothing more). The rate budget bounds how many cards a key
    * may ask for per window; the slots how many it can hold open at once.
    */
-  middleware(limits: EndpointLimits = {}): Middleware<GatewayState> {
+  middleware(limits: EndpointLimits = {}): GuardStep {
     const budget = limits.budget ?? 'default';
     const holdsCardSlot = limits.holdsCardSlot === true;
     const { cardsInFlightPerKey } = this.#settings;
+    // Per spec (the plan's budget, or a key's own), its counters and its fixed header values, found
+    // once instead of rebuilt from strings on every request.
+    const bySpec = new WeakMap<RateSpec, SpecCounters>();
+    const countersOf = (spec: RateSpec): SpecCounters => {
+      let counters = bySpec.get(spec);
+      if (counters === undefined) {
+        counters = { limiters: this.#limitersFor(budget, spec), limit: String(spec.points), policy: `${spec.points};w=${spec.durationSeconds}` };
+        bySpec.set(spec, counters);
+      }
+      return counters;
+    };
     return async (ctx, next) => {
       const key = ctx.state.apiKey!;
       const spec = key.limits?.[budget] ?? this.#settings.budgets[budget];
-      const decision = await this.#consume(budget, key.id, spec);
+      const counters = countersOf(spec);
+      const decision = await this.#consumeFrom(counters.limiters, key.id);
       const reset = String(secondsUntil(decision.resetMs));
       // Straight to node: Koa's `set` builds entry arrays for values that are already strings.
-      ctx.res.setHeader('RateLimit-Limit', String(spec.points));
+      ctx.res.setHeader('RateLimit-Limit', counters.limit);
       ctx.res.setHeader('RateLimit-Remaining', String(decision.remaining));
       ctx.res.setHeader('RateLimit-Reset', reset);
-      ctx.res.setHeader('RateLimit-Policy', `${spec.points};w=${spec.durationSeconds}`);
+      ctx.res.setHeader('RateLimit-Policy', counters.policy);
       if (!decision.allowed) {
         ctx.state.log.info({ budget }, 'rate limited');
         const message = `This key's ${BUDGET_NAMES[budget]} budget (${spec.points} per ${spec.durationSeconds} s) is used up; retry in ${reset} s.`;
         throw new ApiError('rate_limited', message, { retryAfterSeconds: Number(reset) });
       }
-      if (!holdsCardSlot) {
-        await next();
-        return;
-      }
+      if (!holdsCardSlot) return next(ctx);
       const release = await this.#takeCardSlot(key.id, cardsInFlightPerKey);
       if (!release) {
         ctx.state.log.info({ cardsInFlight: cardsInFlightPerKey }, 'too many cards in flight');
@@ -126,7 +147,7 @@ export class RateLimits {
         throw new ApiError('too_many_cards_in_flight', message);
       }
       try {
-        await next();
+        await next(ctx);
       } finally {
         release();
       }
@@ -172,6 +193,11 @@ export class RateLimits {
    * memory, before looking at any key, until the window ends; another gateway learns it on that
    * address's next failure there.
    */
+  /** Whether any address is refused now or was until lately: only then is a request's address worth working out. */
+  get blocksAnyAddress(): boolean {
+    return this.#blockedUntil.size > 0;
+  }
+
   authBlockedFor(address: string): number {
     const until = this.#blockedUntil.get(address);
     if (until === undefined) return 0;
@@ -199,8 +225,11 @@ export class RateLimits {
   }
 
   /** Spends one request of `key` from the counter named `budget`, allowed `spec`. */
-  async #consume(budget: string, key: string, spec: RateSpec): Promise<LimitDecision> {
-    const limiters = this.#limitersFor(budget, spec);
+  #consume(budget: string, key: string, spec: RateSpec): Promise<LimitDecision> {
+    return this.#consumeFrom(this.#limitersFor(budget, spec), key);
+  }
+
+  async #consumeFrom(limiters: BudgetLimiters, key: string): Promise<LimitDecision> {
     if (limiters.store && performance.now() >= this.#storeRetryAt) {
       try {
         const decision = await withDeadline(settle(limiters.store, key), STORE_TIMEOUT_MS, 'rate limit store');
@@ -216,7 +245,7 @@ export class RateLimits {
     return settle(limiters.memory, key);
   }
 
-  #limitersFor(budget: string, spec: RateSpec) {
+  #limitersFor(budget: string, spec: RateSpec): BudgetLimiters {
     const id = `${budget}|${spec.points}|${spec.durationSeconds}`;
     let limiters = this.#limiters.get(id);
     if (!limiters) {

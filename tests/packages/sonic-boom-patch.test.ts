@@ -1,0 +1,114 @@
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+
+/** The sonic-boom pino writes through: resolved from pino's own folder, as pino resolves it. */
+const fromInfra = createRequire(new URL('../../packages/infra/package.json', import.meta.url));
+const fromPino = createRequire(fromInfra.resolve('pino'));
+const SonicBoom = fromPino('sonic-boom') as new (options: { dest: string; sync: boolean; minLength: number; maxWrite?: number }) => {
+  write(data: string): boolean;
+  end(): void;
+  on(event: string, listener: () => void): void;
+};
+
+/** Each `Buffer.byteLength` argument's length while `run` runs. */
+function measuredLengths(run: () => void): number[] {
+  const descriptor = Object.getOwnPropertyDescriptor(Buffer, 'byteLength')!;
+  const original = descriptor.value as (value: string, encoding?: BufferEncoding) => number;
+  const lengths: number[] = [];
+  Object.defineProperty(Buffer, 'byteLength', {
+    ...descriptor,
+    value: (value: string, encoding?: BufferEncoding) => {
+      lengths.push(typeof value === 'string' ? value.length : -1);
+      return original(value, encoding);
+    },
+  });
+  try {
+    run();
+  } finally {
+    Object.defineProperty(Buffer, 'byteLength', descriptor);
+  }
+  return lengths;
+}
+
+test('the installed sonic-boom measures each written line, not the whole pending chunk (patches/sonic-boom@4.2.1.patch)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sonic-boom-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const dest = join(dir, 'out.log');
+  // minLength keeps the lines pending in memory, as they are while a write is in progress.
+  const stream = new SonicBoom({ dest, sync: false, minLength: 8192 });
+  await once(stream as unknown as NodeJS.EventEmitter, 'ready');
+  const line = `${JSON.stringify({ level: 30, msg: 'request', route: '/v1/hex-to-rgb' })}\n`;
+  const lengths = measuredLengths(() => {
+    for (let index = 0; index < 100; index += 1) stream.write(line);
+  });
+  // Unpatched, every write after the first also measured the pending chunk (up to 100 lines long).
+  t.true(lengths.length > 0);
+  t.deepEqual(lengths.filter((length) => length > line.length), []);
+  stream.end();
+  await once(stream as unknown as NodeJS.EventEmitter, 'close');
+  t.is(readFileSync(dest, 'utf8'), line.repeat(100));
+});
+
+test('the patched sonic-boom still splits pending text at maxWrite bytes, multi-byte characters counted as bytes', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sonic-boom-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const dest = join(dir, 'out.log');
+  const maxWrite = 64;
+  // The first write starts at once; the lines after it wait in memory until it is done.
+  const stream = new SonicBoom({ dest, sync: false, minLength: 0, maxWrite });
+  await once(stream as unknown as NodeJS.EventEmitter, 'ready');
+  // 7 bytes as 4 characters: a string length would let a chunk grow past maxWrite bytes.
+  const lines = Array.from({ length: 40 }, (_, index) => `é€${index % 10}\n`);
+  for (const text of lines) stream.write(text);
+  const pending = (stream as unknown as { _bufs: string[] })._bufs;
+  t.true(pending.length > 1);
+  for (const chunk of pending) t.true(Buffer.byteLength(chunk) <= maxWrite, `a pending chunk of ${Buffer.byteLength(chunk)} bytes`);
+  stream.end();
+  await once(stream as unknown as NodeJS.EventEmitter, 'close');
+  t.is(readFileSync(dest, 'utf8'), lines.join(''));
+});
+
+// Serial: fs.write is counted process-wide, and the other tests' streams write too.
+test.serial('the installed sonic-boom writes lines logged close together in one fs.write, and flushSync still writes lines waiting for it', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sonic-boom-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const dest = join(dir, 'out.log');
+  const stream = new SonicBoom({ dest, sync: false, minLength: 0 }) as InstanceType<typeof SonicBoom> & { flushSync(): void };
+  await once(stream as unknown as NodeJS.EventEmitter, 'ready');
+  const fs = fromPino('node:fs') as { write: (...args: unknown[]) => unknown };
+  const write = fs.write;
+  let writes = 0;
+  fs.write = (...args: unknown[]) => {
+    writes += 1;
+    return write(...args);
+  };
+  try {
+    // As a server does: lines from several callbacks close together (here, three timers due together).
+    const writesSeen: number[] = [];
+    await new Promise<void>((resolve) => {
+      for (let index = 0; index < 3; index += 1) {
+        setTimeout(() => {
+          stream.write(`line ${index}\n`);
+          writesSeen.push(writes);
+          if (writesSeen.length === 3) resolve();
+        }, 0);
+      }
+    });
+    t.deepEqual(writesSeen, [0, 0, 0], 'no write starts at once');
+    await once(stream as unknown as NodeJS.EventEmitter, 'write');
+    t.is(writes, 1, 'one fs.write for the three lines');
+  } finally {
+    fs.write = write;
+  }
+  // A line still waiting for its write is written by flushSync (what pino runs at exit).
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  stream.write('last\n');
+  stream.flushSync();
+  t.is(readFileSync(dest, 'utf8'), 'line 0\nline 1\nline 2\nlast\n');
+  stream.end();
+  await once(stream as unknown as NodeJS.EventEmitter, 'close');
+});
