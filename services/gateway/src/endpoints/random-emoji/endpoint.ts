@@ -55,7 +55,7 @@ function countField() {
     (value) => (typeof value === 'string' && COUNT_TEXT.test(value) ? Math.min(Number(value), MAX_EMOJI_COUNT) : value),
     z.number({ error: expectation }).int({ error: expectation }).min(1, { error: expectation }).meta({
       description: `How many emojis, 1 or more (default 1); values above ${MAX_EMOJI_COUNT} give ${MAX_EMOJI_COUNT}.`,
-      examples: [3],
+      examples: [1],
     }),
   );
 }

@@ -179,7 +179,7 @@ export function scrambleEndpoint(random: RandomSource, clock: Clock) {
         schema: resultSchema,
         // An answer to the documented example request (clock at 2024-06-15T12:00:00Z).
         example: {
-          scrambled: 'eaepxlm',
+          scrambled: 'amelexp',
           original: 'example',
           wordLength: 7,
           uniqueCharacterCount: 6,
