@@ -266,7 +266,7 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     t.is(other.body.url, first.body.url);
   });
 
-  test(`${mode}: layout welcome draws a welcome card: another render than the profile card, headline across the middle`, async (t) => {
+  test(`${mode}: layout welcome draws a welcome card: another render than the profile card, headline above the name`, async (t) => {
     const current = target();
     const body = { customBackground: `${current.images.url}/red.png`, backgroundBrightness: 100, headline: 'Goodbye', message: `We are now ${mode} members` };
     const welcome = await post(current, `/v1/profile-image?userId=${USER_ID}`, { ...body, layout: 'welcome' });
@@ -276,14 +276,15 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     t.is(profile.status, 200, JSON.stringify(profile.body));
     t.not(welcome.body.url, profile.body.url);
     const isWhite = (pixel: { r: number; g: number; b: number }) => pixel.r > 220 && pixel.g > 220 && pixel.b > 220;
-    // The capital headline GOODBYE, centred in the text column above the middle; the profile card
+    // The capital headline GOODBYE, centred in the text column above the name; the profile card
     // draws neither it nor the message (they are only drawn in the welcome layout).
     const welcomePixels = decodePng((await fetchMedia(current, welcome.body.url)).bytes);
     const profilePixels = decodePng((await fetchMedia(current, profile.body.url)).bytes);
     t.deepEqual([welcomePixels.width, welcomePixels.height], [900, 300]);
-    t.true(welcomePixels.share(440, 90, 250, 30, isWhite) > 0.15, 'white headline letters');
+    // The headline band of the welcome layout v2 (a supporting title above the large name).
+    t.true(welcomePixels.share(440, 60, 250, 40, isWhite) > 0.1, 'white headline letters');
     t.true(welcomePixels.share(20, 140, 10, 20, isReddish) > 0.9, 'the custom background still shows');
-    t.true(profilePixels.share(440, 90, 250, 30, isWhite) < welcomePixels.share(440, 90, 250, 30, isWhite) / 2);
+    t.true(profilePixels.share(440, 60, 250, 40, isWhite) < welcomePixels.share(440, 60, 250, 40, isWhite) / 2);
 
     const refused = await post(current, `/v1/profile-image?userId=${USER_ID}`, { layout: 'Welcome' });
     t.is(refused.status, 400);
