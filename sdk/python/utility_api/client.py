@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import email.utils
 import json as jsonlib
 import re
@@ -11,7 +12,9 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Union
+
+from .card_links import card_url
 
 DEFAULT_ATTEMPTS = 3
 DEFAULT_MAX_TOTAL_WAIT = 30.0
@@ -127,6 +130,12 @@ class Client:
             url=answer.headers.get("content-location", ""),
             frames=int(frames) if frames is not None else None,
         )
+
+    def card_url(self, user_id: str, card: Optional[Mapping[str, Any]] = None, *,
+                 expires_at: Union[None, int, float, datetime.datetime] = None) -> str:
+        """A signed card link for an embed, built here without a request (docs/card-links.md): its first
+        fetch draws the card, later ones are served stored. expires_at makes it answer 410 after."""
+        return card_url(self.base_url, self.api_key, user_id, card, expires_at=expires_at)
 
     # Light endpoints
 

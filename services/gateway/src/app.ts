@@ -4,6 +4,7 @@ import type { RedisClient } from '@utility-api/infra/redis';
 import Koa from 'koa';
 import { announceOwnerSignIn } from './account-area/account-routes.ts';
 import { accountUsageSource } from './accounts/account-usage.ts';
+import type { AccountStore } from './accounts/account-store.ts';
 import { Quotas } from './accounts/quotas.ts';
 import { UsageMeter } from './accounts/usage-meter.ts';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
@@ -43,8 +44,11 @@ interface GatewayAppParts {
   /** What `/v1/status` and `/readyz` ping besides the media store. */
   backingStore: BackingStore;
   publicBaseUrl: string;
-  /** The card endpoints, listed before the light ones; none in an app built without the render path. */
-  renderEndpoints: readonly EndpointDefinition[];
+  /**
+   * The card endpoints, listed before the light ones; none in an app built without the render
+   * path. Made from the app's keys and account store (signed links check keys and remember cards).
+   */
+  renderEndpoints: readonly EndpointDefinition[] | ((app: { keys: ApiKeyVerifier; accounts: AccountStore }) => readonly EndpointDefinition[]);
 }
 
 /**
@@ -72,7 +76,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   // Quotas are limits: RATE_LIMITS=off turns them off with the others; usage is counted either way.
   const quotas = config.rateLimits.enabled ? new Quotas({ store: accounts, meter, plans: config.plans, clock: parts.runtime.clock, logger }) : undefined;
   const endpoints = [
-    ...parts.renderEndpoints,
+    ...(typeof parts.renderEndpoints === 'function' ? parts.renderEndpoints({ keys, accounts }) : parts.renderEndpoints),
     ...lightEndpoints({ ...parts.runtime, store: parts.backingStore, environment: config.deploymentEnvironment }),
     accountEndpoint(accountUsageSource({ store: accounts, meter, plans: config.plans, clock: parts.runtime.clock, quotasEnforced: quotas !== undefined })),
   ];

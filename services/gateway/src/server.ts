@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Lifecycle, type Logger } from '@utility-api/infra';
 import { createGatewayApp, type GatewayRuntime } from './app.ts';
 import { defaultPublicBaseUrl, type GatewayConfig } from './config.ts';
+import { cardLinkEndpoint } from './endpoints/card-link/endpoint.ts';
 import { profileImageEndpoints } from './endpoints/profile-image/endpoint.ts';
 import { answerClientError } from './http/request-pipeline.ts';
 import { createGatewayMetrics } from './metrics/gateway-metrics.ts';
@@ -31,16 +32,19 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
   const { app, keys, rateLimits, ownerSignInLink } = await createGatewayApp({
     config, runtime, logger, lifecycle: appLifecycle, metrics, publicBaseUrl,
     redis: backends.redis, media: backends.media, backingStore: backends.backingStore,
-    renderEndpoints: profileImageEndpoints({
-      queue: backends.queue,
-      media: backends.media,
-      publicBaseUrl,
-      renderTimeoutMs: config.renderTimeoutMs,
-      mediaTtlDays: config.rendering.media.ttlDays,
-      cardsInFlightPerKey: config.rateLimits.enabled ? config.rateLimits.cardsInFlightPerKey : undefined,
-      onRendered: (reused) => metrics.cardRequests.inc({ render: reused ? 'reused' : 'new' }),
-      clock: runtime.clock,
-    }),
+    renderEndpoints: ({ keys, accounts }) => {
+      const cards = {
+        queue: backends.queue,
+        media: backends.media,
+        publicBaseUrl,
+        renderTimeoutMs: config.renderTimeoutMs,
+        mediaTtlDays: config.rendering.media.ttlDays,
+        cardsInFlightPerKey: config.rateLimits.enabled ? config.rateLimits.cardsInFlightPerKey : undefined,
+        onRendered: (reused: boolean) => metrics.cardRequests.inc({ render: reused ? 'reused' : 'new' }),
+        clock: runtime.clock,
+      };
+      return [...profileImageEndpoints(cards), cardLinkEndpoint({ ...cards, keys, store: accounts })];
+    },
   });
   serve(app.callback());
 

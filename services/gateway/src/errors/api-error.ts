@@ -60,3 +60,29 @@ export function validationError(problems: readonly FieldProblem[]): ApiError {
 export function storageUnavailableError(): ApiError {
   return new ApiError(503, 'storage_unavailable', 'Image storage is unavailable. Please retry shortly.', { headers: { 'Retry-After': '2' } });
 }
+
+/**
+ * Signed card links (docs/card-links.md). A link is its own credential, so its refusals say only
+ * as much as a wrong key's would: an unknown key id, a malformed link and a wrong signature are one
+ * answer (`card_link_invalid`), and only a link that checks out hears that it expired or that its
+ * key was revoked.
+ */
+export const CARD_LINK_INVALID = 'card_link_invalid';
+
+export function cardLinkInvalidError(): ApiError {
+  return new ApiError(403, CARD_LINK_INVALID, 'This card link is not valid: it is malformed, names an unknown key, or its signature does not match what it says (a changed character changes the signature).');
+}
+
+export function cardLinkExpiredError(expiredAt: number): ApiError {
+  return new ApiError(410, 'card_link_expired', `This card link expired at ${new Date(expiredAt * 1000).toISOString()}; ask its bot for a new one.`);
+}
+
+/** 403, not 401: nothing the fetcher can send (no Authorization header is read) would make the link work again. */
+export function cardLinkRevokedError(): ApiError {
+  return new ApiError(403, 'card_link_revoked', 'The key that signed this card link has been revoked (or rolled past its grace period), so the link no longer works.');
+}
+
+/** A card request naming a template its key's account does not have (another account's is never found). */
+export function templateNotFoundError(where: FieldProblem['in']): ApiError {
+  return new ApiError(404, 'template_not_found', "No such template in this key's account.", { details: [{ in: where, field: 'template', message: 'names no template of this account' }] });
+}

@@ -2,7 +2,8 @@ import type { Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { z } from 'zod';
 import { Reply, type BodyEncoding, type EndpointDefinition, type MalformedBodyKind, type RequestSnapshot } from '../endpoints/endpoint.ts';
-import { ApiError, validationError, type FieldProblem } from '../errors/api-error.ts';
+import { ApiError, CARD_LINK_INVALID, validationError, type FieldProblem } from '../errors/api-error.ts';
+import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
 import type { GatewayContext, GatewayState } from './request-pipeline.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -75,6 +76,7 @@ export function endpointRoute(endpoint: EndpointDefinition): Middleware<GatewayS
       keyId: ctx.state.apiKey?.id,
       key: ctx.state.apiKey,
       gone: endpoint.stopsWhenClientLeaves === true ? clientGoneSignal(ctx) : undefined,
+      admitted: ctx.state.admitted,
     };
     const pending: unknown = endpoint.handle({ query, body, params, request });
     // Most handlers are synchronous; awaiting their plain value would still cost a microtask turn.
@@ -94,6 +96,33 @@ function clientGoneSignal(ctx: GatewayContext): AbortSignal {
   if (res.destroyed) controller.abort();
   else res.once('close', () => res.writableFinished || controller.abort());
   return controller.signal;
+}
+
+/**
+ * The credential check of an endpoint with `admit` (signed card links), in place of `authenticate`:
+ * an answer given at once ends the request here; an admitted one goes on as its key. Refused links
+ * count as failed authentications of the client address, as wrong keys do.
+ */
+export function admissionRoute(endpoint: EndpointDefinition & { admit: NonNullable<EndpointDefinition['admit']> }, limits: RateLimits | undefined): Middleware<GatewayState> {
+  return async (ctx, next) => {
+    const address = limits ? clientAddressKey(ctx.ip) : '';
+    const blockedMs = limits ? limits.authBlockedFor(address) : 0;
+    if (blockedMs > 0) throw new ApiError(429, 'rate_limited', 'Too many refused links or keys from your address; retry later.', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(blockedMs / 1000))) } });
+    let admission;
+    try {
+      admission = await endpoint.admit({ query: ctx.querystring, headers: ctx.headers });
+    } catch (error) {
+      if (limits && error instanceof ApiError && error.code === CARD_LINK_INVALID) await limits.recordAuthFailure(address);
+      throw error;
+    }
+    if ('reply' in admission) {
+      writeReply(ctx, admission.reply);
+      return;
+    }
+    ctx.state.apiKey = admission.key;
+    ctx.state.admitted = admission.admitted;
+    await next();
+  };
 }
 
 function writeReply(ctx: GatewayContext, reply: Reply<unknown>): void {

@@ -221,8 +221,10 @@ function responses(endpoint: EndpointDefinition, method: HttpMethod, rateLimited
     documented[String(status)] ??= responseRef(name);
   };
   shared(400, 'BadRequest');
-  if (endpoint.authenticated) shared(401, 'Unauthorized');
-  if (endpoint.authenticated && endpoint.scope !== undefined) shared(403, SCOPE_RESPONSES[endpoint.scope].name);
+  // A signed link carries no key header: it is never a 401, and its own 403s are documented with it.
+  const keyed = endpoint.authenticated && !endpoint.admit;
+  if (keyed) shared(401, 'Unauthorized');
+  if (keyed && endpoint.scope !== undefined) shared(403, SCOPE_RESPONSES[endpoint.scope].name);
   shared(405, 'MethodNotAllowed');
   shared(408, 'RequestTimeout');
   if (endpoint.body && BODY_METHODS.includes(method)) {
@@ -290,7 +292,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
         summary: endpoint.methods.length > 1 ? `${endpoint.summary} (${method})` : endpoint.summary,
         description: endpoint.description,
         tags: operationTags,
-        ...(endpoint.authenticated ? {} : { security: [] }),
+        ...(endpoint.authenticated && !endpoint.admit ? {} : { security: [] }),
         ...(operationParameters.length > 0 ? { parameters: operationParameters } : {}),
         ...(body ? { requestBody: body } : {}),
         responses: responses(endpoint, method, info.rateLimited),

@@ -58,7 +58,7 @@ const resultSchema = z.object({
   }),
 });
 
-type ProfileImageBody = z.output<typeof profileImageBodySchema>;
+export type ProfileImageBody = z.output<typeof profileImageBodySchema>;
 
 type ProfileImageResult = z.infer<typeof resultSchema>;
 
@@ -111,12 +111,12 @@ function negotiateAnswer(headers: Record<string, HeaderValue>, format: MediaForm
  * text has no lone surrogate, but this must never throw on what it is given (encodeURIComponent
  * throws URIError on one, which was a 500 after the card was drawn): any left is U+FFFD, as UTF-8 has it.
  */
-function rfc8187(text: string): string {
+export function rfc8187(text: string): string {
   return `UTF-8''${encodeURIComponent(text.toWellFormed()).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
 
 /** A failed render as the documented error: the user id is a path field, any other field a body one named first. */
-function renderFailureToApiError(failure: RenderFailure): ApiError {
+export function renderFailureToApiError(failure: RenderFailure): ApiError {
   const headers: Record<string, string> = failure.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.ceil(failure.retryAfterSeconds)) };
   if (failure.field === undefined) return new ApiError(failure.status, failure.code, failure.detail, { headers });
   const where = failure.field === 'userId' ? 'path' : 'body';
@@ -128,7 +128,7 @@ function renderFailureToApiError(failure: RenderFailure): ApiError {
  * The stored card's bytes, for an image answer. Just rendered or reused from the last minutes, it
  * is in the store (kept for days); storage failing here is the same 503 as failing to store it.
  */
-async function readStoredImage(store: MediaStore, key: string, format: MediaFormat) {
+export async function readStoredImage(store: MediaStore, key: string, format: MediaFormat) {
   let opened;
   try {
     opened = await store.open(key, format);
@@ -147,7 +147,7 @@ async function readStoredImage(store: MediaStore, key: string, format: MediaForm
 }
 
 /** The queue's thrown outcomes as the documented errors; everything else stays a 500. */
-function queueErrorToApiError(error: unknown, renderTimeoutMs: number): unknown {
+export function queueErrorToApiError(error: unknown, renderTimeoutMs: number): unknown {
   if (error instanceof DeadlineError) {
     return new ApiError(504, 'render_timeout', `The card was not ready within ${renderTimeoutMs} ms. Retry the same request: a card already being drawn is reused; one still queued was withdrawn and queues again behind this key's other cards.`, {
       headers: { 'Retry-After': '2' },
@@ -259,15 +259,23 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
   ...tooManyRequests(dependencies),
 });
 
+/**
+ * The user id and body of a card request as every card route checks them (the POSTs, signed links,
+ * batches). Ids from the future are checked here, with the gateway's clock, not by the shared
+ * schemas: a renderer re-validating a queued job must not refuse it because its own clock differs.
+ */
+export function cardRequestSchemas(clock: Clock) {
+  return {
+    userId: userIdField.superRefine((id, context) => refuseFutureSnowflake(id, clock.now(), context)),
+    body: profileImageBodySchema.superRefine((options, context) => {
+      if (options.guildId !== undefined) refuseFutureSnowflake(options.guildId, clock.now(), context, ['guildId']);
+    }),
+  };
+}
+
 /** Two routes, one operation: `?userId=` as the original service documents, or a path segment. */
 export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
-  const clock = dependencies.clock ?? systemClock;
-  // Ids from the future are checked here, with the gateway's clock, not by the shared schemas: a
-  // renderer re-validating a queued job must not refuse it because its own clock differs.
-  const userId = userIdField.superRefine((id, context) => refuseFutureSnowflake(id, clock.now(), context));
-  const body = profileImageBodySchema.superRefine((options, context) => {
-    if (options.guildId !== undefined) refuseFutureSnowflake(options.guildId, clock.now(), context, ['guildId']);
-  });
+  const { userId, body } = cardRequestSchemas(dependencies.clock ?? systemClock);
   const handleFor = async (userId: string, body: ProfileImageBody, request: RequestSnapshot) => {
     const { format: askedFormat, ...options } = body;
     // Before rendering: a request that cannot be answered draws nothing.
