@@ -148,3 +148,117 @@ export function registerCardLinkTests(test: TestFn, target: () => CardLinkTarget
     t.true(answer.bytes.includes(Buffer.from('ANIM')), 'an animated WebP');
   });
 }
+
+/** PLANS for the topologies running these tests: `tiny` keeps two templates. */
+export const TEMPLATE_PLANS = 'free:cards=100000,requests=1000000;tiny:cards=1000,requests=100000,templates=2';
+
+/** A key of a new account of its own (on `plan`), made with `pnpm keys` against the target's store. */
+async function keyOfNewAccount(target: CardLinkTarget, name: string, plan = 'free') {
+  const env = { ...target.keysEnv, PLANS: TEMPLATE_PLANS };
+  const made = await runKeysCli(['accounts', 'create', '--name', name, '--plan', plan, '--json'], env);
+  if (made.code !== 0) throw new Error(`accounts create failed: ${made.stderr}`);
+  const account = JSON.parse(made.stdout) as { id: string };
+  return { accountId: account.id, ...(await createKey(env, ['--account', account.id, '--name', `${name}-bot`])) };
+}
+
+async function call(target: CardLinkTarget, key: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${target.url}${path}`, {
+    method,
+    headers: { authorization: key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: (text === '' ? undefined : JSON.parse(text)) };
+}
+
+/** Templates over HTTP in both run modes: CRUD, their use by POSTs and links, isolation between accounts, the plan's bound. */
+export function registerTemplateTests(test: TestFn, target: () => CardLinkTarget, mode: string): void {
+  test(`${mode}: templates: create, list, read, use from a POST and a link, replace, delete`, async (t) => {
+    const current = target();
+    const owner = await keyOfNewAccount(current, `${mode}-designer`);
+    const design = { layout: 'welcome', headline: 'Hello', borderColor: '#5865F2', customTag: `${mode} template` };
+    const created = await call(current, owner.key, 'POST', '/v1/templates', { name: 'Welcome, blue', fields: design });
+    t.is(created.status, 201, created.text);
+    t.regex(created.body.id, /^tpl_[a-z0-9]{12}$/);
+    t.is(created.headers.get('location'), `/v1/templates/${created.body.id}`);
+    t.deepEqual(created.body.fields, { ...design, borderColor: '#5865f2' }, 'stored as validated: colours normalised');
+    const id = created.body.id as string;
+
+    const memberField = await call(current, owner.key, 'POST', '/v1/templates', { name: 'Mine', fields: { customUsername: 'Ada' } });
+    t.is(memberField.status, 400, 'a member field is never part of a design');
+    t.like(memberField.body.error.details[0], { in: 'body', field: 'fields.customUsername' });
+
+    const listed = await call(current, owner.key, 'GET', '/v1/templates');
+    t.deepEqual(listed.body, { templates: [created.body], limit: 25 });
+    t.deepEqual((await call(current, owner.key, 'GET', `/v1/templates/${id}`)).body, created.body);
+
+    // A POST names the template and adds the member; its own fields win.
+    const card = await call(current, owner.key, 'POST', `/v1/profile-image?userId=${USER_ID}`, { template: id, customUsername: 'Ada', headline: 'Welcome' });
+    t.is(card.status, 200, card.text);
+    t.like(card.body.options, { template: id, layout: 'welcome', headline: 'Welcome', borderColor: '#5865f2', customUsername: 'Ada' });
+    t.regex(card.body.altText, /Ada/);
+
+    // A link names it inside `o`; it is cached briefly, so an edit shows.
+    const link = cardUrl({ baseUrl: current.url, apiKey: owner.key, userId: USER_ID, card: { template: id, customUsername: 'Grace' } });
+    const first = await fetchLink(link);
+    t.is(first.status, 200, first.bytes.toString('utf8', 0, 300));
+    t.is(first.headers.get('cache-control'), 'public, max-age=300');
+    t.is(first.headers.get('x-card-render'), 'new');
+    t.is((await fetchLink(link)).headers.get('x-card-render'), 'reused');
+
+    const replaced = await call(current, owner.key, 'PUT', `/v1/templates/${id}`, { name: 'Welcome, red', fields: { ...design, borderColor: '#ED4245' } });
+    t.is(replaced.status, 200, replaced.text);
+    t.like(replaced.body, { id, name: 'Welcome, red', fields: { borderColor: '#ed4245' }, createdAt: created.body.createdAt });
+    const edited = await fetchLink(link);
+    t.is(edited.headers.get('x-card-render'), 'new', 'the edited design is drawn afresh');
+    t.false(edited.bytes.equals(first.bytes));
+
+    const deleted = await call(current, owner.key, 'DELETE', `/v1/templates/${id}`);
+    t.is(deleted.status, 204);
+    t.is(deleted.text, '');
+    t.is((await call(current, owner.key, 'GET', `/v1/templates/${id}`)).status, 404);
+    const named = await call(current, owner.key, 'POST', `/v1/profile-image?userId=${USER_ID}`, { template: id });
+    t.is(named.status, 404);
+    t.like(named.body.error, { code: 'template_not_found', details: [{ in: 'body', field: 'template' }] });
+    const linked = await fetchLink(link);
+    t.is(linked.status, 404);
+    t.like(json(linked.bytes).error, { code: 'template_not_found', details: [{ in: 'query', field: 'o.template' }] });
+  });
+
+  test(`${mode}: templates: another account's template is 404 everywhere and never shows its content`, async (t) => {
+    const current = target();
+    const owner = await keyOfNewAccount(current, `${mode}-owner`);
+    const stranger = await keyOfNewAccount(current, `${mode}-stranger`);
+    const secret = `secret design ${mode}`;
+    const created = await call(current, owner.key, 'POST', '/v1/templates', { name: secret, fields: { customTag: secret } });
+    t.is(created.status, 201);
+    const id = created.body.id as string;
+    const attempts = [
+      await call(current, stranger.key, 'GET', `/v1/templates/${id}`),
+      await call(current, stranger.key, 'PUT', `/v1/templates/${id}`, { name: 'mine now', fields: {} }),
+      await call(current, stranger.key, 'DELETE', `/v1/templates/${id}`),
+      await call(current, stranger.key, 'POST', `/v1/profile-image?userId=${USER_ID}`, { template: id }),
+    ];
+    for (const attempt of attempts) {
+      t.is(attempt.status, 404, attempt.text);
+      t.is(attempt.body.error.code, 'template_not_found');
+      t.false(attempt.text.includes(secret));
+    }
+    const link = await fetchLink(cardUrl({ baseUrl: current.url, apiKey: stranger.key, userId: USER_ID, card: { template: id } }));
+    t.is(link.status, 404);
+    t.false(link.bytes.toString().includes(secret));
+    t.deepEqual((await call(current, stranger.key, 'GET', '/v1/templates')).body.templates, []);
+    // Untouched for its owner.
+    t.deepEqual((await call(current, owner.key, 'GET', `/v1/templates/${id}`)).body, created.body);
+  });
+
+  test(`${mode}: templates: an account keeps at most its plan's number (tiny: 2), then 409 template_limit_reached`, async (t) => {
+    const current = target();
+    const tiny = await keyOfNewAccount(current, `${mode}-tiny`, 'tiny');
+    for (const name of ['one', 'two']) t.is((await call(current, tiny.key, 'POST', '/v1/templates', { name, fields: {} })).status, 201);
+    const third = await call(current, tiny.key, 'POST', '/v1/templates', { name: 'three', fields: {} });
+    t.is(third.status, 409);
+    t.is(third.body.error.code, 'template_limit_reached');
+    t.like((await call(current, tiny.key, 'GET', '/v1/templates')).body, { limit: 2 });
+  });
+}

@@ -3,7 +3,7 @@ import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { startStackOn, type TopologyStack } from '../helpers/redis-topology.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
 import { startPipelineImageServer, SUITE_ENV } from '../pipeline/profile-image-suite.ts';
-import { registerCardLinkTests } from './card-link-suite.ts';
+import { registerCardLinkTests, registerTemplateTests, TEMPLATE_PLANS, type CardLinkTarget } from './card-link-suite.ts';
 
 const API_KEY = 'card-link-key-0123456789abcdef';
 let stack: TopologyStack;
@@ -15,7 +15,7 @@ test.before(async () => {
     gatewayPort: await freeLoopbackPort(),
     renderers: 2,
     apiKeys: API_KEY,
-    env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_WORKERS: '1', ...SUITE_ENV },
+    env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_WORKERS: '1', ...SUITE_ENV, PLANS: TEMPLATE_PLANS },
   });
 });
 
@@ -24,14 +24,13 @@ test.after.always(async () => {
   await images?.close();
 });
 
-registerCardLinkTests(
-  test,
-  () => ({
-    url: stack.gatewayUrl,
-    apiKey: API_KEY,
-    images,
-    keysEnv: { REDIS_URL: stack.serviceEnv.REDIS_URL! },
-    rendersOf: (mediaKey) => stack.renderers.flatMap((renderer) => renderer.output().split('\n')).filter((line) => line.includes('"card rendered"') && line.includes(mediaKey)).length,
-  }),
-  'distributed',
-);
+const target = (): CardLinkTarget => ({
+  url: stack.gatewayUrl,
+  apiKey: API_KEY,
+  images,
+  keysEnv: { REDIS_URL: stack.serviceEnv.REDIS_URL! },
+  rendersOf: (mediaKey) => stack.renderers.flatMap((renderer) => renderer.output().split('\n')).filter((line) => line.includes('"card rendered"') && line.includes(mediaKey)).length,
+});
+
+registerCardLinkTests(test, target, 'distributed');
+registerTemplateTests(test, target, 'distributed');

@@ -3,7 +3,7 @@ import type {
   AccountResult, AgeCalculatorQuery, AgeCalculatorResult, CardFormat, CardJson, CardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
   HexToRgbQuery, HexToRgbResult, JsonValidatorBody, JsonValidatorResult, NumberAnalyzerQuery, NumberAnalyzerResult,
   RandomEmojiQuery, RandomEmojiResult, ScrambleQuery, ScrambleResult, SortArrayBody, SortArrayQuery, SortArrayResult,
-  StatusBody, StatusResult, TimeQuery, TimeResult,
+  StatusBody, StatusResult, Template, TemplateBody, TemplateList, TimeQuery, TimeResult,
 } from './types.ts';
 
 export interface RetryOptions {
@@ -157,6 +157,29 @@ export class UtilityApiClient {
       render: response.headers.get('x-card-render'),
       etag: response.headers.get('etag'),
     };
+  }
+
+  /** Saves a card design under a new id of the key's account (409 `template_limit_reached` past the plan's number). */
+  createTemplate(body: TemplateBody): Promise<Template> {
+    return this.#json({ method: 'POST', path: '/v1/templates', body });
+  }
+
+  listTemplates(): Promise<TemplateList> {
+    return this.#json({ method: 'GET', path: '/v1/templates' });
+  }
+
+  getTemplate(id: string): Promise<Template> {
+    return this.#json({ method: 'GET', path: `/v1/templates/${encodeURIComponent(id)}` });
+  }
+
+  /** Replaces the whole design (fields left out are gone). */
+  updateTemplate(id: string, body: TemplateBody): Promise<Template> {
+    return this.#json({ method: 'PUT', path: `/v1/templates/${encodeURIComponent(id)}`, body });
+  }
+
+  async deleteTemplate(id: string): Promise<void> {
+    const response = await this.#send({ method: 'DELETE', path: `/v1/templates/${encodeURIComponent(id)}` });
+    await response.body?.cancel();
   }
 
   /** Checks that `json` is a JSON object or array (a string is parsed); an invalid one is an answer, not an error. */

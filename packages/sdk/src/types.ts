@@ -68,6 +68,8 @@ export interface CardOptions {
   animated?: boolean;
   disableProfileTheme?: boolean;
   format?: CardFormat;
+  /** A saved design of the key's account (`tpl_...`): its fields underneath, these over them. */
+  template?: string;
 }
 
 /** The JSON answer of a card: where it is stored and how to describe it. */
@@ -352,4 +354,27 @@ export interface AccountResult {
     month: KeyCounts & { month: string };
     lastUsedAt: string;
   };
+}
+
+/** A card design without the member's own fields (`customUsername`, `customAvatar`, `rankData`, `presenceStatus`). */
+export type TemplateFields = Omit<CardOptions, 'customUsername' | 'customAvatar' | 'rankData' | 'presenceStatus' | 'template'>;
+
+export interface TemplateBody {
+  name: string;
+  fields: TemplateFields;
+}
+
+/** A saved design of the key's account: name it as `template` in a card request or link. */
+export interface Template {
+  id: string;
+  name: string;
+  fields: TemplateFields;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TemplateList {
+  templates: Template[];
+  /** Templates the account's plan allows. */
+  limit: number;
 }

@@ -14,6 +14,7 @@ import { loadDocsSite } from './docs/docs-site.ts';
 import { accountEndpoint } from './endpoints/account/endpoint.ts';
 import type { EndpointDefinition } from './endpoints/endpoint.ts';
 import { lightEndpoints } from './endpoints/light-endpoints.ts';
+import { templateEndpoints } from './endpoints/templates/endpoint.ts';
 import type { BackingStore } from './health/backing-store.ts';
 import { requestPipeline, type GatewayState } from './http/request-pipeline.ts';
 import { buildRouter } from './http/router.ts';
@@ -78,6 +79,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   const endpoints = [
     ...(typeof parts.renderEndpoints === 'function' ? parts.renderEndpoints({ keys, accounts }) : parts.renderEndpoints),
     ...lightEndpoints({ ...parts.runtime, store: parts.backingStore, environment: config.deploymentEnvironment }),
+    ...templateEndpoints({ store: accounts, plans: config.plans, clock: parts.runtime.clock }),
     accountEndpoint(accountUsageSource({ store: accounts, meter, plans: config.plans, clock: parts.runtime.clock, quotasEnforced: quotas !== undefined })),
   ];
   const document = buildOpenApiDocument(endpoints, {

@@ -35,6 +35,7 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
     renderEndpoints: ({ keys, accounts }) => {
       const cards = {
         queue: backends.queue,
+        templates: accounts,
         media: backends.media,
         publicBaseUrl,
         renderTimeoutMs: config.renderTimeoutMs,

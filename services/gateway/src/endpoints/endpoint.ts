@@ -81,7 +81,7 @@ export class Reply<Body> {
 
 export interface ResponseDoc {
   description: string;
-  /** Absent for responses that use the shared error body. */
+  /** Absent for responses that use the shared error body (or, with `binaryTypes`, answers that are only ever binary). */
   schema?: z.ZodType;
   example?: unknown;
   /** Binary media types the same response may carry instead of JSON, chosen by `Accept`. */

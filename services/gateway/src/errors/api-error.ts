@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /**
  * The one error type handlers and middleware throw. Everything in it is public: the error
  * middleware sends status, code, message and details to the client verbatim, and anything that is
@@ -56,6 +58,18 @@ export function validationError(problems: readonly FieldProblem[]): ApiError {
   return new ApiError(400, 'invalid_request', summary, { details });
 }
 
+/** A zod error as the API's field problems, each at `location`. */
+export function problemsFromZod(error: z.ZodError, location: FieldProblem['in']): FieldProblem[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    // An unknown key is a problem with that key, not with the object holding it.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ in: location, field: [...path, key].join('.'), message: 'is not a known field' }));
+    }
+    return [{ in: location, field: path.length > 0 ? path.join('.') : location, message: issue.message }];
+  });
+}
+
 /** The media store failing while serving or reading a card image (`/media`, or an image answer). */
 export function storageUnavailableError(): ApiError {
   return new ApiError(503, 'storage_unavailable', 'Image storage is unavailable. Please retry shortly.', { headers: { 'Retry-After': '2' } });
@@ -83,6 +97,11 @@ export function cardLinkRevokedError(): ApiError {
 }
 
 /** A card request naming a template its key's account does not have (another account's is never found). */
-export function templateNotFoundError(where: FieldProblem['in']): ApiError {
-  return new ApiError(404, 'template_not_found', "No such template in this key's account.", { details: [{ in: where, field: 'template', message: 'names no template of this account' }] });
+export function templateNotFoundError(where: FieldProblem['in'], field = 'template'): ApiError {
+  return new ApiError(404, 'template_not_found', "No such template in this key's account.", { details: [{ in: where, field, message: 'names no template of this account' }] });
+}
+
+/** An account keeping as many templates as its plan allows. */
+export function templateLimitError(limit: number, plan: string): ApiError {
+  return new ApiError(409, 'template_limit_reached', `This account already keeps ${limit} templates, the most the ${plan} plan allows: delete one (DELETE /v1/templates/{id}) or change one (PUT) instead.`);
 }

@@ -1,8 +1,7 @@
 import type { Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import type { z } from 'zod';
 import { Reply, type BodyEncoding, type EndpointDefinition, type MalformedBodyKind, type RequestSnapshot } from '../endpoints/endpoint.ts';
-import { ApiError, CARD_LINK_INVALID, validationError, type FieldProblem } from '../errors/api-error.ts';
+import { ApiError, CARD_LINK_INVALID, problemsFromZod, validationError, type FieldProblem } from '../errors/api-error.ts';
 import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
 import type { GatewayContext, GatewayState } from './request-pipeline.ts';
 
@@ -130,17 +129,6 @@ function writeReply(ctx: GatewayContext, reply: Reply<unknown>): void {
   ctx.set(reply.headers);
   ctx.body = reply.body;
   if (reply.cardFormat !== undefined) ctx.state.cardFormat = reply.cardFormat;
-}
-
-export function problemsFromZod(error: z.ZodError, location: FieldProblem['in']): FieldProblem[] {
-  return error.issues.flatMap((issue) => {
-    const path = issue.path.map(String);
-    // An unknown key is a problem with that key, not with the object holding it.
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ in: location, field: [...path, key].join('.'), message: 'is not a known field' }));
-    }
-    return [{ in: location, field: path.length > 0 ? path.join('.') : location, message: issue.message }];
-  });
 }
 
 /**

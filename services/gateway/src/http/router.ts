@@ -63,8 +63,11 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     router.register(routerPath(endpoint.path), methods.map((method) => method.toLowerCase()), [...guards, endpointRoute(endpoint)]);
     // OPTIONS is a method like the others: behind the key where the endpoint is (the router would
     // otherwise answer it for everyone). The answer lists the methods; no CORS is offered.
-    if (endpoint.authenticated && !endpoint.admit && !endpoint.methods.includes('OPTIONS')) {
-      const allow = [...new Set([...endpoint.methods, ...(endpoint.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ');
+    // Several definitions may share a path (the templates: one per method): one OPTIONS answers for all of them.
+    const samePath = parts.endpoints.filter((other) => other.path === endpoint.path);
+    if (endpoint.authenticated && !endpoint.admit && samePath[0] === endpoint && !samePath.some((other) => other.methods.includes('OPTIONS'))) {
+      const methodsHere = samePath.flatMap((other) => other.methods);
+      const allow = [...new Set([...methodsHere, ...(methodsHere.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ');
       router.register(routerPath(endpoint.path), ['options'], [
         requireKey,
         (ctx) => {

@@ -135,7 +135,9 @@ function parameters(endpoint: EndpointDefinition) {
 
 /** The binary types an endpoint's 200 may carry instead of JSON, chosen by `Accept` (none for most). */
 function answerBinaryTypes(endpoint: EndpointDefinition): readonly string[] {
-  return endpoint.responses[200]?.binaryTypes ?? [];
+  // An answer that is only ever an image (a card link) has no JSON to choose against.
+  const answer = endpoint.responses[200];
+  return answer?.schema === undefined ? [] : (answer.binaryTypes ?? []);
 }
 
 /**
@@ -206,6 +208,9 @@ function headerObject(description: string | { description: string; schema: JsonS
 function ownResponse(response: ResponseDoc): { description: string; headers: Record<string, unknown>; content: Record<string, unknown> } {
   const headers: Record<string, unknown> = headersOf(response.retryAfter ? ['Retry-After'] : []);
   for (const [name, description] of Object.entries(response.headers ?? {})) headers[name] = headerObject(description);
+  if (!response.schema && response.binaryTypes?.length) {
+    return { description: response.description, headers, content: Object.fromEntries(response.binaryTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])) };
+  }
   if (!response.schema) return { description: response.description, headers, content: ERROR_CONTENT };
   const media: Record<string, unknown> = { schema: jsonSchemaOf(response.schema, 'output') };
   if (response.example !== undefined) media.example = response.example;
@@ -216,7 +221,12 @@ function ownResponse(response: ResponseDoc): { description: string; headers: Rec
 
 function responses(endpoint: EndpointDefinition, method: HttpMethod, rateLimited: boolean) {
   const documented: Record<string, ResponseObject> = {};
-  for (const [status, response] of Object.entries(endpoint.responses)) documented[status] = ownResponse(response);
+  for (const [status, response] of Object.entries(endpoint.responses)) {
+    const own = ownResponse(response);
+    // 204 and 304 have no body at all (RFC 9110 §15.3.5, §15.4.5).
+    if (status === '204' || status === '304') delete (own as { content?: unknown }).content;
+    documented[status] = own;
+  }
   const shared = (status: number, name: string) => {
     documented[String(status)] ??= responseRef(name);
   };
@@ -272,6 +282,7 @@ export function operationIdOf(endpoint: EndpointDefinition, method: HttpMethod):
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'Profile image': 'Profile and welcome cards for Discord bots: PNG, WebP, AVIF or GIF, still or animated.',
   Utilities: 'Small, fast answers: time, colours, JSON checks, random picks, text and number helpers, and the API status.',
+  Templates: "Saved card designs of your key's account: name one as `template` in a card request, a signed link or a batch, and add the member's fields.",
   Account: "Your key's account: its plan, this month's quotas and what they have used, and this key's own usage.",
 };
 

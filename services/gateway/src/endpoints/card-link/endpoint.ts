@@ -12,8 +12,7 @@ import {
   MAX_CARD_LINK_OPTIONS_CHARS,
   parseCardLinkQuery,
 } from '../../card-links/card-link-signature.ts';
-import { cardLinkExpiredError, cardLinkInvalidError, cardLinkRevokedError, storageUnavailableError, validationError } from '../../errors/api-error.ts';
-import { problemsFromZod } from '../../http/endpoint-route.ts';
+import { cardLinkExpiredError, cardLinkInvalidError, cardLinkRevokedError, problemsFromZod, storageUnavailableError, validationError } from '../../errors/api-error.ts';
 import { systemClock, type Clock } from '../../runtime/clock.ts';
 import { defineEndpoint, Reply, type Admission, type AdmissionRequest, type HeaderValue } from '../endpoint.ts';
 import {
@@ -25,12 +24,11 @@ import {
   type ProfileImageBody,
   type ProfileImageDependencies,
 } from '../profile-image/endpoint.ts';
-import { applyTemplate, type TemplateLookup } from '../templates/template-fields.ts';
 
 export interface CardLinkDependencies extends ProfileImageDependencies {
   keys: Pick<ApiKeyVerifier, 'linkSigner'>;
   /** Where each link's stored card is remembered, and the templates links may name. */
-  store: Pick<AccountStore, 'cardLinkRender' | 'putCardLinkRender'> & TemplateLookup;
+  store: Pick<AccountStore, 'cardLinkRender' | 'putCardLinkRender' | 'getTemplate'>;
 }
 
 /** A year: what `immutable` caching means in practice (RFC 8246 gives no other bound). */
@@ -100,7 +98,7 @@ function noneMatch(header: HeaderValue, etag: string): boolean {
 /** `GET /v1/card-link`: a signed link's card, drawn on its first fetch and stored for the next. */
 export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
   const clock: Clock = dependencies.clock ?? systemClock;
-  const { userId: userIdSchema, body: bodySchema } = cardRequestSchemas(clock);
+  const { userId: userIdSchema, resolve } = cardRequestSchemas(clock);
 
   /** The stored card of a link fetched before, answered without a render; undefined when there is none (or its days in storage are up). */
   const storedAnswer = async (card: LinkCard, headers: Record<string, HeaderValue>): Promise<Reply<unknown> | undefined> => {
@@ -136,21 +134,17 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
     const options = link.encodedOptions === undefined ? {} : decodeCardLinkOptions(link.encodedOptions);
     if (options === undefined) throw validationError([{ in: 'query', field: 'o', message: 'must be a JSON object in base64url' }]);
     const userId = userIdSchema.safeParse(link.userId);
-    const problems = userId.success ? [] : problemsFromZod(userId.error, 'query').map((problem) => ({ ...problem, field: 'u' }));
-    const merged = await applyTemplate(dependencies.store, signer.identity.accountId, options, 'query', 'o.template');
-    const body = bodySchema.safeParse(merged.body);
-    if (!body.success) problems.push(...problemsFromZod(body.error, 'query').map((problem) => ({ ...problem, field: `o.${problem.field === 'query' ? '' : problem.field}`.replace(/\.$/, '') })));
-    if (problems.length > 0 || !userId.success || !body.success) throw validationError(problems);
-
-    const { format, ...cardOptions } = body.data;
+    if (!userId.success) throw validationError(problemsFromZod(userId.error, 'query').map((problem) => ({ ...problem, field: 'u' })));
+    const body = await resolve(dependencies.store, signer.identity.accountId, options, 'query', 'o.');
+    const { format, template, ...cardOptions } = body;
     // The job id POST gives the same card: a link and a POST of one card share its render.
     const jobId = renderJobId({ userId: userId.data, options: cardOptions, format }, signer.identity.id);
     const maxAge = Math.min(
-      merged.template ? TEMPLATE_LINK_MAX_AGE_SECONDS : IMMUTABLE_SECONDS,
+      template === undefined ? IMMUTABLE_SECONDS : TEMPLATE_LINK_MAX_AGE_SECONDS,
       link.expiresAt === undefined ? IMMUTABLE_SECONDS : Math.max(0, Math.floor(link.expiresAt - clock.now() / 1000)),
     );
     const cacheControl = maxAge === IMMUTABLE_SECONDS ? `public, max-age=${IMMUTABLE_SECONDS}, immutable` : `public, max-age=${maxAge}`;
-    const card: LinkCard = { key: signer.identity, userId: userId.data, body: body.data, jobId, cacheControl };
+    const card: LinkCard = { key: signer.identity, userId: userId.data, body, jobId, cacheControl };
     // A key without the cards scope is refused by the key's guards, before anything is served.
     const mayServe = signer.identity.scopes === undefined || signer.identity.scopes.includes('cards');
     const stored = mayServe ? await storedAnswer(card, headers) : undefined;
@@ -173,7 +167,6 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
     responses: {
       200: {
         description: 'The card image (its type by the link\'s `format` and `animated`).',
-        schema: z.string(),
         binaryTypes: Object.values(MEDIA_FORMATS),
         headers: {
           'X-Card-Render': '`new` when this fetch drew the card, `reused` when it was stored (or an identical request drew it).',
@@ -183,7 +176,7 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
           'X-Alt-Text': "The card's alt text as an RFC 8187 ext-value.",
         },
       },
-      304: { description: '`If-None-Match` names the stored image\'s ETag: nothing changed.', schema: z.string() },
+      304: { description: '`If-None-Match` names the stored image\'s ETag: nothing changed.' },
       400: { description: 'The link checks out but a field it carries does not: `details` names it (`u`, `o`, or `o.<field>`).' },
       403: { description: '`card_link_invalid`: malformed, an unknown key, or a signature that does not match (any changed character). `card_link_revoked`: the key was revoked. A key whose scopes lack `cards` (the card operations): `key_scope_forbidden`.' },
       404: { description: '`template_not_found`: the link names a template its key\'s account does not have.' },
@@ -195,7 +188,7 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
     handle: async ({ request }) => {
       const card = request.admitted as LinkCard;
       // No `Accept` to negotiate (Discord's proxy sends its own): the body's format, else PNG, or animated WebP when the card moves.
-      const { format, ...options } = card.body;
+      const { format, template: _template, ...options } = card.body;
       const { result, reused } = await dependencies.queue
         .render({ userId: card.userId, options, format, requestId: request.requestId }, dependencies.renderTimeoutMs, card.key.id, request.gone)
         .catch((error: unknown) => {

@@ -6,7 +6,7 @@ import { templateNotFoundError, validationError, type FieldProblem } from '../..
 export type TemplateLookup = Pick<AccountStore, 'getTemplate'>;
 
 /** The `template` field of a card request. */
-const templateReferenceSchema = z
+export const templateReferenceSchema = z
   .string()
   .regex(TEMPLATE_ID, { error: 'must be a template id (tpl_ and 12 lowercase letters or digits)' })
   .meta({ description: "A saved design of this key's account (`POST /v1/templates`): its fields are the card's, and every other field given here adds to or overrides them.", examples: ['tpl_3k9x2m7q1c0z'] });
@@ -29,6 +29,6 @@ export async function applyTemplate(
   const parsed = templateReferenceSchema.safeParse(reference);
   if (!parsed.success) throw validationError([{ in: where, field, message: parsed.error.issues[0]?.message ?? 'is not a template id' }]);
   const template = await store.getTemplate(accountId, parsed.data);
-  if (!template) throw templateNotFoundError(where);
+  if (!template) throw templateNotFoundError(where, field);
   return { body: { ...template.fields, ...own }, template };
 }
