@@ -262,3 +262,52 @@ export function registerTemplateTests(test: TestFn, target: () => CardLinkTarget
     t.like((await call(current, tiny.key, 'GET', '/v1/templates')).body, { limit: 2 });
   });
 }
+
+/** `POST /v1/profile-image/batch` in both run modes: results in order, each what a single POST answers, each card counted. */
+export function registerBatchTests(test: TestFn, target: () => CardLinkTarget, mode: string): void {
+  test(`${mode}: batch: mixed valid and invalid cards answer each its own result, in order; a valid one is what a single POST answers`, async (t) => {
+    const current = target();
+    const tag = `${mode} batch ${Date.now()}`;
+    const cards = [
+      { userId: USER_ID, customTag: tag },
+      { userId: 'not-a-user' },
+      { userId: USER_ID, presenceStatus: 'busy' },
+      { userId: USER_ID, template: 'tpl_000000000000' },
+      { userId: USER_ID, customTag: `${tag} second`, format: 'webp' },
+      'not an object',
+    ];
+    const batch = await call(current, current.apiKey, 'POST', '/v1/profile-image/batch', { cards: cards.slice(0, 5) });
+    t.is(batch.status, 200, batch.text);
+    const { results } = batch.body;
+    t.is(results.length, 5);
+    t.like(results[0], { success: true, message: 'Image Created', options: { customTag: tag } });
+    t.like(results[1].error, { status: 400, code: 'invalid_request', details: [{ in: 'body', field: 'cards.1.userId' }] });
+    t.like(results[2].error, { status: 400, code: 'invalid_request', details: [{ in: 'body', field: 'cards.2.presenceStatus' }] });
+    t.like(results[3].error, { status: 404, code: 'template_not_found', details: [{ in: 'body', field: 'cards.3.template' }] });
+    t.regex(results[4].url, /\.webp$/);
+    const single = await call(current, current.apiKey, 'POST', `/v1/profile-image?userId=${USER_ID}`, { customTag: tag });
+    t.is(single.headers.get('x-card-render'), 'reused', 'the batch drew the same card a single POST asks for');
+    t.deepEqual(results[0], single.body);
+    t.is((await fetch(results[0].url)).headers.get('content-type'), 'image/png');
+
+    const notAList = await call(current, current.apiKey, 'POST', '/v1/profile-image/batch', { cards: cards.slice(5) });
+    t.is(notAList.status, 400, 'an item that is not an object fails the batch: nothing to answer it with');
+    const tooMany = await call(current, current.apiKey, 'POST', '/v1/profile-image/batch', { cards: Array.from({ length: 51 }, () => ({ userId: USER_ID })) });
+    t.is(tooMany.status, 400);
+    t.like(tooMany.body.error.details[0], { in: 'body', field: 'cards' });
+  });
+
+  test(`${mode}: batch: every card spends the key's profile-image budget and counts as a card; those past the budget are 429 in their own result`, async (t) => {
+    const current = target();
+    const created = await createKey(current.keysEnv, ['--name', `${mode}-batch-bot`, '--image-rate', '3/1h']);
+    const cards = Array.from({ length: 5 }, (_, index) => ({ userId: USER_ID, customTag: `${mode} budget ${index} ${Date.now()}` }));
+    const batch = await call(current, created.key, 'POST', '/v1/profile-image/batch', { cards });
+    t.is(batch.status, 200, batch.text);
+    const statuses = batch.body.results.map((result: { success?: boolean; error?: { status: number; code: string } }) => (result.success ? 200 : `${result.error!.status} ${result.error!.code}`));
+    t.deepEqual(statuses, [200, 200, 200, '429 rate_limited', '429 rate_limited']);
+    const month = await monthCounts(current, created.key);
+    t.is(month.cards, 3, 'three cards drawn, three counted');
+    const again = await call(current, created.key, 'POST', '/v1/profile-image/batch', { cards: cards.slice(0, 1) });
+    t.is(again.status, 429, 'a key with no budget left is refused at the door');
+  });
+}

@@ -3,7 +3,7 @@ import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { startStackOn, type TopologyStack } from '../helpers/redis-topology.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
 import { startPipelineImageServer, SUITE_ENV } from '../pipeline/profile-image-suite.ts';
-import { registerCardLinkTests, registerTemplateTests, TEMPLATE_PLANS, type CardLinkTarget } from './card-link-suite.ts';
+import { registerBatchTests, registerCardLinkTests, registerTemplateTests, TEMPLATE_PLANS, type CardLinkTarget } from './card-link-suite.ts';
 
 const API_KEY = 'card-link-key-0123456789abcdef';
 let stack: TopologyStack;
@@ -34,3 +34,4 @@ const target = (): CardLinkTarget => ({
 
 registerCardLinkTests(test, target, 'distributed');
 registerTemplateTests(test, target, 'distributed');
+registerBatchTests(test, target, 'distributed');

@@ -3,7 +3,7 @@ import test from 'ava';
 import { startEmbeddedGateway, type EmbeddedGateway } from '../pipeline/embedded-gateway.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
 import { startPipelineImageServer, SUITE_ENV } from '../pipeline/profile-image-suite.ts';
-import { registerCardLinkTests, registerTemplateTests, TEMPLATE_PLANS, type CardLinkTarget } from './card-link-suite.ts';
+import { registerBatchTests, registerCardLinkTests, registerTemplateTests, TEMPLATE_PLANS, type CardLinkTarget } from './card-link-suite.ts';
 
 const API_KEY = 'card-link-key-0123456789abcdef';
 let gateway: EmbeddedGateway;
@@ -30,3 +30,4 @@ const target = (): CardLinkTarget => ({
 
 registerCardLinkTests(test, target, 'embedded');
 registerTemplateTests(test, target, 'embedded');
+registerBatchTests(test, target, 'embedded');

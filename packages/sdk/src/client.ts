@@ -1,6 +1,6 @@
 import { cardUrl } from './card-links.ts';
 import type {
-  AccountResult, AgeCalculatorQuery, AgeCalculatorResult, CardFormat, CardJson, CardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
+  AccountResult, AgeCalculatorQuery, BatchCard, BatchResult, AgeCalculatorResult, CardFormat, CardJson, CardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
   HexToRgbQuery, HexToRgbResult, JsonValidatorBody, JsonValidatorResult, NumberAnalyzerQuery, NumberAnalyzerResult,
   RandomEmojiQuery, RandomEmojiResult, ScrambleQuery, ScrambleResult, SortArrayBody, SortArrayQuery, SortArrayResult,
   StatusBody, StatusResult, Template, TemplateBody, TemplateList, TimeQuery, TimeResult,
@@ -134,6 +134,11 @@ export class UtilityApiClient {
       url: response.headers.get('content-location') ?? '',
       frames: frames === null ? undefined : Number(frames),
     };
+  }
+
+  /** Up to 50 cards in one request; each result is the card's JSON answer or its own error, in order. */
+  createProfileImageBatch(cards: BatchCard[]): Promise<BatchResult> {
+    return this.#json({ method: 'POST', path: '/v1/profile-image/batch', body: { cards } });
   }
 
   /**

@@ -378,3 +378,18 @@ export interface TemplateList {
   /** Templates the account's plan allows. */
   limit: number;
 }
+
+/** One card of a batch: the user and the card's fields (`template` included). */
+export interface BatchCard extends CardOptions {
+  userId: string;
+}
+
+/** A batch card that failed: the error its own POST would have answered. */
+export interface BatchCardError {
+  error: ErrorBody['error'];
+}
+
+export interface BatchResult {
+  /** In the order asked: each card's JSON answer, or its error. */
+  results: (CardJson | BatchCardError)[];
+}

@@ -6,6 +6,7 @@ import { createGatewayApp, type GatewayRuntime } from './app.ts';
 import { defaultPublicBaseUrl, type GatewayConfig } from './config.ts';
 import { cardLinkEndpoint } from './endpoints/card-link/endpoint.ts';
 import { profileImageEndpoints } from './endpoints/profile-image/endpoint.ts';
+import { profileImageBatchEndpoint } from './endpoints/profile-image-batch/endpoint.ts';
 import { answerClientError } from './http/request-pipeline.ts';
 import { createGatewayMetrics } from './metrics/gateway-metrics.ts';
 import { startRenderBackends } from './rendering/render-backends.ts';
@@ -32,7 +33,7 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
   const { app, keys, rateLimits, ownerSignInLink } = await createGatewayApp({
     config, runtime, logger, lifecycle: appLifecycle, metrics, publicBaseUrl,
     redis: backends.redis, media: backends.media, backingStore: backends.backingStore,
-    renderEndpoints: ({ keys, accounts }) => {
+    renderEndpoints: ({ keys, accounts, cardAccounting }) => {
       const cards = {
         queue: backends.queue,
         templates: accounts,
@@ -44,7 +45,8 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
         onRendered: (reused: boolean) => metrics.cardRequests.inc({ render: reused ? 'reused' : 'new' }),
         clock: runtime.clock,
       };
-      return [...profileImageEndpoints(cards), cardLinkEndpoint({ ...cards, keys, store: accounts })];
+      // The batch before `/v1/profile-image/{userId}`, which would otherwise read `batch` as a user id.
+      return [profileImageBatchEndpoint({ ...cards, accounting: cardAccounting }), ...profileImageEndpoints(cards), cardLinkEndpoint({ ...cards, keys, store: accounts })];
     },
   });
   serve(app.callback());

@@ -20,6 +20,7 @@ export async function callEveryOperation(baseUrl: string, key: string): Promise<
     return answer.response;
   };
   await record('createProfileImage', api.createProfileImage({ query: { userId: USER_ID }, body: { customTag: 'Welcome!', presenceStatus: 'online', rankData: RANK_DATA } }));
+  await record('createProfileImageBatch', api.createProfileImageBatch({ body: { cards: [{ userId: USER_ID, customTag: 'Batch' }, { userId: 'not-a-user' }] } }));
   await record('createProfileImageForUser', api.createProfileImageForUser({ path: { userId: USER_ID }, body: { layout: 'welcome', format: 'webp' } }));
   await record('jsonValidator', api.jsonValidator({ body: { json: { name: 'Ada', roles: ['admin'] } } }));
   await record('randomEmoji', api.randomEmoji({ query: { category: 'Food & Drink', count: 3, isSymbol: false } }));

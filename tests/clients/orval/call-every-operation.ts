@@ -15,6 +15,7 @@ export async function callEveryOperation(_baseUrl: string, key: string): Promise
     calls.push({ operationId, status, body: data, headers });
   };
   await record('createProfileImage', api.createProfileImage({ userId: USER_ID }, { customTag: 'Welcome!', presenceStatus: 'online', rankData: RANK_DATA }, init));
+  await record('createProfileImageBatch', api.createProfileImageBatch({ cards: [{ userId: USER_ID, customTag: 'Batch' }, { userId: 'not-a-user' }] }, init));
   await record('createProfileImageForUser', api.createProfileImageForUser(USER_ID, { layout: 'welcome', format: 'webp' }, init));
   await record('jsonValidator', api.jsonValidator({ json: { name: 'Ada', roles: ['admin'] } }, init));
   await record('randomEmoji', api.randomEmoji({ category: 'Food & Drink', count: 3, isSymbol: false }, init));

@@ -14,7 +14,7 @@ test.after.always(async () => {
   await gateway?.close();
 });
 
-const DOCUMENTED_PATHS = ['/v1/profile-image', '/v1/profile-image/{userId}', '/v1/card-link', ...LIGHT_PATHS, '/v1/account'];
+const DOCUMENTED_PATHS = ['/v1/profile-image', '/v1/profile-image/{userId}', '/v1/profile-image/batch', '/v1/card-link', ...LIGHT_PATHS, '/v1/templates', '/v1/templates/{id}', '/v1/account'];
 
 test('200 serves a valid OpenAPI 3.1 document without a key', async (t) => {
   const response = await fetch(`${gateway.url}/v1/openapi.json`);

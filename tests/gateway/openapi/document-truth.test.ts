@@ -106,7 +106,7 @@ test('every operation but GET /v1/account declares the 403 of a key without its 
       t.is(forbidden, undefined, 'any key may ask for its account');
       continue;
     }
-    const scope = path.startsWith('/v1/profile-image') || path === '/v1/card-link' ? 'cards' : 'utility';
+    const scope = path.startsWith('/v1/profile-image') || path.startsWith('/v1/templates') || path === '/v1/card-link' ? 'cards' : 'utility';
     t.regex(forbidden?.description ?? '', new RegExp(`\`${scope}\`.*\`key_scope_forbidden\``), `${method} ${path}`);
   }
   const store = openSqliteAccountStore({ path: join(gateway.mediaDir, 'accounts.sqlite') });

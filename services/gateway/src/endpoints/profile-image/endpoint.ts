@@ -42,7 +42,7 @@ export interface ProfileImageDependencies {
 /** The card options plus the format to store the card in, which is not a drawing option. */
 const profileImageBodySchema = cardOptionsSchema.extend({ format: cardFormatSchema.optional(), template: templateReferenceSchema.optional() }).superRefine(refuseStillOnlyFormat);
 
-const resultSchema = z.object({
+export const resultSchema = z.object({
   success: z.literal(true),
   message: z.literal('Image Created'),
   options: profileImageBodySchema.meta({ description: 'The body options as received (validated), `rankData` included; with `template`, the template\'s fields with the body\'s over them (what was drawn), and `template`.' }),
