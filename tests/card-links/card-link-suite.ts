@@ -103,6 +103,10 @@ export function registerCardLinkTests(test: TestFn, target: () => CardLinkTarget
       t.is(json(answer.bytes).error.code, 'card_link_invalid');
       t.is(answer.headers.get('cache-control'), 'no-store');
     }
+    // More refused links than RATE_LIMIT_AUTH_FAILURES (20 a minute) allows wrong keys: the address
+    // (think of Discord's media proxy) is not blocked, and a good link still answers.
+    for (let attempt = 0; attempt < 25; attempt += 1) t.is((await fetchLink(`${tampered[0]!}${attempt}`)).status, 403);
+    t.is((await fetchLink(link)).status, 200, 'refused links never block the address that fetched them');
     const expired = await fetchLink(cardUrl({ baseUrl: current.url, apiKey: current.apiKey, userId: USER_ID, expiresAt: Math.floor(Date.now() / 1000) - 1 }));
     t.is(expired.status, 410);
     t.is(json(expired.bytes).error.code, 'card_link_expired');

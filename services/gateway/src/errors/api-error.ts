@@ -81,10 +81,8 @@ export function storageUnavailableError(): ApiError {
  * answer (`card_link_invalid`), and only a link that checks out hears that it expired or that its
  * key was revoked.
  */
-export const CARD_LINK_INVALID = 'card_link_invalid';
-
 export function cardLinkInvalidError(): ApiError {
-  return new ApiError(403, CARD_LINK_INVALID, 'This card link is not valid: it is malformed, names an unknown key, or its signature does not match what it says (a changed character changes the signature).');
+  return new ApiError(403, 'card_link_invalid', 'This card link is not valid: it is malformed, names an unknown key, or its signature does not match what it says (a changed character changes the signature).');
 }
 
 export function cardLinkExpiredError(expiredAt: number): ApiError {

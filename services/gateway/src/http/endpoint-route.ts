@@ -1,8 +1,7 @@
 import type { Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { Reply, type BodyEncoding, type EndpointDefinition, type MalformedBodyKind, type RequestSnapshot } from '../endpoints/endpoint.ts';
-import { ApiError, CARD_LINK_INVALID, problemsFromZod, validationError, type FieldProblem } from '../errors/api-error.ts';
-import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
+import { ApiError, problemsFromZod, validationError, type FieldProblem } from '../errors/api-error.ts';
 import type { GatewayContext, GatewayState } from './request-pipeline.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -100,20 +99,14 @@ function clientGoneSignal(ctx: GatewayContext): AbortSignal {
 /**
  * The credential check of an endpoint with `admit` (signed card links), in place of `authenticate`:
  * an answer given at once ends the request here; an admitted one goes on as its key. Refused links
- * count as failed authentications of the client address, as wrong keys do.
+ * are not counted against the fetching address as wrong keys are: links are fetched by shared
+ * proxies (Discord's media proxy fetches every link posted anywhere), and blocking one address for
+ * someone's tampered links would break every link behind it. Guessing a 256-bit signature needs no
+ * such brake, and refusing one costs a single HMAC.
  */
-export function admissionRoute(endpoint: EndpointDefinition & { admit: NonNullable<EndpointDefinition['admit']> }, limits: RateLimits | undefined): Middleware<GatewayState> {
+export function admissionRoute(endpoint: EndpointDefinition & { admit: NonNullable<EndpointDefinition['admit']> }): Middleware<GatewayState> {
   return async (ctx, next) => {
-    const address = limits ? clientAddressKey(ctx.ip) : '';
-    const blockedMs = limits ? limits.authBlockedFor(address) : 0;
-    if (blockedMs > 0) throw new ApiError(429, 'rate_limited', 'Too many refused links or keys from your address; retry later.', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(blockedMs / 1000))) } });
-    let admission;
-    try {
-      admission = await endpoint.admit({ query: ctx.querystring, headers: ctx.headers });
-    } catch (error) {
-      if (limits && error instanceof ApiError && error.code === CARD_LINK_INVALID) await limits.recordAuthFailure(address);
-      throw error;
-    }
+    const admission = await endpoint.admit({ query: ctx.querystring, headers: ctx.headers });
     if ('reply' in admission) {
       writeReply(ctx, admission.reply);
       return;

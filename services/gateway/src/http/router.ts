@@ -56,7 +56,7 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     // endpoint: a refused request costs no parsing.
     const accountChecks = accountGuard(endpoint, parts.usage.meter, parts.usage.quotas);
     // A signed link is its own credential: `admit` checks it in place of the key header.
-    const credential = endpoint.admit ? admissionRoute({ ...endpoint, admit: endpoint.admit }, rateLimits) : requireKey;
+    const credential = endpoint.admit ? admissionRoute({ ...endpoint, admit: endpoint.admit }) : requireKey;
     const guards = endpoint.authenticated ? [credential, accountChecks, ...(rateLimits ? [rateLimits.middleware(endpoint.limits)] : [])] : [];
     // GET routes answer HEAD too, as the router does for every GET.
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
