@@ -133,6 +133,12 @@ export function registerCardLinkTests(test: TestFn, target: () => CardLinkTarget
     // GET /v1/account counts itself as a request too.
     t.deepEqual({ requests: after.requests - before.requests - 1, cards: after.cards - before.cards }, { requests: 1, cards: 1 });
 
+    // A key made for the utility endpoints only signs links that are refused like its POSTs would be.
+    const utilityOnly = await createKey(current.keysEnv, ['--name', `${mode}-utility-bot`, '--scopes', 'utility']);
+    const outOfScope = await fetchLink(cardUrl({ baseUrl: current.url, apiKey: utilityOnly.key, userId: USER_ID, card: { customTag: `revoke me ${mode}` } }));
+    t.is(outOfScope.status, 403);
+    t.is(json(outOfScope.bytes).error.code, 'key_scope_forbidden');
+
     const revoked = await runKeysCli(['revoke', created.id], current.keysEnv);
     t.is(revoked.code, 0, revoked.stderr);
     t.true(await eventually(async () => (await fetchLink(link)).status === 403), 'the gateway learns of the revocation');
