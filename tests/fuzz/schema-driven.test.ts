@@ -91,6 +91,8 @@ const SEMANTIC_ANSWERS: readonly { operationId: string; answer: RegExp; why: str
   { operationId: 'ageCalculator', answer: /is not a real calendar date|is in the future/, why: 'days per month and "not in the future"' },
   // A pattern cannot say "not after now": ids whose timestamp lies in the future are refused, as the descriptions say.
   ...['createProfileImage', 'createProfileImageForUser'].map((operationId) => ({ operationId, answer: /is a Discord id from the future/, why: 'snowflake timestamps after the clock' })),
+  // A template's design is checked as a card body is: `animated` with a still-only `format` is refused, a rule between two fields.
+  ...['createTemplate', 'updateTemplate'].map((operationId) => ({ operationId, answer: /when animated is true: \w+ cannot move/, why: 'animated with png or avif' })),
 ];
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
