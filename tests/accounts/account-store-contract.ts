@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { TestFn } from 'ava';
 import { createLogger, describeRedisTarget, type RedisTarget } from '@utility-api/infra';
 import { createRedisConnection, type RedisClient } from '@utility-api/infra/redis';
-import { AUDIT_EVENT_TYPES, dayOf, OWNER_ACCOUNT_ID, type Account, type AuditEvent, type Session, type UsageCount } from '../../services/gateway/src/accounts/account-model.ts';
+import { AUDIT_EVENT_TYPES, dayOf, OWNER_ACCOUNT_ID, type Account, type AuditEvent, type CardTemplate, type Session, type UsageCount } from '../../services/gateway/src/accounts/account-model.ts';
 import { AUDIT_KEPT, type AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
 import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
 import { createSignInLink, redeemSignInLink, SIGN_IN_LINK_TTL_MS } from '../../services/gateway/src/accounts/sign-in-links.ts';
@@ -334,6 +334,46 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     t.deepEqual(await second.auditLog(accountId, events.length), events.toReversed());
   });
 
+  test(`${name}: templates: create, read, list in order, update, delete; another account never finds them`, async (t) => {
+    const owner = (await first.createAccount(newAccount())).id;
+    const stranger = (await first.createAccount(newAccount())).id;
+    // A second apart: the list is oldest first by createdAt.
+    const made = [newTemplate(owner, 'Welcome', -1000), newTemplate(owner, 'Rank')];
+    for (const template of made) t.true(await first.createTemplate(template, 10));
+    t.false(await second.createTemplate({ ...made[0]!, name: 'Same id again' }, 10), 'an id is taken once');
+    t.deepEqual(await second.getTemplate(owner, made[0]!.id), made[0]);
+    t.deepEqual(await second.listTemplates(owner), made);
+    t.is(await second.getTemplate(stranger, made[0]!.id), undefined, "another account's id is not found");
+    t.is(await second.updateTemplate(stranger, made[0]!.id, { name: 'Stolen', fields: {}, updatedAt: new Date().toISOString() }), undefined);
+    t.false(await second.deleteTemplate(stranger, made[0]!.id));
+    t.deepEqual(await second.listTemplates(stranger), []);
+    const change = { name: 'Welcome v2', fields: { layout: 'welcome', headline: 'Hi' }, updatedAt: new Date(Date.now() + 1000).toISOString() };
+    t.deepEqual(await second.updateTemplate(owner, made[0]!.id, change), { ...made[0]!, ...change });
+    t.deepEqual(await first.getTemplate(owner, made[0]!.id), { ...made[0]!, ...change });
+    t.true(await first.deleteTemplate(owner, made[1]!.id));
+    t.false(await second.deleteTemplate(owner, made[1]!.id), 'deleted once');
+    t.deepEqual((await second.listTemplates(owner)).map((template) => template.id), [made[0]!.id]);
+  });
+
+  test(`${name}: templates: twenty creations racing from two connections stop at the account's maximum`, async (t) => {
+    const owner = (await first.createAccount(newAccount())).id;
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? first : second).createTemplate(newTemplate(owner, `T${index}`), 5)));
+    t.is(outcomes.filter(Boolean).length, 5);
+    t.is((await first.listTemplates(owner)).length, 5);
+  });
+
+  test(`${name}: card link renders: read back until they expire, unknown ones undefined`, async (t) => {
+    const jobId = `card-${randomBytes(8).toString('hex')}`;
+    const render = { mediaKey: '0b5a4c1e-9c4e-8d6f-a1b2-c3d4e5f60718', format: 'webp', altText: 'Profile card for Ada.', frames: 12 };
+    t.is(await first.cardLinkRender(jobId, new Date()), undefined);
+    await first.putCardLinkRender(jobId, render, new Date(Date.now() + 60_000));
+    t.deepEqual(await second.cardLinkRender(jobId, new Date()), render);
+    const short = `card-${randomBytes(8).toString('hex')}`;
+    await first.putCardLinkRender(short, { mediaKey: render.mediaKey, format: 'png', altText: 'x' }, new Date(Date.now() + 200));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    t.is(await second.cardLinkRender(short, new Date()), undefined, 'gone once expired');
+  });
+
   test(`${name}: a store closed and opened again keeps everything`, async (t) => {
     const store = await open();
     const account = await store.createAccount(newAccount({ discordUserId: discordId() }));
@@ -371,6 +411,11 @@ const randomHash = () => randomBytes(32).toString('hex');
 
 function discordId(): string {
   return `1${Array.from(randomBytes(17), (byte) => byte % 10).join('')}`;
+}
+
+function newTemplate(accountId: string, name: string, ageMs = 0): CardTemplate {
+  const at = new Date(Date.now() + ageMs).toISOString();
+  return { id: `tpl_${randomBytes(6).toString('hex')}`, accountId, name, fields: { customTag: name, borderColor: '#5865F2' }, createdAt: at, updatedAt: at };
 }
 
 function newAccount(overrides: Partial<Account> = {}): Account {

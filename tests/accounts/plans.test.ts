@@ -1,6 +1,6 @@
 import test from 'ava';
 import { ConfigurationError, parseEnvironment } from '@utility-api/infra';
-import { DEFAULT_PLANS_TEXT, parsePlans, planOf, plansEnvironmentSchema } from '../../services/gateway/src/accounts/plans.ts';
+import { DEFAULT_PLANS_TEXT, parsePlans, planOf, templatesAllowed, toPlans, type Plan, plansEnvironmentSchema } from '../../services/gateway/src/accounts/plans.ts';
 
 /** PLANS and DEFAULT_PLAN as the gateway and `./run keys accounts` read them. */
 test('the default PLANS is one free plan, which is the default', (t) => {
@@ -10,8 +10,10 @@ test('the default PLANS is one free plan, which is the default', (t) => {
 });
 
 test('several plans; DEFAULT_PLAN picks the default, else the first; an unknown plan name falls back to it', (t) => {
-  const text = ' free:cards=10,requests=100 ; pro:cards=0, requests=5 ;';
-  t.deepEqual(parsePlans(text), [{ name: 'free', cards: 10, requests: 100 }, { name: 'pro', cards: 0, requests: 5 }]);
+  const text = ' free:cards=10,requests=100 ; pro:cards=0, requests=5, templates=3 ;';
+  t.deepEqual(parsePlans(text), [{ name: 'free', cards: 10, requests: 100 }, { name: 'pro', cards: 0, requests: 5, templates: 3 }]);
+  t.is(templatesAllowed(planOf(toPlans(parsePlans(text) as Plan[], undefined), 'free')), 25, 'a plan without templates= allows the default');
+  t.is(templatesAllowed(planOf(toPlans(parsePlans(text) as Plan[], undefined), 'pro')), 3);
   const plans = parseEnvironment(plansEnvironmentSchema, { PLANS: text, DEFAULT_PLAN: 'pro' });
   t.is(plans.defaultPlan.name, 'pro');
   t.is(planOf(plans, 'free').cards, 10);
@@ -28,6 +30,8 @@ test('hostile or mistaken PLANS are refused with a message that shows the format
     ['free:cards=-1,requests=1', /whole numbers/],
     ['free:cards=1.5,requests=1', /whole numbers/],
     ['free:cards=1,requests=1,extra=2', /whole numbers/],
+    ['free:cards=1,requests=1,templates=-1', /whole numbers/],
+    ['free:cards=1,requests=1,templates=2,extra=2', /whole numbers/],
     ['free:cards=1e400,requests=1', /whole numbers/],
     ['free:cards=1,requests=1;free:cards=2,requests=2', /plan "free" is given twice/],
   ] as const) {

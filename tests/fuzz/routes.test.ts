@@ -68,7 +68,7 @@ test('unknown paths are a JSON 404 with the security headers, for every method',
 function knownPaths(): { path: string; template: string }[] {
   const documented = Object.keys(target.contract.document.paths).map((template) => ({
     template,
-    path: template.replace('{userId}', '302050872383242240'),
+    path: template.replace('{userId}', '302050872383242240').replace('{id}', 'tpl_000000000000'),
   }));
   return [...documented, { template: '/docs', path: '/docs' }, { template: '/v1/openapi.json', path: '/v1/openapi.json' }, { template: '/media/{file}', path: mediaPath }];
 }
@@ -88,7 +88,8 @@ test('a wrong method on a real path is a JSON 405 listing the allowed methods in
       // OPTIONS on a path without it: on a keyed path it needs the key (401 without it, 204 with
       // Allow); on a public path the router answers 200 with Allow. A wrong key may also be a 429 once
       // the address has guessed too often.
-      const keyedOptions = method === 'OPTIONS' && route.template.startsWith('/v1/') && route.template !== '/v1/openapi.json';
+      // A signed card link is public too: the link, not a key, is its credential.
+      const keyedOptions = method === 'OPTIONS' && route.template.startsWith('/v1/') && route.template !== '/v1/openapi.json' && route.template !== '/v1/card-link';
       const statuses = method !== 'OPTIONS' ? [405] : !keyedOptions ? [200] : auth.authorization === TEST_API_KEY ? [204] : [401, 429];
       const response = await target.exchange(
         { method, path: route.path, headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body } : {}) },

@@ -95,6 +95,8 @@ const SEMANTIC_ANSWERS: readonly { operationId: string; answer: RegExp; why: str
   ...['createProfileImage', 'createProfileImageForUser'].map((operationId) => ({ operationId, answer: /must be below level|is required when layout is levelup/, why: 'one field against another' })),
   // uniqueItems compares whole rows, not one field of them: a rank given twice is refused, as the schema's description says.
   { operationId: 'createLeaderboardImage', answer: /appears twice/, why: 'ranks unique across rows' },
+  // A template's design is checked as a card body is: `animated` with a still-only `format` is refused, a rule between two fields.
+  ...['createTemplate', 'updateTemplate'].map((operationId) => ({ operationId, answer: /when animated is true: \w+ cannot move/, why: 'animated with png or avif' })),
 ];
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -1,8 +1,9 @@
+import { cardUrl } from './card-links.ts';
 import type {
-  AccountResult, AgeCalculatorQuery, AgeCalculatorResult, CardFormat, CardJson, CardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
+  AccountResult, AgeCalculatorQuery, BatchCard, BatchResult, AgeCalculatorResult, CardFormat, CardJson, CardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
   HexToRgbQuery, HexToRgbResult, JsonValidatorBody, JsonValidatorResult, NumberAnalyzerQuery, NumberAnalyzerResult,
   RandomEmojiQuery, RandomEmojiResult, ScrambleQuery, ScrambleResult, SortArrayBody, SortArrayQuery, SortArrayResult,
-  StatusBody, StatusResult, TimeQuery, TimeResult,
+  StatusBody, StatusResult, Template, TemplateBody, TemplateList, TimeQuery, TimeResult,
 } from './types.ts';
 
 export interface RetryOptions {
@@ -81,7 +82,11 @@ type Query = Record<string, string | number | boolean | undefined>;
 
 interface Call {
   method: string;
-  path: string;
+  path?: string;
+  /** A whole URL instead of `path` (a card link). */
+  url?: string;
+  /** Sends no Authorization header (a card link carries its own credential). */
+  anonymous?: boolean;
   query?: Query | undefined;
   body?: unknown;
   accept?: string;
@@ -129,6 +134,57 @@ export class UtilityApiClient {
       url: response.headers.get('content-location') ?? '',
       frames: frames === null ? undefined : Number(frames),
     };
+  }
+
+  /** Up to 50 cards in one request; each result is the card's JSON answer or its own error, in order. */
+  createProfileImageBatch(cards: BatchCard[]): Promise<BatchResult> {
+    return this.#json({ method: 'POST', path: '/v1/profile-image/batch', body: { cards } });
+  }
+
+  /**
+   * A signed card link for an embed, built here without a request (docs/card-links.md): its first
+   * fetch draws the card, later ones are served stored. `expiresAt` makes it answer 410 after.
+   */
+  cardUrl(userId: string, card: CardOptions = {}, options: { expiresAt?: Date | number } = {}): string {
+    return cardUrl({ baseUrl: this.#baseUrl, apiKey: this.#apiKey, userId, card, expiresAt: options.expiresAt });
+  }
+
+  /** Fetches a card link (no key is sent: the link is its own credential), as bytes with its alt text. */
+  async getCardLink(link: string): Promise<CardImage & { render: string | null; etag: string | null }> {
+    const response = await this.#send({ method: 'GET', url: link, accept: 'image/*', anonymous: true });
+    const frames = response.headers.get('x-card-frames');
+    return {
+      bytes: new Uint8Array(await response.arrayBuffer()),
+      contentType: response.headers.get('content-type') ?? '',
+      altText: decodeExtValue(response.headers.get('x-alt-text') ?? ''),
+      url: response.headers.get('content-location') ?? '',
+      frames: frames === null ? undefined : Number(frames),
+      render: response.headers.get('x-card-render'),
+      etag: response.headers.get('etag'),
+    };
+  }
+
+  /** Saves a card design under a new id of the key's account (409 `template_limit_reached` past the plan's number). */
+  createTemplate(body: TemplateBody): Promise<Template> {
+    return this.#json({ method: 'POST', path: '/v1/templates', body });
+  }
+
+  listTemplates(): Promise<TemplateList> {
+    return this.#json({ method: 'GET', path: '/v1/templates' });
+  }
+
+  getTemplate(id: string): Promise<Template> {
+    return this.#json({ method: 'GET', path: `/v1/templates/${encodeURIComponent(id)}` });
+  }
+
+  /** Replaces the whole design (fields left out are gone). */
+  updateTemplate(id: string, body: TemplateBody): Promise<Template> {
+    return this.#json({ method: 'PUT', path: `/v1/templates/${encodeURIComponent(id)}`, body });
+  }
+
+  async deleteTemplate(id: string): Promise<void> {
+    const response = await this.#send({ method: 'DELETE', path: `/v1/templates/${encodeURIComponent(id)}` });
+    await response.body?.cancel();
   }
 
   /** Checks that `json` is a JSON object or array (a string is parsed); an invalid one is an answer, not an error. */
@@ -212,9 +268,11 @@ export class UtilityApiClient {
    * allow it, and resolves with a successful answer or throws `UtilityApiError`.
    */
   async #send(call: Call): Promise<Response> {
-    const url = new URL(`${this.#baseUrl}${call.path}`);
-    for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { authorization: this.#apiKey, accept: call.accept ?? 'application/json' };
+    // A link's query is signed as it is: it goes out untouched, never through searchParams.
+    const url = call.url ?? new URL(`${this.#baseUrl}${call.path ?? ''}`);
+    if (typeof url !== 'string') for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = { accept: call.accept ?? 'application/json' };
+    if (!call.anonymous) headers.authorization = this.#apiKey;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     let waitedMs = 0;
     for (let attempt = 1; ; attempt++) {

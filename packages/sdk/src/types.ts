@@ -72,6 +72,8 @@ export interface CardOptions {
   /** The card's fixed words, translated or replaced. */
   labels?: CardLabels;
   format?: CardFormat;
+  /** A saved design of the key's account (`tpl_...`): its fields underneath, these over them. */
+  template?: string;
 }
 
 /** Words the card draws itself: LEVEL, RANK, XP, the bot chip's BOT, and the default welcome headline. */
@@ -365,4 +367,42 @@ export interface AccountResult {
     month: KeyCounts & { month: string };
     lastUsedAt: string;
   };
+}
+
+/** A card design without the member's own fields (`customUsername`, `customAvatar`, `rankData`, `presenceStatus`). */
+export type TemplateFields = Omit<CardOptions, 'customUsername' | 'customAvatar' | 'rankData' | 'presenceStatus' | 'template'>;
+
+export interface TemplateBody {
+  name: string;
+  fields: TemplateFields;
+}
+
+/** A saved design of the key's account: name it as `template` in a card request or link. */
+export interface Template {
+  id: string;
+  name: string;
+  fields: TemplateFields;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TemplateList {
+  templates: Template[];
+  /** Templates the account's plan allows. */
+  limit: number;
+}
+
+/** One card of a batch: the user and the card's fields (`template` included). */
+export interface BatchCard extends CardOptions {
+  userId: string;
+}
+
+/** A batch card that failed: the error its own POST would have answered. */
+export interface BatchCardError {
+  error: ErrorBody['error'];
+}
+
+export interface BatchResult {
+  /** In the order asked: each card's JSON answer, or its error. */
+  results: (CardJson | BatchCardError)[];
 }

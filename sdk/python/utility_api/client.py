@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import email.utils
 import json as jsonlib
 import re
@@ -11,7 +12,9 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Union
+
+from .card_links import card_url
 
 DEFAULT_ATTEMPTS = 3
 DEFAULT_MAX_TOTAL_WAIT = 30.0
@@ -127,6 +130,35 @@ class Client:
             url=answer.headers.get("content-location", ""),
             frames=int(frames) if frames is not None else None,
         )
+
+    async def create_profile_image_batch(self, cards: List[Mapping[str, Any]]) -> Dict[str, Any]:
+        """Up to 50 cards in one request: each a dict with userId and card fields (template included).
+        The answer's results are, in order, each card's JSON answer or {"error": {...}}."""
+        return await self._json("POST", "/v1/profile-image/batch", body={"cards": [dict(card) for card in cards]})
+
+    # Templates: saved card designs of the key's account
+
+    async def create_template(self, name: str, fields: Mapping[str, Any]) -> Dict[str, Any]:
+        return await self._json("POST", "/v1/templates", body={"name": name, "fields": dict(fields)})
+
+    async def list_templates(self) -> Dict[str, Any]:
+        return await self._json("GET", "/v1/templates")
+
+    async def get_template(self, template_id: str) -> Dict[str, Any]:
+        return await self._json("GET", f"/v1/templates/{urllib.parse.quote(template_id, safe='')}")
+
+    async def update_template(self, template_id: str, name: str, fields: Mapping[str, Any]) -> Dict[str, Any]:
+        """Replaces the whole design (fields left out are gone)."""
+        return await self._json("PUT", f"/v1/templates/{urllib.parse.quote(template_id, safe='')}", body={"name": name, "fields": dict(fields)})
+
+    async def delete_template(self, template_id: str) -> None:
+        await self._send("DELETE", f"/v1/templates/{urllib.parse.quote(template_id, safe='')}")
+
+    def card_url(self, user_id: str, card: Optional[Mapping[str, Any]] = None, *,
+                 expires_at: Union[None, int, float, datetime.datetime] = None) -> str:
+        """A signed card link for an embed, built here without a request (docs/card-links.md): its first
+        fetch draws the card, later ones are served stored. expires_at makes it answer 410 after."""
+        return card_url(self.base_url, self.api_key, user_id, card, expires_at=expires_at)
 
     # Light endpoints
 

@@ -4,6 +4,7 @@ import type { RedisClient } from '@utility-api/infra/redis';
 import Koa from 'koa';
 import { announceOwnerSignIn } from './account-area/account-routes.ts';
 import { accountUsageSource } from './accounts/account-usage.ts';
+import type { AccountStore } from './accounts/account-store.ts';
 import { Quotas } from './accounts/quotas.ts';
 import { UsageMeter } from './accounts/usage-meter.ts';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
@@ -12,7 +13,9 @@ import type { GatewayConfig } from './config.ts';
 import { loadDocsSite } from './docs/docs-site.ts';
 import { accountEndpoint } from './endpoints/account/endpoint.ts';
 import type { EndpointDefinition } from './endpoints/endpoint.ts';
+import type { CardAccounting } from './endpoints/profile-image-batch/endpoint.ts';
 import { lightEndpoints } from './endpoints/light-endpoints.ts';
+import { templateEndpoints } from './endpoints/templates/endpoint.ts';
 import type { BackingStore } from './health/backing-store.ts';
 import { requestPipeline, type GatewayState } from './http/request-pipeline.ts';
 import { buildRouter } from './http/router.ts';
@@ -43,8 +46,11 @@ interface GatewayAppParts {
   /** What `/v1/status` and `/readyz` ping besides the media store. */
   backingStore: BackingStore;
   publicBaseUrl: string;
-  /** The card endpoints, listed before the light ones; none in an app built without the render path. */
-  renderEndpoints: readonly EndpointDefinition[];
+  /**
+   * The card endpoints, listed before the light ones; none in an app built without the render
+   * path. Made from the app's keys and account store (signed links check keys and remember cards).
+   */
+  renderEndpoints: readonly EndpointDefinition[] | ((app: { keys: ApiKeyVerifier; accounts: AccountStore; cardAccounting: CardAccounting }) => readonly EndpointDefinition[]);
 }
 
 /**
@@ -71,9 +77,26 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   const meter = parts.lifecycle.add('usage meter', new UsageMeter({ store: accounts, clock: parts.runtime.clock, logger, flushMs: config.usageFlushMs }), (usage) => usage.close());
   // Quotas are limits: RATE_LIMITS=off turns them off with the others; usage is counted either way.
   const quotas = config.rateLimits.enabled ? new Quotas({ store: accounts, meter, plans: config.plans, clock: parts.runtime.clock, logger }) : undefined;
+  // A batch's cards after its first: each is admitted by the account's cards quota and the key's
+  // profile-image budget, and counted as a card, as a request of its own would be.
+  const cardAccounting: CardAccounting = {
+    async admit(key) {
+      const refusal = quotas?.refusal(key.accountId, true);
+      const quotaRefusal = refusal instanceof Promise ? await refusal : refusal;
+      if (quotaRefusal) {
+        meter.count(key.accountId, key.id, 'rate_limited', 'createProfileImageBatch');
+        return quotaRefusal;
+      }
+      const budgetRefusal = await rateLimits?.spend(key, 'profileImage');
+      if (budgetRefusal) meter.count(key.accountId, key.id, 'rate_limited', 'createProfileImageBatch');
+      return budgetRefusal;
+    },
+    counted: (key, format) => meter.count(key.accountId, key.id, 'cards', format),
+  };
   const endpoints = [
-    ...parts.renderEndpoints,
+    ...(typeof parts.renderEndpoints === 'function' ? parts.renderEndpoints({ keys, accounts, cardAccounting }) : parts.renderEndpoints),
     ...lightEndpoints({ ...parts.runtime, store: parts.backingStore, environment: config.deploymentEnvironment }),
+    ...templateEndpoints({ store: accounts, plans: config.plans, clock: parts.runtime.clock }),
     accountEndpoint(accountUsageSource({ store: accounts, meter, plans: config.plans, clock: parts.runtime.clock, quotasEnforced: quotas !== undefined })),
   ];
   const document = buildOpenApiDocument(endpoints, {

@@ -7,7 +7,7 @@
  */
 import createClient from 'openapi-fetch';
 import type { paths } from './generated/schema.ts';
-import { RANK_DATA, USER_ID, type Call } from '../client-call.ts';
+import { cardLinkQuery, RANK_DATA, TEMPLATE_FIELDS, USER_ID, type Call } from '../client-call.ts';
 
 export async function callEveryOperation(baseUrl: string, key: string): Promise<Call[]> {
   const client = createClient<paths>({ baseUrl, headers: { Authorization: key } });
@@ -23,6 +23,7 @@ export async function callEveryOperation(baseUrl: string, key: string): Promise<
     rankData: RANK_DATA,
   } as const;
   await record('createProfileImage', client.POST('/v1/profile-image', { params: { query: { userId: USER_ID } }, body: card }));
+  await record('createProfileImageBatch', client.POST('/v1/profile-image/batch', { body: { cards: [{ userId: USER_ID, customTag: 'Batch' }, { userId: 'not-a-user' }] } }));
   await record('createProfileImageForUser', client.POST('/v1/profile-image/{userId}', { params: { path: { userId: USER_ID } }, body: { layout: 'welcome', format: 'webp' } }));
   await record('jsonValidator', client.POST('/v1/json-validator', { body: { json: { name: 'Ada', roles: ['admin'] } } }));
   await record('randomEmoji', client.GET('/v1/random-emoji', { params: { query: { category: 'Food & Drink', count: 3, isSymbol: false } } }));
@@ -40,6 +41,17 @@ export async function callEveryOperation(baseUrl: string, key: string): Promise<
   await record('sortArray', client.POST('/v1/sort-array', { params: { query: { sort: 'low' } }, body: { array: [5, 3, 9, 1] } }));
   await record('scramble', client.GET('/v1/scramble', { params: { query: { word: 'javascript' } } }));
   await record('numberAnalyzer', client.GET('/v1/number-analyzer', { params: { query: { integer: 153 } } }));
+  const created = await client.POST('/v1/templates', { body: { name: 'Generated client', fields: TEMPLATE_FIELDS } });
+  calls.push({ operationId: 'createTemplate', status: created.response.status, body: created.data ?? created.error, headers: created.response.headers });
+  const id = created.data?.id ?? 'tpl_000000000000';
+  await record('listTemplates', client.GET('/v1/templates', {}));
+  await record('getTemplate', client.GET('/v1/templates/{id}', { params: { path: { id } } }));
+  await record('updateTemplate', client.PUT('/v1/templates/{id}', { params: { path: { id } }, body: { name: 'Generated client, again', fields: { ...TEMPLATE_FIELDS, headline: 'Hello' } } }));
+  // The answer is the image itself: read as bytes, not checked against a JSON schema.
+  const link = await client.GET('/v1/card-link', { params: { query: cardLinkQuery(key, { template: id, customUsername: 'Ada' }) }, parseAs: 'arrayBuffer' });
+  calls.push({ operationId: 'getCardLink', status: link.response.status, body: link.response.ok ? undefined : link.error, headers: link.response.headers });
+  await record('deleteTemplate', client.DELETE('/v1/templates/{id}', { params: { path: { id } } }));
+  // Last: it sees every call before it counted (this key, today).
   await record('getAccount', client.GET('/v1/account', {}));
   return calls;
 }

@@ -40,7 +40,10 @@ function declaredHeaders(operation: Json, status: number): string[] {
 test('every operation lists the answers any request may get: 400, 405, 408, 431, 500, and 401/429 behind a key, 413/415 with a body', (t) => {
   for (const { path, method, operation } of operations()) {
     const statuses = Object.keys(operation.responses);
-    for (const status of ['400', '401', '405', '408', '429', '431', '500']) t.true(statuses.includes(status), `${method} ${path} lists ${status}`);
+    // A signed card link carries no key header (`security: []`): it is never a 401.
+    const keyed = !(Array.isArray(operation.security) && operation.security.length === 0);
+    for (const status of ['400', ...(keyed ? ['401'] : []), '405', '408', '429', '431', '500']) t.true(statuses.includes(status), `${method} ${path} lists ${status}`);
+    t.is(statuses.includes('401'), keyed, `${method} ${path}: 401 exactly when a key is sent`);
     if (operation.requestBody) for (const status of ['413', '415']) t.true(statuses.includes(status), `${method} ${path} lists ${status}`);
   }
 });
@@ -103,7 +106,7 @@ test('every operation but GET /v1/account declares the 403 of a key without its 
       t.is(forbidden, undefined, 'any key may ask for its account');
       continue;
     }
-    const scope = path.startsWith('/v1/profile-image') || path === '/v1/leaderboard-image' ? 'cards' : 'utility';
+    const scope = path.startsWith('/v1/profile-image') || path === '/v1/leaderboard-image' || path.startsWith('/v1/templates') || path === '/v1/card-link' ? 'cards' : 'utility';
     t.regex(forbidden?.description ?? '', new RegExp(`\`key_scope_forbidden\`.*\`${scope}\``), `${method} ${path}`);
   }
   const store = openSqliteAccountStore({ path: join(gateway.mediaDir, 'accounts.sqlite') });

@@ -53,6 +53,11 @@ same<sdk.ScrambleResult, Answer<'scramble'>>(true);
 same<sdk.NumberAnalyzerQuery, Query<'numberAnalyzer'>>(true);
 same<sdk.NumberAnalyzerResult, Answer<'numberAnalyzer'>>(true);
 same<sdk.AccountResult, Answer<'getAccount'>>(true);
+same<sdk.TemplateBody, Body<'createTemplate'>>(true);
+same<sdk.TemplateBody, Body<'updateTemplate'>>(true);
+same<sdk.Template, Answer<'getTemplate'>>(true);
+same<sdk.Template, Answer<'updateTemplate'>>(true);
+same<sdk.TemplateList, Answer<'listTemplates'>>(true);
 
 /** Every operationId of the document is a method of the client. */
 const everyOperation: Exclude<keyof operations, keyof sdk.UtilityApiClient> extends never ? true : false = true;

@@ -97,3 +97,30 @@ export function monthOf(day: string | Date): string {
 export function dayOf(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
+
+/** `tpl_` and 12 lowercase letters and digits: not guessable, and never names another account's template. */
+export const TEMPLATE_ID = /^tpl_[a-z0-9]{12}$/;
+
+/**
+ * A saved card design: profile-image body fields without the member's own ones, which each card
+ * request adds (checked by the templates endpoint; stored as given).
+ */
+export const cardTemplateSchema = z.object({
+  id: z.string().regex(TEMPLATE_ID),
+  accountId: z.string().regex(ACCOUNT_ID),
+  name: z.string().min(1).max(100),
+  fields: z.record(z.string(), z.unknown()),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type CardTemplate = z.infer<typeof cardTemplateSchema>;
+
+/** Where the first fetch of a signed card link stored its card, so later fetches are served without a render. */
+export const cardLinkRenderSchema = z.object({
+  mediaKey: z.string(),
+  format: z.string(),
+  altText: z.string(),
+  /** Frames of an animated card's file (1 when nothing moved); absent for a still request. */
+  frames: z.number().int().min(1).optional(),
+});
+export type CardLinkRender = z.infer<typeof cardLinkRenderSchema>;

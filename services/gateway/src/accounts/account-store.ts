@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { ApiKeyRecords } from '../auth/key-records.ts';
-import type { Account, AuditEvent, Session, UsageCount } from './account-model.ts';
+import type { Account, AuditEvent, CardLinkRender, CardTemplate, Session, UsageCount } from './account-model.ts';
 
 /** Audit events each store keeps per account (the newest): the list a user reads, not an archive. */
 export const AUDIT_KEPT = 1000;
@@ -57,6 +57,24 @@ export interface AccountStore extends ApiKeyRecords {
   monthTotals(accountId: string, month: string): Promise<{ requests: number; cards: number }>;
   /** When each key (by id) was last used, as far as the flushed counts know. */
   keysLastUsed(keyIds: readonly string[]): Promise<Record<string, string>>;
+
+  /**
+   * Saves a new template unless the account already has `maxPerAccount` (checked and written in one
+   * step, so gateways racing cannot go past it) or the id is taken: whether it was saved.
+   */
+  createTemplate(template: CardTemplate, maxPerAccount: number): Promise<boolean>;
+  /** The account's template; undefined when it has none of that id (another account's is never found). */
+  getTemplate(accountId: string, id: string): Promise<CardTemplate | undefined>;
+  /** The account's templates, oldest (createdAt) first. */
+  listTemplates(accountId: string): Promise<CardTemplate[]>;
+  /** Replaces the template's name and fields; the stored template, or undefined when the account has none of that id. */
+  updateTemplate(accountId: string, id: string, change: Pick<CardTemplate, 'name' | 'fields' | 'updatedAt'>): Promise<CardTemplate | undefined>;
+  /** Whether there was such a template of the account (now gone). */
+  deleteTemplate(accountId: string, id: string): Promise<boolean>;
+
+  /** Where a signed card link's card was stored (by its render job id), until `expiresAt`; undefined when unknown or expired. */
+  cardLinkRender(jobId: string, now: Date): Promise<CardLinkRender | undefined>;
+  putCardLinkRender(jobId: string, render: CardLinkRender, expiresAt: Date): Promise<void>;
 
   close(): Promise<void>;
 }

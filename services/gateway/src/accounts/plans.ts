@@ -1,10 +1,19 @@
 import { z } from 'zod';
 
-/** A plan's monthly quota (per UTC calendar month): cards drawn, and requests of every kind. */
+/** A plan's monthly quota (per UTC calendar month): cards drawn, and requests of every kind; and how many card templates an account may keep. */
 export interface Plan {
   name: string;
   cards: number;
   requests: number;
+  /** Card templates an account may keep; DEFAULT_PLAN_TEMPLATES when the plan does not say. */
+  templates?: number;
+}
+
+/** Templates an account may keep when its plan does not say (`templates=<n>`): enough for a bot's welcome, rank and goodbye cards in a few styles. */
+const DEFAULT_PLAN_TEMPLATES = 25;
+
+export function templatesAllowed(plan: Plan): number {
+  return plan.templates ?? DEFAULT_PLAN_TEMPLATES;
 }
 
 export type Plans = { readonly byName: ReadonlyMap<string, Plan>; readonly defaultPlan: Plan };
@@ -13,7 +22,7 @@ export type Plans = { readonly byName: ReadonlyMap<string, Plan>; readonly defau
 export const DEFAULT_PLANS_TEXT = 'free:cards=1000,requests=100000';
 
 const PLAN_NAME = /^[a-z][a-z0-9-]{0,39}$/;
-const PLANS_FORMAT = '`<name>:cards=<n>,requests=<n>` entries separated by `;`, such as `free:cards=1000,requests=100000;pro:cards=50000,requests=5000000`';
+const PLANS_FORMAT = '`<name>:cards=<n>,requests=<n>` entries (optionally `,templates=<n>`) separated by `;`, such as `free:cards=1000,requests=100000;pro:cards=50000,requests=5000000,templates=200`';
 
 /**
  * PLANS as the operator writes it. Every plan names both quotas (whole numbers, 0 allowed: a plan
@@ -27,11 +36,13 @@ export function parsePlans(text: string): Plan[] | string {
     const quotas = new Map(match[2]!.split(',').map((pair) => pair.trim().split('=') as [string, string | undefined]));
     const cards = Number(quotas.get('cards'));
     const requests = Number(quotas.get('requests'));
-    if (quotas.size !== 2 || !Number.isSafeInteger(cards) || !Number.isSafeInteger(requests) || cards < 0 || requests < 0) {
-      return `plan "${match[1]}" must give cards and requests as whole numbers: write ${PLANS_FORMAT}`;
+    const templates = quotas.has('templates') ? Number(quotas.get('templates')) : 0;
+    const known = 2 + (quotas.has('templates') ? 1 : 0);
+    if (quotas.size !== known || ![cards, requests, templates].every((value) => Number.isSafeInteger(value) && value >= 0)) {
+      return `plan "${match[1]}" must give cards and requests as whole numbers (templates too, when given): write ${PLANS_FORMAT}`;
     }
     if (plans.some((plan) => plan.name === match[1])) return `plan "${match[1]}" is given twice`;
-    plans.push({ name: match[1]!, cards, requests });
+    plans.push({ name: match[1]!, cards, requests, ...(quotas.has('templates') ? { templates } : {}) });
   }
   return plans.length > 0 ? plans : `no plan given: write ${PLANS_FORMAT}`;
 }

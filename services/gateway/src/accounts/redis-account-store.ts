@@ -1,6 +1,6 @@
 import type { RedisClient } from '@utility-api/infra/redis';
 import { apiKeyRecordSchema, KeyStoreDataError, parseStoredKeys, type ApiKeyRecord } from '../auth/api-keys.ts';
-import { accountSchema, auditEventSchema, monthOf, OWNER_ACCOUNT_ID, sessionSchema, USAGE_METRICS, type Account, type UsageCount, type UsageMetric } from './account-model.ts';
+import { accountSchema, auditEventSchema, cardLinkRenderSchema, cardTemplateSchema, monthOf, OWNER_ACCOUNT_ID, sessionSchema, USAGE_METRICS, type Account, type CardTemplate, type UsageCount, type UsageMetric } from './account-model.ts';
 import { AUDIT_KEPT, type AccountStore } from './account-store.ts';
 
 /**
@@ -21,6 +21,14 @@ const auditList = (accountId: string) => `utility-api:audit:${accountId}`;
 const usageDay = (accountId: string, day: string) => `{utility-api:usage:${accountId}}:day:${day}`;
 const usageMonth = (accountId: string, month: string) => `{utility-api:usage:${accountId}}:month:${month}`;
 const KEYS_LAST_USED = 'utility-api:keys-last-used';
+/** An account's templates: one hash per account, so a lookup can only ever find that account's own. */
+const accountTemplates = (accountId: string) => `utility-api:templates:${accountId}`;
+const cardLinkRender = (jobId: string) => `utility-api:card-link:${jobId}`;
+
+/** Adds a template unless the account has ARGV[3] already or the id is taken: 1 when added. */
+const CREATE_TEMPLATE_SCRIPT = `
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])`;
 
 /** Day counts outlive the 30 days the account area shows; month totals the month after. */
 const USAGE_DAY_TTL_SECONDS = 40 * 86_400;
@@ -80,10 +88,12 @@ return ARGV[2]`;
 type StoreCommands = {
   changeKeyRecord(records: string, version: string, id: string, expected: string, next: string): Promise<[string] | null>;
   changeAccountRecord(records: string, id: string, expected: string, next: string): Promise<[string] | null>;
+  changeTemplateRecord(records: string, id: string, expected: string, next: string): Promise<[string] | null>;
   createAccountRecord(accounts: string, byDiscord: string, id: string, json: string, discordUserId: string): Promise<string | null>;
   addSession(sessions: string, idHash: string, expiresAtMs: number, nowMs: number): Promise<number>;
   takeSessions(sessions: string, nowMs: number): Promise<string[]>;
   setKeysLastUsed(lastUsed: string, ...idsAndTimes: string[]): Promise<number>;
+  createTemplateRecord(templates: string, id: string, json: string, max: number): Promise<number>;
 };
 
 /**
@@ -102,9 +112,12 @@ export function redisAccountStore(client: RedisClient, location: string): Accoun
   redis.defineCommand('addSession', { numberOfKeys: 1, lua: ADD_SESSION_SCRIPT });
   redis.defineCommand('takeSessions', { numberOfKeys: 1, lua: TAKE_SESSIONS_SCRIPT });
   redis.defineCommand('setKeysLastUsed', { numberOfKeys: 1, lua: KEYS_LAST_USED_SCRIPT });
+  redis.defineCommand('createTemplateRecord', { numberOfKeys: 1, lua: CREATE_TEMPLATE_SCRIPT });
+  redis.defineCommand('changeTemplateRecord', { numberOfKeys: 1, lua: CHANGE_RECORD_SCRIPT });
   const parseKey = (json: string, id: string) => parseStoredKeys(apiKeyRecordSchema, json, `Redis ${KEY_RECORDS}[${id}]`);
   const parseAccount = (json: string) => parseStoredKeys(accountSchema, json, `Redis ${ACCOUNTS}`);
   const parseSession = (json: string) => parseStoredKeys(sessionSchema, json, 'Redis session');
+  const parseTemplate = (json: string) => parseStoredKeys(cardTemplateSchema, json, 'Redis templates');
   const getAccount = async (id: string) => {
     const json = await redis.hget(ACCOUNTS, id);
     return json === null ? undefined : parseAccount(json);
@@ -296,6 +309,38 @@ export function redisAccountStore(client: RedisClient, location: string): Accoun
       const values = await redis.hmget(KEYS_LAST_USED, ...keyIds);
       return Object.fromEntries(keyIds.flatMap((keyId, index) => (values[index] ? [[keyId, values[index]]] : [])));
     },
+    async createTemplate(template, maxPerAccount) {
+      return (await redis.createTemplateRecord(accountTemplates(template.accountId), template.id, JSON.stringify(template), maxPerAccount)) === 1;
+    },
+    async getTemplate(accountId, id) {
+      const json = await redis.hget(accountTemplates(accountId), id);
+      return json === null ? undefined : parseTemplate(json);
+    },
+    async listTemplates(accountId) {
+      const stored = await redis.hgetall(accountTemplates(accountId));
+      return Object.values(stored).map(parseTemplate).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    },
+    updateTemplate: (accountId, id, change) =>
+      changeRecord(
+        `template ${id}`,
+        () => redis.hget(accountTemplates(accountId), id),
+        parseTemplate,
+        (expected, next) => redis.changeTemplateRecord(accountTemplates(accountId), id, expected, next),
+        (template): CardTemplate => ({ ...template, ...change }),
+      ),
+    async deleteTemplate(accountId, id) {
+      return (await redis.hdel(accountTemplates(accountId), id)) === 1;
+    },
+
+    async cardLinkRender(jobId) {
+      // PXAT ends it on Redis's clock; nothing is kept past it to judge by the caller's.
+      const json = await redis.get(cardLinkRender(jobId));
+      return json === null ? undefined : parseStoredKeys(cardLinkRenderSchema, json, 'Redis card link');
+    },
+    async putCardLinkRender(jobId, render, expiresAt) {
+      await redis.set(cardLinkRender(jobId), JSON.stringify(render), 'PXAT', Math.max(expiresAt.getTime(), 1));
+    },
+
     // The connection belongs to whoever opened it (the gateway's lifecycle, or the CLI).
     async close() {},
   };

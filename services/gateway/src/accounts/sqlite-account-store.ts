@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import { apiKeyRecordSchema, KeyStoreDataError, parseStoredKeys, type ApiKeyRecord } from '../auth/api-keys.ts';
-import { accountSchema, auditEventSchema, OWNER_ACCOUNT_ID, sessionSchema, type Account, type AuditEvent, type Session, type UsageCount } from './account-model.ts';
+import { accountSchema, auditEventSchema, cardLinkRenderSchema, cardTemplateSchema, OWNER_ACCOUNT_ID, sessionSchema, type Account, type AuditEvent, type CardTemplate, type Session, type UsageCount } from './account-model.ts';
 import { AUDIT_KEPT, type AccountStore, type OnceKind } from './account-store.ts';
 
 /**
@@ -23,6 +23,10 @@ const MIGRATIONS = [
    CREATE TABLE usage (account_id TEXT NOT NULL, key_id TEXT NOT NULL, day TEXT NOT NULL, metric TEXT NOT NULL, label TEXT NOT NULL, count INTEGER NOT NULL,
      PRIMARY KEY (account_id, day, key_id, metric, label)) STRICT, WITHOUT ROWID;
    CREATE TABLE key_last_used (key_id TEXT PRIMARY KEY, at TEXT NOT NULL) STRICT;`,
+  `CREATE TABLE card_templates (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, seq INTEGER NOT NULL, record TEXT NOT NULL) STRICT;
+   CREATE INDEX card_templates_by_account ON card_templates (account_id, seq);
+   CREATE TABLE card_link_renders (job_id TEXT PRIMARY KEY, expires_at TEXT NOT NULL, record TEXT NOT NULL) STRICT;
+   CREATE INDEX card_link_renders_by_expiry ON card_link_renders (expires_at);`,
 ];
 
 /** A hand-made keys file (before the database) is imported once; this marks it done. */
@@ -83,6 +87,12 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
     lastSweep = now.getTime();
     db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(now.toISOString());
     db.prepare('DELETE FROM once_tokens WHERE expires_at <= ?').run(now.toISOString());
+    db.prepare('DELETE FROM card_link_renders WHERE expires_at <= ?').run(now.toISOString());
+  };
+  const parseTemplate = (json: string) => parseStoredKeys(cardTemplateSchema, json, path);
+  const templateOf = (accountId: string, id: string) => {
+    const row = db.prepare('SELECT record FROM card_templates WHERE id = ? AND account_id = ?').get(id, accountId) as { record: string } | undefined;
+    return row && parseTemplate(row.record);
   };
 
   const changeKey = (id: string, change: (record: ApiKeyRecord) => ApiKeyRecord | undefined): ApiKeyRecord | undefined =>
@@ -234,6 +244,44 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
       if (keyIds.length === 0) return {};
       const rows = db.prepare(`SELECT key_id, at FROM key_last_used WHERE key_id IN (${keyIds.map(() => '?').join(',')})`).all(...keyIds) as { key_id: string; at: string }[];
       return Object.fromEntries(rows.map((row) => [row.key_id, row.at]));
+    },
+
+    async createTemplate(template, maxPerAccount) {
+      return transaction(() => {
+        const { count } = db.prepare('SELECT COUNT(*) AS count FROM card_templates WHERE account_id = ?').get(template.accountId) as { count: number };
+        if (Number(count) >= maxPerAccount || db.prepare('SELECT 1 FROM card_templates WHERE id = ?').get(template.id)) return false;
+        // seq keeps creation order even for templates made in the same millisecond.
+        db.prepare('INSERT INTO card_templates (id, account_id, seq, record) VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM card_templates), ?)').run(template.id, template.accountId, JSON.stringify(template));
+        return true;
+      });
+    },
+    async getTemplate(accountId, id) {
+      return templateOf(accountId, id);
+    },
+    async listTemplates(accountId) {
+      const rows = db.prepare('SELECT record FROM card_templates WHERE account_id = ? ORDER BY seq').all(accountId) as { record: string }[];
+      return rows.map((row) => parseTemplate(row.record));
+    },
+    async updateTemplate(accountId, id, change) {
+      return transaction(() => {
+        const current = templateOf(accountId, id);
+        if (!current) return undefined;
+        const updated: CardTemplate = { ...current, ...change };
+        db.prepare('UPDATE card_templates SET record = ? WHERE id = ?').run(JSON.stringify(updated), id);
+        return updated;
+      });
+    },
+    async deleteTemplate(accountId, id) {
+      return Number(db.prepare('DELETE FROM card_templates WHERE id = ? AND account_id = ?').run(id, accountId).changes) > 0;
+    },
+
+    async cardLinkRender(jobId, now) {
+      const row = db.prepare('SELECT record FROM card_link_renders WHERE job_id = ? AND expires_at > ?').get(jobId, now.toISOString()) as { record: string } | undefined;
+      return row && parseStoredKeys(cardLinkRenderSchema, row.record, path);
+    },
+    async putCardLinkRender(jobId, render, expiresAt) {
+      sweep(new Date());
+      db.prepare('INSERT OR REPLACE INTO card_link_renders (job_id, expires_at, record) VALUES (?, ?, ?)').run(jobId, expiresAt.toISOString(), JSON.stringify(render));
     },
 
     async close() {

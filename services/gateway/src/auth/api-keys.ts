@@ -41,11 +41,11 @@ export function apiKeyId(keyHash: Buffer): string {
 const MANAGED_KEY_PREFIX = 'uk_live_';
 const MANAGED_KEY_ID = /^[a-z0-9]{8}$/;
 const MANAGED_KEY = /^uk_live_([a-z0-9]{8})_[A-Za-z0-9]{32,64}$/;
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+export const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Uniform characters from the alphabet: bytes past the last whole multiple are dropped, not folded. */
-function randomText(alphabet: string, length: number): string {
+export function randomText(alphabet: string, length: number): string {
   const limit = 256 - (256 % alphabet.length);
   let text = '';
   while (text.length < length) {

@@ -5,7 +5,7 @@ import { ApiError } from '../errors/api-error.ts';
 import type { GuardStep } from '../http/request-pipeline.ts';
 import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
 import { OWNER_ACCOUNT_ID } from '../accounts/account-model.ts';
-import { apiKeyId, hashApiKey, managedKeyId, type ApiKeyIdentity, type ApiKeyRecord } from './api-keys.ts';
+import { apiKeyId, hashApiKey, keyIdFromReference, managedKeyId, type ApiKeyIdentity, type ApiKeyRecord } from './api-keys.ts';
 import type { ApiKeyRecords, KeyRecordsSnapshot } from './key-records.ts';
 
 interface KnownKey {
@@ -142,6 +142,23 @@ export class ApiKeyVerifier {
   /** A reload, waited for at most MISS_WAIT_MS: a slow store must not hold requests. */
   #reloadWithin(): Promise<void> {
     return Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
+  }
+
+  /**
+   * What checks a signed card link naming the key's public id (`uk_live_<id>`, or `key_<hash>` for
+   * a bootstrap key): the key's identity, whether it is revoked, and the SHA-256 hashes a link may
+   * be signed with (a rolled key's old one too, until its grace period ends). Undefined for an id
+   * no key has. A managed id not known here asks the store once, as `verify` does.
+   */
+  async linkSigner(publicId: string): Promise<{ identity: ApiKeyIdentity; revoked: boolean; signingKeys: Buffer[] } | undefined> {
+    for (const key of this.#bootstrap) if (key.identity.id === publicId) return { identity: key.identity, revoked: false, signingKeys: [key.hash] };
+    const id = keyIdFromReference(publicId);
+    if (id === undefined || !publicId.startsWith('uk_live_')) return undefined;
+    if (!this.#managed.has(id)) await Promise.race([this.refresh(), sleep(MISS_WAIT_MS, undefined, { ref: false })]);
+    const known = this.#managed.get(id);
+    if (!known) return undefined;
+    const signingKeys = [known.hash, ...(known.previous && Date.now() < known.previous.expiresAtMs ? [known.previous.hash] : [])];
+    return { identity: known.identity, revoked: known.revoked, signingKeys };
   }
 
   /**

@@ -39,6 +39,21 @@ export interface RequestSnapshot {
    * set `stopsWhenClientLeaves` get one (watching the socket costs every request a listener).
    */
   gone?: AbortSignal | undefined;
+  /** What the endpoint's `admit` handed on (a signed card link's checked card request). */
+  admitted?: unknown;
+}
+
+/**
+ * What an endpoint whose credential travels in its URL decides before the key's guards: an answer
+ * given at once (a card already stored), or the key the request then runs as, through that key's
+ * scope, quota and budgets like any keyed request, with `admitted` for the handler.
+ */
+export type Admission = { reply: Reply<unknown> } | { key: ApiKeyIdentity; admitted: unknown };
+
+export interface AdmissionRequest {
+  /** The raw query string, without `?`, exactly as received. */
+  query: string;
+  headers: Record<string, HeaderValue>;
 }
 
 interface EndpointInput<Query, Body, Params = Record<string, never>> {
@@ -70,7 +85,7 @@ export interface ResponseDoc {
   description: string;
   /** The error codes this answer carries: the docs write each with its catalogue summary, before `description`. */
   codes?: readonly ErrorCode[];
-  /** Absent for responses that use the shared error body. */
+  /** Absent for responses that use the shared error body (or, with `binaryTypes`, answers that are only ever binary). */
   schema?: z.ZodType;
   example?: unknown;
   /** Binary media types the same response may carry instead of JSON, chosen by `Accept`. */
@@ -112,6 +127,12 @@ export interface EndpointDefinition<
    * whose scopes lack it is refused (403); undefined means any key may call it (GET /v1/account).
    */
   scope?: KeyScope;
+  /**
+   * For an endpoint whose credential is its URL (signed card links) rather than `Authorization`:
+   * checks it, throwing the refusal (an ApiError), or admits the request (see Admission). With it,
+   * `authenticated` means the key guards run after it, and no Authorization header is read.
+   */
+  admit?: (request: AdmissionRequest) => Promise<Admission>;
   /** The per-key limits an authenticated endpoint is under; the router applies them, nothing matches paths. */
   limits?: EndpointLimits;
   /** Whether the handler is told (`request.gone`) when its client hangs up, to stop work nobody will read. */

@@ -1,4 +1,5 @@
 import { ERROR_CATALOGUE, statusesOf, type ErrorCode, type ErrorEntry } from '@utility-api/api-errors';
+import type { z } from 'zod';
 
 /**
  * The one error type handlers and middleware throw. Everything in it is public: the error
@@ -66,7 +67,48 @@ export function validationError(problems: readonly FieldProblem[]): ApiError {
   return new ApiError('invalid_request', summary, { details });
 }
 
+/** A zod error as the API's field problems, each at `location`. */
+export function problemsFromZod(error: z.ZodError, location: FieldProblem['in']): FieldProblem[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    // An unknown key is a problem with that key, not with the object holding it.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ in: location, field: [...path, key].join('.'), message: 'is not a known field' }));
+    }
+    return [{ in: location, field: path.length > 0 ? path.join('.') : location, message: issue.message }];
+  });
+}
+
 /** The media store failing while serving or reading a card image (`/media`, or an image answer). */
 export function storageUnavailableError(): ApiError {
   return new ApiError('storage_unavailable', 'Image storage is unavailable. Please retry shortly.');
+}
+
+/**
+ * Signed card links (docs/card-links.md). A link is its own credential, so its refusals say only
+ * as much as a wrong key's would: an unknown key id, a malformed link and a wrong signature are one
+ * answer (`card_link_invalid`), and only a link that checks out hears that it expired or that its
+ * key was revoked.
+ */
+export function cardLinkInvalidError(): ApiError {
+  return new ApiError('card_link_invalid', 'This card link is not valid: it is malformed, names an unknown key, or its signature does not match what it says (a changed character changes the signature).');
+}
+
+export function cardLinkExpiredError(expiredAt: number): ApiError {
+  return new ApiError('card_link_expired', `This card link expired at ${new Date(expiredAt * 1000).toISOString()}; ask its bot for a new one.`);
+}
+
+/** 403, not 401: nothing the fetcher can send (no Authorization header is read) would make the link work again. */
+export function cardLinkRevokedError(): ApiError {
+  return new ApiError('card_link_revoked', 'The key that signed this card link has been revoked (or rolled past its grace period), so the link no longer works.');
+}
+
+/** A card request naming a template its key's account does not have (another account's is never found). */
+export function templateNotFoundError(where: FieldProblem['in'], field = 'template'): ApiError {
+  return new ApiError('template_not_found', "No such template in this key's account.", { details: [{ in: where, field, message: 'names no template of this account' }] });
+}
+
+/** An account keeping as many templates as its plan allows. */
+export function templateLimitError(limit: number, plan: string): ApiError {
+  return new ApiError('template_limit_reached', `This account already keeps ${limit} templates, the most the ${plan} plan allows: delete one (DELETE /v1/templates/{id}) or change one (PUT) instead.`);
 }

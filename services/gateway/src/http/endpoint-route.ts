@@ -1,9 +1,8 @@
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import type { z } from 'zod';
 import { Reply, type BodyEncoding, type EndpointDefinition, type MalformedBodyKind, type RequestSnapshot } from '../endpoints/endpoint.ts';
 import type { ApiKeyIdentity } from '../auth/api-keys.ts';
-import { ApiError, validationError, type FieldProblem } from '../errors/api-error.ts';
-import type { GatewayContext, NextStep } from './request-pipeline.ts';
+import { ApiError, problemsFromZod, validationError, type FieldProblem } from '../errors/api-error.ts';
+import type { GatewayContext, GuardStep, NextStep } from './request-pipeline.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 32;
@@ -84,22 +83,32 @@ function clientGoneSignal(ctx: GatewayContext): AbortSignal {
   return controller.signal;
 }
 
+/**
+ * The credential check of an endpoint with `admit` (signed card links), in place of `authenticate`:
+ * an answer given at once ends the request here; an admitted one goes on as its key. Refused links
+ * are not counted against the fetching address as wrong keys are: links are fetched by shared
+ * proxies (Discord's media proxy fetches every link posted anywhere), and blocking one address for
+ * someone's tampered links would break every link behind it. Guessing a 256-bit signature needs no
+ * such brake, and refusing one costs a single HMAC.
+ */
+export function admissionRoute(endpoint: EndpointDefinition & { admit: NonNullable<EndpointDefinition['admit']> }): GuardStep {
+  return async (ctx, next) => {
+    const admission = await endpoint.admit({ query: ctx.querystring, headers: ctx.headers });
+    if ('reply' in admission) {
+      writeReply(ctx, admission.reply);
+      return;
+    }
+    ctx.state.apiKey = admission.key;
+    ctx.state.admitted = admission.admitted;
+    await next(ctx);
+  };
+}
+
 function writeReply(ctx: GatewayContext, reply: Reply<unknown>): void {
   ctx.status = reply.status;
   ctx.set(reply.headers);
   ctx.body = reply.body;
   if (reply.cardFormat !== undefined) ctx.state.cardFormat = reply.cardFormat;
-}
-
-export function problemsFromZod(error: z.ZodError, location: FieldProblem['in']): FieldProblem[] {
-  return error.issues.flatMap((issue) => {
-    const path = issue.path.map(String);
-    // An unknown key is a problem with that key, not with the object holding it.
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ in: location, field: [...path, key].join('.'), message: 'is not a known field' }));
-    }
-    return [{ in: location, field: path.length > 0 ? path.join('.') : location, message: issue.message }];
-  });
 }
 
 /**
@@ -133,6 +142,7 @@ class RequestView implements RequestSnapshot {
   readonly requestId: string;
   readonly key: ApiKeyIdentity | undefined;
   readonly gone: AbortSignal | undefined;
+  readonly admitted: unknown;
 
   constructor(ctx: GatewayContext, gone: AbortSignal | undefined) {
     this.#ctx = ctx;
@@ -141,6 +151,7 @@ class RequestView implements RequestSnapshot {
     this.requestId = ctx.state.requestId;
     this.key = ctx.state.apiKey;
     this.gone = gone;
+    this.admitted = ctx.state.admitted;
   }
 
   /** Path plus query, also when the request target came in absolute form (`GET http://host/v1/status`). */

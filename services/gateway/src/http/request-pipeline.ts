@@ -21,6 +21,8 @@ export class GatewayState {
   apiKey?: ApiKeyIdentity;
   /** Set by a card answer: the stored card's format, for the usage meter. */
   cardFormat?: string;
+  /** Set by an endpoint's `admit` (a signed card link): what its handler reads as `request.admitted`. */
+  admitted?: unknown;
   readonly #root: Logger;
   #log: Logger | undefined;
   #logHasKey = false;

@@ -13,7 +13,7 @@ import { mountHomeRoutes } from '../home/home-routes.ts';
 import { mountPlaygroundRoutes } from '../playground/playground-routes.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import { accountGuard } from './account-guard.ts';
-import { endpointRoute } from './endpoint-route.ts';
+import { admissionRoute, endpointRoute } from './endpoint-route.ts';
 import { mountMediaRoutes } from './media-routes.ts';
 import type { GatewayState, GuardStep, NextStep } from './request-pipeline.ts';
 
@@ -64,14 +64,19 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     // Key first, then its scope, quota and usage count, then its budget and card slot, then the
     // endpoint: a refused request costs no parsing.
     const accountChecks = accountGuard(endpoint, parts.usage.meter, parts.usage.quotas);
-    const guards = endpoint.authenticated ? [requireKey, accountChecks, ...(rateLimits ? [rateLimits.middleware(endpoint.limits)] : [])] : [];
+    // A signed link is its own credential: `admit` checks it in place of the key header.
+    const credential = endpoint.admit ? admissionRoute({ ...endpoint, admit: endpoint.admit }) : requireKey;
+    const guards = endpoint.authenticated ? [credential, accountChecks, ...(rateLimits ? [rateLimits.middleware(endpoint.limits)] : [])] : [];
     // GET routes answer HEAD too, as the router does for every GET.
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
     router.register(routerPath(endpoint.path), methods.map((method) => method.toLowerCase()), [guarded(guards, endpointRoute(endpoint))]);
     // OPTIONS is a method like the others: behind the key where the endpoint is (the router would
     // otherwise answer it for everyone). The answer lists the methods; no CORS is offered.
-    if (endpoint.authenticated && !endpoint.methods.includes('OPTIONS')) {
-      const allow = [...new Set([...endpoint.methods, ...(endpoint.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ');
+    // Several definitions may share a path (the templates: one per method): one OPTIONS answers for all of them.
+    const samePath = parts.endpoints.filter((other) => other.path === endpoint.path);
+    if (endpoint.authenticated && !endpoint.admit && samePath[0] === endpoint && !samePath.some((other) => other.methods.includes('OPTIONS'))) {
+      const methodsHere = samePath.flatMap((other) => other.methods);
+      const allow = [...new Set([...methodsHere, ...(methodsHere.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ');
       router.register(routerPath(endpoint.path), ['options'], [
         requireKey,
         (ctx) => {

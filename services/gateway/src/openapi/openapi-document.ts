@@ -133,7 +133,9 @@ function parameters(endpoint: EndpointDefinition) {
 
 /** The binary types an endpoint's 200 may carry instead of JSON, chosen by `Accept` (none for most). */
 function answerBinaryTypes(endpoint: EndpointDefinition): readonly string[] {
-  return endpoint.responses[200]?.binaryTypes ?? [];
+  // An answer that is only ever an image (a card link) has no JSON to choose against.
+  const answer = endpoint.responses[200];
+  return answer?.schema === undefined ? [] : (answer.binaryTypes ?? []);
 }
 
 /**
@@ -212,6 +214,9 @@ function ownResponse(response: ResponseDoc): { description: string; headers: Rec
   const codes = response.codes ?? [];
   const headers: Record<string, unknown> = headersOf(response.retryAfter || carriesRetryAfter(codes) ? ['Retry-After'] : []);
   for (const [name, description] of Object.entries(response.headers ?? {})) headers[name] = headerObject(description);
+  if (!response.schema && response.binaryTypes?.length) {
+    return { description: response.description, headers, content: Object.fromEntries(response.binaryTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])) };
+  }
   if (!response.schema) return { description: describeCodes(codes, response.description), headers, content: ERROR_CONTENT };
   const media: Record<string, unknown> = { schema: jsonSchemaOf(response.schema, 'output') };
   if (response.example !== undefined) media.example = response.example;
@@ -222,13 +227,20 @@ function ownResponse(response: ResponseDoc): { description: string; headers: Rec
 
 function responses(endpoint: EndpointDefinition, method: HttpMethod, rateLimited: boolean) {
   const documented: Record<string, ResponseObject> = {};
-  for (const [status, response] of Object.entries(endpoint.responses)) documented[status] = ownResponse(response);
+  for (const [status, response] of Object.entries(endpoint.responses)) {
+    const own = ownResponse(response);
+    // 204 and 304 have no body at all (RFC 9110 §15.3.5, §15.4.5).
+    if (status === '204' || status === '304') delete (own as { content?: unknown }).content;
+    documented[status] = own;
+  }
   const shared = (status: number, name: string) => {
     documented[String(status)] ??= responseRef(name);
   };
   shared(400, 'BadRequest');
-  if (endpoint.authenticated) shared(401, 'Unauthorized');
-  if (endpoint.authenticated && endpoint.scope !== undefined) shared(403, SCOPE_RESPONSES[endpoint.scope].name);
+  // A signed link carries no key header: it is never a 401, and its own 403s are documented with it.
+  const keyed = endpoint.authenticated && !endpoint.admit;
+  if (keyed) shared(401, 'Unauthorized');
+  if (keyed && endpoint.scope !== undefined) shared(403, SCOPE_RESPONSES[endpoint.scope].name);
   shared(405, 'MethodNotAllowed');
   shared(408, 'RequestTimeout');
   if (endpoint.body && BODY_METHODS.includes(method)) {
@@ -276,6 +288,7 @@ export function operationIdOf(endpoint: EndpointDefinition, method: HttpMethod):
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'Profile image': 'Profile and welcome cards for Discord bots: PNG, WebP, AVIF or GIF, still or animated.',
   Utilities: 'Small, fast answers: time, colours, JSON checks, random picks, text and number helpers, and the API status.',
+  Templates: "Saved card designs of your key's account: name one as `template` in a card request, a signed link or a batch, and add the member's fields.",
   Account: "Your key's account: its plan, this month's quotas and what they have used, and this key's own usage.",
 };
 
@@ -296,7 +309,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
         summary: endpoint.methods.length > 1 ? `${endpoint.summary} (${method})` : endpoint.summary,
         description: endpoint.description,
         tags: operationTags,
-        ...(endpoint.authenticated ? {} : { security: [] }),
+        ...(endpoint.authenticated && !endpoint.admit ? {} : { security: [] }),
         ...(operationParameters.length > 0 ? { parameters: operationParameters } : {}),
         ...(body ? { requestBody: body } : {}),
         responses: responses(endpoint, method, info.rateLimited),

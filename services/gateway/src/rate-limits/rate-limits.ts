@@ -7,6 +7,7 @@ import type { GatewayConfig } from '../config.ts';
 import type { EndpointLimits } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { GuardStep } from '../http/request-pipeline.ts';
+import type { ApiKeyIdentity } from '../auth/api-keys.ts';
 import type { RateBudget, RateSpec } from './rate-spec.ts';
 
 /** `RATE_LIMITS` (off: no limit at all), the two budgets, auth failures per address, card slots per key. */
@@ -152,6 +153,18 @@ export class RateLimits {
         release();
       }
     };
+  }
+
+  /**
+   * Spends one more request of the key's budget beyond the one its request spent at the door (a
+   * batch's cards after its first): undefined when allowed, else the 429 that card answers.
+   */
+  async spend(key: ApiKeyIdentity, budget: RateBudget): Promise<ApiError | undefined> {
+    const spec = key.limits?.[budget] ?? this.#settings.budgets[budget];
+    const decision = await this.#consume(budget, key.id, spec);
+    if (decision.allowed) return undefined;
+    const reset = String(secondsUntil(decision.resetMs));
+    return new ApiError('rate_limited', `This key's ${BUDGET_NAMES[budget]} budget (${spec.points} per ${spec.durationSeconds} s) is used up; retry in ${reset} s.`, { retryAfterSeconds: Number(reset) });
   }
 
   /**

@@ -18,13 +18,17 @@ import {
   snowflakeSchema,
 } from '@utility-api/render-jobs';
 import { z } from 'zod';
+import { problemsFromZod, validationError, type FieldProblem } from '../../errors/api-error.ts';
 import type { RenderQueue } from '../../rendering/render-queue.ts';
 import { IMAGE_TYPES, negotiateAnswer, queueErrorToApiError, readStoredImage, renderFailureToApiError, rfc8187 } from '../card-answers.ts';
 import { systemClock, type Clock } from '../../runtime/clock.ts';
+import { applyTemplate, templateReferenceSchema, type TemplateLookup } from '../templates/template-fields.ts';
 import { defineEndpoint, Reply, type RequestSnapshot, type ResponseDoc } from '../endpoint.ts';
 
 export interface ProfileImageDependencies {
   queue: RenderQueue;
+  /** The templates a card request may name (`template`), each account's own. */
+  templates: TemplateLookup;
   /** Where the renderers stored the card: an `Accept: image/*` answer carries its bytes. */
   media: MediaStore;
   publicBaseUrl: string;
@@ -52,17 +56,17 @@ const megapixels = (pixels: number) => `${pixels / 1_000_000} megapixels`;
 
 /** The card options plus the format to store the card in, which is not a drawing option. */
 const profileImageBodySchema = cardOptionsSchema
-  .extend({ format: cardFormatSchema.optional() })
+  .extend({ format: cardFormatSchema.optional(), template: templateReferenceSchema.optional() })
   .superRefine(refuseStillOnlyFormat)
   .superRefine((body, context) => {
     // The level-up card is old level -> new level: without rankData it would have nothing to say.
     if (body.layout === 'levelup' && body.rankData === undefined) context.addIssue({ code: 'custom', path: ['rankData'], message: 'is required when layout is levelup' });
   });
 
-const resultSchema = z.object({
+export const resultSchema = z.object({
   success: z.literal(true),
   message: z.literal('Image Created'),
-  options: profileImageBodySchema.meta({ description: 'The body options as received (validated), `rankData` included.' }),
+  options: profileImageBodySchema.meta({ description: 'The body options as received (validated), `rankData` included; with `template`, the template\'s fields with the body\'s over them (what was drawn), and `template`.' }),
   url: z.string().meta({ description: 'Public URL of the image: `{PUBLIC_BASE_URL}/media/<uuid>.png` (or `.webp`, `.avif`, `.gif` as `format` asks), fetchable without a key.' }),
   altText: z.string().max(ALT_TEXT_MAX_LENGTH).meta({
     description: `One plain sentence describing the card (layout, name, tag, level, rank, XP, status), at most ${ALT_TEXT_MAX_LENGTH} characters (Discord's limit): pass it as the attachment's \`description\` so screen readers can say what the card shows.`,
@@ -78,7 +82,7 @@ const resultSchema = z.object({
   }),
 });
 
-type ProfileImageBody = z.output<typeof profileImageBodySchema>;
+export type ProfileImageBody = z.output<typeof profileImageBodySchema>;
 
 type ProfileImageResult = z.infer<typeof resultSchema>;
 
@@ -186,17 +190,39 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
   ...tooManyRequests(dependencies),
 });
 
-/** Two routes, one operation: `?userId=` as the original service documents, or a path segment. */
-export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
-  const clock = dependencies.clock ?? systemClock;
-  // Ids from the future are checked here, with the gateway's clock, not by the shared schemas: a
-  // renderer re-validating a queued job must not refuse it because its own clock differs.
-  const userId = userIdField.superRefine((id, context) => refuseFutureSnowflake(id, clock.now(), context));
+/**
+ * The user id and body of a card request as every card route checks them (the POSTs, signed links,
+ * batches). Ids from the future are checked here, with the gateway's clock, not by the shared
+ * schemas: a renderer re-validating a queued job must not refuse it because its own clock differs.
+ */
+export function cardRequestSchemas(clock: Clock) {
   const body = profileImageBodySchema.superRefine((options, context) => {
     if (options.guildId !== undefined) refuseFutureSnowflake(options.guildId, clock.now(), context, ['guildId']);
   });
-  const handleFor = async (userId: string, body: ProfileImageBody, request: RequestSnapshot) => {
-    const { format: askedFormat, ...options } = body;
+  return {
+    userId: userIdField.superRefine((id, context) => refuseFutureSnowflake(id, clock.now(), context)),
+    body,
+    /**
+     * A card request's fields with its `template` resolved (the account's template underneath, the
+     * request's own fields over it), checked as a whole: a bad field is a 400 naming it (under
+     * `prefix`, `o.` for a link), an unknown template a 404. The answer keeps `template` to say which.
+     */
+    resolve: async (templates: TemplateLookup, accountId: string, raw: Record<string, unknown>, where: FieldProblem['in'], prefix = ''): Promise<ProfileImageBody> => {
+      const merged = await applyTemplate(templates, accountId, raw, where, `${prefix}template`);
+      const parsed = body.safeParse(merged.body);
+      if (!parsed.success) throw validationError(problemsFromZod(parsed.error, where).map((problem) => ({ ...problem, field: `${prefix}${problem.field === where ? '' : problem.field}`.replace(/\.$/, '') || where })));
+      return merged.template ? { ...parsed.data, template: merged.template.id } : parsed.data;
+    },
+  };
+}
+
+/** Two routes, one operation: `?userId=` as the original service documents, or a path segment. */
+export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
+  const { userId, body, resolve } = cardRequestSchemas(dependencies.clock ?? systemClock);
+  const handleFor = async (userId: string, received: ProfileImageBody, request: RequestSnapshot) => {
+    // Already checked as received; with a template, the merged fields are checked again as a whole.
+    const body = received.template === undefined ? received : await resolve(dependencies.templates, request.key!.accountId, received, 'body');
+    const { format: askedFormat, template: _template, ...options } = body;
     // Before rendering: a request that cannot be answered draws nothing.
     const answer = negotiateAnswer(request.headers, askedFormat, options.animated === true);
     const format = answer.kind === 'image' ? answer.format : askedFormat;

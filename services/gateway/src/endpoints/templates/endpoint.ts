@@ -1,0 +1,159 @@
+import { cardFormatSchema, cardOptionsSchema, refuseStillOnlyFormat } from '@utility-api/render-jobs';
+import { z } from 'zod';
+import { TEMPLATE_ID, type CardTemplate } from '../../accounts/account-model.ts';
+import type { AccountStore } from '../../accounts/account-store.ts';
+import { planOf, templatesAllowed, type Plans } from '../../accounts/plans.ts';
+import { ID_ALPHABET, randomText } from '../../auth/api-keys.ts';
+import { templateLimitError, templateNotFoundError } from '../../errors/api-error.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { defineEndpoint, Reply } from '../endpoint.ts';
+
+export interface TemplateDependencies {
+  store: Pick<AccountStore, 'createTemplate' | 'getTemplate' | 'listTemplates' | 'updateTemplate' | 'deleteTemplate' | 'getAccount'>;
+  plans: Plans;
+  clock: Clock;
+}
+
+/**
+ * Body fields that describe the member rather than the design: a template never holds them, each
+ * card request (POST, link, batch item) gives them (the user id is not a body field at all).
+ */
+const MEMBER_FIELDS = { customUsername: true, customAvatar: true, rankData: true, presenceStatus: true } as const;
+
+/** A design: the profile-image body without the member's own fields; the usual 400 names any of them as unknown. */
+const templateFieldsSchema = cardOptionsSchema
+  .omit(MEMBER_FIELDS)
+  .extend({ format: cardFormatSchema.optional() })
+  .superRefine(refuseStillOnlyFormat)
+  .meta({ description: `Any \`POST /v1/profile-image\` body field except the member's own (${Object.keys(MEMBER_FIELDS).map((field) => `\`${field}\``).join(', ')}), which each card request gives.` });
+
+const templateBodySchema = z.strictObject({
+  name: z.string().trim().min(1).max(100).meta({ description: 'Your name for the design (1 to 100 characters).', examples: ['Welcome, dark'] }),
+  fields: templateFieldsSchema,
+});
+
+const templateSchema = z.object({
+  id: z.string().regex(TEMPLATE_ID).meta({ description: 'Name it as `template` in a card request (POST, link or batch).' }),
+  name: z.string(),
+  fields: templateFieldsSchema,
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+
+const idParams = z.object({ id: z.string().regex(TEMPLATE_ID, { error: 'must be a template id (tpl_ and 12 lowercase letters or digits)' }).meta({ examples: ['tpl_3k9x2m7q1c0z'] }) });
+
+const TEMPLATE_EXAMPLE = {
+  id: 'tpl_3k9x2m7q1c0z',
+  name: 'Welcome, dark',
+  fields: { layout: 'welcome', headline: 'Welcome', borderColor: '#5865F2', backgroundBrightness: 60 },
+  createdAt: '2024-06-15T12:00:00.000Z',
+  updatedAt: '2024-06-15T12:00:00.000Z',
+};
+
+const publicView = ({ id, name, fields, createdAt, updatedAt }: CardTemplate) => ({ id, name, fields, createdAt, updatedAt });
+
+const common = { tags: ['Templates'], authenticated: true, scope: 'cards' as const };
+
+/** `/v1/templates` and `/v1/templates/{id}`: the saved card designs of the key's account. */
+export function templateEndpoints(dependencies: TemplateDependencies) {
+  const { store } = dependencies;
+  const limitOf = async (accountId: string) => {
+    const account = await store.getAccount(accountId);
+    const plan = planOf(dependencies.plans, account?.plan ?? dependencies.plans.defaultPlan.name);
+    return { plan, limit: templatesAllowed(plan) };
+  };
+  const now = () => new Date(dependencies.clock.now()).toISOString();
+  return [
+    defineEndpoint({
+      ...common,
+      operationId: 'createTemplate',
+      methods: ['POST'],
+      path: '/v1/templates',
+      summary: 'Save a card design as a template',
+      description:
+        "Saves a card design under a new id in the key's account; every key of the account can then name it as `template` in a card request (`POST /v1/profile-image`, a signed link's `o`, a batch item), whose own fields add to or override the template's. Each plan keeps a bounded number of templates (25 unless `PLANS` says `templates=<n>`); one more is `409 template_limit_reached`.",
+      body: templateBodySchema,
+      bodyExample: { name: TEMPLATE_EXAMPLE.name, fields: TEMPLATE_EXAMPLE.fields },
+      responses: {
+        201: { description: 'Saved; `Location` names it.', schema: templateSchema, example: TEMPLATE_EXAMPLE, headers: { Location: 'The template\'s path, `/v1/templates/{id}`.' } },
+        409: { description: "`template_limit_reached`: the account keeps as many templates as its plan allows." },
+      },
+      handle: async ({ body, request }) => {
+        const accountId = request.key!.accountId;
+        const { plan, limit } = await limitOf(accountId);
+        const at = now();
+        const template: CardTemplate = { id: `tpl_${randomText(ID_ALPHABET, 12)}`, accountId, name: body.name, fields: body.fields, createdAt: at, updatedAt: at };
+        // 62 bits of id: a collision is as good as impossible, and then it is a 409 too rather than an overwrite.
+        if (!(await store.createTemplate(template, limit))) throw templateLimitError(limit, plan.name);
+        return new Reply(201, publicView(template), { Location: `/v1/templates/${template.id}` });
+      },
+    }),
+    defineEndpoint({
+      ...common,
+      operationId: 'listTemplates',
+      methods: ['GET'],
+      path: '/v1/templates',
+      summary: "The account's templates",
+      description: "Every template of the key's account, oldest first, and how many the plan allows.",
+      responses: {
+        200: {
+          description: 'The templates.',
+          schema: z.object({ templates: z.array(templateSchema), limit: z.number().int().min(0).meta({ description: 'Templates the plan allows.' }) }),
+          example: { templates: [TEMPLATE_EXAMPLE], limit: 25 },
+        },
+      },
+      handle: async ({ request }) => {
+        const accountId = request.key!.accountId;
+        const [templates, { limit }] = await Promise.all([store.listTemplates(accountId), limitOf(accountId)]);
+        return { templates: templates.map(publicView), limit };
+      },
+    }),
+    defineEndpoint({
+      ...common,
+      operationId: 'getTemplate',
+      methods: ['GET'],
+      path: '/v1/templates/{id}',
+      summary: 'One template',
+      description: "A template of the key's account. Another account's template is `404`, exactly as one that does not exist.",
+      params: idParams,
+      responses: { 200: { description: 'The template.', schema: templateSchema, example: TEMPLATE_EXAMPLE }, 404: { description: "`template_not_found`: the account has no template of that id." } },
+      handle: async ({ params, request }) => {
+        const template = await store.getTemplate(request.key!.accountId, params.id);
+        if (!template) throw templateNotFoundError('path', 'id');
+        return publicView(template);
+      },
+    }),
+    defineEndpoint({
+      ...common,
+      operationId: 'updateTemplate',
+      methods: ['PUT'],
+      path: '/v1/templates/{id}',
+      summary: 'Replace a template',
+      description:
+        "Replaces the template's name and fields (the whole design: fields left out are gone). Cards drawn from it afterwards use the new design; signed links naming it show it within 5 minutes (they are cached that long).",
+      params: idParams,
+      body: templateBodySchema,
+      bodyExample: { name: TEMPLATE_EXAMPLE.name, fields: TEMPLATE_EXAMPLE.fields },
+      responses: { 200: { description: 'The template as stored now.', schema: templateSchema, example: TEMPLATE_EXAMPLE }, 404: { description: "`template_not_found`: the account has no template of that id." } },
+      handle: async ({ params, body, request }) => {
+        const template = await store.updateTemplate(request.key!.accountId, params.id, { name: body.name, fields: body.fields, updatedAt: now() });
+        if (!template) throw templateNotFoundError('path', 'id');
+        return publicView(template);
+      },
+    }),
+    defineEndpoint({
+      ...common,
+      operationId: 'deleteTemplate',
+      methods: ['DELETE'],
+      path: '/v1/templates/{id}',
+      summary: 'Delete a template',
+      description: 'Deletes the template. Card requests naming it are `404 template_not_found` from then on; cards already drawn from it stay.',
+      params: idParams,
+      responses: { 204: { description: 'Deleted.' }, 404: { description: "`template_not_found`: the account has no template of that id." } },
+      handle: async ({ params, request }) => {
+        if (!(await store.deleteTemplate(request.key!.accountId, params.id))) throw templateNotFoundError('path', 'id');
+        return new Reply(204, undefined);
+      },
+    }),
+  ];
+}

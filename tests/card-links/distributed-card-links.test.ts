@@ -1,0 +1,37 @@
+import test from 'ava';
+import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
+import { startStackOn, type TopologyStack } from '../helpers/redis-topology.ts';
+import type { ImageServer } from '../pipeline/image-server.ts';
+import { startPipelineImageServer, SUITE_ENV } from '../pipeline/profile-image-suite.ts';
+import { registerBatchTests, registerCardLinkTests, registerTemplateTests, TEMPLATE_PLANS, type CardLinkTarget } from './card-link-suite.ts';
+
+const API_KEY = 'card-link-key-0123456789abcdef';
+let stack: TopologyStack;
+let images: ImageServer;
+
+test.before(async () => {
+  images = await startPipelineImageServer();
+  stack = await startStackOn('single', {
+    gatewayPort: await freeLoopbackPort(),
+    renderers: 2,
+    apiKeys: API_KEY,
+    env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_WORKERS: '1', ...SUITE_ENV, PLANS: TEMPLATE_PLANS },
+  });
+});
+
+test.after.always(async () => {
+  await stack?.stop();
+  await images?.close();
+});
+
+const target = (): CardLinkTarget => ({
+  url: stack.gatewayUrl,
+  apiKey: API_KEY,
+  images,
+  keysEnv: { REDIS_URL: stack.serviceEnv.REDIS_URL! },
+  rendersOf: (mediaKey) => stack.renderers.flatMap((renderer) => renderer.output().split('\n')).filter((line) => line.includes('"card rendered"') && line.includes(mediaKey)).length,
+});
+
+registerCardLinkTests(test, target, 'distributed');
+registerTemplateTests(test, target, 'distributed');
+registerBatchTests(test, target, 'distributed');
