@@ -21,6 +21,7 @@ export async function callEveryOperation(baseUrl: string, key: string): Promise<
   };
   await record('createProfileImage', api.createProfileImage({ query: { userId: USER_ID }, body: { customTag: 'Welcome!', presenceStatus: 'online', rankData: RANK_DATA } }));
   await record('createProfileImageBatch', api.createProfileImageBatch({ body: { cards: [{ userId: USER_ID, customTag: 'Batch' }, { userId: 'not-a-user' }] } }));
+  await record('createLeaderboardImage', api.createLeaderboardImage({ body: { title: 'Top chatters', rows: [{ rank: 1, name: 'Ada', userId: USER_ID, level: 42, score: 98765 }, { rank: 2, name: 'Kai', level: 39, score: 90642 }] } }));
   await record('createProfileImageForUser', api.createProfileImageForUser({ path: { userId: USER_ID }, body: { layout: 'welcome', format: 'webp' } }));
   await record('jsonValidator', api.jsonValidator({ body: { json: { name: 'Ada', roles: ['admin'] } } }));
   await record('randomEmoji', api.randomEmoji({ query: { category: 'Food & Drink', count: 3, isSymbol: false } }));

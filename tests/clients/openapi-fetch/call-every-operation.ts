@@ -24,6 +24,7 @@ export async function callEveryOperation(baseUrl: string, key: string): Promise<
   } as const;
   await record('createProfileImage', client.POST('/v1/profile-image', { params: { query: { userId: USER_ID } }, body: card }));
   await record('createProfileImageBatch', client.POST('/v1/profile-image/batch', { body: { cards: [{ userId: USER_ID, customTag: 'Batch' }, { userId: 'not-a-user' }] } }));
+  await record('createLeaderboardImage', client.POST('/v1/leaderboard-image', { body: { title: 'Top chatters', rows: [{ rank: 1, name: 'Ada', userId: USER_ID, level: 42, score: 98765 }, { rank: 2, name: 'Kai', level: 39, score: 90642 }] } }));
   await record('createProfileImageForUser', client.POST('/v1/profile-image/{userId}', { params: { path: { userId: USER_ID } }, body: { layout: 'welcome', format: 'webp' } }));
   await record('jsonValidator', client.POST('/v1/json-validator', { body: { json: { name: 'Ada', roles: ['admin'] } } }));
   await record('randomEmoji', client.GET('/v1/random-emoji', { params: { query: { category: 'Food & Drink', count: 3, isSymbol: false } } }));

@@ -16,6 +16,7 @@ export async function callEveryOperation(_baseUrl: string, key: string): Promise
   };
   await record('createProfileImage', api.createProfileImage({ userId: USER_ID }, { customTag: 'Welcome!', presenceStatus: 'online', rankData: RANK_DATA }, init));
   await record('createProfileImageBatch', api.createProfileImageBatch({ cards: [{ userId: USER_ID, customTag: 'Batch' }, { userId: 'not-a-user' }] }, init));
+  await record('createLeaderboardImage', api.createLeaderboardImage({ title: 'Top chatters', rows: [{ rank: 1, name: 'Ada', userId: USER_ID, level: 42, score: 98765 }, { rank: 2, name: 'Kai', level: 39, score: 90642 }] }, init));
   await record('createProfileImageForUser', api.createProfileImageForUser(USER_ID, { layout: 'welcome', format: 'webp' }, init));
   await record('jsonValidator', api.jsonValidator({ json: { name: 'Ada', roles: ['admin'] } }, init));
   await record('randomEmoji', api.randomEmoji({ category: 'Food & Drink', count: 3, isSymbol: false }, init));
