@@ -1,6 +1,6 @@
 import { cardUrl } from './card-links.ts';
 import type {
-  AccountResult, AgeCalculatorQuery, BatchCard, BatchResult, AgeCalculatorResult, CardFormat, CardJson, CardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
+  AccountResult, AgeCalculatorQuery, BatchCard, BatchResult, AgeCalculatorResult, CardFormat, CardJson, CardOptions, LeaderboardJson, LeaderboardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
   HexToRgbQuery, HexToRgbResult, JsonValidatorBody, JsonValidatorResult, NumberAnalyzerQuery, NumberAnalyzerResult,
   RandomEmojiQuery, RandomEmojiResult, ScrambleQuery, ScrambleResult, SortArrayBody, SortArrayQuery, SortArrayResult,
   StatusBody, StatusResult, Template, TemplateBody, TemplateList, TimeQuery, TimeResult,
@@ -112,6 +112,11 @@ export class UtilityApiClient {
   /** Draws a card; the JSON answer has its public `url` and `altText`. */
   createProfileImage(userId: string, card: CardOptions = {}): Promise<CardJson> {
     return this.#json({ method: 'POST', path: '/v1/profile-image', query: { userId }, body: card });
+  }
+
+  /** A leaderboard card (up to 10 rows, and the asking member's own row): its URL and alt text. */
+  createLeaderboardImage(board: LeaderboardOptions): Promise<LeaderboardJson> {
+    return this.#json({ method: 'POST', path: '/v1/leaderboard-image', body: board });
   }
 
   /** The same operation with the user id in the path. */

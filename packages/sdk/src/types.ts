@@ -5,11 +5,24 @@
  * document that these do not follow fails the SDK's tests.
  */
 
+/** Every error code the API answers (its error catalogue; `/docs` has the table with statuses and Retry-After). */
+export type ErrorCode =
+  | 'invalid_request' | 'malformed_body' | 'body_too_deep' | 'incomplete_body' | 'malformed_request'
+  | 'bad_request' | 'sign_in_link_invalid' | 'unauthorized' | 'not_signed_in' | 'forbidden'
+  | 'key_scope_forbidden' | 'card_link_invalid' | 'card_link_revoked' | 'cross_origin_refused'
+  | 'csrf_token_invalid' | 'not_found' | 'key_not_found' | 'unknown_user' | 'no_matching_emoji'
+  | 'template_not_found' | 'method_not_allowed' | 'not_acceptable' | 'request_timeout'
+  | 'card_link_expired' | 'too_many_keys' | 'key_revoked' | 'template_limit_reached' | 'payload_too_large'
+  | 'unsupported_media_type' | 'image_unusable' | 'rate_limited' | 'too_many_cards_in_flight'
+  | 'quota_exceeded' | 'headers_too_large' | 'client_closed_request' | 'internal_error'
+  | 'discord_unavailable' | 'queue_unavailable' | 'storage_unavailable' | 'store_unavailable'
+  | 'render_failed' | 'overloaded' | 'render_timeout';
+
 /** The shared JSON body of an error answer (`components.schemas.Error`). */
 export interface ErrorBody {
   error: {
     status: number;
-    code: string;
+    code: ErrorCode;
     message: string;
     details?: {
       in: 'query' | 'body' | 'path' | 'header';
@@ -32,6 +45,8 @@ export interface RankData {
   barColor: Colour;
   levelColor: Colour;
   autoColorRank: boolean;
+  /** Extension, `levelup` layout only: the level before this level-up (default `level - 1`); below `level`. */
+  previousLevel?: number;
 }
 
 export type CardFormat = 'png' | 'webp' | 'avif' | 'gif';
@@ -62,7 +77,7 @@ export interface CardOptions {
   presenceStatus?: 'offline' | 'online' | 'idle' | 'dnd';
   moreBackgroundBlur?: boolean;
   localDateType?: string;
-  layout?: 'profile' | 'welcome';
+  layout?: 'profile' | 'welcome' | 'levelup';
   headline?: string;
   message?: string;
   animated?: boolean;
@@ -95,6 +110,36 @@ export interface CardJson {
   altText: string;
   animated?: boolean;
   frames?: number;
+}
+
+/** One row of a leaderboard: `avatarUrl` or `userId` (not both) for its avatar. */
+export interface LeaderboardRow {
+  rank: number;
+  name: string;
+  avatarUrl?: string;
+  userId?: string;
+  level?: number;
+  score?: number;
+}
+
+/** The body of `POST /v1/leaderboard-image`. */
+export interface LeaderboardOptions {
+  title?: string;
+  rows: LeaderboardRow[];
+  /** The member who asked: highlighted in place, or drawn under the board after an ellipsis. */
+  highlight?: LeaderboardRow;
+  scoreLabel?: string;
+  autoColorRank?: boolean;
+  accentColor?: Colour;
+  format?: CardFormat;
+}
+
+export interface LeaderboardJson {
+  success: true;
+  message: 'Image Created';
+  options: LeaderboardOptions;
+  url: string;
+  altText: string;
 }
 
 export interface JsonValidatorBody {

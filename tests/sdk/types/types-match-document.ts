@@ -23,6 +23,8 @@ same<sdk.CardOptions, Body<'createProfileImageForUser'>>(true);
 same<sdk.CardJson, Answer<'createProfileImage'>>(true);
 same<sdk.CardJson, Answer<'createProfileImageForUser'>>(true);
 same<{ userId: string }, Query<'createProfileImage'>>(true);
+same<sdk.LeaderboardOptions, Body<'createLeaderboardImage'>>(true);
+same<sdk.LeaderboardJson, Answer<'createLeaderboardImage'>>(true);
 same<sdk.JsonValidatorBody, Body<'jsonValidator'>>(true);
 same<sdk.JsonValidatorResult, Answer<'jsonValidator'>>(true);
 same<sdk.RandomEmojiQuery, Query<'randomEmoji'>>(true);
