@@ -46,7 +46,8 @@ export function blocksOf(document: string): DocBlock[] {
   const lines = readFileSync(join(ROOT, document), 'utf8').split('\n');
   const blocks: DocBlock[] = [];
   for (let index = 0; index < lines.length; index++) {
-    const open = /^(\s*)```(\S*)\s*$/.exec(lines[index]!);
+    // The info string's first word is the language; words after it name the block for other readers (`json card-link-test-vector`).
+    const open = /^(\s*)```(\S*)(?:\s+[^`\s][^`]*)?\s*$/.exec(lines[index]!);
     if (!open) continue;
     const [, indent, language] = open as unknown as [string, string, string];
     const body: string[] = [];

@@ -2,10 +2,11 @@
  * discord.js as a documented bot sees it, without Discord: `login` records the token and then
  * delivers one member joining (GuildMemberAdd) and one `/profile` slash command (InteractionCreate)
  * to the handlers the bot registered. Every message the bot sends and every reply it edits is
- * printed as one JSON line, the files reduced to name, description and first bytes, for
+ * printed as one JSON line, the files reduced to name, description and first bytes and each
+ * embed's image fetched as Discord's media proxy would (its first bytes and type), for
  * readme-examples.test.ts to judge. Enums and builders are discord.js's own.
  */
-export { Events, GatewayIntentBits } from 'discord.js';
+export { EmbedBuilder, Events, GatewayIntentBits } from 'discord.js';
 import { Events } from 'discord.js';
 
 /** The member and user the fake events carry (readme-examples.test.ts draws the same cards). */
@@ -17,9 +18,18 @@ function report(kind: string, payload: unknown) {
   process.stdout.write(`${JSON.stringify({ kind, ...(payload as object) })}\n`);
 }
 
-/** A message payload as the bot gave it: content and each file's name, description and first bytes. */
+/** An embed's image as Discord's media proxy fetches it (an EmbedBuilder, or a plain embed object). */
+async function describeEmbed(embed: unknown) {
+  const data = (typeof (embed as { toJSON?: unknown }).toJSON === 'function' ? (embed as { toJSON(): unknown }).toJSON() : embed) as { title?: string; image?: { url: string } };
+  if (data.image === undefined) return { title: data.title };
+  const response = await fetch(data.image.url);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { title: data.title, image: { url: data.image.url, status: response.status, contentType: response.headers.get('content-type'), head: bytes.subarray(0, 4).toString('hex') } };
+}
+
+/** A message payload as the bot gave it: content, each file's name, description and first bytes, each embed's image. */
 async function describePayload(payload: unknown) {
-  const message = typeof payload === 'string' ? { content: payload } : (payload as { content?: string; files?: unknown[] });
+  const message = typeof payload === 'string' ? { content: payload } : (payload as { content?: string; files?: unknown[]; embeds?: unknown[] });
   const files = await Promise.all(
     (message.files ?? []).map(async (file) => {
       // An AttachmentBuilder (the SDK's), or a plain { attachment, name, description } whose attachment may be a URL.
@@ -28,7 +38,8 @@ async function describePayload(payload: unknown) {
       return { name, description, head: bytes.subarray(0, 4).toString('hex') };
     }),
   );
-  return { content: message.content, files };
+  const embeds = await Promise.all((message.embeds ?? []).map(describeEmbed));
+  return { content: message.content, files, ...(embeds.length > 0 ? { embeds } : {}) };
 }
 
 export class Client {

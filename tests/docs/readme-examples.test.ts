@@ -211,18 +211,35 @@ function codeUnits(kind: 'ts' | 'js') {
 /** What a documented bot did with the fake Discord: logged in, then sent messages or edited replies. */
 async function runBot(command: string, args: string[], env: NodeJS.ProcessEnv) {
   const { stdout } = await run(command, args, { cwd: ROOT, env: { ...process.env, UTILITY_API_URL: gateway.url, UTILITY_API_KEY: TEST_API_KEY, DISCORD_TOKEN: 'not-a-real-token', ...env }, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
-  return stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { kind: string; token?: string; content?: string; files?: { name: string; description: string; head: string }[] });
+  return stdout.trimEnd().split('\n').map(
+    (line) =>
+      JSON.parse(line) as {
+        kind: string;
+        token?: string;
+        content?: string;
+        files?: { name: string; description: string; head: string }[];
+        embeds?: { title?: string; image?: { url: string; status: number; contentType: string | null; head: string } }[];
+      },
+  );
 }
 
-/** A bot that logged in with DISCORD_TOKEN and posted a card whose attachment carries the card's alt text. */
+/**
+ * A bot that logged in with DISCORD_TOKEN and posted a card: an attachment carrying the card's alt
+ * text, or an embed whose image (a card link) answers an image, as Discord's media proxy fetches it.
+ */
 function checkBot(t: ExecutionContext, label: string, events: Awaited<ReturnType<typeof runBot>>) {
   t.deepEqual(events[0], { kind: 'login', token: 'not-a-real-token' }, `${label} logs in with DISCORD_TOKEN`);
-  const posted = events.filter((event) => (event.files ?? []).length > 0);
+  const posted = events.filter((event) => (event.files ?? []).length > 0 || (event.embeds ?? []).some((embed) => embed.image !== undefined));
   t.true(posted.length > 0, `${label} posts a card: ${JSON.stringify(events)}`);
-  for (const { files } of posted) {
-    for (const file of files!) {
+  for (const { files, embeds } of posted) {
+    for (const file of files ?? []) {
       t.true(IMAGE_HEADS.includes(file.head), `${label}: ${file.name} is an image`);
       t.regex(file.description, /^(Profile|Welcome) card for /, `${label}: the attachment's description is the alt text`);
+    }
+    for (const { image } of embeds ?? []) {
+      if (image === undefined) continue;
+      t.is(image.status, 200, `${label}: the embed's image ${image.url} answers`);
+      t.true(IMAGE_HEADS.includes(image.head) && /^image\//.test(image.contentType ?? ''), `${label}: the embed's image is an image (${image.contentType})`);
     }
   }
 }
