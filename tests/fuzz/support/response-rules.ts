@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DOCS_CONTENT_SECURITY_POLICY } from '../../../services/gateway/src/docs/docs-site.ts';
 import type { OpenApiContract } from '../../helpers/openapi-contract.ts';
@@ -103,9 +104,9 @@ export class ResponseRules {
     }
     let body: unknown;
     try {
-      body = JSON.parse(response.body.toString('utf8'));
+      body = JSON.parse(decoded(response.body, headers['content-encoding']).toString('utf8'));
     } catch {
-      problems.push('the body is not valid JSON');
+      problems.push(`the body is not valid JSON (Content-Encoding ${headers['content-encoding'] ?? 'none'})`);
       return problems;
     }
     if (kind === 'openapi') return problems;
@@ -144,4 +145,12 @@ export function describeExchange(request: RawRequest, response: RawResponse, pro
     `response body: ${body.slice(0, 800)}`,
     ...problems.map((problem) => `- ${problem}`),
   ].join('\n');
+}
+
+/** The body as sent before its Content-Encoding (a client that accepts `*` may get any of them). */
+function decoded(body: Buffer, encoding: string | undefined): Buffer {
+  if (encoding === 'br') return brotliDecompressSync(body);
+  if (encoding === 'gzip') return gunzipSync(body);
+  if (encoding === 'deflate') return inflateSync(body);
+  return body;
 }
