@@ -55,8 +55,11 @@ const cases = [
   { source: '/runs.webp', format: 'gif', frames: undefined },
 ] as const;
 
+// One card at a time: the embedded pool draws one animated card at a time (its memory budget), so
+// five sent together would wait behind each other and the last could run out of its deadline on a
+// busy machine; each card's deadline starts when it is sent.
 for (const { source, format, frames } of cases) {
-  test(`${source} as the background of an animated ${format ?? 'webp'} card: the answer says the ${frames ?? 'several'} frame(s) the stored file has`, async (t) => {
+  test.serial(`${source} as the background of an animated ${format ?? 'webp'} card: the answer says the ${frames ?? 'several'} frame(s) the stored file has`, async (t) => {
     const body = { animated: true, customBackground: `${images.url}${source}`, customTag: `frames ${source} ${format}`, ...(format === undefined ? {} : { format }) };
     const response = await post(body);
     const answer = (await response.json()) as { url: string; animated: boolean; frames: number };
