@@ -16,9 +16,10 @@ let afterChange = async () => {};
 
 /** @param {Record<string, unknown>} fields */
 function summary(fields) {
-  const names = Object.keys(fields);
+  // The layout says most about a design: it comes first, with its value; the rest by name, in stored order.
+  const names = Object.keys(fields).sort((a, b) => Number(b === 'layout') - Number(a === 'layout'));
   if (names.length === 0) return 'no fields (the default card)';
-  const shown = names.slice(0, FIELDS_SHOWN).map((name) => (typeof fields[name] === 'string' && name === 'layout' ? `layout: ${fields[name]}` : name));
+  const shown = names.slice(0, FIELDS_SHOWN).map((name) => (name === 'layout' ? `layout: ${fields.layout}` : name));
   return names.length > FIELDS_SHOWN ? `${shown.join(', ')} + ${names.length - FIELDS_SHOWN} more` : shown.join(', ');
 }
 
@@ -82,7 +83,7 @@ async function save(event) {
 
 export async function loadTemplates() {
   const { templates, limit } = await api('/account/api/templates');
-  byId('templates-count').textContent = `${templates.length} of ${limit} your plan keeps`;
+  byId('templates-count').textContent = `${templates.length} of ${limit} templates (your plan's limit)`;
   byId('no-templates').hidden = templates.length > 0;
   byId('templates-table').querySelector('tbody').replaceChildren(
     ...templates.map((template) =>
