@@ -274,6 +274,12 @@ test.serial('desktop: a template is saved, refused with the field named, renamed
   const section = await page.$('section[aria-labelledby="templates-heading"]');
   await section!.screenshot({ path: join(SCREENSHOTS, 'templates-desktop.png') });
   t.log(`templates screenshot: ${join(SCREENSHOTS, 'templates-desktop.png')}`);
+  // At phone width the rows read as cards and the long "use it" snippet wraps inside the screen.
+  await page.setViewport({ ...PHONE, deviceScaleFactor: 1 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  t.true(overflow <= 0, `the page is ${overflow} px wider than the phone`);
+  await section!.screenshot({ path: join(SCREENSHOTS, 'templates-phone.png') });
+  await page.setViewport({ ...DESKTOP, deviceScaleFactor: 1 });
 
   // Delete through the page (the confirm dialog is accepted).
   await page.click(`${row} button[data-action="delete"]`);
