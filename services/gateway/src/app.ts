@@ -93,10 +93,11 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     },
     counted: (key, format) => meter.count(key.accountId, key.id, 'cards', format),
   };
+  const templates = templateEndpoints({ store: accounts, plans: config.plans, clock: parts.runtime.clock });
   const endpoints = [
     ...(typeof parts.renderEndpoints === 'function' ? parts.renderEndpoints({ keys, accounts, cardAccounting }) : parts.renderEndpoints),
     ...lightEndpoints({ ...parts.runtime, store: parts.backingStore, environment: config.deploymentEnvironment }),
-    ...templateEndpoints({ store: accounts, plans: config.plans, clock: parts.runtime.clock }),
+    ...templates,
     accountEndpoint(accountUsageSource({ store: accounts, meter, plans: config.plans, clock: parts.runtime.clock, quotasEnforced: quotas !== undefined })),
   ];
   const document = buildOpenApiDocument(endpoints, {
@@ -112,6 +113,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     settings: config.accountArea,
     publicBaseUrl: parts.publicBaseUrl,
     previewEndpoint: endpoints.find((endpoint) => endpoint.operationId === 'createProfileImage'),
+    templateEndpoints: templates,
   };
   const ownerSignInLink = await announceOwnerSignIn(accountArea, logger);
   const router = buildRouter({

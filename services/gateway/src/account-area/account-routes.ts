@@ -2,14 +2,14 @@ import type { Router } from '@koa/router';
 import type { Logger } from '@utility-api/infra';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { z } from 'zod';
-import { OWNER_ACCOUNT_ID, type Session } from '../accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID, TEMPLATE_ID, type Session } from '../accounts/account-model.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Plans } from '../accounts/plans.ts';
 import { createSignInLink, redeemSignInLink } from '../accounts/sign-in-links.ts';
 import type { EndpointDefinition } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
-import type { GatewayContext, GatewayState } from '../http/request-pipeline.ts';
+import type { GatewayContext, GatewayState, NextStep } from '../http/request-pipeline.ts';
 import { IMMUTABLE_ASSET, loadStaticBundle, sendStaticFile, type StaticFile } from '../http/static-bundle.ts';
 import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
 import { DISCORD_CALLBACK_PATH, type AccountAreaSettings } from './account-area-settings.ts';
@@ -26,10 +26,14 @@ export interface AccountAreaParts {
   publicBaseUrl: string;
   /** The card operation the playground previews with a session (absent in an app without the render path). */
   previewEndpoint?: EndpointDefinition | undefined;
+  /** The `/v1/templates` operations, which the area's template routes run with the session in place of a key. */
+  templateEndpoints?: readonly EndpointDefinition[] | undefined;
 }
 
 /** Where the playground sends a signed-in account's previews: the card operation, behind the session. */
 const PREVIEW_PATH = '/account/api/preview/profile-image';
+/** The account's templates, behind the session: the same operations (schemas, store, plan limit, answers) as `/v1/templates`. */
+const TEMPLATES_PATH = '/account/api/templates';
 
 /**
  * The area's pages run only our own files: no inline script or style, nothing from another origin,
@@ -49,7 +53,7 @@ const ACCOUNT_CONTENT_SECURITY_POLICY = [
 /** The playground's, shared as they are: its stylesheet (one look for both) and its text-only DOM helper. */
 const fromPlayground = (name: string) => ({ name, from: new URL(`../playground/assets/${name}`, import.meta.url) });
 /** Page and asset files. */
-const ASSETS = ['account.css', 'account.js', 'api.js', 'chart.js', 'sign-in.js', fromPlayground('dom.js'), fromPlayground('playground.css')];
+const ASSETS = ['account.css', 'account.js', 'api.js', 'chart.js', 'sign-in.js', 'templates.js', fromPlayground('dom.js'), fromPlayground('playground.css')];
 const PAGES = ['index.html', 'sign-in.html'];
 const ASSET_PREFIX = '/account/assets';
 
@@ -248,6 +252,48 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
     };
     const budget = rateLimits ? [rateLimits.middleware({ budget: 'preview', holdsCardSlot: true })] : [];
     router.post(PREVIEW_PATH, previewAs, ...budget, endpointRoute(parts.previewEndpoint));
+  }
+
+  if (parts.templateEndpoints) mountTemplateRoutes(parts.templateEndpoints);
+  function mountTemplateRoutes(definitions: readonly EndpointDefinition[]) {
+    const operation = (operationId: string) => {
+      const definition = definitions.find((candidate) => candidate.operationId === operationId);
+      if (!definition) throw new Error(`The account area's template routes need the ${operationId} operation.`);
+      return endpointRoute(definition);
+    };
+    const [list, create, update, remove] = ['listTemplates', 'createTemplate', 'updateTemplate', 'deleteTemplate'].map(operation) as [NextStep, NextStep, NextStep, NextStep];
+    /** The operations read the account from the key: the session's account stands in for it (not a key, so no key's usage). */
+    const asAccount = (ctx: GatewayContext, session: Session) => {
+      ctx.state.apiKey = { id: `session_${session.accountId}`, name: 'account area', accountId: session.accountId };
+    };
+    const audit = (session: Session, type: 'template_created' | 'template_changed' | 'template_deleted', template: { id: string; name: string }) =>
+      store.audit({ at: new Date().toISOString(), accountId: session.accountId, type, actor: sessionActor(session), detail: { template: template.id, name: template.name } });
+
+    router.get(TEMPLATES_PATH, async (ctx) => {
+      asAccount(ctx, (await signedIn(ctx)).session);
+      await list(ctx);
+    });
+    router.post(TEMPLATES_PATH, async (ctx) => {
+      const { session } = await changing(ctx);
+      asAccount(ctx, session);
+      await create(ctx);
+      await audit(session, 'template_created', ctx.body as { id: string; name: string });
+    });
+    router.put(`${TEMPLATES_PATH}/:id`, async (ctx) => {
+      const { session } = await changing(ctx);
+      asAccount(ctx, session);
+      await update(ctx);
+      await audit(session, 'template_changed', ctx.body as { id: string; name: string });
+    });
+    router.delete(`${TEMPLATES_PATH}/:id`, async (ctx) => {
+      const { session } = await changing(ctx);
+      asAccount(ctx, session);
+      // Its name, for the audit line, while it still exists (a malformed id is the operation's 400).
+      const id = ctx.params.id ?? '';
+      const before = TEMPLATE_ID.test(id) ? await store.getTemplate(session.accountId, id) : undefined;
+      await remove(ctx);
+      await audit(session, 'template_deleted', { id, name: before?.name ?? '' });
+    });
   }
 
   router.get('/account/api/audit', async (ctx) => {

@@ -56,6 +56,9 @@ export const AUDIT_EVENT_TYPES = [
   'key_created',
   'key_rolled',
   'key_revoked',
+  'template_created',
+  'template_changed',
+  'template_deleted',
   'plan_changed',
   'account_created',
 ] as const;

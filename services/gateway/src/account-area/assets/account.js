@@ -1,6 +1,7 @@
 import { api, ApiFailure, useCsrfToken } from './api.js';
 import { stackedBars } from './chart.js';
 import { byId, element } from './dom.js';
+import { loadTemplates, setUpTemplates } from './templates.js';
 
 /** What each audit event is called on the page. */
 const EVENT_NAMES = {
@@ -11,6 +12,9 @@ const EVENT_NAMES = {
   key_created: 'Key created',
   key_rolled: 'Key rolled',
   key_revoked: 'Key revoked',
+  template_created: 'Template created',
+  template_changed: 'Template changed',
+  template_deleted: 'Template deleted',
   plan_changed: 'Plan changed',
   account_created: 'Account created',
 };
@@ -238,7 +242,8 @@ async function main() {
   byId('usage-key').addEventListener('change', () => void loadUsage().catch(showError));
   byId('sign-out').addEventListener('click', () => void signOut(false));
   byId('sign-out-everywhere').addEventListener('click', () => void signOut(true));
-  await Promise.all([loadKeys(), loadUsage(), loadAudit()]);
+  setUpTemplates(loadAudit);
+  await Promise.all([loadKeys(), loadTemplates(), loadUsage(), loadAudit()]);
   document.body.dataset.ready = 'true';
 }
 
