@@ -33,6 +33,7 @@ registerNoisyNeighbourTests(
   () => ({
     url: stack.gatewayUrl,
     workers: Number(NOISY_NEIGHBOUR_ENV.RENDER_WORKERS),
+    startsBeforeAbandonNoticed: Number(NOISY_NEIGHBOUR_ENV.RENDER_WORKERS),
     // Jobs no renderer has taken yet, jobs a renderer handed back for a moment (delayed: the key's
     // animated cards already hold every worker it may use) and jobs a renderer took that wait for
     // one of its workers. Leaving out the handed-back ones made a full queue look short of cards.

@@ -24,6 +24,7 @@ registerNoisyNeighbourTests(
   () => ({
     url: gateway.url,
     workers: Number(NOISY_NEIGHBOUR_ENV.RENDER_WORKERS),
+    startsBeforeAbandonNoticed: 0,
     queuedCards: async () => metricValue(await metrics(), 'card_render_pool_waiting'),
     cardsInProgress: async () => metricValue(await metrics(), 'card_render_pool_load'),
     cardsDrawn: async () => metricValue(await metrics(), 'card_render_phase_seconds_count{phase="draw"}'),
