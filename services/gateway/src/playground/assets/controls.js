@@ -247,6 +247,8 @@ function jsonControl(/** @type {string} */ path, /** @type {JsonSchema} */ schem
   const area = /** @type {HTMLTextAreaElement} */ (element('textarea', { id: idFor(path), rows: listOfObjects ? 8 : 2, spellcheck: 'false', placeholder: listOfObjects ? 'JSON list: [{ … }, { … }]' : 'JSON value', class: listOfObjects ? 'json-list' : undefined }));
   const wrapper = fieldWrapper(path, schema, [area]);
   if (schema.maxItems !== undefined) wrapper.querySelector('.field-name')?.after(' ', element('span', { class: 'default' }, [`up to ${schema.maxItems}`]));
+  // A list's lines are long: the whole row of the grid.
+  if (listOfObjects) wrapper.classList.add('field-wide');
   return {
     path,
     wrapper,

@@ -384,6 +384,8 @@ async function main() {
   };
   const showMode = () => {
     page.formHeading.textContent = MODES[mode]?.heading ?? 'Options';
+    // A board is taller than a 3:1 card: the preview's shape follows (playground.css).
+    page.preview.dataset.kind = mode;
     page.keyField.hidden = sessionPreview() !== undefined;
     page.saveTemplate.hidden = mode !== 'profile' || operations.templates === undefined;
     if (page.saveTemplate.hidden) page.templateSave.hidden = true;
