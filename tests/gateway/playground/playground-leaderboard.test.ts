@@ -64,7 +64,7 @@ test.serial('leaderboard mode builds its form from the document, previews what t
     t.is(await page.$('#card-form [data-field="layout"]'), null, 'the profile form is gone');
     t.is(await page.$eval('#options-heading', (node) => node.textContent), 'Leaderboard options');
     t.true(await page.$eval('#save-template', (button) => button.hidden), 'templates are profile designs');
-    const openApi = await (await fetch(`${gateway.url}/v1/openapi.json`)).json();
+    const openApi = (await (await fetch(`${gateway.url}/v1/openapi.json`)).json()) as any;
     const documented = Object.keys(openApi.paths['/v1/leaderboard-image'].post.requestBody.content['application/json'].schema.properties);
     const shown = await page.$$eval('#card-form > .form-part > fieldset > [data-field]', (wrappers) => wrappers.map((wrapper) => wrapper.getAttribute('data-field')));
     t.deepEqual([...shown].sort(), [...documented].sort(), 'one control per body field of createLeaderboardImage');
