@@ -310,7 +310,7 @@ function setupTemplates(operation, requestBody) {
       page.templateResult.replaceChildren(
         element('p', {}, ['Saved \u201c', String(template.name), '\u201d as ', element('code', { class: 'template-id' }, [String(template.id)]), '. Name it in a card request; the request\u2019s own fields add to or override it:']),
         element('pre', {}, [element('code', {}, [`"template": ${JSON.stringify(template.id)}`])]),
-        ...(leftOut.length > 0 ? [element('p', { class: 'hint' }, [`Not saved (each card request gives the member\u2019s own): ${leftOut.join(', ')}.`])] : []),
+        ...(leftOut.length > 0 ? [element('p', { class: 'hint' }, [`Not saved, as a template cannot hold them (each card request gives the member\u2019s own): ${leftOut.join(', ')}.`])] : []),
       );
       page.templateResult.hidden = false;
     } catch (error) {
