@@ -242,10 +242,16 @@ function listControl(/** @type {string} */ path, /** @type {JsonSchema} */ schem
 
 /** Any other shape: the value as JSON text, so no field is ever without a control. @returns {Control} */
 function jsonControl(/** @type {string} */ path, /** @type {JsonSchema} */ schema) {
-  const area = /** @type {HTMLTextAreaElement} */ (element('textarea', { id: idFor(path), rows: 2, spellcheck: 'false', placeholder: 'JSON value' }));
+  // A list of objects (a leaderboard's rows) is written one item per line, in a taller box.
+  const listOfObjects = typeOf(schema) === 'array';
+  const area = /** @type {HTMLTextAreaElement} */ (element('textarea', { id: idFor(path), rows: listOfObjects ? 8 : 2, spellcheck: 'false', placeholder: listOfObjects ? 'JSON list: [{ … }, { … }]' : 'JSON value', class: listOfObjects ? 'json-list' : undefined }));
+  const wrapper = fieldWrapper(path, schema, [area]);
+  if (schema.maxItems !== undefined) wrapper.querySelector('.field-name')?.after(' ', element('span', { class: 'default' }, [`up to ${schema.maxItems}`]));
+  // A list's lines are long: the whole row of the grid.
+  if (listOfObjects) wrapper.classList.add('field-wide');
   return {
     path,
-    wrapper: fieldWrapper(path, schema, [area]),
+    wrapper,
     read: () => {
       if (area.value.trim() === '') return undefined;
       try {
@@ -256,7 +262,7 @@ function jsonControl(/** @type {string} */ path, /** @type {JsonSchema} */ schem
       }
     },
     write: (value) => {
-      area.value = value === undefined ? '' : JSON.stringify(value);
+      area.value = value === undefined ? '' : listOfObjects && Array.isArray(value) ? `[\n${value.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]` : JSON.stringify(value);
     },
     focus: () => area.focus(),
   };

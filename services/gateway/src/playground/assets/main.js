@@ -2,15 +2,23 @@
 // key, the live preview and the code snippets together.
 
 import { byId, element } from './dom.js';
-import { changesFrom, fragmentFor } from './permalink.js';
-import { createPreviewer } from './preview.js';
+import { changesFrom, DEFAULT_MODE, fragmentFor } from './permalink.js';
+import { createPreviewer, problemOf } from './preview.js';
 import { buildCardForm, findCardOperation } from './schema-form.js';
 import { imageTypeFor, SNIPPETS } from './snippets.js';
 
 /** sessionStorage only, and only when asked: the key dies with the tab. */
 const KEY_STORAGE = 'utility-api-playground-key';
-/** Signed in to the account area, previews go here with the session instead of a key. */
-const SESSION_PREVIEW_PATH = '/account/api/preview/profile-image';
+/**
+ * What the playground draws: each an operation of the API with its own form and snippets. Signed
+ * in to the account area, profile previews go to `sessionPreview` with the session instead of a
+ * key; the account area previews nothing else, so a leaderboard needs a key.
+ * @type {Record<string, { operationId: string, heading: string, exportName: string, sessionPreview?: string }>}
+ */
+const MODES = {
+  profile: { operationId: 'createProfileImage', heading: 'Card options', exportName: 'card.json', sessionPreview: '/account/api/preview/profile-image' },
+  leaderboard: { operationId: 'createLeaderboardImage', heading: 'Leaderboard options', exportName: 'leaderboard.json' },
+};
 
 const page = {
   keyInput: /** @type {HTMLInputElement} */ (byId('api-key')),
@@ -21,6 +29,15 @@ const page = {
   signedIn: byId('signed-in'),
   getKey: byId('get-key'),
   form: /** @type {HTMLFormElement} */ (byId('card-form')),
+  formHeading: byId('options-heading'),
+  modeRadios: /** @type {HTMLInputElement[]} */ ([...document.querySelectorAll('input[name="mode"]')]),
+  saveTemplate: byId('save-template'),
+  templateSave: byId('template-save'),
+  templateName: /** @type {HTMLInputElement} */ (byId('template-name')),
+  templateApply: byId('template-save-apply'),
+  templateCancel: byId('template-save-cancel'),
+  templateError: byId('template-error'),
+  templateResult: byId('template-result'),
   formStatus: byId('form-status'),
   reset: byId('reset-form'),
   preview: byId('preview'),
@@ -115,19 +132,22 @@ function setupSnippets(/** @type {() => import('./snippets.js').CardCall | undef
 }
 
 /**
- * Export downloads the body the API gets as card.json; import takes a pasted body into the form.
+ * Export downloads the body the API gets as card.json (leaderboard.json for a board); import takes
+ * a pasted body into the form, switching to the mode whose operation knows more of its fields.
  * A field the form has no control for, or whose value its control cannot hold as given (a string
  * where a number goes, a value no choice names), is marked next to its control at once and handed
  * to `onImport` to be sent as imported, so the API's own validation judges it; nothing is dropped.
- * @param {ReturnType<typeof buildCardForm>} form
+ * @param {() => ReturnType<typeof buildCardForm>} currentForm
  * @param {() => Record<string, unknown>} requestBody the body the preview sends
+ * @param {() => string} exportName
+ * @param {(body: Record<string, unknown>) => void} chooseMode switches the form to the body's mode
  * @param {(extras: Record<string, unknown>) => void} onImport
  */
-function setupImportExport(form, requestBody, onImport) {
+function setupImportExport(currentForm, requestBody, exportName, chooseMode, onImport) {
   page.exportJson.addEventListener('click', () => {
     const blob = new Blob([`${JSON.stringify(requestBody(), null, 2)}\n`], { type: 'application/json' });
     const url = URL.createObjectURL(blob);
-    const link = element('a', { href: url, download: 'card.json' });
+    const link = element('a', { href: url, download: exportName() });
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   });
@@ -156,6 +176,8 @@ function setupImportExport(form, requestBody, onImport) {
       refuse('The body is a JSON object: { "layout": "welcome", … }.');
       return;
     }
+    chooseMode(body);
+    const form = currentForm();
     const unknown = form.fill({ body }, 'empty');
     const misfits = form.cannotHold(body);
     page.importDialog.close();
@@ -211,26 +233,106 @@ async function accountSession() {
   }
 }
 
-async function loadOperation() {
+/**
+ * The operations the page uses, from the OpenAPI document: the profile card's (required), the
+ * leaderboard's and the template store's (each left out when this deployment has none).
+ */
+async function loadOperations() {
   const response = await fetch('/v1/openapi.json', { credentials: 'omit' });
   if (!response.ok) throw new Error(`The OpenAPI document did not load (${response.status}).`);
-  return findCardOperation(await response.json());
+  const document = await response.json();
+  const optional = (/** @type {string} */ operationId) => {
+    try {
+      return findCardOperation(document, operationId);
+    } catch {
+      return undefined;
+    }
+  };
+  /** @type {Record<string, import('./schema-form.js').CardOperation | undefined>} */
+  const cards = { profile: findCardOperation(document, MODES.profile.operationId), leaderboard: optional(MODES.leaderboard.operationId) };
+  return { cards, templates: optional('createTemplate') };
+}
+
+/**
+ * "Save as template": the profile design, minus the fields a template cannot hold (the member's
+ * own: the document's template `fields` schema lists what it can), saved with the key. Templates
+ * belong to a key's account and the account area has no session route for them, so this needs the
+ * key even when signed in; it says so instead of trying.
+ * @param {import('./schema-form.js').CardOperation} operation `POST /v1/templates`
+ * @param {() => Record<string, unknown>} requestBody
+ */
+function setupTemplates(operation, requestBody) {
+  const allowed = new Set(Object.keys(operation.bodySchema.properties?.fields?.properties ?? {}));
+  const fail = (/** @type {(string | Node)[]} */ ...content) => {
+    page.templateError.replaceChildren(...content);
+    page.templateError.hidden = false;
+  };
+  page.saveTemplate.addEventListener('click', () => {
+    page.templateSave.hidden = false;
+    page.templateError.hidden = true;
+    page.templateResult.hidden = true;
+    page.templateName.focus();
+  });
+  page.templateCancel.addEventListener('click', () => {
+    page.templateSave.hidden = true;
+  });
+  page.templateApply.addEventListener('click', async () => {
+    page.templateError.hidden = true;
+    page.templateResult.hidden = true;
+    const key = page.keyInput.value.trim();
+    if (key === '') {
+      fail('Saving a template needs an API key: templates belong to the key\u2019s account, and the signed-in preview cannot save one. Paste a key above.');
+      return;
+    }
+    const body = requestBody();
+    const fields = Object.fromEntries(Object.entries(body).filter(([name]) => allowed.has(name)));
+    const leftOut = Object.keys(body).filter((name) => !allowed.has(name));
+    page.templateApply.setAttribute('disabled', '');
+    try {
+      // The name goes as typed: the API's 400 names an empty or too long one.
+      const response = await fetch(operation.path, {
+        method: 'POST',
+        credentials: 'omit',
+        headers: { Authorization: key, 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ name: page.templateName.value, fields }),
+      });
+      if (response.status !== 201) {
+        const problem = await problemOf(response);
+        fail(
+          element('strong', {}, [`${problem.status} ${problem.code}`]),
+          ' ',
+          problem.message,
+          ...(problem.details.length > 0 ? [element('ul', {}, problem.details.map((detail) => element('li', {}, [`${detail.field}: ${detail.message}`])))] : []),
+        );
+        return;
+      }
+      const template = await response.json();
+      page.templateResult.replaceChildren(
+        element('p', {}, ['Saved \u201c', String(template.name), '\u201d as ', element('code', { class: 'template-id' }, [String(template.id)]), '. Name it in a card request; the request\u2019s own fields add to or override it:']),
+        element('pre', {}, [element('code', {}, [`"template": ${JSON.stringify(template.id)}`])]),
+        ...(leftOut.length > 0 ? [element('p', { class: 'hint' }, [`Not saved, as a template cannot hold them (each card request gives the member\u2019s own): ${leftOut.join(', ')}.`])] : []),
+      );
+      page.templateResult.hidden = false;
+    } catch (error) {
+      fail(`The API did not answer (${error instanceof Error ? error.message : String(error)}).`);
+    } finally {
+      page.templateApply.removeAttribute('disabled');
+    }
+  });
 }
 
 async function main() {
   page.form.addEventListener('submit', (event) => event.preventDefault());
-  let operation;
+  let operations;
   try {
-    operation = await loadOperation();
+    operations = await loadOperations();
   } catch (error) {
     page.formStatus.textContent = error instanceof Error ? error.message : String(error);
     page.formStatus.classList.add('error-text');
     return;
   }
-  const form = buildCardForm(page.form, operation);
   const session = await accountSession();
   if (session) {
-    page.keyField.hidden = true;
     page.getKey.hidden = true;
     page.signedIn.hidden = false;
     page.signedIn.replaceChildren(
@@ -240,13 +342,63 @@ async function main() {
       element('a', { href: '/account' }, ['Your keys and usage']),
     );
   }
-  const hasCredential = () => session !== undefined || page.keyInput.value.trim() !== '';
-  page.formStatus.textContent = `${form.paths().length} options, read from the API's own OpenAPI document. Empty fields are left out and take their defaults.`;
+  for (const radio of page.modeRadios) radio.disabled = operations.cards[radio.value] === undefined;
 
-  // The defaults, before a permalink changes anything: the link carries only what differs.
-  const defaults = form.read();
+  // The current mode, its operation and form, and the form's defaults before a permalink changes
+  // anything (the link carries only what differs): all replaced together when the mode changes.
+  let mode = DEFAULT_MODE;
+  let operation = /** @type {import('./schema-form.js').CardOperation} */ (operations.cards[DEFAULT_MODE]);
+  // Each mode's form is built in a part of the page's form, replaced whole by the next mode's.
+  const newFormPart = () => {
+    const part = element('div', { class: 'form-part' });
+    page.form.replaceChildren(part);
+    return part;
+  };
+  let form = buildCardForm(newFormPart(), operation);
+  let defaults = form.read();
+  /** The format choice that sends nothing, as the document names it (png). */
+  let documentedFormat = '';
+  /** Whether this mode's previews go with the session: only the profile card has a session route. */
+  const sessionPreview = () => (session ? MODES[mode]?.sessionPreview : undefined);
+  const hasCredential = () => sessionPreview() !== undefined || page.keyInput.value.trim() !== '';
+  const waitingText = () => (session && !sessionPreview() ? 'Leaderboard previews need an API key: the signed-in preview draws profile cards only.' : 'Enter your API key to see the card.');
+  /** @param {string} wanted */
+  const switchMode = (wanted) => {
+    const next = operations.cards[wanted] ? wanted : DEFAULT_MODE;
+    for (const radio of page.modeRadios) radio.checked = radio.value === next;
+    if (next === mode) return;
+    mode = next;
+    operation = /** @type {import('./schema-form.js').CardOperation} */ (operations.cards[mode]);
+    // The old controls go, and with them their listeners.
+    form = buildCardForm(newFormPart(), operation);
+    defaults = form.read();
+    showMode();
+    // The other kind of card is no preview of this one.
+    page.image.hidden = true;
+    page.discordSize.hidden = true;
+    page.format.hidden = true;
+    page.error.hidden = true;
+    page.status.textContent = '';
+    page.placeholder.hidden = false;
+    page.placeholder.textContent = hasCredential() ? 'Drawing…' : waitingText();
+  };
+  const showMode = () => {
+    page.formHeading.textContent = MODES[mode]?.heading ?? 'Options';
+    // A board is taller than a 3:1 card: the preview's shape follows (playground.css).
+    page.preview.dataset.kind = mode;
+    page.keyField.hidden = sessionPreview() !== undefined;
+    page.saveTemplate.hidden = mode !== 'profile' || operations.templates === undefined;
+    if (page.saveTemplate.hidden) page.templateSave.hidden = true;
+    documentedFormat = page.form.querySelector('[data-field="format"] input[value=""] + span')?.textContent ?? '';
+    page.formStatus.textContent = `${form.paths().length} options, read from the API's own OpenAPI document. Empty fields are left out and take their defaults.`;
+  };
+  showMode();
+
   const linked = changesFrom(window.location.hash);
-  if (linked) form.fill(linked, 'default');
+  if (linked) {
+    switchMode(linked.mode);
+    form.fill(linked, 'default');
+  }
   /**
    * Fields of an imported body the form cannot hold (unknown ones, values no control takes): sent
    * as imported until the next edit, so the API's own validation names them. Not in the link.
@@ -256,7 +408,7 @@ async function main() {
   /** The body the preview sends, the JSON tab shows and Export saves: one function, so they never differ. */
   const requestBody = () => ({ ...form.read().body, ...importedExtras });
 
-  const currentCall = () => ({ serverUrl: operation.serverUrl, path: operation.path, parameters: form.read().parameters, body: requestBody() });
+  const currentCall = () => ({ serverUrl: operation.serverUrl, path: operation.path, parameters: form.read().parameters, body: requestBody(), kind: /** @type {'profile' | 'leaderboard'} */ (mode) });
   let objectUrl = '';
   const previewer = createPreviewer({
     buildRequest() {
@@ -264,7 +416,8 @@ async function main() {
       const body = requestBody();
       const query = new URLSearchParams(parameters).toString();
       const search = query ? `?${query}` : '';
-      if (session) return { path: `${SESSION_PREVIEW_PATH}${search}`, csrfToken: session.csrfToken, accept: imageTypeFor(body), body };
+      const sessionPath = sessionPreview();
+      if (session && sessionPath) return { path: `${sessionPath}${search}`, csrfToken: session.csrfToken, accept: imageTypeFor(body), body };
       const key = page.keyInput.value.trim();
       if (key === '') return undefined;
       return { path: `${operation.path}${search}`, key, accept: imageTypeFor(body), body };
@@ -338,7 +491,6 @@ async function main() {
    * The format choice that sends nothing names what the API will send: png, or WebP once animated,
    * marked "(auto)" then so it does not read as a second copy of the webp choice beside it.
    */
-  const documentedFormat = page.form.querySelector('[data-field="format"] input[value=""] + span')?.textContent ?? '';
   const labelDefaultFormat = () => {
     const label = page.form.querySelector('[data-field="format"] input[value=""] + span');
     const coming = imageTypeFor(form.read().body).slice('image/'.length);
@@ -348,7 +500,7 @@ async function main() {
     labelDefaultFormat();
     renderSnippet();
     // replaceState: each keystroke would otherwise be a step of the Back button.
-    const fragment = fragmentFor(form.read(), defaults);
+    const fragment = fragmentFor(form.read(), defaults, mode);
     window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${fragment}`);
     previewer.schedule();
   };
@@ -357,20 +509,43 @@ async function main() {
     page.importNote.hidden = true;
     changed();
   });
+  for (const radio of page.modeRadios) {
+    radio.addEventListener('change', () => {
+      if (!radio.checked) return;
+      switchMode(radio.value);
+      importedExtras = {};
+      page.importNote.hidden = true;
+      changed();
+    });
+  }
   page.reset.addEventListener('click', () => {
     form.reset();
     importedExtras = {};
     page.importNote.hidden = true;
     changed();
   });
-  setupImportExport(form, requestBody, (extras) => {
-    importedExtras = extras;
-    changed();
-  });
+  setupImportExport(
+    () => form,
+    requestBody,
+    () => MODES[mode]?.exportName ?? 'card.json',
+    (body) => {
+      // The mode whose operation documents more of the body's fields; a tie keeps the current one.
+      const known = (/** @type {string} */ candidate) => Object.keys(body).filter((name) => Object.hasOwn(operations.cards[candidate]?.bodySchema.properties ?? {}, name)).length;
+      const best = Object.keys(MODES).reduce((winner, candidate) => (known(candidate) > known(winner) ? candidate : winner), mode);
+      switchMode(best);
+    },
+    (extras) => {
+      importedExtras = extras;
+      changed();
+    },
+  );
+  if (operations.templates) setupTemplates(operations.templates, requestBody);
   // A link pasted into this tab's address bar changes only the fragment: no reload, so fill it here.
   // (replaceState, which `changed` uses, fires no hashchange.)
   window.addEventListener('hashchange', () => {
-    form.fill(changesFrom(window.location.hash) ?? { body: {} }, 'default');
+    const design = changesFrom(window.location.hash) ?? { parameters: {}, body: {}, mode: DEFAULT_MODE };
+    switchMode(design.mode);
+    form.fill(design, 'default');
     importedExtras = {};
     page.importNote.hidden = true;
     changed();
@@ -378,13 +553,15 @@ async function main() {
   labelDefaultFormat();
   captionDiscordWidth();
   setupKey(() => {
-    page.placeholder.textContent = hasCredential() ? 'Drawing…' : 'Enter your API key to see the card.';
+    page.placeholder.textContent = hasCredential() ? 'Drawing…' : waitingText();
     previewer.refresh();
   });
   renderSnippet();
   if (hasCredential()) {
     page.placeholder.textContent = 'Drawing…';
     previewer.refresh(0);
+  } else {
+    page.placeholder.textContent = waitingText();
   }
 }
 

@@ -7,8 +7,11 @@
 
 /**
  * @typedef {{ parameters: Record<string, string>, body: Record<string, unknown> }} Design
- * @typedef {{ parameters: Record<string, string | null>, body: Record<string, unknown> }} DesignChanges
+ * @typedef {{ parameters: Record<string, string | null>, body: Record<string, unknown>, mode: string }} DesignChanges
  */
+
+/** The mode a link without one means: links written before the leaderboard mode existed are profile cards. */
+export const DEFAULT_MODE = 'profile';
 
 const PREFIX = '#design=';
 
@@ -23,15 +26,17 @@ function changes(now, before) {
 }
 
 /**
- * The fragment for a design, or '' when it is the default one.
- * @param {Design} design @param {Design} defaults
+ * The fragment for a design in a mode (its defaults are that mode's), or '' for the default design
+ * of the default mode.
+ * @param {Design} design @param {Design} defaults @param {string} [mode]
  */
-export function fragmentFor(design, defaults) {
+export function fragmentFor(design, defaults, mode = DEFAULT_MODE) {
   const parameters = changes(design.parameters, defaults.parameters);
   const body = changes(design.body, defaults.body);
-  if (Object.keys(parameters).length === 0 && Object.keys(body).length === 0) return '';
+  if (Object.keys(parameters).length === 0 && Object.keys(body).length === 0 && mode === DEFAULT_MODE) return '';
   /** @type {Record<string, unknown>} */
   const packed = {};
+  if (mode !== DEFAULT_MODE) packed.m = mode;
   if (Object.keys(parameters).length > 0) packed.q = parameters;
   if (Object.keys(body).length > 0) packed.b = body;
   const bytes = new window.TextEncoder().encode(JSON.stringify(packed));
@@ -51,7 +56,7 @@ export function changesFrom(hash) {
     const binary = window.atob(hash.slice(PREFIX.length).replaceAll('-', '+').replaceAll('_', '/'));
     const packed = JSON.parse(new window.TextDecoder().decode(Uint8Array.from(binary, (character) => character.charCodeAt(0))));
     const object = (/** @type {unknown} */ value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? /** @type {Record<string, any>} */ (value) : {});
-    return { parameters: object(packed?.q), body: object(packed?.b) };
+    return { parameters: object(packed?.q), body: object(packed?.b), mode: typeof packed?.m === 'string' ? packed.m : DEFAULT_MODE };
   } catch {
     return undefined;
   }

@@ -22,10 +22,11 @@ export function decodeAltText(/** @type {string | null} */ header) {
 }
 
 /**
+ * An error answer of the API (its JSON error, or the status alone), for the preview and the template form.
  * @param {Response} response
  * @returns {Promise<CardProblem>}
  */
-async function problemOf(response) {
+export async function problemOf(response) {
   const retryAfter = Number(response.headers.get('retry-after'));
   const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
   try {

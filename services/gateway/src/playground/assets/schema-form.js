@@ -1,6 +1,7 @@
-// The card form, built from the OpenAPI document's description of POST /v1/profile-image: one
-// control per query parameter and body field (nested objects included), chosen by the field's JSON
-// Schema. A field the API gains later gets a control without touching this page.
+// The card form, built from the OpenAPI document's description of a card operation (POST
+// /v1/profile-image or /v1/leaderboard-image): one control per query parameter and body field
+// (nested objects included), chosen by the field's JSON Schema. A field the API gains later gets a
+// control without touching this page.
 
 import { controlsFor, documentedDefault, textControl, typeOf } from './controls.js';
 import { element } from './dom.js';
@@ -15,6 +16,8 @@ const GROUPS = [
   { title: 'Avatar', fields: ['presenceStatus', 'squareAvatar', 'removeAvatarFrame'] },
   { title: 'Badges', fields: ['customBadges', 'badgesFrame', 'overwriteBadges', 'removeBadges'] },
   { title: 'Rank and XP', fields: ['rankData'] },
+  { title: 'Board', fields: ['title', 'rows', 'highlight', 'scoreLabel'] },
+  { title: 'Board colours', fields: ['autoColorRank', 'accentColor'] },
   { title: 'Output', fields: ['format', 'animated'] },
 ];
 
@@ -53,14 +56,16 @@ function resolveRefs(document, value, resolving = new Set()) {
 }
 
 /**
- * The profile-image operation with the user id in the query, as the OpenAPI document describes it.
+ * A POST operation as the OpenAPI document describes it: the profile-image one (the user id in the
+ * query), the leaderboard one (no query), or any other by its operationId.
  * @param {any} document the parsed `/v1/openapi.json`
+ * @param {string} [operationId]
  * @returns {CardOperation}
  */
-export function findCardOperation(document) {
+export function findCardOperation(document, operationId = 'createProfileImage') {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     const operation = item?.post;
-    if (operation?.operationId !== 'createProfileImage') continue;
+    if (operation?.operationId !== operationId) continue;
     const media = operation.requestBody?.content?.['application/json'] ?? {};
     return {
       path,
@@ -70,7 +75,7 @@ export function findCardOperation(document) {
       example: media.example ?? {},
     };
   }
-  throw new Error('The API document has no createProfileImage operation: this deployment does not draw cards.');
+  throw new Error(`The API document has no ${operationId} operation: this deployment does not offer it.`);
 }
 
 /** JSON with object keys sorted, so two values compare equal whatever order their keys came in. */
@@ -81,8 +86,9 @@ function canonicalJson(/** @type {unknown} */ value) {
 }
 
 /**
- * Builds the form for the operation into `form`.
- * @param {HTMLFormElement} form
+ * Builds the form for the operation into `form` (the page's form, or a part of it that is thrown
+ * away, listeners and all, when the page switches to another operation).
+ * @param {HTMLElement} form
  * @param {CardOperation} operation
  */
 export function buildCardForm(form, operation) {

@@ -2,8 +2,10 @@
 // each reads it from the environment (UTILITY_API_KEY), so a copied snippet can be shared safely.
 
 /**
- * @typedef {{ serverUrl: string, path: string, parameters: Record<string, string>, body: Record<string, unknown> }} CardCall
+ * @typedef {{ serverUrl: string, path: string, parameters: Record<string, string>, body: Record<string, unknown>, kind?: 'profile' | 'leaderboard' }} CardCall
  */
+
+const isLeaderboard = (/** @type {CardCall} */ call) => call.kind === 'leaderboard';
 
 /** The image type the preview and the snippets ask for: `format` if given; animated cards move as WebP. */
 export function imageTypeFor(/** @type {Record<string, unknown>} */ body) {
@@ -41,6 +43,8 @@ function botEventFor(body) {
 }
 
 const extensionOf = (/** @type {Record<string, unknown>} */ body) => imageTypeFor(body).slice('image/'.length);
+/** The file a snippet writes or attaches: card.png, leaderboard.png. */
+const fileNameOf = (/** @type {CardCall} */ call) => `${isLeaderboard(call) ? 'leaderboard' : 'card'}.${extensionOf(call.body)}`;
 
 /** A word bash passes through unchanged: single quotes, each inner quote closed, escaped and reopened. */
 function shellQuote(/** @type {string} */ text) {
@@ -78,7 +82,6 @@ function pythonLiteral(value, indent = '') {
 /** @param {CardCall} call */
 function curl(call) {
   const query = new URLSearchParams(call.parameters).toString();
-  const extension = extensionOf(call.body);
   // A quoted heredoc passes the JSON byte for byte: no quoting of the user's texts can go wrong.
   return [
     '# bash or zsh; your key from the environment: export UTILITY_API_KEY=...',
@@ -86,8 +89,8 @@ function curl(call) {
     '  -H "Authorization: $UTILITY_API_KEY" \\',
     "  -H 'Content-Type: application/json' \\",
     `  -H ${shellQuote(`Accept: ${imageTypeFor(call.body)}`)} \\`,
-    `  -o card.${extension} --data-binary @- <<'JSON'`,
-    JSON.stringify(drawnFields(call.body), null, 2),
+    `  -o ${fileNameOf(call)} --data-binary @- <<'JSON'`,
+    JSON.stringify(isLeaderboard(call) ? call.body : drawnFields(call.body), null, 2),
     'JSON',
   ].join('\n');
 }
@@ -97,6 +100,7 @@ const EVENT_NOTES = {
   join: 'Posts the card in the server\u2019s system channel when a member joins; the user id is the member\u2019s.',
   leave: 'Posts the card in the server\u2019s system channel when a member leaves (a goodbye headline); the user id is the member\u2019s.',
   rank: 'Answers a /rank slash command (optionally naming a member) with the card; the user id is the member\u2019s.',
+  leaderboard: 'Answers a /leaderboard slash command with the board; fill its rows from your bot\u2019s own XP data, the asking member as the highlight.',
 };
 
 /** The discord.js code that sends the card for the event the layout suits. */
@@ -134,8 +138,133 @@ client.once(Events.ClientReady, async (ready) => {
 });`,
 };
 
+/**
+ * discord.js for a leaderboard: the board's rows come from the bot's own data, so the form's body is
+ * the starting point (`BOARD`) and the asking member becomes the highlighted row.
+ * @param {CardCall} call
+ */
+function discordJsLeaderboard(call) {
+  const { highlight: _highlight, ...board } = call.body;
+  const options = JSON.stringify(board, null, 2).replace(/^(\s*)"([A-Za-z_$][\w$]*)":/gm, '$1$2:');
+  return `// discord.js v14 on Node.js 18 or later (fetch is built in). Save as bot.mjs, then:
+//   npm install discord.js
+//   DISCORD_TOKEN=... UTILITY_API_KEY=... node bot.mjs
+import { AttachmentBuilder, Client, Events, GatewayIntentBits, SlashCommandBuilder } from 'discord.js';
+
+const LEADERBOARD_URL = ${jsString(`${call.serverUrl}${call.path}`)};
+// The design from the playground; replace rows with your bot's own top members (1 to 10).
+const BOARD = ${options};
+
+const client = new Client({ intents: [GatewayIntentBits.Guilds] });
+
+/** The board with one member's row highlighted, as an attachment; undefined (and logged) when the API refuses. */
+async function drawLeaderboard(highlight) {
+  const response = await fetch(LEADERBOARD_URL, {
+    method: 'POST',
+    headers: {
+      Authorization: process.env.UTILITY_API_KEY,
+      'Content-Type': 'application/json',
+      Accept: ${jsString(imageTypeFor(call.body))},
+    },
+    body: JSON.stringify(highlight ? { ...BOARD, highlight } : BOARD),
+  });
+  if (!response.ok) {
+    console.error('The leaderboard failed:', response.status, await response.text());
+    return undefined;
+  }
+  // The alt text comes as an RFC 8187 value (UTF-8'' then percent-encoded text): screen readers say it.
+  const altText = decodeURIComponent((response.headers.get('x-alt-text') ?? '').replace(/^UTF-8''/, ''));
+  return new AttachmentBuilder(Buffer.from(await response.arrayBuffer()), { name: ${jsString(fileNameOf(call))}, description: altText });
+}
+
+const leaderboard = new SlashCommandBuilder().setName('leaderboard').setDescription('Shows the server\\'s leaderboard');
+
+client.on(Events.InteractionCreate, async (interaction) => {
+  if (!interaction.isChatInputCommand() || interaction.commandName !== 'leaderboard') return;
+  // Drawing can take longer than the 3 s Discord waits for a first answer.
+  await interaction.deferReply();
+  // Highlight the asking member from your own data, e.g.
+  // { rank: 27, name: interaction.user.username, userId: interaction.user.id, level: 9, score: 4210 }.
+  const card = await drawLeaderboard(undefined);
+  await interaction.editReply(card ? { files: [card] } : 'The leaderboard could not be drawn.');
+});
+
+client.once(Events.ClientReady, async (ready) => {
+  // Global commands can take a while to show up in every server.
+  await ready.application.commands.set([leaderboard]);
+  console.log(\`Logged in as \${ready.user.tag}; /leaderboard registered\`);
+});
+
+await client.login(process.env.DISCORD_TOKEN);
+`;
+}
+
+/**
+ * discord.py for a leaderboard, as the discord.js one: the form's body is the starting point.
+ * @param {CardCall} call
+ */
+function discordPyLeaderboard(call) {
+  const { highlight: _highlight, ...board } = call.body;
+  return `# discord.py 2.x on Python 3.9 or later. Save as bot.py, then:
+#   pip install discord.py aiohttp
+#   DISCORD_TOKEN=... UTILITY_API_KEY=... python3 bot.py
+import io
+import os
+from urllib.parse import unquote
+
+import aiohttp
+import discord
+from discord import app_commands
+
+LEADERBOARD_URL = ${JSON.stringify(`${call.serverUrl}${call.path}`)}
+# The design from the playground; replace rows with your bot's own top members (1 to 10).
+BOARD = ${pythonLiteral(board)}
+
+client = discord.Client(intents=discord.Intents.default())
+tree = app_commands.CommandTree(client)
+
+
+async def draw_leaderboard(highlight=None):
+    """The board with one member's row highlighted, as a discord.File; None (and printed) when the API refuses."""
+    headers = {"Authorization": os.environ["UTILITY_API_KEY"], "Accept": ${JSON.stringify(imageTypeFor(call.body))}}
+    body = dict(BOARD, highlight=highlight) if highlight else BOARD
+    async with aiohttp.ClientSession() as session:
+        async with session.post(LEADERBOARD_URL, json=body, headers=headers) as response:
+            if response.status != 200:
+                print("The leaderboard failed:", response.status, await response.text())
+                return None
+            image = await response.read()
+            # The alt text comes as an RFC 8187 value (UTF-8'' then percent-encoded text): screen readers say it.
+            alt_text = unquote(response.headers.get("X-Alt-Text", "").removeprefix("UTF-8''"))
+    return discord.File(io.BytesIO(image), filename=${JSON.stringify(fileNameOf(call))}, description=alt_text)
+
+
+@tree.command(name="leaderboard", description="Shows the server's leaderboard")
+async def leaderboard(interaction: discord.Interaction):
+    # Drawing can take longer than the 3 s Discord waits for a first answer.
+    await interaction.response.defer()
+    # Highlight the asking member from your own data: draw_leaderboard({"rank": 27, "name": ..., ...}).
+    card = await draw_leaderboard()
+    if card is None:
+        await interaction.followup.send("The leaderboard could not be drawn.")
+    else:
+        await interaction.followup.send(file=card)
+
+
+@client.event
+async def on_ready():
+    # Global commands can take a while to show up in every server.
+    await tree.sync()
+    print(f"Logged in as {client.user}; /leaderboard registered")
+
+
+client.run(os.environ["DISCORD_TOKEN"])
+`;
+}
+
 /** @param {CardCall} call */
 function discordJs(call) {
+  if (isLeaderboard(call)) return discordJsLeaderboard(call);
   const extension = extensionOf(call.body);
   const event = botEventFor(call.body);
   // Pretty JSON is a JavaScript literal; keys that are plain identifiers lose their quotes, as
@@ -218,6 +347,7 @@ async def on_ready():
 
 /** @param {CardCall} call */
 function discordPy(call) {
+  if (isLeaderboard(call)) return discordPyLeaderboard(call);
   const extension = extensionOf(call.body);
   const event = botEventFor(call.body);
   const members = event === 'rank' ? '' : '\nintents.members = True';
@@ -257,9 +387,12 @@ client.run(os.environ["DISCORD_TOKEN"])
 }
 
 /** The snippets by tab, each with a line saying what it needs. */
+/** The note over a bot snippet: the event it answers. */
+const botNote = (/** @type {CardCall} */ call) => EVENT_NOTES[isLeaderboard(call) ? 'leaderboard' : botEventFor(call.body)];
+
 export const SNIPPETS = {
-  curl: { build: curl, note: () => 'Writes the card to a file. On an error the file holds the API\u2019s JSON error and curl exits with 22. Fields the layout does not draw are left out.' },
-  'discord-js': { build: discordJs, note: (/** @type {CardCall} */ call) => EVENT_NOTES[botEventFor(call.body)] },
-  'discord-py': { build: discordPy, note: (/** @type {CardCall} */ call) => EVENT_NOTES[botEventFor(call.body)] },
+  curl: { build: curl, note: (/** @type {CardCall} */ call) => `Writes the ${isLeaderboard(call) ? 'board' : 'card'} to a file. On an error the file holds the API\u2019s JSON error and curl exits with 22.${isLeaderboard(call) ? '' : ' Fields the layout does not draw are left out.'}` },
+  'discord-js': { build: discordJs, note: botNote },
+  'discord-py': { build: discordPy, note: botNote },
   json: { build: (/** @type {CardCall} */ call) => JSON.stringify(call.body, null, 2), note: () => 'The request body the preview sends and Export JSON saves, every field it holds (fields the layout does not draw included).' },
 };
