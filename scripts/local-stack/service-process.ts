@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
+/** How long after a process exits its output may still be arriving through the pipes. */
+const OUTPUT_DRAIN_CAP_MS = 2000;
+
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ServiceProcess {
@@ -46,6 +49,10 @@ export function startServiceProcess(options: {
   child.stdout?.on('data', append);
   child.stderr?.on('data', append);
   const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  // 'exit' can come before the last lines leave the pipes; a worker process that inherited them may
+  // keep them open longer, so the wait for their end is capped.
+  const pipesEnded = Promise.all([child.stdout, child.stderr].map((stream) => stream && !stream.readableEnded && once(stream, 'end').catch(() => undefined)));
+  const outputComplete = exited.then(() => Promise.race([pipesEnded, new Promise((resolve) => setTimeout(resolve, OUTPUT_DRAIN_CAP_MS).unref())]));
   return {
     name: options.name,
     child,
@@ -64,7 +71,7 @@ export function startServiceProcess(options: {
           cleanup();
           reject(new Error(`${options.name}: timed out waiting for ${pattern}; output:\n${text}`));
         }, timeoutMs);
-        void exited.then(() => {
+        void outputComplete.then(() => {
           check();
           cleanup();
           reject(new Error(`${options.name} exited before ${pattern}; output:\n${text}`));
@@ -79,7 +86,7 @@ export function startServiceProcess(options: {
     },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
+      await outputComplete;
     },
   };
 }
