@@ -51,7 +51,11 @@ export function startServiceProcess(options: {
   const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
   // 'exit' can come before the last lines leave the pipes; a worker process that inherited them may
   // keep them open longer, so the wait for their end is capped.
-  const pipesEnded = Promise.all([child.stdout, child.stderr].map((stream) => stream && !stream.readableEnded && once(stream, 'end').catch(() => undefined)));
+  const pipesEnded = Promise.all(
+    [child.stdout, child.stderr].map(async (stream) => {
+      if (stream && !stream.readableEnded) await once(stream, 'end').catch(() => undefined);
+    }),
+  );
   const outputComplete = exited.then(() => Promise.race([pipesEnded, new Promise((resolve) => setTimeout(resolve, OUTPUT_DRAIN_CAP_MS).unref())]));
   return {
     name: options.name,
