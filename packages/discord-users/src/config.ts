@@ -16,8 +16,8 @@ export const discordEnvironmentShape = {
   /** Tests point these at a fake Discord. */
   DISCORD_API_BASE_URL: envUrl(['http', 'https']).default(DISCORD_DEFAULTS.apiBaseUrl),
   DISCORD_CDN_BASE_URL: envUrl(['http', 'https']).default(DISCORD_DEFAULTS.cdnBaseUrl),
-  /** How long a Discord user object is reused before Discord is asked again. */
-  PROFILE_CACHE_TTL_SECONDS: envInteger({ min: 0, max: 86_400, default: 300 }),
+  /** How long a Discord user object is reused before Discord is asked again; at least 1: createDiscordProfiles refuses no reuse at all. */
+  PROFILE_CACHE_TTL_SECONDS: envInteger({ min: 1, max: 86_400, default: 300 }),
 };
 
 type DiscordEnvironment = z.output<z.ZodObject<typeof discordEnvironmentShape>>;
