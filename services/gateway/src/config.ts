@@ -125,6 +125,9 @@ const environmentSchema = z
 
 export type GatewayConfig = Readonly<z.output<typeof environmentSchema>>;
 
+/** Every variable the gateway reads, from the schema itself: docs/configuration.md is checked against it. */
+export const GATEWAY_ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(environmentSchema.in.shape);
+
 /** Reads the environment once at boot; every bad variable is reported in one ConfigurationError. */
 export function loadGatewayConfig(environment: Record<string, string | undefined>): GatewayConfig {
   return parseEnvironment(environmentSchema, environment);

@@ -49,6 +49,9 @@ const environmentSchema = z
 
 export type RendererConfig = Readonly<z.output<typeof environmentSchema>>;
 
+/** Every variable the renderer reads, from the schema itself: docs/configuration.md is checked against it. */
+export const RENDERER_ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(environmentSchema.in.shape);
+
 /** Reads the environment once at boot; every bad variable is reported in one ConfigurationError. */
 export function loadRendererConfig(environment: Record<string, string | undefined>): RendererConfig {
   return parseEnvironment(environmentSchema, environment);
