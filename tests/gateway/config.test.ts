@@ -107,3 +107,58 @@ test('workers or ceilings that do not fit the pool budget are refused with every
   t.regex(crowded.message, /leave each 192 MiB/);
   t.throws(() => loadGatewayConfig({ RENDER_WALL_CLOCK_FACTOR: '1' }), { instanceOf: ConfigurationError });
 });
+
+test("each package's variables (render pool, Discord, fetching, media) reach its settings", (t) => {
+  const { rendering } = loadGatewayConfig({
+    RENDER_TIME_BUDGET_MS: '7000',
+    DISCORD_BOT_TOKEN: 'bot-token',
+    DISCORD_API_BASE_URL: 'http://127.0.0.1:9000/api/',
+    PROFILE_CACHE_TTL_SECONDS: '60',
+    FETCH_ALLOW_PRIVATE_HOSTS: '10.0.0.0/8, images.internal',
+    FETCH_MAX_BYTES: '2048',
+    MEDIA_DIR: '/var/cards',
+    S3_ENDPOINT: 'http://minio:9000',
+    S3_ACCESS_KEY: 'access',
+    S3_SECRET_KEY: 'secret',
+  });
+  t.is(rendering.renderPool.timeBudgetMs, 7000);
+  t.deepEqual(rendering.discord, { token: 'bot-token', apiBaseUrl: 'http://127.0.0.1:9000/api', cdnBaseUrl: 'https://cdn.discordapp.com' });
+  t.is(rendering.profileCacheTtlMs, 60_000);
+  t.deepEqual(rendering.fetch, { allowPrivateHosts: ['10.0.0.0/8', 'images.internal'], maxBytes: 2048, cardBudgetBytes: 24 * 1024 * 1024, deadlineMs: 5000 });
+  t.deepEqual(rendering.media, {
+    ttlDays: 30,
+    directory: '/var/cards',
+    s3: { endpoint: 'http://minio:9000', accessKey: 'access', secretKey: 'secret', bucket: 'cards', region: 'us-east-1' },
+  });
+});
+
+test("bad variables of every package, and combinations that do not hold, are reported in one error with the gateway's own", (t) => {
+  const error = t.throws(
+    () =>
+      loadGatewayConfig({
+        PORT: 'eighty',
+        RENDER_ANIMATED_TIME_BUDGET_MS: '50',
+        RENDER_WORKERS: '4',
+        DISCORD_CDN_BASE_URL: 'ftp://cdn.example.com',
+        PROFILE_CACHE_TTL_SECONDS: '0',
+        FETCH_TIMEOUT_MS: 'soon',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_BUCKET: 'No_Such_Bucket',
+      }),
+    { instanceOf: ConfigurationError },
+  );
+  t.deepEqual(error.problems.map((problem) => problem.variable).sort(), [
+    'DISCORD_CDN_BASE_URL',
+    'FETCH_TIMEOUT_MS',
+    'PORT',
+    'PROFILE_CACHE_TTL_SECONDS',
+    'RENDER_ANIMATED_TIME_BUDGET_MS',
+    'RENDER_WORKERS',
+    'S3_ACCESS_KEY',
+    'S3_BUCKET',
+    'S3_SECRET_KEY',
+  ]);
+  t.regex(error.message, /RENDER_WORKERS: 4 render workers in 768 MiB leave each 192 MiB/);
+  t.regex(error.message, /S3_ACCESS_KEY: is required when any S3_\* variable is set/);
+  t.regex(error.message, /PROFILE_CACHE_TTL_SECONDS: must be at least 1/);
+});

@@ -25,7 +25,7 @@ import sharp from 'sharp';
 import { ihdrChunk, insertBytes, PNG_SIGNATURE, pngChunk } from '../card/images/fixtures.ts';
 import { solidPng } from '../pipeline/image-server.ts';
 import { gifImage } from '../safe-fetch/images.ts';
-import { FETCH_DEFAULTS } from '@utility-api/infra';
+import { FETCH_DEFAULTS } from '@utility-api/safe-fetch/config';
 
 const run = promisify(execFile);
 

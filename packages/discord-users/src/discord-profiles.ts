@@ -3,14 +3,13 @@ import { type Logger, withDeadline } from '@utility-api/infra';
 import type { ImageFetcher } from '@utility-api/safe-fetch';
 import { LRUCache } from 'lru-cache';
 import { toCardProfile } from './card-profile.ts';
+import { DISCORD_DEFAULTS } from './config.ts';
 import { isDiscordUserId, UnknownUserError, type DiscordMember, type DiscordUser } from './discord-user.ts';
 import { createDiscordUserApi } from './discord-user-api.ts';
 import { type ProfileCache } from './profile-cache.ts';
 import { createProfileImages, profileImageUrls } from './profile-images.ts';
 import { createRateLimitGate } from './rate-limits.ts';
 
-const DEFAULT_DISCORD_API_BASE_URL = 'https://discord.com/api/v10';
-const DEFAULT_DISCORD_CDN_BASE_URL = 'https://cdn.discordapp.com';
 /** Discord asks bots to identify as `DiscordBot ($url, $versionNumber)`. */
 const DEFAULT_USER_AGENT = 'DiscordBot (https://github.com/utility-api/utility-api, 1.0.0)';
 const DEFAULT_IMAGE_CACHE_BYTES = 64 * 1024 * 1024;
@@ -55,9 +54,9 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export function createDiscordProfiles(options: DiscordProfilesOptions) {
   validateOptions(options);
   const { logger } = options;
-  const cdnBaseUrl = options.cdnBaseUrl ?? DEFAULT_DISCORD_CDN_BASE_URL;
+  const cdnBaseUrl = options.cdnBaseUrl ?? DISCORD_DEFAULTS.cdnBaseUrl;
   const gate = createRateLimitGate({ now: options.now ?? Date.now, sleep: options.sleep ?? defaultSleep });
-  const api = createDiscordUserApi({ ...options, apiBaseUrl: options.apiBaseUrl ?? DEFAULT_DISCORD_API_BASE_URL, userAgent: options.userAgent ?? DEFAULT_USER_AGENT, gate });
+  const api = createDiscordUserApi({ ...options, apiBaseUrl: options.apiBaseUrl ?? DISCORD_DEFAULTS.apiBaseUrl, userAgent: options.userAgent ?? DEFAULT_USER_AGENT, gate });
   const maxBytes = options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES;
   const images = createProfileImages({ fetcher: options.fetcher, onlyHost: new URL(cdnBaseUrl).hostname, maxBytes, timeoutMs: options.requestTimeoutMs, logger });
   // Concurrent resolves of one id share one run through lru-cache's `fetch`. Nothing is kept once

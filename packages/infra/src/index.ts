@@ -1,13 +1,13 @@
 /** What every service process needs around its real work: environment, lifecycle, logging. Redis connections are `@utility-api/infra/redis`, so a package that only logs never loads ioredis. */
 export { ConfigurationError, parseEnvironment } from './parse-environment.ts';
-export { envBoolean, envCommaList, envInteger, envUrl } from './env-fields.ts';
+export { envBoolean, envCommaList, envInteger, envOptionalInteger, envUrl } from './env-fields.ts';
 export { Lifecycle } from './lifecycle.ts';
 export type { ShutdownReport } from './lifecycle.ts';
 export { runService } from './run-service.ts';
 export { checkReadiness, DeadlineError, withDeadline } from './deadline.ts';
 export { createLogger, flushLogger, LOG_LEVELS, type Logger } from './logging.ts';
 export { templateLineWriter } from './template-line.ts';
-export { EMBEDDED_RENDER_POOL_MEMORY_MB, FETCH_DEFAULTS, refineServiceEnvironment, serviceEnvironmentShape, toRenderingSettings, type RenderingSettings } from './service-environment.ts';
+export { serviceEnvironmentShape } from './service-environment.ts';
 export { checkRedisAtBoot } from './redis-boot-check.ts';
 export {
   describeRedisTarget,

@@ -1,12 +1,15 @@
 import { cardAltText, type CardProfile, leaderboardAltText, type LeaderboardInput } from '@utility-api/card';
 import { createDiscordProfiles, createMemoryProfileCache, createRedisProfileCache, idOnlyProfile } from '@utility-api/discord-users';
-import type { Lifecycle, Logger, RenderingSettings } from '@utility-api/infra';
+import type { DiscordSettings } from '@utility-api/discord-users/config';
+import type { Lifecycle, Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import { cardAnimationEncoding, DEFAULT_MEDIA_FORMAT, highlightPlacement, type LeaderboardJobPayload, LEADERBOARD_LIMITS, type LeaderboardRow, mediaKeyForImage, RenderAbandonedError, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import { createFetchSession, createImageFetcher, type FetchSession, ImageFetchError } from '@utility-api/safe-fetch';
+import type { ImageFetchSettings } from '@utility-api/safe-fetch/config';
 import type { Cluster, Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import { createCardRenderPool, type CardRenderPool } from './card-pool/card-render-pool.ts';
+import type { RenderPoolSettings } from './config.ts';
 import { asRenderFailure } from './render-failures.ts';
 import { createRenderMetrics, registerDiscordCacheMetrics, type RenderMetrics } from './render-metrics.ts';
 
@@ -22,6 +25,9 @@ export interface RenderEngine {
   pool: CardRenderPool;
   metrics: RenderMetrics;
 }
+
+/** What a render needs from the environment: each part as its package's `config` module makes it. */
+export type RenderingSettings = { renderPool: RenderPoolSettings; fetch: ImageFetchSettings } & DiscordSettings;
 
 const USER_AGENT = 'UtilityApiCardRenderer/1.0 (+https://github.com/utility-api)';
 

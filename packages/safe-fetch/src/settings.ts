@@ -1,5 +1,5 @@
 import { type LookupFunction } from 'node:net';
-import { FETCH_DEFAULTS } from '@utility-api/infra';
+import { FETCH_DEFAULTS } from './config.ts';
 
 export interface SafeFetchSettings {
   /** Largest body accepted, in bytes, whatever Content-Length says. Default 8 MiB. */

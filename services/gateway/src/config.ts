@@ -1,23 +1,27 @@
-import {
-  EMBEDDED_RENDER_POOL_MEMORY_MB,
-  envBoolean,
-  envCommaList,
-  envInteger,
-  envUrl,
-  parseEnvironment,
-  redisEnvironmentShape,
-  refineRedisEnvironment,
-  refineServiceEnvironment,
-  serviceEnvironmentShape,
-  toRedisTarget,
-  toRenderingSettings,
-} from '@utility-api/infra';
+import { discordEnvironmentShape, toDiscordSettings } from '@utility-api/discord-users/config';
+import { envBoolean, envCommaList, envInteger, envUrl, parseEnvironment, redisEnvironmentShape, refineRedisEnvironment, serviceEnvironmentShape, toRedisTarget } from '@utility-api/infra';
+import { mediaEnvironmentShape, refineMediaEnvironment, toMediaSettings } from '@utility-api/media-store/config';
+import { refineRenderPoolEnvironment, renderPoolEnvironmentShape, toRenderPoolSettings } from '@utility-api/render-engine/config';
+import { fetchEnvironmentShape, toImageFetchSettings } from '@utility-api/safe-fetch/config';
 import { z } from 'zod';
 import { accountAreaEnvironmentShape, refineAccountAreaEnvironment, toAccountAreaSettings } from './account-area/account-area-settings.ts';
 import { plansEnvironmentShape, toPlans } from './accounts/plans.ts';
 import { DEFAULT_USAGE_FLUSH_MS } from './accounts/usage-meter.ts';
 import { databasePathField, keysFileField } from './auth/key-records.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';
+
+/**
+ * The embedded gateway promises that it and its render workers together stay under 1 GiB. The
+ * gateway's own share (about 225 MiB at its peak in the memory tests: Node, the app, fetched images,
+ * answered cards) is set aside; its render workers share the rest as one pool budget: each worker
+ * may use what the others leave of it, up to its own ceiling, and is killed above that (the pool
+ * also never draws more animated cards at once than the budget holds). So the tree stays within
+ * the promise whatever the cards. A renderer service has no such promise: its ceiling is per
+ * worker (RENDER_WORKER_MEMORY_MB) and the pool unbounded.
+ */
+const EMBEDDED_TREE_MEMORY_MB = 1024;
+const EMBEDDED_GATEWAY_SHARE_MB = 256;
+const EMBEDDED_RENDER_POOL_MEMORY_MB = EMBEDDED_TREE_MEMORY_MB - EMBEDDED_GATEWAY_SHARE_MB;
 
 /** Keys are secrets: long enough not to be guessed, and free of the separators the list uses. */
 const apiKey = z
@@ -65,9 +69,15 @@ const environmentSchema = z
     /** How often each gateway writes the usage it counted in memory to the store (and re-reads the quotas' totals). */
     USAGE_FLUSH_MS: envInteger({ min: 100, max: 60_000, default: DEFAULT_USAGE_FLUSH_MS }),
     ...serviceEnvironmentShape,
+    // The render path's variables, for embedded mode and for the limits /docs states.
+    ...renderPoolEnvironmentShape,
+    ...discordEnvironmentShape,
+    ...fetchEnvironmentShape,
+    ...mediaEnvironmentShape,
   })
   // Embedded mode's render workers share what the 1 GiB promise leaves beside the gateway.
-  .superRefine((env, context) => refineServiceEnvironment(env, context, EMBEDDED_RENDER_POOL_MEMORY_MB))
+  .superRefine((env, context) => refineRenderPoolEnvironment(env, context, EMBEDDED_RENDER_POOL_MEMORY_MB))
+  .superRefine(refineMediaEnvironment)
   .superRefine((env, context) => refineRedisEnvironment(env, context, { required: false }))
   .superRefine((env, context) => void toPlans(env.PLANS, env.DEFAULT_PLAN, context))
   .superRefine(refineAccountAreaEnvironment)
@@ -105,10 +115,18 @@ const environmentSchema = z
       authFailures: env.RATE_LIMIT_AUTH_FAILURES,
       cardsInFlightPerKey: env.CARDS_IN_FLIGHT_PER_KEY,
     },
-    rendering: toRenderingSettings(env, EMBEDDED_RENDER_POOL_MEMORY_MB),
+    rendering: {
+      renderPool: toRenderPoolSettings(env, EMBEDDED_RENDER_POOL_MEMORY_MB),
+      fetch: toImageFetchSettings(env),
+      ...toDiscordSettings(env),
+      media: toMediaSettings(env),
+    },
   }));
 
 export type GatewayConfig = Readonly<z.output<typeof environmentSchema>>;
+
+/** Every variable the gateway reads, from the schema itself: docs/configuration.md is checked against it. */
+export const GATEWAY_ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(environmentSchema.in.shape);
 
 /** Reads the environment once at boot; every bad variable is reported in one ConfigurationError. */
 export function loadGatewayConfig(environment: Record<string, string | undefined>): GatewayConfig {

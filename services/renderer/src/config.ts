@@ -1,13 +1,8 @@
-import {
-  envInteger,
-  parseEnvironment,
-  redisEnvironmentShape,
-  refineRedisEnvironment,
-  refineServiceEnvironment,
-  serviceEnvironmentShape,
-  toRedisTarget,
-  toRenderingSettings,
-} from '@utility-api/infra';
+import { discordEnvironmentShape, toDiscordSettings } from '@utility-api/discord-users/config';
+import { envInteger, parseEnvironment, redisEnvironmentShape, refineRedisEnvironment, serviceEnvironmentShape, toRedisTarget } from '@utility-api/infra';
+import { mediaEnvironmentShape, refineMediaEnvironment, toMediaSettings } from '@utility-api/media-store/config';
+import { refineRenderPoolEnvironment, renderPoolEnvironmentShape, toRenderPoolSettings } from '@utility-api/render-engine/config';
+import { fetchEnvironmentShape, toImageFetchSettings } from '@utility-api/safe-fetch/config';
 import { z } from 'zod';
 
 const environmentSchema = z
@@ -25,8 +20,14 @@ const environmentSchema = z
     LOCK_DURATION_MS: envInteger({ min: 1000, max: 600_000, default: 8000 }),
     STALLED_INTERVAL_MS: envInteger({ min: 500, max: 600_000, default: 4000 }),
     ...serviceEnvironmentShape,
+    ...renderPoolEnvironmentShape,
+    ...discordEnvironmentShape,
+    ...fetchEnvironmentShape,
+    ...mediaEnvironmentShape,
   })
-  .superRefine(refineServiceEnvironment)
+  // No pool budget unless RENDER_POOL_MEMORY_MB sets one: a renderer's machine is its own to size.
+  .superRefine((env, context) => refineRenderPoolEnvironment(env, context))
+  .superRefine(refineMediaEnvironment)
   .superRefine((env, context) => refineRedisEnvironment(env, context, { required: true }))
   .transform((env) => ({
     // Present: refineRedisEnvironment refused a configuration without either variable.
@@ -38,10 +39,18 @@ const environmentSchema = z
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     locks: { lockDurationMs: env.LOCK_DURATION_MS, stalledIntervalMs: env.STALLED_INTERVAL_MS },
     allowRedisEviction: env.ALLOW_REDIS_EVICTION,
-    rendering: toRenderingSettings(env),
+    rendering: {
+      renderPool: toRenderPoolSettings(env),
+      fetch: toImageFetchSettings(env),
+      ...toDiscordSettings(env),
+      media: toMediaSettings(env),
+    },
   }));
 
 export type RendererConfig = Readonly<z.output<typeof environmentSchema>>;
+
+/** Every variable the renderer reads, from the schema itself: docs/configuration.md is checked against it. */
+export const RENDERER_ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(environmentSchema.in.shape);
 
 /** Reads the environment once at boot; every bad variable is reported in one ConfigurationError. */
 export function loadRendererConfig(environment: Record<string, string | undefined>): RendererConfig {

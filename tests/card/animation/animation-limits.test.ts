@@ -1,4 +1,4 @@
-import { serviceEnvironmentShape } from '@utility-api/infra';
+import { renderPoolEnvironmentShape } from '@utility-api/render-engine/config';
 import test from 'ava';
 import type { Sharp } from 'sharp';
 import { checkAnimation } from '../../../packages/card/src/images/decode-animation.ts';
@@ -11,7 +11,7 @@ import { benchCardSets } from '../../../packages/card/samples/bench-cards.ts';
 import { animatedImage, webpmuxInfo } from './animated-fixtures.ts';
 
 /** The worker's default budget for an animated card (RENDER_ANIMATED_TIME_BUDGET_MS). */
-const ANIMATED_TIME_BUDGET_MS = serviceEnvironmentShape.RENDER_ANIMATED_TIME_BUDGET_MS.parse(undefined);
+const ANIMATED_TIME_BUDGET_MS = renderPoolEnvironmentShape.RENDER_ANIMATED_TIME_BUDGET_MS.parse(undefined);
 
 const PROFILE = { userId: '175928847299117063', username: 'ada.codes' };
 const shade = (index: number): Rgba => [(index * 37) % 256, (index * 91) % 256, (index * 13) % 256, 255];

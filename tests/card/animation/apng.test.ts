@@ -1,4 +1,4 @@
-import { serviceEnvironmentShape } from '@utility-api/infra';
+import { renderPoolEnvironmentShape } from '@utility-api/render-engine/config';
 import test from 'ava';
 import sharp, { type Sharp } from 'sharp';
 import { renderAnimatedCard } from '../../../packages/card/src/index.ts';
@@ -9,7 +9,7 @@ import { BLUE, buildApngFrames, GREEN, parsePngChunks, pngChunk, PNG_SIGNATURE, 
 import { webpmuxInfo } from './animated-fixtures.ts';
 
 /** The worker's default budget for an animated card (RENDER_ANIMATED_TIME_BUDGET_MS). */
-const ANIMATED_TIME_BUDGET_MS = serviceEnvironmentShape.RENDER_ANIMATED_TIME_BUDGET_MS.parse(undefined);
+const ANIMATED_TIME_BUDGET_MS = renderPoolEnvironmentShape.RENDER_ANIMATED_TIME_BUDGET_MS.parse(undefined);
 
 const PROFILE = { userId: '175928847299117063', username: 'ada.codes' };
 const untouched = (image: Sharp) => image;

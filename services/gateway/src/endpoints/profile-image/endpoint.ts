@@ -1,5 +1,5 @@
-import type { RenderingSettings } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
+import type { RenderingSettings } from '@utility-api/render-engine';
 import {
   ALT_TEXT_MAX_LENGTH,
   CARD_LIMITS,
