@@ -48,7 +48,7 @@ export function layoutOncePerCard<Card extends object, Layout>(compute: (context
   };
 }
 
-/** Draws placed runs with the card's soft text shadow, whose colour follows the ground. */
+/** Draws placed runs; their emoji get the card's soft shadow, whose colour follows the ground (drawText says why only emoji). */
 export function drawPlacedTexts(context: CanvasRenderingContext2D, runs: readonly PlacedText[], shadowColor: string): void {
   context.save();
   context.shadowColor = shadowColor;
