@@ -174,7 +174,7 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
       403: { codes: ['card_link_invalid', 'card_link_revoked', 'key_scope_forbidden'], description: 'Any changed character of a link is `card_link_invalid`; a link signed by a key whose scopes lack `cards` (the card operations) is `key_scope_forbidden`.' },
       404: { codes: ['template_not_found'], description: 'The link names a template its key\'s account does not have.' },
       410: { codes: ['card_link_expired'], description: 'Past the link\'s `e`.' },
-      422: { description: '`image_unusable`, as for `POST /v1/profile-image`.' },
+      422: { codes: ['image_unusable', 'template_kind_mismatch'], description: 'As for `POST /v1/profile-image`: a link draws a profile card, so `o.template` naming a leaderboard design is `template_kind_mismatch`.' },
       503: { description: 'As for `POST /v1/profile-image`; carries `Retry-After`.', retryAfter: true },
       504: { description: '`render_timeout`: no renderer finished in time.' },
     },
