@@ -474,6 +474,11 @@ export interface BatchCard extends CardOptions {
   userId: string;
 }
 
+/** The body of `POST /v1/profile-image/batch`: 1 to 50 cards. */
+export interface BatchBody {
+  cards: BatchCard[];
+}
+
 /** A batch card that failed: the error its own POST would have answered. */
 export interface BatchCardError {
   error: ErrorBody['error'];
