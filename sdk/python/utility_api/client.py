@@ -131,15 +131,24 @@ class Client:
             frames=int(frames) if frames is not None else None,
         )
 
+    async def create_leaderboard_image(self, rows: List[Mapping[str, Any]], **board: Any) -> Dict[str, Any]:
+        """Draws a leaderboard card: 1 to 10 rows (each a dict with rank and name, and optionally avatarUrl
+        or userId, level, score) and the board's fields (title, highlight, scoreLabel, autoColorRank,
+        accentColor, format, or template naming a leaderboard template). The JSON answer has its url and altText."""
+        return await self._json("POST", "/v1/leaderboard-image", body={"rows": [dict(row) for row in rows], **board})
+
     async def create_profile_image_batch(self, cards: List[Mapping[str, Any]]) -> Dict[str, Any]:
         """Up to 50 cards in one request: each a dict with userId and card fields (template included).
         The answer's results are, in order, each card's JSON answer or {"error": {...}}."""
         return await self._json("POST", "/v1/profile-image/batch", body={"cards": [dict(card) for card in cards]})
 
-    # Templates: saved card designs of the key's account
+    # Templates: saved card designs of the key's account, of a kind: "profile" (profile cards, links,
+    # batches) or "leaderboard" (create_leaderboard_image); the other kind is template_kind_mismatch.
 
-    async def create_template(self, name: str, fields: Mapping[str, Any]) -> Dict[str, Any]:
-        return await self._json("POST", "/v1/templates", body={"name": name, "fields": dict(fields)})
+    async def create_template(self, name: str, fields: Mapping[str, Any], kind: str = "profile") -> Dict[str, Any]:
+        """Saves a design: for kind "profile" any card field but the member's own, for "leaderboard"
+        any board field but rows and highlight."""
+        return await self._json("POST", "/v1/templates", body={"name": name, "kind": kind, "fields": dict(fields)})
 
     async def list_templates(self) -> Dict[str, Any]:
         return await self._json("GET", "/v1/templates")
@@ -147,9 +156,10 @@ class Client:
     async def get_template(self, template_id: str) -> Dict[str, Any]:
         return await self._json("GET", f"/v1/templates/{urllib.parse.quote(template_id, safe='')}")
 
-    async def update_template(self, template_id: str, name: str, fields: Mapping[str, Any]) -> Dict[str, Any]:
-        """Replaces the whole design (fields left out are gone)."""
-        return await self._json("PUT", f"/v1/templates/{urllib.parse.quote(template_id, safe='')}", body={"name": name, "fields": dict(fields)})
+    async def update_template(self, template_id: str, name: str, fields: Mapping[str, Any], kind: str = "profile") -> Dict[str, Any]:
+        """Replaces the whole design, its kind included (fields left out are gone)."""
+        return await self._json("PUT", f"/v1/templates/{urllib.parse.quote(template_id, safe='')}",
+                                body={"name": name, "kind": kind, "fields": dict(fields)})
 
     async def delete_template(self, template_id: str) -> None:
         await self._send("DELETE", f"/v1/templates/{urllib.parse.quote(template_id, safe='')}")
