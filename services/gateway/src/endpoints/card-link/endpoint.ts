@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { StorageUnavailableError } from '@utility-api/media-store';
 import { MEDIA_FORMATS, renderJobId, type MediaFormat } from '@utility-api/render-jobs';
 import { z } from 'zod';
@@ -15,7 +16,7 @@ import {
 import { cardLinkExpiredError, cardLinkInvalidError, cardLinkRevokedError, problemsFromZod, storageUnavailableError, validationError } from '../../errors/api-error.ts';
 import { systemClock, type Clock } from '../../runtime/clock.ts';
 import { defineEndpoint, Reply, type Admission, type AdmissionRequest, type HeaderValue } from '../endpoint.ts';
-import { queueErrorToApiError, readStoredImage, renderFailureToApiError, rfc8187 } from '../card-answers.ts';
+import { openStoredImage, queueErrorToApiError, renderFailureToApiError, rfc8187 } from '../card-answers.ts';
 import { cardRequestSchemas, type ProfileImageBody, type ProfileImageDependencies } from '../profile-image/endpoint.ts';
 
 export interface CardLinkDependencies extends ProfileImageDependencies {
@@ -57,7 +58,7 @@ const DESCRIPTION = [
   '`docs/card-links.md`; the SDKs build links with `cardUrl` (TypeScript) and `card_url` (Python).',
   'The first fetch draws the card exactly as `POST /v1/profile-image` would (same fields, the same queue, fairness and deadline),',
   "as a request and a card of the key's account: its scope, monthly quota, profile-image budget and cards in flight apply.",
-  'Later fetches of the same card (the same key, user and fields; the expiry does not matter) are served from storage without',
+  'Later fetches of the same card (the same key, user and fields; the expiry does not matter) are streamed from storage without',
   'a render and cost nothing: no request, no card, no budget, as `/media` costs nothing.',
   '`X-Card-Render` says `new` (drawn for this fetch) or `reused` (stored, or shared with an identical request).',
   'The answer is the image: PNG, or the `format` field asks; with `animated: true` an animated WebP (GIF with `format: "gif"`) when',
@@ -93,22 +94,26 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
   const clock: Clock = dependencies.clock ?? systemClock;
   const { userId: userIdSchema, resolve } = cardRequestSchemas(clock);
 
-  /** The stored card of a link fetched before, answered without a render; undefined when there is none (or its days in storage are up). */
+  /**
+   * The stored card of a link fetched before, answered without a render and streamed from the media
+   * store (disk or S3); undefined when there is none (or its days in storage are up). A conditional
+   * request needs only the metadata: no stream is opened for a 304.
+   */
   const storedAnswer = async (card: LinkCard, headers: Record<string, HeaderValue>): Promise<Reply<unknown> | undefined> => {
     const render = await dependencies.store.cardLinkRender(card.jobId, new Date(clock.now()));
     if (!render) return undefined;
     const format = render.format as MediaFormat;
     try {
+      const ifNoneMatch = headers['if-none-match'];
+      if (typeof ifNoneMatch === 'string' && ifNoneMatch !== '') {
+        const object = await dependencies.media.stat(render.mediaKey, format);
+        if (!object) return undefined;
+        if (noneMatch(ifNoneMatch, object.etag)) return new Reply(304, undefined, { ...imageHeaders(card, render, true, dependencies.publicBaseUrl), ETag: object.etag });
+      }
       const opened = await dependencies.media.open(render.mediaKey, format);
       if (!opened) return undefined;
-      const answerHeaders = { ...imageHeaders(card, render, true, dependencies.publicBaseUrl), ETag: opened.object.etag };
-      if (noneMatch(headers['if-none-match'], opened.object.etag)) {
-        opened.body.destroy();
-        return new Reply(304, undefined, answerHeaders);
-      }
-      const chunks: Buffer[] = [];
-      for await (const chunk of opened.body) chunks.push(chunk as Buffer);
-      return new Reply<Buffer>(200, Buffer.concat(chunks), { ...answerHeaders, 'Content-Type': opened.object.contentType });
+      const { object, body } = opened;
+      return new Reply<Readable>(200, body, { ...imageHeaders(card, render, true, dependencies.publicBaseUrl), ETag: object.etag, 'Content-Type': object.contentType, 'Content-Length': String(object.size) });
     } catch (error) {
       if (error instanceof StorageUnavailableError) throw storageUnavailableError();
       throw error;
@@ -191,9 +196,14 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
       const render: CardLinkRender = { mediaKey: result.mediaKey, format: result.format, altText: result.altText, ...(result.animation && { frames: result.animation.frames }) };
       // Kept as long as the image is: past that, the link draws it again.
       await dependencies.store.putCardLinkRender(card.jobId, render, new Date(clock.now() + dependencies.mediaTtlDays * 86_400_000));
-      const image = await readStoredImage(dependencies.media, result.mediaKey, result.format);
+      const image = await openStoredImage(dependencies.media, result.mediaKey, result.format);
       dependencies.onRendered?.(reused);
-      return new Reply<Buffer>(200, image.bytes, { ...imageHeaders(card, render, reused, dependencies.publicBaseUrl), 'Content-Type': image.contentType, ETag: image.etag }, result.format);
+      return new Reply<Readable>(
+        200,
+        image.body,
+        { ...imageHeaders(card, render, reused, dependencies.publicBaseUrl), 'Content-Type': image.contentType, 'Content-Length': String(image.size), ETag: image.etag },
+        result.format,
+      );
     },
   });
 }
