@@ -1,5 +1,8 @@
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import test from 'ava';
 import { cardUrl } from '@utility-api/client';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
 import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 
 /**
@@ -113,4 +116,22 @@ test.serial('PUT replaces the kind with the design: a profile template becomes a
   t.like(replaced.body, { id: template.id, kind: 'leaderboard', fields: { title: 'Ranks' } });
   t.is((await gateway.json('/v1/leaderboard-image', postJson({ template: template.id, rows: ROWS }))).status, 200);
   t.is((await gateway.json(`/v1/profile-image?userId=${USER_ID}`, postJson({ template: template.id }))).status, 422);
+});
+
+test.serial('a template stored before templates had a kind reads as a profile design and still draws profile cards', async (t) => {
+  // Written as the store wrote records then: no kind in the JSON.
+  const id = 'tpl_legacy000001';
+  const at = '2024-06-01T00:00:00.000Z';
+  const legacy = { id, accountId: OWNER_ACCOUNT_ID, name: 'Old welcome', fields: { layout: 'welcome', headline: 'Hello' }, createdAt: at, updatedAt: at };
+  const db = new DatabaseSync(join(gateway.mediaDir, 'accounts.sqlite'));
+  try {
+    db.prepare('INSERT INTO card_templates (id, account_id, seq, record) VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM card_templates), ?)').run(id, OWNER_ACCOUNT_ID, JSON.stringify(legacy));
+  } finally {
+    db.close();
+  }
+  t.like((await gateway.json(`/v1/templates/${id}`)).body, { id, kind: 'profile', fields: legacy.fields });
+  const card = await gateway.json(`/v1/profile-image?userId=${USER_ID}`, postJson({ template: id }));
+  t.is(card.status, 200, JSON.stringify(card.body));
+  t.like(card.body.options, { template: id, layout: 'welcome', headline: 'Hello' });
+  t.is((await gateway.json('/v1/leaderboard-image', postJson({ template: id, rows: ROWS }))).status, 422);
 });
