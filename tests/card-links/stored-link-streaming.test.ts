@@ -9,7 +9,8 @@ import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, startS3rver, type RunningS3rver }
  * A signed link's stored card is streamed from the media store, disk or S3, with the headers a
  * buffered answer had (Content-Length, ETag, caching), HEAD and If-None-Match included. The stored
  * card is replaced behind the gateway's back by a large image (far past any card), the way a store
- * holds it, so what is served is known byte for byte. On S3 the object's body is held half-sent
+ * holds it, so what is served is known byte for byte. HEAD and a matching If-None-Match read only
+ * the stored object's metadata. On S3 the object's body is held half-sent
  * until the client has the answer's headers and first bytes: a gateway that read the image whole
  * before answering would never send them (and its S3 read would time out into a 503).
  */
@@ -107,6 +108,23 @@ test.serial('S3: a large stored link image is streamed: the client has the heade
     (store) => store.put(mediaKey, bytes, 'png'),
   );
   await checkServed(t, link, bytes, stored);
+
+  // HEAD and a matching If-None-Match read the object's metadata only: S3 is asked for no body.
+  let objectReads = 0;
+  const stopCounting = s3.intercept((request) => {
+    if (request.method === 'GET' && (request.url ?? '').startsWith(`/${BUCKET}/${mediaKey}.png`)) objectReads += 1;
+    return false;
+  });
+  try {
+    const head = await fetch(link, { method: 'HEAD' });
+    t.is(head.headers.get('content-length'), String(LARGE_IMAGE_BYTES));
+    t.is((await fetch(link, { headers: { 'if-none-match': stored.etag } })).status, 304);
+    t.is(objectReads, 0);
+    await (await fetch(link)).arrayBuffer();
+    t.is(objectReads, 1, 'a GET reads it, once');
+  } finally {
+    stopCounting();
+  }
 
   // The object's GET answered by the test: its first part, then the rest only once the client has read from the gateway.
   let release!: () => void;

@@ -1,5 +1,5 @@
-import type { Readable } from 'node:stream';
-import { StorageUnavailableError } from '@utility-api/media-store';
+import { Readable } from 'node:stream';
+import { StorageUnavailableError, type MediaObject } from '@utility-api/media-store';
 import { MEDIA_FORMATS, renderJobId, type MediaFormat } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import type { CardLinkRender } from '../../accounts/account-model.ts';
@@ -97,30 +97,34 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
   /**
    * The stored card of a link fetched before, answered without a render and streamed from the media
    * store (disk or S3); undefined when there is none (or its days in storage are up). A conditional
-   * request needs only the metadata: no stream is opened for a 304.
+   * request and a HEAD need only the metadata: no stream is opened for them.
    */
-  const storedAnswer = async (card: LinkCard, headers: Record<string, HeaderValue>): Promise<Reply<unknown> | undefined> => {
+  const storedAnswer = async (card: LinkCard, { method, headers }: AdmissionRequest): Promise<Reply<unknown> | undefined> => {
     const render = await dependencies.store.cardLinkRender(card.jobId, new Date(clock.now()));
     if (!render) return undefined;
     const format = render.format as MediaFormat;
+    const described = (object: MediaObject) => ({ ...imageHeaders(card, render, true, dependencies.publicBaseUrl), ETag: object.etag, 'Content-Type': object.contentType, 'Content-Length': String(object.size) });
     try {
       const ifNoneMatch = headers['if-none-match'];
-      if (typeof ifNoneMatch === 'string' && ifNoneMatch !== '') {
+      const conditional = typeof ifNoneMatch === 'string' && ifNoneMatch !== '';
+      if (conditional || method === 'HEAD') {
         const object = await dependencies.media.stat(render.mediaKey, format);
         if (!object) return undefined;
-        if (noneMatch(ifNoneMatch, object.etag)) return new Reply(304, undefined, { ...imageHeaders(card, render, true, dependencies.publicBaseUrl), ETag: object.etag });
+        if (conditional && noneMatch(ifNoneMatch, object.etag)) return new Reply(304, undefined, { ...imageHeaders(card, render, true, dependencies.publicBaseUrl), ETag: object.etag });
+        // HTTP never sends a HEAD answer's body: an empty stream keeps the stored image's length and type in the headers.
+        if (method === 'HEAD') return new Reply<Readable>(200, Readable.from([]), described(object));
       }
       const opened = await dependencies.media.open(render.mediaKey, format);
       if (!opened) return undefined;
-      const { object, body } = opened;
-      return new Reply<Readable>(200, body, { ...imageHeaders(card, render, true, dependencies.publicBaseUrl), ETag: object.etag, 'Content-Type': object.contentType, 'Content-Length': String(object.size) });
+      return new Reply<Readable>(200, opened.body, described(opened.object));
     } catch (error) {
       if (error instanceof StorageUnavailableError) throw storageUnavailableError();
       throw error;
     }
   };
 
-  const admit = async ({ query, headers }: AdmissionRequest): Promise<Admission> => {
+  const admit = async (request: AdmissionRequest): Promise<Admission> => {
+    const { query } = request;
     const link = parseCardLinkQuery(query);
     if (!link) throw cardLinkInvalidError();
     const signer = await dependencies.keys.linkSigner(link.keyId);
@@ -145,7 +149,7 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
     const card: LinkCard = { key: signer.identity, userId: userId.data, body, jobId, cacheControl };
     // A key without the cards scope is refused by the key's guards, before anything is served.
     const mayServe = signer.identity.scopes === undefined || signer.identity.scopes.includes('cards');
-    const stored = mayServe ? await storedAnswer(card, headers) : undefined;
+    const stored = mayServe ? await storedAnswer(card, request) : undefined;
     return stored ? { reply: stored } : { key: signer.identity, admitted: card };
   };
 
