@@ -41,6 +41,7 @@ interface Report {
   cards: { json: { url: string; altText: string }; webpUrl: string; bytes: { contentType: string; head: string; altText: string; url: string; frames: number | null } };
   boards: Record<string, any>;
   batch: { template: string; results: Record<string, any>[] };
+  links: Record<string, any>;
   error: Record<string, any>;
   retries: { retried: { result: string; log: Attempt[] }; gaveUp: Record<string, any> & { log: Attempt[] }; atOnce: Record<string, any> & { log: Attempt[] } };
   transport: Record<string, any>;
@@ -138,6 +139,16 @@ test('the Python package installs with pip offline and works end to end, with it
   t.deepEqual(batch.results[0], single.body);
   t.like(batch.results[1]!.error, { status: 400, code: 'invalid_request', details: [{ in: 'body', field: 'cards.1.userId' }] });
   t.like(batch.results[2]!.options, { template: batch.template, layout: 'welcome', headline: 'Hi', customUsername: 'Grace' });
+
+  // A card link: get_card_link fetches it without the key, drawn then stored; a changed link is the typed 403.
+  const { links } = report;
+  t.like(links.first, { contentType: 'image/png', head: PNG_HEAD, render: 'new' });
+  t.regex(links.first.etag, /^"[^"]+"$/);
+  t.deepEqual(links.again, { render: 'reused', etag: links.first.etag, same: true });
+  const direct = await fetch(links.link);
+  t.is(direct.headers.get('etag'), links.first.etag, 'what plain HTTP gets');
+  t.is(direct.headers.get('content-location'), links.first.url);
+  t.like(links.refused, { type: 'UtilityApiError', status: 403, code: 'card_link_invalid', attempts: 1 });
 
   // A refused request is the typed error with the API's JSON error.
   t.like(report.error, { type: 'UtilityApiError', status: 400, code: 'invalid_request', attempts: 1, retry_after: null });

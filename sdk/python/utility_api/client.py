@@ -56,6 +56,9 @@ class CardImage:
     url: str
     # Frames of an animated card (X-Card-Frames); None for a still one.
     frames: Optional[int] = None
+    # A card link's answer only: X-Card-Render ("new" when this fetch drew it, "reused" when stored) and its ETag.
+    render: Optional[str] = None
+    etag: Optional[str] = None
 
 
 @dataclass
@@ -170,6 +173,21 @@ class Client:
         fetch draws the card, later ones are served stored. expires_at makes it answer 410 after."""
         return card_url(self.base_url, self.api_key, user_id, card, expires_at=expires_at)
 
+    async def get_card_link(self, link: str) -> CardImage:
+        """Fetches a card link as a chat client does (no key is sent: the link is its own credential),
+        as bytes with its alt text decoded, and render and etag from its headers."""
+        answer = await self._send("GET", "", url=link, accept="image/*", anonymous=True)
+        frames = answer.headers.get("x-card-frames")
+        return CardImage(
+            data=answer.body,
+            content_type=answer.headers.get("content-type", ""),
+            alt_text=decode_ext_value(answer.headers.get("x-alt-text", "")),
+            url=answer.headers.get("content-location", ""),
+            frames=int(frames) if frames is not None else None,
+            render=answer.headers.get("x-card-render"),
+            etag=answer.headers.get("etag"),
+        )
+
     # Light endpoints
 
     async def json_validator(self, json: Any) -> Dict[str, Any]:
@@ -223,14 +241,19 @@ class Client:
         return jsonlib.loads(answer.body)
 
     async def _send(self, method: str, path: str, *, query: Optional[Mapping[str, Any]] = None, body: Optional[Any] = None,
-                    accept: str = "application/json", answer_statuses: tuple = ()) -> _Answer:
+                    accept: str = "application/json", answer_statuses: tuple = (), url: Optional[str] = None,
+                    anonymous: bool = False) -> _Answer:
         """Sends the call, again after the Retry-After of a 429 or 503 while tries and the total wait
-        allow it; answers with a success or raises UtilityApiError."""
-        url = self.base_url + path
+        allow it; answers with a success or raises UtilityApiError. url: a whole URL in place of
+        base_url + path (a card link); anonymous: without the key (a link carries its own signature)."""
+        if url is None:
+            url = self.base_url + path
         pairs = [(name, _query_value(value)) for name, value in (query or {}).items() if value is not None]
         if pairs:
             url += "?" + urllib.parse.urlencode(pairs)
-        headers = {"Authorization": self.api_key, "Accept": accept, "User-Agent": "utility-api-python/0.1"}
+        headers = {"Accept": accept, "User-Agent": "utility-api-python/0.1"}
+        if not anonymous:
+            headers["Authorization"] = self.api_key
         data = None
         if body is not None:
             data = jsonlib.dumps(body).encode("utf-8")

@@ -97,6 +97,21 @@ async def batch(api):
     return {"template": profile["id"], "results": answer["results"]}
 
 
+async def links(api):
+    """A link built offline, fetched twice (drawn, then stored) without the key; a changed one refused."""
+    link = api.card_url(USER_ID, {"customTag": "Python link", "presenceStatus": "online"})
+    first = await api.get_card_link(link)
+    again = await api.get_card_link(link)
+    try:
+        await api.get_card_link(link.replace("v=1&", "v=1&x=1&") + "0")
+        refused = {"raised": False}
+    except UtilityApiError as error:
+        refused = error_fields(error)
+    image = {"contentType": first.content_type, "head": first.data[:8].hex(), "url": first.url, "altText": first.alt_text}
+    return {"link": link, "first": {**image, "render": first.render, "etag": first.etag},
+            "again": {"render": again.render, "etag": again.etag, "same": again.data == first.data}, "refused": refused}
+
+
 async def errors(api):
     try:
         await api.hex_to_rgb("not a colour")
@@ -246,6 +261,7 @@ def example(path):
 async def main():
     api = Client(KEY, URL)
     return {"light": await light(api), "cards": await cards(api), "boards": await boards(api), "batch": await batch(api),
+            "links": await links(api),
             "error": await errors(api),
             "retries": await retries(), "transport": await transport(), "helper": await helper(api)}
 
