@@ -271,6 +271,17 @@ test.serial('desktop: a template is saved, refused with the field named, renamed
   await page.$eval('#template-name', (input: any) => (input.value = 'Second design'));
   await page.click('#save-template');
   await page.waitForFunction(() => document.querySelectorAll('#templates-table tbody tr').length === 2);
+  t.is(await text(page, `${row} td[data-label="Kind"]`), 'profile');
+  // A leaderboard design: the kind picks the fields' schema, and the untouched box offers a board's example.
+  await page.$eval('#template-name', (input: any) => (input.value = 'Weekly board'));
+  await page.select('#template-kind', 'leaderboard');
+  t.deepEqual(JSON.parse(await page.$eval('#template-fields', (area: any) => area.value)), { title: 'Top chatters', scoreLabel: 'XP', autoColorRank: true });
+  await page.click('#save-template');
+  await page.waitForFunction(() => document.querySelectorAll('#templates-table tbody tr').length === 3);
+  const board = (await rows())[2]!;
+  t.is(await text(page, `#templates-table tr[data-template="${board}"] td[data-label="Kind"]`), 'leaderboard');
+  t.like(await store.getTemplate(OWNER_ACCOUNT_ID, board), { kind: 'leaderboard', fields: { title: 'Top chatters' } });
+  t.is(await page.$eval('#template-kind', (select: any) => select.value), 'profile', 'the form is ready for the next one, a profile design');
   const section = await page.$('section[aria-labelledby="templates-heading"]');
   await section!.screenshot({ path: join(SCREENSHOTS, 'templates-desktop.png') });
   t.log(`templates screenshot: ${join(SCREENSHOTS, 'templates-desktop.png')}`);
@@ -287,7 +298,7 @@ test.serial('desktop: a template is saved, refused with the field named, renamed
   t.is(await store.getTemplate(OWNER_ACCOUNT_ID, id), undefined);
   await page.waitForSelector('#audit-table tr[data-event="template_deleted"]');
   const events = await page.$$eval('#audit-table tbody tr', (found: any[]) => found.map((event) => event.getAttribute('data-event')));
-  t.deepEqual(events.slice(0, 4), ['template_deleted', 'template_created', 'template_changed', 'template_created']);
+  t.deepEqual(events.slice(0, 5), ['template_deleted', 'template_created', 'template_created', 'template_changed', 'template_created']);
 
   t.deepEqual(await violations(), []);
   t.deepEqual(problems, ['Failed to load resource: the server responded with a status of 400 (Bad Request)'], 'the refused fields, and nothing else');

@@ -344,10 +344,11 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     t.deepEqual(await second.getTemplate(owner, made[0]!.id), made[0]);
     t.deepEqual(await second.listTemplates(owner), made);
     t.is(await second.getTemplate(stranger, made[0]!.id), undefined, "another account's id is not found");
-    t.is(await second.updateTemplate(stranger, made[0]!.id, { name: 'Stolen', fields: {}, updatedAt: new Date().toISOString() }), undefined);
+    t.is(await second.updateTemplate(stranger, made[0]!.id, { name: 'Stolen', kind: 'profile', fields: {}, updatedAt: new Date().toISOString() }), undefined);
     t.false(await second.deleteTemplate(stranger, made[0]!.id));
     t.deepEqual(await second.listTemplates(stranger), []);
-    const change = { name: 'Welcome v2', fields: { layout: 'welcome', headline: 'Hi' }, updatedAt: new Date(Date.now() + 1000).toISOString() };
+    // The kind changes with the rest of the design.
+    const change = { name: 'Board v2', kind: 'leaderboard' as const, fields: { title: 'Top chatters' }, updatedAt: new Date(Date.now() + 1000).toISOString() };
     t.deepEqual(await second.updateTemplate(owner, made[0]!.id, change), { ...made[0]!, ...change });
     t.deepEqual(await first.getTemplate(owner, made[0]!.id), { ...made[0]!, ...change });
     t.true(await first.deleteTemplate(owner, made[1]!.id));
@@ -415,7 +416,7 @@ function discordId(): string {
 
 function newTemplate(accountId: string, name: string, ageMs = 0): CardTemplate {
   const at = new Date(Date.now() + ageMs).toISOString();
-  return { id: `tpl_${randomBytes(6).toString('hex')}`, accountId, name, fields: { customTag: name, borderColor: '#5865F2' }, createdAt: at, updatedAt: at };
+  return { id: `tpl_${randomBytes(6).toString('hex')}`, accountId, name, kind: 'profile', fields: { customTag: name, borderColor: '#5865F2' }, createdAt: at, updatedAt: at };
 }
 
 function newAccount(overrides: Partial<Account> = {}): Account {

@@ -300,8 +300,10 @@ export function registerBatchTests(test: TestFn, target: () => CardLinkTarget, m
     t.deepEqual(results[0], single.body);
     t.is((await fetch(results[0].url)).headers.get('content-type'), 'image/png');
 
-    const notAList = await call(current, current.apiKey, 'POST', '/v1/profile-image/batch', { cards: cards.slice(5) });
-    t.is(notAList.status, 400, 'an item that is not an object fails the batch: nothing to answer it with');
+    const notAnObject = await call(current, current.apiKey, 'POST', '/v1/profile-image/batch', { cards: cards.slice(5) });
+    t.is(notAnObject.status, 200, 'an item that is not an object fails only its own result');
+    t.like(notAnObject.body.results[0].error, { status: 400, code: 'invalid_request', details: [{ in: 'body', field: 'cards.0' }] });
+    t.truthy(notAnObject.body.results[0].error.details[0].message);
     const tooMany = await call(current, current.apiKey, 'POST', '/v1/profile-image/batch', { cards: Array.from({ length: 51 }, () => ({ userId: USER_ID })) });
     t.is(tooMany.status, 400);
     t.like(tooMany.body.error.details[0], { in: 'body', field: 'cards' });

@@ -31,6 +31,18 @@ test('TypeScript SDK: create, list, get, update and delete a template; a deleted
   t.is(error.code, 'template_not_found');
 });
 
+test('TypeScript SDK: a leaderboard template has its kind and only a board\'s design; the kind narrows its fields', async (t) => {
+  const api = createClient({ baseUrl: gateway.url, apiKey: TEST_API_KEY });
+  const created = await api.createTemplate({ name: 'TS board', kind: 'leaderboard', fields: { title: 'Top chatters', scoreLabel: 'pts' } });
+  t.is(created.kind, 'leaderboard');
+  // The union narrows on kind: a leaderboard template's fields are a board's.
+  t.is(created.kind === 'leaderboard' ? created.fields.scoreLabel : undefined, 'pts');
+  t.is((await api.createTemplate({ name: 'TS card', fields: { layout: 'welcome' } })).kind, 'profile', 'kind left out: a profile design');
+  const refused = await t.throwsAsync(api.createTemplate({ name: 'TS board', kind: 'leaderboard', fields: { layout: 'welcome' } as never }), { instanceOf: UtilityApiError });
+  t.is(refused.status, 400);
+  t.like(refused.details[0], { in: 'body', field: 'fields.layout' });
+});
+
 test('Python SDK: create, list, get, update and delete a template', async (t) => {
   const script = [
     'import asyncio, json, os',

@@ -39,6 +39,9 @@ test.after.always(async () => {
 interface Report {
   light: Record<string, any>;
   cards: { json: { url: string; altText: string }; webpUrl: string; bytes: { contentType: string; head: string; altText: string; url: string; frames: number | null } };
+  boards: Record<string, any>;
+  batch: { template: string; results: Record<string, any>[] };
+  links: Record<string, any>;
   error: Record<string, any>;
   retries: { retried: { result: string; log: Attempt[] }; gaveUp: Record<string, any> & { log: Attempt[] }; atOnce: Record<string, any> & { log: Attempt[] } };
   transport: Record<string, any>;
@@ -117,6 +120,35 @@ test('the Python package installs with pip offline and works end to end, with it
   t.is((await fetch(report.cards.json.url)).headers.get('content-type'), 'image/png');
   t.is((await fetch(report.cards.webpUrl)).headers.get('content-type'), 'image/webp');
   t.deepEqual(report.cards.bytes, { contentType: 'image/png', head: PNG_HEAD, altText: expected.body.altText, url: expected.body.url, frames: null });
+
+  // Leaderboards: the board is what the API draws for the same body; a leaderboard template drives one, and is refused on a profile card.
+  const { boards, batch } = report;
+  const rows = [{ rank: 1, name: 'Ada', level: 42, score: 98765 }, { rank: 2, name: 'Kai', level: 39, score: 90642 }];
+  const design = { title: 'Top chatters', scoreLabel: 'pts', autoColorRank: true };
+  const board = await gateway.json('/v1/leaderboard-image', postJson({ rows, ...design, highlight: { rank: 27, name: 'Mika', level: 9, score: 4210 } }));
+  t.deepEqual(boards.plain, { url: board.body.url, altText: board.body.altText, options: board.body.options });
+  t.like(boards.template, { kind: 'leaderboard', fields: design });
+  const fromTemplate = await gateway.json('/v1/leaderboard-image', postJson({ rows, ...design, title: 'This week' }));
+  t.is(boards.drawn.url, fromTemplate.body.url, 'the template drew the board its fields spell out');
+  t.like(boards.drawn.options, { template: boards.template.id, title: 'This week', scoreLabel: 'pts' });
+  t.like(boards.mismatch, { type: 'UtilityApiError', status: 422, code: 'template_kind_mismatch', details: [{ in: 'body', field: 'template' }] });
+  t.deepEqual(boards.replaced, { kind: 'leaderboard', fields: { title: 'Ranks' } });
+
+  // A batch: each card's result in order, as a single POST answers it, or its own error.
+  const single = await gateway.json(`/v1/profile-image?userId=${USER_ID}`, postJson(card));
+  t.deepEqual(batch.results[0], single.body);
+  t.like(batch.results[1]!.error, { status: 400, code: 'invalid_request', details: [{ in: 'body', field: 'cards.1.userId' }] });
+  t.like(batch.results[2]!.options, { template: batch.template, layout: 'welcome', headline: 'Hi', customUsername: 'Grace' });
+
+  // A card link: get_card_link fetches it without the key, drawn then stored; a changed link is the typed 403.
+  const { links } = report;
+  t.like(links.first, { contentType: 'image/png', head: PNG_HEAD, render: 'new' });
+  t.regex(links.first.etag, /^"[^"]+"$/);
+  t.deepEqual(links.again, { render: 'reused', etag: links.first.etag, same: true });
+  const direct = await fetch(links.link);
+  t.is(direct.headers.get('etag'), links.first.etag, 'what plain HTTP gets');
+  t.is(direct.headers.get('content-location'), links.first.url);
+  t.like(links.refused, { type: 'UtilityApiError', status: 403, code: 'card_link_invalid', attempts: 1 });
 
   // A refused request is the typed error with the API's JSON error.
   t.like(report.error, { type: 'UtilityApiError', status: 400, code: 'invalid_request', attempts: 1, retry_after: null });

@@ -54,6 +54,7 @@ export const ERROR_CATALOGUE = {
   template_limit_reached: { status: 409, retryAfter: 'never', summary: 'The account keeps as many templates as its plan allows; delete or change one.' },
   payload_too_large: { status: 413, retryAfter: 'never', summary: 'The body is larger than the gateway reads, counted once decompressed.' },
   unsupported_media_type: { status: 415, retryAfter: 'never', summary: 'A content type the operation does not read, a charset other than UTF-8, or an unknown Content-Encoding.' },
+  template_kind_mismatch: { status: 422, retryAfter: 'never', summary: 'The named template designs the other kind of card (a leaderboard template on a profile card, link or batch item, or the reverse); `details` names the field.' },
   image_unusable: { status: 422, retryAfter: 'never', summary: "An image URL was refused, unreachable, too large (alone or over the card's budgets), not an image or corrupt; `details` names the field." },
   rate_limited: {
     status: 429,

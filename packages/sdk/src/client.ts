@@ -1,6 +1,6 @@
 import { cardUrl } from './card-links.ts';
 import type {
-  AccountResult, AgeCalculatorQuery, BatchCard, BatchResult, AgeCalculatorResult, CardFormat, CardJson, CardOptions, LeaderboardJson, LeaderboardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
+  AccountResult, AgeCalculatorQuery, BatchBody, BatchCard, BatchResult, AgeCalculatorResult, CardFormat, CardJson, CardOptions, LeaderboardJson, LeaderboardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
   HexToRgbQuery, HexToRgbResult, JsonValidatorBody, JsonValidatorResult, NumberAnalyzerQuery, NumberAnalyzerResult,
   RandomEmojiQuery, RandomEmojiResult, ScrambleQuery, ScrambleResult, SortArrayBody, SortArrayQuery, SortArrayResult,
   StatusBody, StatusResult, Template, TemplateBody, TemplateList, TimeQuery, TimeResult,
@@ -143,7 +143,8 @@ export class UtilityApiClient {
 
   /** Up to 50 cards in one request; each result is the card's JSON answer or its own error, in order. */
   createProfileImageBatch(cards: BatchCard[]): Promise<BatchResult> {
-    return this.#json({ method: 'POST', path: '/v1/profile-image/batch', body: { cards } });
+    const body: BatchBody = { cards };
+    return this.#json({ method: 'POST', path: '/v1/profile-image/batch', body });
   }
 
   /**

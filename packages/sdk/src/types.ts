@@ -13,7 +13,7 @@ export type ErrorCode =
   | 'csrf_token_invalid' | 'not_found' | 'key_not_found' | 'unknown_user' | 'no_matching_emoji'
   | 'template_not_found' | 'method_not_allowed' | 'not_acceptable' | 'request_timeout'
   | 'card_link_expired' | 'too_many_keys' | 'key_revoked' | 'template_limit_reached' | 'payload_too_large'
-  | 'unsupported_media_type' | 'image_unusable' | 'rate_limited' | 'too_many_cards_in_flight'
+  | 'unsupported_media_type' | 'template_kind_mismatch' | 'image_unusable' | 'rate_limited' | 'too_many_cards_in_flight'
   | 'quota_exceeded' | 'headers_too_large' | 'client_closed_request' | 'internal_error'
   | 'discord_unavailable' | 'queue_unavailable' | 'storage_unavailable' | 'store_unavailable'
   | 'render_failed' | 'overloaded' | 'render_timeout';
@@ -132,6 +132,8 @@ export interface LeaderboardOptions {
   autoColorRank?: boolean;
   accentColor?: Colour;
   format?: CardFormat;
+  /** A leaderboard design of the key's account (`tpl_...`, saved with `kind: 'leaderboard'`): its fields underneath, these over them. */
+  template?: string;
 }
 
 export interface LeaderboardJson {
@@ -417,19 +419,49 @@ export interface AccountResult {
 /** A card design without the member's own fields (`customUsername`, `customAvatar`, `rankData`, `presenceStatus`). */
 export type TemplateFields = Omit<CardOptions, 'customUsername' | 'customAvatar' | 'rankData' | 'presenceStatus' | 'template'>;
 
-export interface TemplateBody {
+/** A leaderboard design without the board's own data (`rows`, `highlight`). */
+export type LeaderboardTemplateFields = Omit<LeaderboardOptions, 'rows' | 'highlight' | 'template'>;
+
+/** The card endpoint a template designs for: profile cards (links, batches) or leaderboards. */
+export type TemplateKind = 'profile' | 'leaderboard';
+
+/** A profile card design; `kind` may be left out (it is the default). */
+export interface ProfileTemplateBody {
   name: string;
+  kind?: 'profile';
   fields: TemplateFields;
 }
 
-/** A saved design of the key's account: name it as `template` in a card request or link. */
-export interface Template {
+/** A leaderboard design: `createLeaderboardImage` names it. */
+export interface LeaderboardTemplateBody {
+  name: string;
+  kind: 'leaderboard';
+  fields: LeaderboardTemplateFields;
+}
+
+export type TemplateBody = ProfileTemplateBody | LeaderboardTemplateBody;
+
+interface StoredTemplate {
   id: string;
   name: string;
-  fields: TemplateFields;
   createdAt: string;
   updatedAt: string;
 }
+
+/** A saved profile design of the key's account: name it as `template` in a card request, link or batch item. */
+export interface ProfileTemplate extends StoredTemplate {
+  kind: 'profile';
+  fields: TemplateFields;
+}
+
+/** A saved leaderboard design of the key's account: name it as `template` in a leaderboard request. */
+export interface LeaderboardTemplate extends StoredTemplate {
+  kind: 'leaderboard';
+  fields: LeaderboardTemplateFields;
+}
+
+/** A saved design of the key's account, of either kind. */
+export type Template = ProfileTemplate | LeaderboardTemplate;
 
 export interface TemplateList {
   templates: Template[];
@@ -440,6 +472,11 @@ export interface TemplateList {
 /** One card of a batch: the user and the card's fields (`template` included). */
 export interface BatchCard extends CardOptions {
   userId: string;
+}
+
+/** The body of `POST /v1/profile-image/batch`: 1 to 50 cards. */
+export interface BatchBody {
+  cards: BatchCard[];
 }
 
 /** A batch card that failed: the error its own POST would have answered. */

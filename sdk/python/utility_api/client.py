@@ -56,6 +56,9 @@ class CardImage:
     url: str
     # Frames of an animated card (X-Card-Frames); None for a still one.
     frames: Optional[int] = None
+    # A card link's answer only: X-Card-Render ("new" when this fetch drew it, "reused" when stored) and its ETag.
+    render: Optional[str] = None
+    etag: Optional[str] = None
 
 
 @dataclass
@@ -131,15 +134,24 @@ class Client:
             frames=int(frames) if frames is not None else None,
         )
 
+    async def create_leaderboard_image(self, rows: List[Mapping[str, Any]], **board: Any) -> Dict[str, Any]:
+        """Draws a leaderboard card: 1 to 10 rows (each a dict with rank and name, and optionally avatarUrl
+        or userId, level, score) and the board's fields (title, highlight, scoreLabel, autoColorRank,
+        accentColor, format, or template naming a leaderboard template). The JSON answer has its url and altText."""
+        return await self._json("POST", "/v1/leaderboard-image", body={"rows": [dict(row) for row in rows], **board})
+
     async def create_profile_image_batch(self, cards: List[Mapping[str, Any]]) -> Dict[str, Any]:
         """Up to 50 cards in one request: each a dict with userId and card fields (template included).
         The answer's results are, in order, each card's JSON answer or {"error": {...}}."""
         return await self._json("POST", "/v1/profile-image/batch", body={"cards": [dict(card) for card in cards]})
 
-    # Templates: saved card designs of the key's account
+    # Templates: saved card designs of the key's account, of a kind: "profile" (profile cards, links,
+    # batches) or "leaderboard" (create_leaderboard_image); the other kind is template_kind_mismatch.
 
-    async def create_template(self, name: str, fields: Mapping[str, Any]) -> Dict[str, Any]:
-        return await self._json("POST", "/v1/templates", body={"name": name, "fields": dict(fields)})
+    async def create_template(self, name: str, fields: Mapping[str, Any], kind: str = "profile") -> Dict[str, Any]:
+        """Saves a design: for kind "profile" any card field but the member's own, for "leaderboard"
+        any board field but rows and highlight."""
+        return await self._json("POST", "/v1/templates", body={"name": name, "kind": kind, "fields": dict(fields)})
 
     async def list_templates(self) -> Dict[str, Any]:
         return await self._json("GET", "/v1/templates")
@@ -147,9 +159,10 @@ class Client:
     async def get_template(self, template_id: str) -> Dict[str, Any]:
         return await self._json("GET", f"/v1/templates/{urllib.parse.quote(template_id, safe='')}")
 
-    async def update_template(self, template_id: str, name: str, fields: Mapping[str, Any]) -> Dict[str, Any]:
-        """Replaces the whole design (fields left out are gone)."""
-        return await self._json("PUT", f"/v1/templates/{urllib.parse.quote(template_id, safe='')}", body={"name": name, "fields": dict(fields)})
+    async def update_template(self, template_id: str, name: str, fields: Mapping[str, Any], kind: str = "profile") -> Dict[str, Any]:
+        """Replaces the whole design, its kind included (fields left out are gone)."""
+        return await self._json("PUT", f"/v1/templates/{urllib.parse.quote(template_id, safe='')}",
+                                body={"name": name, "kind": kind, "fields": dict(fields)})
 
     async def delete_template(self, template_id: str) -> None:
         await self._send("DELETE", f"/v1/templates/{urllib.parse.quote(template_id, safe='')}")
@@ -159,6 +172,21 @@ class Client:
         """A signed card link for an embed, built here without a request (docs/card-links.md): its first
         fetch draws the card, later ones are served stored. expires_at makes it answer 410 after."""
         return card_url(self.base_url, self.api_key, user_id, card, expires_at=expires_at)
+
+    async def get_card_link(self, link: str) -> CardImage:
+        """Fetches a card link as a chat client does (no key is sent: the link is its own credential),
+        as bytes with its alt text decoded, and render and etag from its headers."""
+        answer = await self._send("GET", "", url=link, accept="image/*", anonymous=True)
+        frames = answer.headers.get("x-card-frames")
+        return CardImage(
+            data=answer.body,
+            content_type=answer.headers.get("content-type", ""),
+            alt_text=decode_ext_value(answer.headers.get("x-alt-text", "")),
+            url=answer.headers.get("content-location", ""),
+            frames=int(frames) if frames is not None else None,
+            render=answer.headers.get("x-card-render"),
+            etag=answer.headers.get("etag"),
+        )
 
     # Light endpoints
 
@@ -213,14 +241,19 @@ class Client:
         return jsonlib.loads(answer.body)
 
     async def _send(self, method: str, path: str, *, query: Optional[Mapping[str, Any]] = None, body: Optional[Any] = None,
-                    accept: str = "application/json", answer_statuses: tuple = ()) -> _Answer:
+                    accept: str = "application/json", answer_statuses: tuple = (), url: Optional[str] = None,
+                    anonymous: bool = False) -> _Answer:
         """Sends the call, again after the Retry-After of a 429 or 503 while tries and the total wait
-        allow it; answers with a success or raises UtilityApiError."""
-        url = self.base_url + path
+        allow it; answers with a success or raises UtilityApiError. url: a whole URL in place of
+        base_url + path (a card link); anonymous: without the key (a link carries its own signature)."""
+        if url is None:
+            url = self.base_url + path
         pairs = [(name, _query_value(value)) for name, value in (query or {}).items() if value is not None]
         if pairs:
             url += "?" + urllib.parse.urlencode(pairs)
-        headers = {"Authorization": self.api_key, "Accept": accept, "User-Agent": "utility-api-python/0.1"}
+        headers = {"Accept": accept, "User-Agent": "utility-api-python/0.1"}
+        if not anonymous:
+            headers["Authorization"] = self.api_key
         data = None
         if body is not None:
             data = jsonlib.dumps(body).encode("utf-8")

@@ -63,7 +63,7 @@ test.serial('leaderboard mode builds its form from the document, previews what t
     await page.waitForSelector('#card-form [data-field="rows"] textarea');
     t.is(await page.$('#card-form [data-field="layout"]'), null, 'the profile form is gone');
     t.is(await page.$eval('#options-heading', (node) => node.textContent), 'Leaderboard options');
-    t.true(await page.$eval('#save-template', (button) => button.hidden), 'templates are profile designs');
+    t.false(await page.$eval('#save-template', (button) => button.hidden), 'a board is saved as a leaderboard template');
     const openApi = (await (await fetch(`${gateway.url}/v1/openapi.json`)).json()) as any;
     const documented = Object.keys(openApi.paths['/v1/leaderboard-image'].post.requestBody.content['application/json'].schema.properties);
     const shown = await page.$$eval('#card-form > .form-part > fieldset > [data-field]', (wrappers) => wrappers.map((wrapper) => wrapper.getAttribute('data-field')));
@@ -234,6 +234,43 @@ test.serial('Save as template saves the profile design without the member\'s fie
     await page.screenshot({ path: join(SCREENSHOTS, 'desktop-template.png') });
     t.log(`template screenshot: ${join(SCREENSHOTS, 'desktop-template.png')}`);
     t.deepEqual(reports.consoleErrors.filter((text) => !text.includes('400')), []);
+    t.deepEqual(reports.pageErrors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test.serial('Save as template in leaderboard mode saves the board\'s design as a leaderboard template, without its rows; it draws the previewed board', async (t) => {
+  const { page, reports } = await openPlayground(browser, gateway.url, DESKTOP);
+  try {
+    await page.click('#mode-leaderboard');
+    await page.waitForSelector('#field-rows');
+    await page.type('#api-key', TEST_API_KEY);
+    await waitForRender(page, 0);
+    const renders = await renderCount(page);
+    await retype(page, '#field-scoreLabel', 'pts');
+    await waitForRender(page, renders);
+    const board = JSON.parse(await snippet(page, 'json'));
+    t.like(board, { scoreLabel: 'pts' });
+
+    await page.click('#save-template');
+    await page.type('#template-name', 'Weekly board');
+    await page.click('#template-save-apply');
+    await page.waitForFunction(() => document.querySelector('#template-result')?.hidden === false);
+    const id = await page.$eval('#template-result .template-id', (node) => node.textContent ?? '');
+    const shown = await page.$eval('#template-result', (node) => node.textContent ?? '');
+    t.true(shown.includes('leaderboard design') && shown.includes('rows'), shown);
+    const sent = reports.requests.find((request) => request.url.endsWith('/v1/templates') && request.body?.includes('Weekly board'));
+    t.is(JSON.parse(sent!.body!).kind, 'leaderboard');
+
+    const saved = (await (await gateway.request(`/v1/templates/${id}`)).json()) as { kind: string; fields: Record<string, unknown> };
+    const { rows, highlight, ...design } = board;
+    t.is(saved.kind, 'leaderboard');
+    t.deepEqual(saved.fields, design, 'the board less its rows and highlighted member');
+    const viaTemplate = await boardFromApi({ template: id, rows, highlight });
+    t.is(differentPixels(await previewPixels(page), decodePng(viaTemplate)), 0, 'the saved template draws the previewed board');
+    await page.$eval('#template-save', (node) => node.scrollIntoView());
+    await page.screenshot({ path: join(SCREENSHOTS, 'desktop-leaderboard-template.png') });
     t.deepEqual(reports.pageErrors, []);
   } finally {
     await page.close();

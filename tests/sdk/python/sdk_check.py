@@ -65,6 +65,53 @@ async def cards(api):
     }
 
 
+ROWS = [{"rank": 1, "name": "Ada", "level": 42, "score": 98765}, {"rank": 2, "name": "Kai", "level": 39, "score": 90642}]
+BOARD_DESIGN = {"title": "Top chatters", "scoreLabel": "pts", "autoColorRank": True}
+
+
+async def boards(api):
+    """The leaderboard method, plain and from a leaderboard template; the kind mismatch as a typed error."""
+    plain = await api.create_leaderboard_image(ROWS, **BOARD_DESIGN, highlight={"rank": 27, "name": "Mika", "level": 9, "score": 4210})
+    template = await api.create_template("Py board", BOARD_DESIGN, kind="leaderboard")
+    drawn = await api.create_leaderboard_image(ROWS, template=template["id"], title="This week")
+    try:
+        await api.create_profile_image(USER_ID, template=template["id"])
+        mismatch = {"raised": False}
+    except UtilityApiError as error:
+        mismatch = error_fields(error)
+    replaced = await api.update_template(template["id"], "Py board 2", {"title": "Ranks"}, kind="leaderboard")
+    return {"plain": {"url": plain["url"], "altText": plain["altText"], "options": plain["options"]},
+            "template": {"id": template["id"], "kind": template["kind"], "fields": template["fields"]},
+            "drawn": {"url": drawn["url"], "altText": drawn["altText"], "options": drawn["options"]},
+            "mismatch": mismatch, "replaced": {"kind": replaced["kind"], "fields": replaced["fields"]}}
+
+
+async def batch(api):
+    """A batch with a good card, a bad one and one from a template, each its own result in order."""
+    profile = await api.create_template("Py welcome", {"layout": "welcome", "headline": "Hi"})
+    answer = await api.create_profile_image_batch([
+        {"userId": USER_ID, **CARD},
+        {"userId": "not-a-user"},
+        {"userId": USER_ID, "template": profile["id"], "customUsername": "Grace"},
+    ])
+    return {"template": profile["id"], "results": answer["results"]}
+
+
+async def links(api):
+    """A link built offline, fetched twice (drawn, then stored) without the key; a changed one refused."""
+    link = api.card_url(USER_ID, {"customTag": "Python link", "presenceStatus": "online"})
+    first = await api.get_card_link(link)
+    again = await api.get_card_link(link)
+    try:
+        await api.get_card_link(link.replace("v=1&", "v=1&x=1&") + "0")
+        refused = {"raised": False}
+    except UtilityApiError as error:
+        refused = error_fields(error)
+    image = {"contentType": first.content_type, "head": first.data[:8].hex(), "url": first.url, "altText": first.alt_text}
+    return {"link": link, "first": {**image, "render": first.render, "etag": first.etag},
+            "again": {"render": again.render, "etag": again.etag, "same": again.data == first.data}, "refused": refused}
+
+
 async def errors(api):
     try:
         await api.hex_to_rgb("not a colour")
@@ -213,7 +260,9 @@ def example(path):
 
 async def main():
     api = Client(KEY, URL)
-    return {"light": await light(api), "cards": await cards(api), "error": await errors(api),
+    return {"light": await light(api), "cards": await cards(api), "boards": await boards(api), "batch": await batch(api),
+            "links": await links(api),
+            "error": await errors(api),
             "retries": await retries(), "transport": await transport(), "helper": await helper(api)}
 
 

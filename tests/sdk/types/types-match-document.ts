@@ -60,6 +60,8 @@ same<sdk.TemplateBody, Body<'updateTemplate'>>(true);
 same<sdk.Template, Answer<'getTemplate'>>(true);
 same<sdk.Template, Answer<'updateTemplate'>>(true);
 same<sdk.TemplateList, Answer<'listTemplates'>>(true);
+same<sdk.BatchBody, Body<'createProfileImageBatch'>>(true);
+same<sdk.BatchResult, Answer<'createProfileImageBatch'>>(true);
 
 /** Every operationId of the document is a method of the client. */
 const everyOperation: Exclude<keyof operations, keyof sdk.UtilityApiClient> extends never ? true : false = true;

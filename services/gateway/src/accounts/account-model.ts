@@ -104,14 +104,20 @@ export function dayOf(date: Date): string {
 /** `tpl_` and 12 lowercase letters and digits: not guessable, and never names another account's template. */
 export const TEMPLATE_ID = /^tpl_[a-z0-9]{12}$/;
 
+/** The card endpoints a template can design for: `POST /v1/profile-image` (links, batches) and `POST /v1/leaderboard-image`. */
+export const TEMPLATE_KINDS = ['profile', 'leaderboard'] as const;
+export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
+
 /**
- * A saved card design: profile-image body fields without the member's own ones, which each card
- * request adds (checked by the templates endpoint; stored as given).
+ * A saved card design: body fields of its kind's endpoint without the member's own ones, which each
+ * card request adds (checked by the templates endpoint; stored as given).
  */
 export const cardTemplateSchema = z.object({
   id: z.string().regex(TEMPLATE_ID),
   accountId: z.string().regex(ACCOUNT_ID),
   name: z.string().min(1).max(100),
+  // Templates were profile designs before leaderboards had any: a record without a kind is one.
+  kind: z.enum(TEMPLATE_KINDS).default('profile'),
   fields: z.record(z.string(), z.unknown()),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),

@@ -67,8 +67,8 @@ export interface AccountStore extends ApiKeyRecords {
   getTemplate(accountId: string, id: string): Promise<CardTemplate | undefined>;
   /** The account's templates, oldest (createdAt) first. */
   listTemplates(accountId: string): Promise<CardTemplate[]>;
-  /** Replaces the template's name and fields; the stored template, or undefined when the account has none of that id. */
-  updateTemplate(accountId: string, id: string, change: Pick<CardTemplate, 'name' | 'fields' | 'updatedAt'>): Promise<CardTemplate | undefined>;
+  /** Replaces the template's name, kind and fields; the stored template, or undefined when the account has none of that id. */
+  updateTemplate(accountId: string, id: string, change: Pick<CardTemplate, 'name' | 'kind' | 'fields' | 'updatedAt'>): Promise<CardTemplate | undefined>;
   /** Whether there was such a template of the account (now gone). */
   deleteTemplate(accountId: string, id: string): Promise<boolean>;
 

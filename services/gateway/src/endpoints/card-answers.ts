@@ -94,6 +94,25 @@ export async function readStoredImage(store: MediaStore, key: string, format: Me
   return { bytes: Buffer.concat(chunks), contentType: opened.object.contentType, etag: opened.object.etag };
 }
 
+/**
+ * The stored card as a stream, for an answer that may be large (a signed link's image, served to
+ * any number of fetchers): its bytes pass through, never all in memory at once. The headers come
+ * from the store's metadata (`size` is the Content-Length); the store failing to open it is the
+ * same 503 as failing to store it, and one failing mid-stream ends the connection (the length it
+ * promised is not reached, so no client takes a cut image for whole).
+ */
+export async function openStoredImage(store: MediaStore, key: string, format: MediaFormat) {
+  let opened;
+  try {
+    opened = await store.open(key, format);
+  } catch (error) {
+    if (error instanceof StorageUnavailableError) throw storageUnavailableError();
+    throw error;
+  }
+  if (!opened) throw storageUnavailableError();
+  return { body: opened.body, contentType: opened.object.contentType, etag: opened.object.etag, size: opened.object.size };
+}
+
 /** The queue's thrown outcomes as the documented errors; everything else stays a 500. */
 export function queueErrorToApiError(error: unknown, renderTimeoutMs: number): unknown {
   if (error instanceof DeadlineError) {

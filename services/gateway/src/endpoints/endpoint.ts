@@ -51,6 +51,8 @@ export interface RequestSnapshot {
 export type Admission = { reply: Reply<unknown> } | { key: ApiKeyIdentity; admitted: unknown };
 
 export interface AdmissionRequest {
+  /** `GET`, or `HEAD`, which a GET route answers too: an answer given at once may leave its body unread. */
+  method: string;
   /** The raw query string, without `?`, exactly as received. */
   query: string;
   headers: Record<string, HeaderValue>;

@@ -108,6 +108,13 @@ export function templateNotFoundError(where: FieldProblem['in'], field = 'templa
   return new ApiError('template_not_found', "No such template in this key's account.", { details: [{ in: where, field, message: 'names no template of this account' }] });
 }
 
+/** A template of the account named by a card request of the other kind: its design's fields would not fit the card. */
+export function templateKindMismatchError(where: FieldProblem['in'], field: string, kind: string, wanted: string): ApiError {
+  return new ApiError('template_kind_mismatch', `This template designs a ${kind} card; this request draws a ${wanted} card. Name a template saved with "kind": "${wanted}".`, {
+    details: [{ in: where, field, message: `names a ${kind} template, not a ${wanted} one` }],
+  });
+}
+
 /** An account keeping as many templates as its plan allows. */
 export function templateLimitError(limit: number, plan: string): ApiError {
   return new ApiError('template_limit_reached', `This account already keeps ${limit} templates, the most the ${plan} plan allows: delete one (DELETE /v1/templates/{id}) or change one (PUT) instead.`);

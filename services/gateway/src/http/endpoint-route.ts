@@ -93,7 +93,7 @@ function clientGoneSignal(ctx: GatewayContext): AbortSignal {
  */
 export function admissionRoute(endpoint: EndpointDefinition & { admit: NonNullable<EndpointDefinition['admit']> }): GuardStep {
   return async (ctx, next) => {
-    const admission = await endpoint.admit({ query: ctx.querystring, headers: ctx.headers });
+    const admission = await endpoint.admit({ method: ctx.method, query: ctx.querystring, headers: ctx.headers });
     if ('reply' in admission) {
       writeReply(ctx, admission.reply);
       return;

@@ -288,7 +288,8 @@ export function operationIdOf(endpoint: EndpointDefinition, method: HttpMethod):
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'Profile image': 'Profile and welcome cards for Discord bots: PNG, WebP, AVIF or GIF, still or animated.',
   Utilities: 'Small, fast answers: time, colours, JSON checks, random picks, text and number helpers, and the API status.',
-  Templates: "Saved card designs of your key's account: name one as `template` in a card request, a signed link or a batch, and add the member's fields.",
+  Templates:
+    "Saved designs of your key's account, of a kind: a `profile` design is named as `template` in a card request, a signed link or a batch item, a `leaderboard` design in a leaderboard request; the request adds the member's fields (or the board's rows).",
   Account: "Your key's account: its plan, this month's quotas and what they have used, and this key's own usage.",
 };
 

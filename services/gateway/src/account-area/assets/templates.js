@@ -9,6 +9,30 @@ const FIELDS_SHOWN = 4;
 /** @param {string} iso */
 const when = (iso) => iso.slice(0, 16).replace('T', ' ');
 
+/** A starting design per kind, put in the fields box when the kind changes and the box holds the other's. */
+const EXAMPLE_FIELDS = {
+  profile: { layout: 'welcome', headline: 'Welcome', borderColor: '#5865F2' },
+  leaderboard: { title: 'Top chatters', scoreLabel: 'XP', autoColorRank: true },
+};
+
+const kindSelect = () => /** @type {HTMLSelectElement} */ (byId('template-kind'));
+const fieldsBox = () => /** @type {HTMLTextAreaElement} */ (byId('template-fields'));
+
+/** The box still holds an example (or nothing): the user has typed no design of their own yet. */
+function holdsExample() {
+  let fields;
+  try {
+    fields = JSON.parse(fieldsBox().value || '{}');
+  } catch {
+    return false;
+  }
+  return Object.keys(fields).length === 0 || Object.values(EXAMPLE_FIELDS).some((example) => JSON.stringify(example) === JSON.stringify(fields));
+}
+
+function kindChanged() {
+  if (holdsExample()) fieldsBox().value = JSON.stringify(EXAMPLE_FIELDS[/** @type {'profile' | 'leaderboard'} */ (kindSelect().value)]);
+}
+
 /** @type {string | undefined} The template the form replaces; undefined while it makes a new one. */
 let editing;
 /** @type {() => Promise<void>} */
@@ -41,7 +65,8 @@ function resetForm() {
 function edit(template) {
   editing = template.id;
   /** @type {HTMLInputElement} */ (byId('template-name')).value = template.name;
-  /** @type {HTMLTextAreaElement} */ (byId('template-fields')).value = JSON.stringify(template.fields, null, 2);
+  kindSelect().value = template.kind;
+  fieldsBox().value = JSON.stringify(template.fields, null, 2);
   byId('save-template').textContent = `Replace ${template.id}`;
   byId('cancel-template-edit').hidden = false;
   showProblem('');
@@ -64,16 +89,17 @@ async function save(event) {
   event.preventDefault();
   showProblem('');
   const name = /** @type {HTMLInputElement} */ (byId('template-name')).value.trim();
+  const kind = kindSelect().value;
   if (name === '') return showProblem('Give the template a name.');
   let fields;
   try {
-    fields = JSON.parse(/** @type {HTMLTextAreaElement} */ (byId('template-fields')).value);
+    fields = JSON.parse(fieldsBox().value);
   } catch (error) {
     return showProblem(`The fields are not JSON: ${error instanceof Error ? error.message : error}`);
   }
   try {
     // The server judges the fields (the API's own schema): its 400 names the field that is wrong.
-    await api(editing ? `/account/api/templates/${editing}` : '/account/api/templates', { method: editing ? 'PUT' : 'POST', body: { name, fields } });
+    await api(editing ? `/account/api/templates/${editing}` : '/account/api/templates', { method: editing ? 'PUT' : 'POST', body: { name, kind, fields } });
     resetForm();
     await afterChange();
   } catch (error) {
@@ -89,6 +115,7 @@ export async function loadTemplates() {
     ...templates.map((template) =>
       element('tr', { 'data-template': template.id }, [
         element('td', { 'data-label': 'Name' }, [template.name]),
+        element('td', { 'data-label': 'Kind' }, [template.kind]),
         element('td', { 'data-label': 'Id' }, [element('code', {}, [template.id])]),
         element('td', { 'data-label': 'Updated' }, [when(template.updatedAt)]),
         element('td', { 'data-label': 'Fields', class: 'fields-summary' }, [summary(template.fields)]),
@@ -108,4 +135,5 @@ export function setUpTemplates(onChange) {
   };
   byId('template-form').addEventListener('submit', (event) => void save(event));
   byId('cancel-template-edit').addEventListener('click', resetForm);
+  kindSelect().addEventListener('change', kindChanged);
 }

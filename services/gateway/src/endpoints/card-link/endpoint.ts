@@ -1,4 +1,5 @@
-import { StorageUnavailableError } from '@utility-api/media-store';
+import { Readable } from 'node:stream';
+import { StorageUnavailableError, type MediaObject } from '@utility-api/media-store';
 import { MEDIA_FORMATS, renderJobId, type MediaFormat } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import type { CardLinkRender } from '../../accounts/account-model.ts';
@@ -15,7 +16,7 @@ import {
 import { cardLinkExpiredError, cardLinkInvalidError, cardLinkRevokedError, problemsFromZod, storageUnavailableError, validationError } from '../../errors/api-error.ts';
 import { systemClock, type Clock } from '../../runtime/clock.ts';
 import { defineEndpoint, Reply, type Admission, type AdmissionRequest, type HeaderValue } from '../endpoint.ts';
-import { queueErrorToApiError, readStoredImage, renderFailureToApiError, rfc8187 } from '../card-answers.ts';
+import { openStoredImage, queueErrorToApiError, renderFailureToApiError, rfc8187 } from '../card-answers.ts';
 import { cardRequestSchemas, type ProfileImageBody, type ProfileImageDependencies } from '../profile-image/endpoint.ts';
 
 export interface CardLinkDependencies extends ProfileImageDependencies {
@@ -57,7 +58,7 @@ const DESCRIPTION = [
   '`docs/card-links.md`; the SDKs build links with `cardUrl` (TypeScript) and `card_url` (Python).',
   'The first fetch draws the card exactly as `POST /v1/profile-image` would (same fields, the same queue, fairness and deadline),',
   "as a request and a card of the key's account: its scope, monthly quota, profile-image budget and cards in flight apply.",
-  'Later fetches of the same card (the same key, user and fields; the expiry does not matter) are served from storage without',
+  'Later fetches of the same card (the same key, user and fields; the expiry does not matter) are streamed from storage without',
   'a render and cost nothing: no request, no card, no budget, as `/media` costs nothing.',
   '`X-Card-Render` says `new` (drawn for this fetch) or `reused` (stored, or shared with an identical request).',
   'The answer is the image: PNG, or the `format` field asks; with `animated: true` an animated WebP (GIF with `format: "gif"`) when',
@@ -93,29 +94,37 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
   const clock: Clock = dependencies.clock ?? systemClock;
   const { userId: userIdSchema, resolve } = cardRequestSchemas(clock);
 
-  /** The stored card of a link fetched before, answered without a render; undefined when there is none (or its days in storage are up). */
-  const storedAnswer = async (card: LinkCard, headers: Record<string, HeaderValue>): Promise<Reply<unknown> | undefined> => {
+  /**
+   * The stored card of a link fetched before, answered without a render and streamed from the media
+   * store (disk or S3); undefined when there is none (or its days in storage are up). A conditional
+   * request and a HEAD need only the metadata: no stream is opened for them.
+   */
+  const storedAnswer = async (card: LinkCard, { method, headers }: AdmissionRequest): Promise<Reply<unknown> | undefined> => {
     const render = await dependencies.store.cardLinkRender(card.jobId, new Date(clock.now()));
     if (!render) return undefined;
     const format = render.format as MediaFormat;
+    const described = (object: MediaObject) => ({ ...imageHeaders(card, render, true, dependencies.publicBaseUrl), ETag: object.etag, 'Content-Type': object.contentType, 'Content-Length': String(object.size) });
     try {
+      const ifNoneMatch = headers['if-none-match'];
+      const conditional = typeof ifNoneMatch === 'string' && ifNoneMatch !== '';
+      if (conditional || method === 'HEAD') {
+        const object = await dependencies.media.stat(render.mediaKey, format);
+        if (!object) return undefined;
+        if (conditional && noneMatch(ifNoneMatch, object.etag)) return new Reply(304, undefined, { ...imageHeaders(card, render, true, dependencies.publicBaseUrl), ETag: object.etag });
+        // HTTP never sends a HEAD answer's body: an empty stream keeps the stored image's length and type in the headers.
+        if (method === 'HEAD') return new Reply<Readable>(200, Readable.from([]), described(object));
+      }
       const opened = await dependencies.media.open(render.mediaKey, format);
       if (!opened) return undefined;
-      const answerHeaders = { ...imageHeaders(card, render, true, dependencies.publicBaseUrl), ETag: opened.object.etag };
-      if (noneMatch(headers['if-none-match'], opened.object.etag)) {
-        opened.body.destroy();
-        return new Reply(304, undefined, answerHeaders);
-      }
-      const chunks: Buffer[] = [];
-      for await (const chunk of opened.body) chunks.push(chunk as Buffer);
-      return new Reply<Buffer>(200, Buffer.concat(chunks), { ...answerHeaders, 'Content-Type': opened.object.contentType });
+      return new Reply<Readable>(200, opened.body, described(opened.object));
     } catch (error) {
       if (error instanceof StorageUnavailableError) throw storageUnavailableError();
       throw error;
     }
   };
 
-  const admit = async ({ query, headers }: AdmissionRequest): Promise<Admission> => {
+  const admit = async (request: AdmissionRequest): Promise<Admission> => {
+    const { query } = request;
     const link = parseCardLinkQuery(query);
     if (!link) throw cardLinkInvalidError();
     const signer = await dependencies.keys.linkSigner(link.keyId);
@@ -140,7 +149,7 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
     const card: LinkCard = { key: signer.identity, userId: userId.data, body, jobId, cacheControl };
     // A key without the cards scope is refused by the key's guards, before anything is served.
     const mayServe = signer.identity.scopes === undefined || signer.identity.scopes.includes('cards');
-    const stored = mayServe ? await storedAnswer(card, headers) : undefined;
+    const stored = mayServe ? await storedAnswer(card, request) : undefined;
     return stored ? { reply: stored } : { key: signer.identity, admitted: card };
   };
 
@@ -174,7 +183,7 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
       403: { codes: ['card_link_invalid', 'card_link_revoked', 'key_scope_forbidden'], description: 'Any changed character of a link is `card_link_invalid`; a link signed by a key whose scopes lack `cards` (the card operations) is `key_scope_forbidden`.' },
       404: { codes: ['template_not_found'], description: 'The link names a template its key\'s account does not have.' },
       410: { codes: ['card_link_expired'], description: 'Past the link\'s `e`.' },
-      422: { description: '`image_unusable`, as for `POST /v1/profile-image`.' },
+      422: { codes: ['image_unusable', 'template_kind_mismatch'], description: 'As for `POST /v1/profile-image`: a link draws a profile card, so `o.template` naming a leaderboard design is `template_kind_mismatch`.' },
       503: { description: 'As for `POST /v1/profile-image`; carries `Retry-After`.', retryAfter: true },
       504: { description: '`render_timeout`: no renderer finished in time.' },
     },
@@ -191,9 +200,14 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
       const render: CardLinkRender = { mediaKey: result.mediaKey, format: result.format, altText: result.altText, ...(result.animation && { frames: result.animation.frames }) };
       // Kept as long as the image is: past that, the link draws it again.
       await dependencies.store.putCardLinkRender(card.jobId, render, new Date(clock.now() + dependencies.mediaTtlDays * 86_400_000));
-      const image = await readStoredImage(dependencies.media, result.mediaKey, result.format);
+      const image = await openStoredImage(dependencies.media, result.mediaKey, result.format);
       dependencies.onRendered?.(reused);
-      return new Reply<Buffer>(200, image.bytes, { ...imageHeaders(card, render, reused, dependencies.publicBaseUrl), 'Content-Type': image.contentType, ETag: image.etag }, result.format);
+      return new Reply<Readable>(
+        200,
+        image.body,
+        { ...imageHeaders(card, render, reused, dependencies.publicBaseUrl), 'Content-Type': image.contentType, 'Content-Length': String(image.size), ETag: image.etag },
+        result.format,
+      );
     },
   });
 }

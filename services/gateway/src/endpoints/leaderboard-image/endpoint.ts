@@ -1,19 +1,35 @@
 import { ALT_TEXT_MAX_LENGTH, cardFormatSchema, LEADERBOARD_LIMITS, leaderboardOptionsSchema, RENDER_RETENTION } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import { IMAGE_TYPES, negotiateAnswer, queueErrorToApiError, readStoredImage, renderFailureToApiError, rfc8187 } from '../card-answers.ts';
-import { defineEndpoint, Reply, type ResponseDoc } from '../endpoint.ts';
+import { problemsFromZod, validationError } from '../../errors/api-error.ts';
+import { defineEndpoint, Reply, type RequestSnapshot, type ResponseDoc } from '../endpoint.ts';
 import type { ProfileImageDependencies } from '../profile-image/endpoint.ts';
+import { applyTemplate, templateReferenceSchema } from '../templates/template-fields.ts';
 
 /** The same queue, store, deadline and per-key card slots as profile cards: a leaderboard is one more card. */
 export type LeaderboardImageDependencies = ProfileImageDependencies;
 
-/** The board plus the format to store it in, which is not a drawing option. */
-const leaderboardBodySchema = leaderboardOptionsSchema.safeExtend({ format: cardFormatSchema.optional() });
+/** The board plus the format to store it in, which is not a drawing option, and the leaderboard template it starts from. */
+const leaderboardBodySchema = leaderboardOptionsSchema.safeExtend({ format: cardFormatSchema.optional(), template: templateReferenceSchema.optional() });
+type LeaderboardBody = z.output<typeof leaderboardBodySchema>;
+
+/**
+ * The board with its `template` resolved: the account's leaderboard design underneath, the request's
+ * own fields over it, checked again as a whole (a bad merged field is a 400 naming it). The answer
+ * keeps `template` to say which design was drawn.
+ */
+async function withTemplate(dependencies: LeaderboardImageDependencies, received: LeaderboardBody, request: RequestSnapshot): Promise<LeaderboardBody> {
+  if (received.template === undefined) return received;
+  const merged = await applyTemplate(dependencies.templates, request.key!.accountId, 'leaderboard', received, 'body');
+  const parsed = leaderboardBodySchema.safeParse(merged.body);
+  if (!parsed.success) throw validationError(problemsFromZod(parsed.error, 'body'));
+  return { ...parsed.data, template: received.template };
+}
 
 const resultSchema = z.object({
   success: z.literal(true),
   message: z.literal('Image Created'),
-  options: leaderboardBodySchema.meta({ description: 'The body as received (validated).' }),
+  options: leaderboardBodySchema.meta({ description: "The body as received (validated); with `template`, the template's fields with the body's over them (what was drawn), and `template`." }),
   url: z.string().meta({ description: 'Public URL of the image: `{PUBLIC_BASE_URL}/media/<uuid>.png` (or `.webp`, `.avif`, `.gif` as `format` asks), fetchable without a key.' }),
   altText: z.string().max(ALT_TEXT_MAX_LENGTH).meta({
     description: `One plain sentence listing the board's rows (rank, name, level, score) and the highlighted member's, at most ${ALT_TEXT_MAX_LENGTH} characters (Discord's limit): pass it as the attachment's \`description\`.`,
@@ -34,6 +50,7 @@ const DESCRIPTION = (dependencies: LeaderboardImageDependencies) =>
     `Avatars come from each row's \`avatarUrl\` (fetched like a profile card's images: http or https, no private addresses, 5 s, 8 MB each and`,
     `24 MiB for the board) or its \`userId\` (the Discord avatar, with a bot token); at most ${LEADERBOARD_LIMITS.maxAvatars} per board. One that cannot be had`,
     'is drawn as the default avatar (never an error). Names are cut with "…" where they do not fit.',
+    "`template` names a leaderboard design saved with `POST /v1/templates` (`\"kind\": \"leaderboard\"`: title, score label, colours, format): its fields are the board's and the body's own add to or override them; a profile template is `422 template_kind_mismatch`, one the key's account does not have `404 template_not_found`.",
     'It shares the profile cards\' renderers, fairness between keys, time and memory budgets, rate limit (`RATE_LIMIT_PROFILE_IMAGE`), cards quota',
     `and cards in flight per key, and answers their errors (\`render_failed\`, \`render_timeout\` after ${dependencies.renderTimeoutMs} ms, \`queue_unavailable\`, \`storage_unavailable\`).`,
     `Identical requests of one key within ${RENDER_RETENTION.completedAgeSeconds / 60} minutes share one render (\`X-Card-Render: reused\`); the image is kept for ${dependencies.mediaTtlDays} days.`,
@@ -72,6 +89,8 @@ const RESPONSES = (dependencies: LeaderboardImageDependencies): Record<number, R
     },
   },
   400: { description: 'A bad body field (more than 10 rows, a rank twice, both `avatarUrl` and `userId` on a row...); `details` names each one.' },
+  404: { codes: ['template_not_found'], description: "`template` names no template of the key's account." },
+  422: { codes: ['template_kind_mismatch'], description: '`template` names a profile design, not a leaderboard one.' },
   406: { description: '`not_acceptable`: `Accept` names none of the offered types, or an image type other than the `format` field asks for. Checked before anything is drawn.' },
   503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed` or `overloaded`; carries `Retry-After`.', retryAfter: true },
   504: { description: '`render_timeout`: no renderer finished in time.' },
@@ -104,8 +123,9 @@ export function leaderboardImageEndpoints(dependencies: LeaderboardImageDependen
         autoColorRank: true,
       },
       responses: RESPONSES(dependencies),
-      handle: async ({ body, request }) => {
-        const { format: askedFormat, ...leaderboard } = body;
+      handle: async ({ body: received, request }) => {
+        const body = await withTemplate(dependencies, received, request);
+        const { format: askedFormat, template: _template, ...leaderboard } = body;
         const answer = negotiateAnswer(request.headers, askedFormat, false);
         const format = answer.kind === 'image' ? answer.format : askedFormat;
         const { result, reused } = await dependencies.queue

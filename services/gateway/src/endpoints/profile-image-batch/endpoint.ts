@@ -26,25 +26,45 @@ export interface BatchDependencies extends ProfileImageDependencies {
 
 const itemErrorSchema = z.object({ error: errorBodySchema.shape.error }).meta({ description: 'This card failed: the error a single `POST /v1/profile-image` would have answered (its `status`, `code`, `message`, `details`).' });
 
-const batchBodySchema = z.strictObject({
-  cards: z
-    .array(
-      z.looseObject({ userId: z.unknown() }).meta({
-        description: 'One card request: `userId` (the Discord user id) and any `POST /v1/profile-image` body field, `template` included. Each is checked on its own: a bad one fails only its own result.',
-        examples: [{ userId: '302050872383242240', layout: 'welcome', headline: 'Welcome', customUsername: 'Ada' }],
-      }),
-    )
-    .min(1)
-    .max(MAX_BATCH_CARDS)
-    .meta({ description: `1 to ${MAX_BATCH_CARDS} card requests; the answer lists their results in the same order.` }),
-});
+/**
+ * A batch item its schema refused, kept in its place: the batch goes on, and this card answers its
+ * own 400 (the problems named under `cards.<i>.`) without spending anything.
+ */
+class RefusedCard {
+  readonly error: z.ZodError;
+  constructor(error: z.ZodError) {
+    this.error = error;
+  }
+}
+
+/**
+ * The batch body, typed in the document with the card request's own schemas (`userId` and every
+ * `POST /v1/profile-image` body field). Each item is checked by that schema on its own: `catch` keeps
+ * a refused one in place (a `RefusedCard`) instead of refusing the batch, while the document shows
+ * only the schema it was checked against.
+ */
+function batchBodySchema<Item extends z.ZodType<{ userId: string }>>(item: Item) {
+  const card = item
+    .meta({
+      description: 'One card request: `userId` (the Discord user id) and any `POST /v1/profile-image` body field, `template` included. Each is checked on its own: a bad one fails only its own result.',
+      examples: [{ userId: '302050872383242240', layout: 'welcome', headline: 'Welcome', customUsername: 'Ada' }],
+    })
+    .catch((refused) => new RefusedCard(new z.ZodError(refused.error.issues)) as never);
+  return z.strictObject({
+    cards: z
+      .array(card)
+      .min(1)
+      .max(MAX_BATCH_CARDS)
+      .meta({ description: `1 to ${MAX_BATCH_CARDS} card requests; the answer lists their results in the same order.` }),
+  });
+}
 
 const DESCRIPTION = (concurrency: number | undefined) =>
   [
     `Up to ${MAX_BATCH_CARDS} cards in one request, such as a welcome burst or a leaderboard page: \`results[i]\` is what \`POST /v1/profile-image\``,
     "(JSON) would have answered for `cards[i]`, or `{\"error\": {...}}` with that request's error. The batch answers `200` once it is admitted",
-    'whatever its cards do; refusals of the batch itself (key, scope, quota, budget, cards in flight, a body that is not a list of 1 to 50',
-    'objects) are the usual errors.',
+    'whatever its cards do; refusals of the batch itself (key, scope, quota, budget, cards in flight, a body whose `cards` is not a list of 1 to 50)',
+    'are the usual errors. An item its schema refuses (a bad field, or not an object at all) is a `400` in its own result.',
     "Each card counts as a card request would: the batch is one request of the account's monthly quota and holds one of the key's cards in flight;",
     "every card is one request of the key's profile-image budget (the first spent when the batch is admitted, each other one when its turn comes)",
     "and one card of the monthly cards quota; a card over either is `429` in its own result. A card that fails validation spends nothing.",
@@ -54,22 +74,25 @@ const DESCRIPTION = (concurrency: number | undefined) =>
 
 /** `POST /v1/profile-image/batch`: many cards, one request, each card's result in order. */
 export function profileImageBatchEndpoint(dependencies: BatchDependencies) {
-  const { userId: userIdSchema, resolve } = cardRequestSchemas(dependencies.clock ?? systemClock);
+  const { userId: userIdSchema, body: cardBodySchema, resolve } = cardRequestSchemas(dependencies.clock ?? systemClock);
+  const bodySchema = batchBodySchema(cardBodySchema.safeExtend({ userId: userIdSchema }));
   const concurrency = dependencies.cardsInFlightPerKey ?? UNLIMITED_BATCH_CONCURRENCY;
 
-  const drawOne = async (item: Record<string, unknown>, index: number, key: ApiKeyIdentity, request: RequestSnapshot) => {
-    const prefix = `cards.${index}.`;
-    const { userId: rawUserId, ...fields } = item;
-    const userId = userIdSchema.safeParse(rawUserId);
-    if (!userId.success) throw validationError(problemsFromZod(userId.error, 'body').map((problem) => ({ ...problem, field: `${prefix}userId` })));
-    const body = await resolve(dependencies.templates, key.accountId, fields, 'body', prefix);
+  const drawOne = async (item: z.output<typeof bodySchema>['cards'][number] | RefusedCard, index: number, key: ApiKeyIdentity, request: RequestSnapshot) => {
+    const prefix = `cards.${index}`;
+    if (item instanceof RefusedCard) {
+      throw validationError(problemsFromZod(item.error, 'body').map((problem) => ({ ...problem, field: problem.field === 'body' ? prefix : `${prefix}.${problem.field}` })));
+    }
+    const { userId, ...received } = item;
+    // Checked as received; with a template, the merged fields are checked again as a whole.
+    const body = received.template === undefined ? received : await resolve(dependencies.templates, key.accountId, received, 'body', `${prefix}.`);
     // The batch's admission paid for its first card; every other one pays as it starts.
     if (index > 0) {
       const refusal = await dependencies.accounting.admit(key);
       if (refusal) throw refusal;
     }
     const { format, template: _template, ...options } = body;
-    const { result } = await dependencies.queue.render({ userId: userId.data, options, format, requestId: request.requestId }, dependencies.renderTimeoutMs, key.id, request.gone);
+    const { result } = await dependencies.queue.render({ userId, options, format, requestId: request.requestId }, dependencies.renderTimeoutMs, key.id, request.gone);
     if (!result.ok) throw renderFailureToApiError(result.failure);
     dependencies.accounting.counted(key, result.format);
     return {
@@ -93,7 +116,7 @@ export function profileImageBatchEndpoint(dependencies: BatchDependencies) {
     scope: 'cards',
     limits: { budget: 'profileImage', holdsCardSlot: true },
     stopsWhenClientLeaves: true,
-    body: batchBodySchema,
+    body: bodySchema,
     bodyExample: { cards: [{ userId: '302050872383242240', customTag: 'Welcome!' }, { userId: '80351110224678912', template: 'tpl_3k9x2m7q1c0z', customUsername: 'Grace' }] },
     responses: {
       200: {

@@ -177,13 +177,13 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
     },
   },
   400: { codes: ['invalid_request'], description: 'Here: a bad user id or body field.' },
-  404: { codes: ['unknown_user'], description: '' },
+  404: { codes: ['unknown_user', 'template_not_found'], description: '' },
   406: {
     codes: ['not_acceptable'],
     description:
       'Here `Accept` names none of `application/json`, `image/png`, `image/webp`, `image/avif`, `image/gif`, or names an image type other than the `format` field asks for (`details` then names `format`), or only `image/png` or `image/avif` with `animated: true` (`details` then names `animated`). Checked before anything is drawn.',
   },
-  422: { codes: ['image_unusable'], description: '' },
+  422: { codes: ['image_unusable', 'template_kind_mismatch'], description: '`template_kind_mismatch`: `template` names a leaderboard design.' },
   502: { codes: ['discord_unavailable'], description: '' },
   503: { codes: ['queue_unavailable', 'storage_unavailable', 'render_failed', 'overloaded', 'discord_unavailable'], description: 'Each carries `Retry-After` (Discord only when it gave one).' },
   504: { codes: ['render_timeout'], description: 'The card is abandoned: withdrawn if it was still queued, finished if it was being drawn (then a retry reuses it).' },
@@ -208,7 +208,7 @@ export function cardRequestSchemas(clock: Clock) {
      * `prefix`, `o.` for a link), an unknown template a 404. The answer keeps `template` to say which.
      */
     resolve: async (templates: TemplateLookup, accountId: string, raw: Record<string, unknown>, where: FieldProblem['in'], prefix = ''): Promise<ProfileImageBody> => {
-      const merged = await applyTemplate(templates, accountId, raw, where, `${prefix}template`);
+      const merged = await applyTemplate(templates, accountId, 'profile', raw, where, `${prefix}template`);
       const parsed = body.safeParse(merged.body);
       if (!parsed.success) throw validationError(problemsFromZod(parsed.error, where).map((problem) => ({ ...problem, field: `${prefix}${problem.field === where ? '' : problem.field}`.replace(/\.$/, '') || where })));
       return merged.template ? { ...parsed.data, template: merged.template.id } : parsed.data;

@@ -254,15 +254,28 @@ async function loadOperations() {
 }
 
 /**
- * "Save as template": the profile design, minus the fields a template cannot hold (the member's
- * own: the document's template `fields` schema lists what it can), saved with the key. Templates
- * belong to a key's account and the account area has no session route for them, so this needs the
- * key even when signed in; it says so instead of trying.
+ * The body fields a template of this kind may hold, from the document's template body: one variant
+ * per kind (the `profile` one has `kind` optional, its default), each with its `fields` schema.
+ * @param {Record<string, any>} bodySchema the `POST /v1/templates` body schema
+ * @param {string} kind
+ */
+function templateFieldsOf(bodySchema, kind) {
+  const variants = /** @type {Record<string, any>[]} */ (bodySchema.oneOf ?? [bodySchema]);
+  const variant = variants.find((candidate) => (candidate.properties?.kind?.const ?? 'profile') === kind);
+  return new Set(Object.keys(variant?.properties?.fields?.properties ?? {}));
+}
+
+/**
+ * "Save as template": the design of the card shown (a profile card or a leaderboard, the template's
+ * kind), minus the fields a template cannot hold (the member's own, a board's rows: the document's
+ * template `fields` schema of that kind lists what it can), saved with the key. Templates belong to
+ * a key's account and the account area has no session route for them, so this needs the key even
+ * when signed in; it says so instead of trying.
  * @param {import('./schema-form.js').CardOperation} operation `POST /v1/templates`
  * @param {() => Record<string, unknown>} requestBody
+ * @param {() => string} currentMode the kind of card shown: the template's kind
  */
-function setupTemplates(operation, requestBody) {
-  const allowed = new Set(Object.keys(operation.bodySchema.properties?.fields?.properties ?? {}));
+function setupTemplates(operation, requestBody, currentMode) {
   const fail = (/** @type {(string | Node)[]} */ ...content) => {
     page.templateError.replaceChildren(...content);
     page.templateError.hidden = false;
@@ -284,6 +297,8 @@ function setupTemplates(operation, requestBody) {
       fail('Saving a template needs an API key: templates belong to the key\u2019s account, and the signed-in preview cannot save one. Paste a key above.');
       return;
     }
+    const kind = currentMode();
+    const allowed = templateFieldsOf(operation.bodySchema, kind);
     const body = requestBody();
     const fields = Object.fromEntries(Object.entries(body).filter(([name]) => allowed.has(name)));
     const leftOut = Object.keys(body).filter((name) => !allowed.has(name));
@@ -294,7 +309,7 @@ function setupTemplates(operation, requestBody) {
         method: 'POST',
         credentials: 'omit',
         headers: { Authorization: key, 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ name: page.templateName.value, fields }),
+        body: JSON.stringify({ name: page.templateName.value, kind, fields }),
       });
       if (response.status !== 201) {
         const problem = await problemOf(response);
@@ -308,9 +323,14 @@ function setupTemplates(operation, requestBody) {
       }
       const template = await response.json();
       page.templateResult.replaceChildren(
-        element('p', {}, ['Saved \u201c', String(template.name), '\u201d as ', element('code', { class: 'template-id' }, [String(template.id)]), '. Name it in a card request; the request\u2019s own fields add to or override it:']),
+        element('p', {}, [
+          'Saved \u201c', String(template.name), '\u201d as ', element('code', { class: 'template-id' }, [String(template.id)]),
+          `, a ${kind} design. Name it in a ${kind === 'leaderboard' ? 'leaderboard' : 'card'} request; the request\u2019s own fields add to or override it:`,
+        ]),
         element('pre', {}, [element('code', {}, [`"template": ${JSON.stringify(template.id)}`])]),
-        ...(leftOut.length > 0 ? [element('p', { class: 'hint' }, [`Not saved, as a template cannot hold them (each card request gives the member\u2019s own): ${leftOut.join(', ')}.`])] : []),
+        ...(leftOut.length > 0
+          ? [element('p', { class: 'hint' }, [`Not saved, as a template cannot hold them (each request gives ${kind === 'leaderboard' ? 'the board\u2019s rows' : 'the member\u2019s own'}): ${leftOut.join(', ')}.`])]
+          : []),
       );
       page.templateResult.hidden = false;
     } catch (error) {
@@ -387,7 +407,8 @@ async function main() {
     // A board is taller than a 3:1 card: the preview's shape follows (playground.css).
     page.preview.dataset.kind = mode;
     page.keyField.hidden = sessionPreview() !== undefined;
-    page.saveTemplate.hidden = mode !== 'profile' || operations.templates === undefined;
+    // Both kinds of card can be saved: the template takes the kind shown.
+    page.saveTemplate.hidden = operations.templates === undefined;
     if (page.saveTemplate.hidden) page.templateSave.hidden = true;
     documentedFormat = page.form.querySelector('[data-field="format"] input[value=""] + span')?.textContent ?? '';
     page.formStatus.textContent = `${form.paths().length} options, read from the API's own OpenAPI document. Empty fields are left out and take their defaults.`;
@@ -539,7 +560,7 @@ async function main() {
       changed();
     },
   );
-  if (operations.templates) setupTemplates(operations.templates, requestBody);
+  if (operations.templates) setupTemplates(operations.templates, requestBody, () => mode);
   // A link pasted into this tab's address bar changes only the fragment: no reload, so fill it here.
   // (replaceState, which `changed` uses, fires no hashchange.)
   window.addEventListener('hashchange', () => {
