@@ -49,7 +49,7 @@ test.before(async () => {
     '/moving.gif': (_request, respond) => respond(200, 'image/gif', movingGif),
   });
   // Cards are checked for what they are, not for speed: the animated one takes seconds on a loaded machine.
-  gateway = await startTestGateway({ env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_TIMEOUT_MS: '120000', RENDER_ANIMATED_TIME_BUDGET_MS: '60000' } });
+  gateway = await startTestGateway({ render: true, env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_TIMEOUT_MS: '120000', RENDER_ANIMATED_TIME_BUDGET_MS: '60000' } });
   scratch = mkdtempSync(join(tmpdir(), 'readme-examples-'));
   checkout = join(scratch, 'checkout');
   mkdirSync(join(checkout, 'sdk'), { recursive: true });

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { sendJson, startFakeDiscord, type FakeDiscord } from '../discord-users/fake-discord.ts';
 import { addUser, solidPng } from '../discord-users/fixtures.ts';
-import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { animatedImage } from './image-server.ts';
 import { webpFrames } from './profile-image-suite.ts';
 import { decodePng, isBluish, isReddish } from './png-pixels.ts';
@@ -20,7 +20,7 @@ const AVATAR_FRAMES = [
   { color: '#ffff00', delayMs: 300 },
   { color: '#ff00ff', delayMs: 200 },
 ];
-let gateway: EmbeddedGateway;
+let gateway: GatewayProcess;
 let discord: FakeDiscord;
 let url: string;
 
@@ -39,13 +39,14 @@ test.before(async () => {
   discord.guilds.set(GUILD, new Map([[USER, { nick: 'Server Nick', avatar: SERVER_AVATAR }]]));
   discord.images.set(`/guilds/${GUILD}/users/${USER}/avatars/${SERVER_AVATAR}.png`, solidPng('#0000ff'));
   discord.script(BROKEN, (response) => sendJson(response, 500, { message: 'oops' }));
-  gateway = await startEmbeddedGateway(API_KEY, {
+  gateway = await startGatewayProcess({ env: {
+    API_KEYS: API_KEY,
     DISCORD_BOT_TOKEN: TOKEN,
     DISCORD_API_BASE_URL: discord.apiBaseUrl,
     DISCORD_CDN_BASE_URL: discord.cdnBaseUrl,
     // The fake CDN lives on loopback; production CDNs are public and need no allow-list.
     FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-  });
+  } });
   url = gateway.url;
 });
 

@@ -27,7 +27,7 @@ let stack: LocalStack;
 test.before(async () => {
   images = await startImageServer({ [HEAVY_PATH]: png(encodePng(quadrantCanvas(4000, 4000, [RED, GREEN, BLUE, WHITE]))) });
   [embedded, stack] = await Promise.all([
-    startTestGateway({ env: ENV }),
+    startTestGateway({ render: true, env: ENV }),
     startLocalStack({ gatewayPort: await freeLoopbackPort(), renderers: 1, apiKeys: TEST_API_KEY, env: { ...ENV, RENDER_WORKERS: '1' } }),
   ]);
 });

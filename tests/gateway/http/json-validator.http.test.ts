@@ -1,10 +1,10 @@
 import test from 'ava';
 import { loadContract } from '../../helpers/openapi-contract.ts';
-import { postJson, startTestApp, TEST_API_KEY, type TestGateway } from '../../helpers/test-app.ts';
+import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp();
+  gateway = await startTestGateway();
 });
 test.after.always(async () => {
   await gateway?.close();

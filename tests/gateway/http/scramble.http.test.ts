@@ -1,6 +1,6 @@
 import test from 'ava';
 import { seededRandomSource } from '../../../services/gateway/src/runtime/random-source.ts';
-import { startTestApp, type TestGateway } from '../../helpers/test-app.ts';
+import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const FAMILY = '👩‍👩‍👧';
@@ -12,7 +12,7 @@ function graphemesOf(text: string): string[] {
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp({ random: seededRandomSource(20240615) });
+  gateway = await startTestGateway({ random: seededRandomSource(20240615) });
 });
 test.after.always(async () => {
   await gateway?.close();

@@ -39,7 +39,7 @@ test.before(async () => {
   const moving = await animatedImage('webp', 96, 32, colours.map((color) => ({ color, delayMs: 120 })));
   images = await startImageServer({ '/moving.webp': (_request, respond) => respond(200, 'image/webp', moving) });
   // The background is fetched by the gateway from this loopback server.
-  gateway = await startTestGateway({ env: { RATE_LIMIT_PROFILE_IMAGE: '600/60s', FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
+  gateway = await startTestGateway({ render: true, env: { RATE_LIMIT_PROFILE_IMAGE: '600/60s', FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
   browser = await launchBrowser();
 });
 
