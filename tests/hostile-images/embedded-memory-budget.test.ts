@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
-import { BLUE, GREEN, RED, bigApng, bigGif, type Rgba } from '../card/images/fixtures.ts';
+import { animatedImage, bigApng, BLUE, GREEN, RED, type Rgba } from '../fixtures/images.ts';
 import { readJson } from '../helpers/test-gateway.ts';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { startImageServer, type ImageServer } from '../pipeline/image-server.ts';
@@ -31,7 +31,7 @@ let images: ImageServer;
 let renderTimeoutMs: number;
 
 test.before(async () => {
-  const [apng, gif] = [bigApng(SIDE, SEE_THROUGH, { dispose: APNG_DISPOSE_PREVIOUS, blend: APNG_BLEND_OVER }), await bigGif(SIDE, COLORS)];
+  const [apng, gif] = [bigApng(SIDE, SEE_THROUGH, { dispose: APNG_DISPOSE_PREVIOUS, blend: APNG_BLEND_OVER }), await animatedImage('gif', { width: SIDE, height: SIDE }, COLORS, COLORS.map(() => 100))];
   images = await startImageServer({
     '/big.png': (_request, respond) => respond(200, 'image/png', apng),
     '/big.gif': (_request, respond) => respond(200, 'image/gif', gif),

@@ -1,6 +1,6 @@
 import test from 'ava';
 import sharp from 'sharp';
-import { BLUE, buildAnimatedWebp, buildGif, encodeWebp, RED, solidCanvas, solidGifFrame } from '../card/images/fixtures.ts';
+import { BLUE, buildAnimatedWebp, buildGif, encodeWebp, RED, solidCanvas, solidGifFrame } from '../fixtures/images.ts';
 import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
 import { startImageServer, type ImageServer } from './image-server.ts';
 import { SUITE_ENV, USER_ID } from './profile-image-suite.ts';

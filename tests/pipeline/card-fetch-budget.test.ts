@@ -5,9 +5,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import test from 'ava';
-import { noisePng } from '../safe-fetch/images.ts';
+import { noisePng, solidPng } from '../fixtures/images.ts';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
-import { png, solidPng, startImageServer, type ImageServer } from './image-server.ts';
+import { png, startImageServer, type ImageServer } from './image-server.ts';
 import { USER_ID } from './profile-image-suite.ts';
 
 const API_KEY = 'budget-key-0123456789abcdef';
