@@ -43,12 +43,14 @@ test.before(async () => {
     '/badge.png': png(solidPng(64, 64, '#22aa55')),
     ...Object.fromEntries(LARGE.map((bytes, index) => [`/large-${index}.png`, streamed(bytes)])),
   });
-  gateway = await startGatewayProcess({ env: {
-    API_KEYS: API_KEY,
-    FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-    // 54 MB over loopback on a busy test machine: the budget, not the 5 s deadline, must end it.
-    FETCH_TIMEOUT_MS: '30000',
-  } });
+  gateway = await startGatewayProcess({
+    env: {
+      API_KEYS: API_KEY,
+      FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+      // 54 MB over loopback on a busy test machine: the budget, not the 5 s deadline, must end it.
+      FETCH_TIMEOUT_MS: '30000',
+    },
+  });
 });
 
 test.after.always(async () => {

@@ -36,14 +36,16 @@ test.before(async () => {
   discord.guilds.set(GUILD, new Map([[USER, { nick: 'Server Nick', avatar: SERVER_AVATAR }]]));
   discord.images.set(`/guilds/${GUILD}/users/${USER}/avatars/${SERVER_AVATAR}.png`, solidPng(8, 8, '#0000ff'));
   discord.script(BROKEN, (response) => sendJson(response, 500, { message: 'oops' }));
-  gateway = await startGatewayProcess({ env: {
-    API_KEYS: API_KEY,
-    DISCORD_BOT_TOKEN: TOKEN,
-    DISCORD_API_BASE_URL: discord.apiBaseUrl,
-    DISCORD_CDN_BASE_URL: discord.cdnBaseUrl,
-    // The fake CDN lives on loopback; production CDNs are public and need no allow-list.
-    FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-  } });
+  gateway = await startGatewayProcess({
+    env: {
+      API_KEYS: API_KEY,
+      DISCORD_BOT_TOKEN: TOKEN,
+      DISCORD_API_BASE_URL: discord.apiBaseUrl,
+      DISCORD_CDN_BASE_URL: discord.cdnBaseUrl,
+      // The fake CDN lives on loopback; production CDNs are public and need no allow-list.
+      FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+    },
+  });
   url = gateway.url;
 });
 
