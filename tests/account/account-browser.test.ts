@@ -8,7 +8,7 @@ import type { AccountStore } from '../../services/gateway/src/accounts/account-s
 import { createSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { freePort } from '../helpers/processes.ts';
-import { startTestApp, type TestGateway } from '../helpers/test-app.ts';
+import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
 import { timeUntil } from '../keys/key-processes.ts';
 import { openTestStore } from './account-client.ts';
 import { FakeDiscordOAuth } from './fake-discord-oauth.ts';
@@ -37,7 +37,7 @@ test.before(async () => {
   fake = await FakeDiscordOAuth.start();
   dataDir = mkdtempSync(join(tmpdir(), 'account-browser-'));
   const port = await freePort();
-  gateway = await startTestApp({ env: { PORT: String(port), DATABASE_PATH: join(dataDir, 'accounts.sqlite'), ...fake.env(`http://127.0.0.1:${port}`) } });
+  gateway = await startTestGateway({ env: { PORT: String(port), DATABASE_PATH: join(dataDir, 'accounts.sqlite'), ...fake.env(`http://127.0.0.1:${port}`) } });
   store = openTestStore(join(dataDir, 'accounts.sqlite'));
   browser = await launchBrowser();
 });

@@ -5,7 +5,8 @@ import { dayOf, OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/acc
 import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
 import { createSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
 import { freePort } from '../helpers/processes.ts';
-import { startGatewayProcess, statusWith, timeUntil, type GatewayProcess } from '../keys/key-processes.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { statusWith, timeUntil } from '../keys/key-processes.ts';
 import { AccountClient, linkToken } from './account-client.ts';
 
 /**
@@ -28,7 +29,7 @@ function printedLink(gateway: GatewayProcess): string {
 test.before(async () => {
   redis = await startRedisServer({ port: await freePort() });
   env = { REDIS_URL: redis.url, KEY_ROLL_GRACE_HOURS: '0.002' };
-  gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
+  gateways = await Promise.all([startGatewayProcess({ env }), startGatewayProcess({ env })]);
   client = new Redis(redis.url);
 });
 
@@ -104,7 +105,7 @@ test.serial('a gateway restarted on the same Redis keeps the sessions and keys; 
   const created = await browser.post('/account/api/keys', { name: 'survivor' });
   const outputs = [gateways[0]!.process.output(), gateways[1]!.process.output()];
   await gateways[0]!.stop();
-  gateways[0] = await startGatewayProcess(env);
+  gateways[0] = await startGatewayProcess({ env });
   const again = new AccountClient(gateways[0].url);
   for (const [name, value] of browser.cookies) again.cookies.set(name, value);
   const me = await again.json('/account/api/me');

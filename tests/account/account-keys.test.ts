@@ -7,7 +7,7 @@ import type { AccountStore } from '../../services/gateway/src/accounts/account-s
 import { createSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
 import { createApiKey } from '../../services/gateway/src/auth/key-records.ts';
 import { timeUntil } from '../keys/key-processes.ts';
-import { startTestApp, type TestGateway } from '../helpers/test-app.ts';
+import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
 import { AccountClient, linkToken, openTestStore, ownerLinkToken } from './account-client.ts';
 
 /**
@@ -24,7 +24,7 @@ const ENV = { KEY_ROLL_GRACE_HOURS: '0.002', PLANS: 'free:cards=100,requests=100
 
 test.before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'account-keys-'));
-  gateway = await startTestApp({ env: { ...ENV, DATABASE_PATH: databasePath() } });
+  gateway = await startTestGateway({ env: { ...ENV, DATABASE_PATH: databasePath() } });
   store = openTestStore(databasePath());
   owner = new AccountClient(gateway.url);
   await owner.signInWithToken(await ownerLinkToken(store, gateway.url));
@@ -207,7 +207,7 @@ test.serial('an account may hold 25 keys that are not revoked; revoking one make
 test.serial('a restart keeps the session and the keys', async (t) => {
   const created = await owner.post('/account/api/keys', { name: 'survivor' });
   await gateway.close();
-  gateway = await startTestApp({ env: { ...ENV, DATABASE_PATH: databasePath() } });
+  gateway = await startTestGateway({ env: { ...ENV, DATABASE_PATH: databasePath() } });
   const again = new AccountClient(gateway.url);
   for (const [name, value] of owner.cookies) again.cookies.set(name, value);
   const me = await again.json('/account/api/me');

@@ -8,7 +8,7 @@ import type { AccountStore } from '../../services/gateway/src/accounts/account-s
 import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
 import { freePort } from '../helpers/processes.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
-import { startTestApp, type TestGateway } from '../helpers/test-app.ts';
+import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
 import { AccountClient, openTestStore, ownerLinkToken } from './account-client.ts';
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FakeDiscordOAuth } from './fake-discord-oauth.ts';
 
@@ -22,7 +22,7 @@ test.before(async () => {
   fake = await FakeDiscordOAuth.start();
   dataDir = mkdtempSync(join(tmpdir(), 'account-sign-in-'));
   const port = await freePort();
-  gateway = await startTestApp({
+  gateway = await startTestGateway({
     // Room for every failed sign-in and Discord start the tests below make from one address.
     env: { PORT: String(port), DATABASE_PATH: join(dataDir, 'accounts.sqlite'), RATE_LIMIT_AUTH_FAILURES: '200/60s', ...fake.env(`http://127.0.0.1:${port}`) },
   });
@@ -319,7 +319,7 @@ test.serial('sign out ends this browser only; sign out everywhere ends every ses
 
 /** A second gateway on the same database, with other settings (its own address and counters). */
 async function withGateway(env: Record<string, string>, use: (other: TestGateway) => Promise<void>): Promise<void> {
-  const other = await startTestApp({ env: { DATABASE_PATH: join(dataDir, 'accounts.sqlite'), ...env } });
+  const other = await startTestGateway({ env: { DATABASE_PATH: join(dataDir, 'accounts.sqlite'), ...env } });
   try {
     await use(other);
   } finally {

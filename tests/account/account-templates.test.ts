@@ -21,7 +21,7 @@ const USER_ID = '302050872383242240';
 
 test.before(async () => {
   // The render path too: a template is only proven usable by a card drawn from it.
-  gateway = await startTestGateway({ env: { PLANS, RENDER_WORKERS: '1' } });
+  gateway = await startTestGateway({ render: true, env: { PLANS, RENDER_WORKERS: '1' } });
   store = openTestStore(join(gateway.mediaDir, 'accounts.sqlite'));
   owner = new AccountClient(gateway.url);
   await owner.signInWithToken(await ownerLinkToken(store, gateway.url));

@@ -29,7 +29,7 @@ let browser: Browser;
 
 test.before(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  gateway = await startTestGateway({ env: { RATE_LIMIT_PREVIEW: `${PREVIEW_BUDGET}/60s`, RENDER_WORKERS: '1' } });
+  gateway = await startTestGateway({ render: true, env: { RATE_LIMIT_PREVIEW: `${PREVIEW_BUDGET}/60s`, RENDER_WORKERS: '1' } });
   store = openTestStore(join(gateway.mediaDir, 'accounts.sqlite'));
   browser = await launchBrowser();
 });

@@ -9,7 +9,7 @@ import type { AccountStore } from '../../services/gateway/src/accounts/account-s
 import { toPlans } from '../../services/gateway/src/accounts/plans.ts';
 import { Quotas } from '../../services/gateway/src/accounts/quotas.ts';
 import { UsageMeter } from '../../services/gateway/src/accounts/usage-meter.ts';
-import { FIXED_NOW_MS } from '../helpers/test-app.ts';
+import { FIXED_NOW_MS } from '../helpers/test-gateway.ts';
 
 /** What the meter and the quota call: month totals that grow with addUsage, and one account. */
 function memoryStore() {

@@ -17,7 +17,7 @@ let gateway: TestGateway;
 let store: AccountStore;
 
 test.before(async () => {
-  gateway = await startTestGateway({ env: { USAGE_FLUSH_MS: '100', PLANS: 'free:cards=1000,requests=100000;cardless:cards=2,requests=1000' } });
+  gateway = await startTestGateway({ render: true, env: { USAGE_FLUSH_MS: '100', PLANS: 'free:cards=1000,requests=100000;cardless:cards=2,requests=1000' } });
   store = openSqliteAccountStore({ path: join(gateway.mediaDir, 'accounts.sqlite') });
 });
 test.after.always(async () => {

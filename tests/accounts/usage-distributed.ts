@@ -9,7 +9,7 @@ import { Cluster, Redis } from 'ioredis';
 import { dayOf } from '../../services/gateway/src/accounts/account-model.ts';
 import type { AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
 import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
-import { startGatewayProcess, type GatewayProcess } from '../keys/key-processes.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { makeAccount, makeKey, untilStored } from './usage-helpers.ts';
 
 const PLANS = 'free:cards=1000,requests=100000;tiny:cards=1,requests=5';
@@ -40,7 +40,7 @@ export function registerDistributedUsageTests(startRedis: () => Promise<TestRedi
       ? new Cluster(env.REDIS_CLUSTER_NODES.split(',').map((node) => ({ host: node.split(':')[0]!, port: Number(node.split(':')[1]) })))
       : new Redis(env.REDIS_URL!);
     store = redisAccountStore(client, 'usage test');
-    gateways = await Promise.all([0, 1].map(() => startGatewayProcess({ ...env, USAGE_FLUSH_MS: '200', PLANS })));
+    gateways = await Promise.all([0, 1].map(() => startGatewayProcess({ env: { ...env, USAGE_FLUSH_MS: '200', PLANS } })));
   });
   test.after.always(async () => {
     await Promise.all(gateways.map((gateway) => gateway.stop()));
@@ -89,7 +89,7 @@ export function registerDistributedUsageTests(startRedis: () => Promise<TestRedi
     await makeAccount(store, 'acct_sigterm', 'free');
     const { key, id } = await makeKey(store, { accountId: 'acct_sigterm' });
     // No timer flush within the test: what reaches the store comes from the shutdown.
-    const gateway = await startGatewayProcess({ ...redisEnv(), USAGE_FLUSH_MS: '60000', PLANS });
+    const gateway = await startGatewayProcess({ env: { ...redisEnv(), USAGE_FLUSH_MS: '60000', PLANS } });
     try {
       for (let index = 0; index < 3; index += 1) t.is((await call(gateway, key, '/v1/random-emoji')).status, 200);
     } finally {

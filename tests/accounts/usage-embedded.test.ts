@@ -11,7 +11,7 @@ import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-mo
 import type { AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
 import { openSqliteAccountStore } from '../../services/gateway/src/accounts/sqlite-account-store.ts';
 import { apiKeyId, hashApiKey } from '../../services/gateway/src/auth/api-keys.ts';
-import { FIXED_NOW_MS, OTHER_API_KEY, postJson, startTestApp, TEST_API_KEY, type TestGateway } from '../helpers/test-app.ts';
+import { FIXED_NOW_MS, OTHER_API_KEY, postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 import { countsByMetric, makeAccount, makeKey, movableClock, untilStored } from './usage-helpers.ts';
 
 const PLANS = 'free:cards=1000,requests=100000;tiny:cards=2,requests=5';
@@ -23,7 +23,7 @@ let gateway: TestGateway;
 let store: AccountStore;
 
 test.before(async () => {
-  gateway = await startTestApp({ env: { USAGE_FLUSH_MS: '100', PLANS } });
+  gateway = await startTestGateway({ env: { USAGE_FLUSH_MS: '100', PLANS } });
   store = openSqliteAccountStore({ path: join(gateway.mediaDir, 'accounts.sqlite') });
 });
 test.after.always(async () => {
@@ -130,7 +130,7 @@ test('bootstrap keys (API_KEYS) belong to the owner account and their usage coun
 
 test('over quota: 429 quota_exceeded naming the quota, Retry-After to the end of the UTC month; refusals are not requests; the next month starts again', async (t) => {
   const clock = movableClock(FIXED_NOW_MS);
-  const own = await startTestApp({ clock, env: { USAGE_FLUSH_MS: '100', PLANS } });
+  const own = await startTestGateway({ clock, env: { USAGE_FLUSH_MS: '100', PLANS } });
   const ownStore = openSqliteAccountStore({ path: join(own.mediaDir, 'accounts.sqlite') });
   try {
     await makeAccount(ownStore, 'acct_tiny', 'tiny');
@@ -177,7 +177,7 @@ test('concurrent requests cannot share the last of the quota: of 12 at once, exa
 });
 
 test('with RATE_LIMITS=off no quota refuses, usage is still counted, and GET /v1/account says quotas are not enforced', async (t) => {
-  const own = await startTestApp({ env: { USAGE_FLUSH_MS: '100', PLANS: 'tiny:cards=0,requests=1', RATE_LIMITS: 'off' } });
+  const own = await startTestGateway({ env: { USAGE_FLUSH_MS: '100', PLANS: 'tiny:cards=0,requests=1', RATE_LIMITS: 'off' } });
   try {
     for (let index = 0; index < 3; index += 1) t.is((await own.request('/v1/coin-flip')).status, 200);
     const { body } = await own.json('/v1/account');
@@ -193,7 +193,7 @@ test('counts survive a restart: shutdown writes the last ones, and the next gate
   // A flush interval longer than the test: only the shutdown flush can write these counts.
   const env = { USAGE_FLUSH_MS: '60000', PLANS, DATABASE_PATH: join(dataDir, 'accounts.sqlite') };
   try {
-    const before = await startTestApp({ env });
+    const before = await startTestGateway({ env });
     for (let index = 0; index < 3; index += 1) t.is((await before.request('/v1/coin-flip')).status, 200);
     t.is((await before.request('/v1/time?unix=nope')).status, 400);
     await before.close();
@@ -206,7 +206,7 @@ test('counts survive a restart: shutdown writes the last ones, and the next gate
     } finally {
       await reopened.close();
     }
-    const after = await startTestApp({ env });
+    const after = await startTestGateway({ env });
     try {
       const { body } = await after.json('/v1/account');
       t.is(body.requests.used, 5);

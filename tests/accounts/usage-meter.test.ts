@@ -8,7 +8,7 @@ import { createLogger } from '@utility-api/infra';
 import type { UsageCount } from '../../services/gateway/src/accounts/account-model.ts';
 import type { AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
 import { UsageMeter } from '../../services/gateway/src/accounts/usage-meter.ts';
-import { FIXED_NOW_MS } from '../helpers/test-app.ts';
+import { FIXED_NOW_MS } from '../helpers/test-gateway.ts';
 
 /** Only what the meter calls: addUsage, failing while `failing` is set (or for one account's counts). */
 function fakeStore() {

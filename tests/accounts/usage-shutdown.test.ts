@@ -9,7 +9,8 @@ import test from 'ava';
 import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
 import { openSqliteAccountStore } from '../../services/gateway/src/accounts/sqlite-account-store.ts';
 import { apiKeyId, hashApiKey } from '../../services/gateway/src/auth/api-keys.ts';
-import { BOOTSTRAP_KEY, startGatewayProcess } from '../keys/key-processes.ts';
+import { startGatewayProcess } from '../helpers/gateway-process.ts';
+import { TEST_API_KEY } from '../helpers/test-gateway.ts';
 import { SLOW_PATH, startSlowImageServer } from '../pipeline/slow-image-server.ts';
 import { countsByMetric } from './usage-helpers.ts';
 
@@ -19,11 +20,11 @@ test('a card in flight at SIGTERM is answered and counted before the last flush'
   try {
     const databasePath = join(dataDir, 'accounts.sqlite');
     // No timer flush within the test: only the shutdown's can write these counts.
-    const gateway = await startGatewayProcess({ DATABASE_PATH: databasePath, USAGE_FLUSH_MS: '60000', FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1' });
+    const gateway = await startGatewayProcess({ env: { DATABASE_PATH: databasePath, USAGE_FLUSH_MS: '60000', FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
     const fetched = images.nextRequest(SLOW_PATH);
     const card = fetch(`${gateway.url}/v1/profile-image?userId=302050872383242240`, {
       method: 'POST',
-      headers: { authorization: BOOTSTRAP_KEY, 'content-type': 'application/json' },
+      headers: { authorization: TEST_API_KEY, 'content-type': 'application/json' },
       body: JSON.stringify({ customBackground: `${images.url}${SLOW_PATH}` }),
     });
     // The card is being drawn (its background is dripping in) when the signal comes.
@@ -35,7 +36,7 @@ test('a card in flight at SIGTERM is answered and counted before the last flush'
     const store = openSqliteAccountStore({ path: databasePath });
     try {
       const today = new Date().toISOString().slice(0, 10);
-      const counts = countsByMetric(await store.usage(OWNER_ACCOUNT_ID, today, today), apiKeyId(hashApiKey(BOOTSTRAP_KEY)));
+      const counts = countsByMetric(await store.usage(OWNER_ACCOUNT_ID, today, today), apiKeyId(hashApiKey(TEST_API_KEY)));
       t.deepEqual(counts, { 'requests createProfileImage': 1, 'cards png': 1 });
     } finally {
       await store.close();

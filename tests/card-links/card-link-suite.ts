@@ -1,5 +1,6 @@
 import type { TestFn } from 'ava';
 import { cardUrl } from '@utility-api/client';
+import { PNG_SIGNATURE } from '../fixtures/images.ts';
 import { createKey, runKeysCli } from '../keys/key-processes.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
 import { ANIMATED_SOURCES, USER_ID } from '../pipeline/profile-image-suite.ts';
@@ -15,8 +16,6 @@ export interface CardLinkTarget {
   /** How many times the card stored under this media key was drawn, from the renderers' own logs. */
   rendersOf(mediaKey: string): number;
 }
-
-const PNG_SIGNATURE = '89504e470d0a1a0a';
 
 async function fetchLink(link: string, headers: Record<string, string> = {}) {
   const response = await fetch(link, { headers });
@@ -52,7 +51,7 @@ export function registerCardLinkTests(test: TestFn, target: () => CardLinkTarget
     const first = await fetchLink(link);
     t.is(first.status, 200, first.bytes.toString('utf8', 0, 300));
     t.is(first.headers.get('content-type'), 'image/png');
-    t.is(first.bytes.subarray(0, 8).toString('hex'), PNG_SIGNATURE);
+    t.is(first.bytes.subarray(0, 8).toString('hex'), PNG_SIGNATURE.toString('hex'));
     t.is(Number(first.headers.get('content-length')), first.bytes.length, 'Content-Length is the length of the image');
     t.is(first.headers.get('x-card-render'), 'new');
     t.is(first.headers.get('cache-control'), 'public, max-age=31536000, immutable');

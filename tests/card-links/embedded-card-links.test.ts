@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import test from 'ava';
-import { startEmbeddedGateway, type EmbeddedGateway } from '../pipeline/embedded-gateway.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
 import { startPipelineImageServer, SUITE_ENV } from '../pipeline/profile-image-suite.ts';
 import { registerBatchTests, registerCardLinkTests, registerTemplateTests, TEMPLATE_PLANS, type CardLinkTarget } from './card-link-suite.ts';
 
 const API_KEY = 'card-link-key-0123456789abcdef';
-let gateway: EmbeddedGateway;
+let gateway: GatewayProcess;
 let images: ImageServer;
 
 test.before(async () => {
   images = await startPipelineImageServer();
-  gateway = await startEmbeddedGateway(API_KEY, { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_WORKERS: '2', ...SUITE_ENV, PLANS: TEMPLATE_PLANS });
+  gateway = await startGatewayProcess({ env: { API_KEYS: API_KEY, FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_WORKERS: '2', ...SUITE_ENV, PLANS: TEMPLATE_PLANS } });
 });
 
 test.after.always(async () => {

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { createClient, UtilityApiError } from '@utility-api/client';
 import { REPO_ROOT } from '../helpers/processes.ts';
-import { startTestApp, TEST_API_KEY, type TestGateway } from '../helpers/test-app.ts';
+import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 
 /** The templates API through both SDKs, on the app without the render path (templates draw nothing). */
 const run = promisify(execFile);
@@ -12,7 +12,7 @@ const PYTHON = '/usr/bin/python3';
 let gateway: TestGateway;
 
 test.before(async () => {
-  gateway = await startTestApp();
+  gateway = await startTestGateway();
 });
 test.after.always(async () => {
   await gateway?.close();

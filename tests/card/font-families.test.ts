@@ -15,7 +15,8 @@ import { cardFontFiles } from '../../packages/card/src/fonts/font-files.ts';
 import { renderAnimatedCard, renderCard } from '../../packages/card/src/index.ts';
 import { TEXT_COLUMN } from '../../packages/card/src/layout/card-layout.ts';
 import { drawText, measureText, withCardFontFamily, type TextStyle } from '../../packages/card/src/text/rich-text.ts';
-import { animatedImage, decodeFrames } from './animation/animated-fixtures.ts';
+import { decodeFrames } from './animation/animated-fixtures.ts';
+import { animatedImage } from '../fixtures/images.ts';
 
 // Before any canvas exists: only a fontconfig started after prepareCardFonts() is limited to the card's fonts.
 prepareCardFonts();

@@ -12,7 +12,7 @@ import { CardImageError, clearCardCaches, renderCard, type CardImageErrorReason,
 import { SAMPLE_CARDS } from '../../packages/card/samples/sample-cards.ts';
 import { sampleAvatarPng, sampleBadgePng, sampleLandscapeJpeg } from '../../packages/card/samples/sample-images.ts';
 import { rejectsWithCardImageError } from './images/card-image-assertions.ts';
-import { ihdrChunk, PNG_SIGNATURE, pngChunk } from './images/fixtures.ts';
+import { ihdrChunk, PNG_SIGNATURE, pngChunk } from '../fixtures/images.ts';
 
 const goodPng = sampleAvatarPng();
 const goodBadge = sampleBadgePng();

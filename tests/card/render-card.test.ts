@@ -5,10 +5,9 @@ import { PNG_ENCODING, renderCard, warmUpCardRenderer } from '../../packages/car
 import { RENDER_STEPS } from '../../packages/card/src/steps/render-steps.ts';
 import { isRightToLeft, splitRuns } from '../../packages/card/src/text/rich-text.ts';
 import { decodePng } from './golden-images.ts';
-import { parsePngChunks } from './images/fixtures.ts';
+import { parsePngChunks, PNG_SIGNATURE } from '../fixtures/images.ts';
 
 const PROFILE = { userId: '175928847299117063', username: 'ada.codes' };
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 test('a card is a 900x300 PNG at scale 1 and 1800x600 at scale 2, with transparent rounded corners', async (t) => {
   for (const scale of [1, 2] as const) {

@@ -23,7 +23,7 @@ const operations = new Map<string, { path: string; method: string }>();
 test.before(async () => {
   // The calls are checked for what they send and get, not for speed: type-checks of generated code
   // run beside the card renders, so the card deadline is the longest the configuration allows.
-  gateway = await startTestGateway({ env: { RENDER_TIMEOUT_MS: '120000' } });
+  gateway = await startTestGateway({ render: true, env: { RENDER_TIMEOUT_MS: '120000' } });
   const text = await (await fetch(`${gateway.url}/v1/openapi.json`)).text();
   contract = new OpenApiContract(JSON.parse(text) as Record<string, unknown>);
   documentFile = join(mkdtempSync(join(tmpdir(), 'generated-clients-')), 'openapi.json');

@@ -2,7 +2,8 @@ import test from 'ava';
 import { createRedisProfileCache } from '@utility-api/discord-users';
 import { createRedisConnection } from '@utility-api/infra/redis';
 import { Cluster } from 'ioredis';
-import { createKey, runKeysCli, startGatewayProcess, statusWith, timeUntil, type GatewayProcess } from '../keys/key-processes.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { createKey, runKeysCli, statusWith, timeUntil } from '../keys/key-processes.ts';
 import { startRedisCluster, type RunningCluster } from './redis-cluster.ts';
 
 /** Managed keys, rate limits and the profile cache of two gateway processes sharing a Redis Cluster (3 masters, 3 replicas). */
@@ -13,7 +14,7 @@ let env: Record<string, string>;
 test.before(async () => {
   cluster = await startRedisCluster();
   env = { REDIS_CLUSTER_NODES: cluster.nodesEnv };
-  gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
+  gateways = await Promise.all([startGatewayProcess({ env }), startGatewayProcess({ env })]);
 });
 
 test.after.always(async () => {

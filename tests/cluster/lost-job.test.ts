@@ -2,7 +2,8 @@ import test from 'ava';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX } from '@utility-api/render-jobs';
-import { BOOTSTRAP_KEY, startGatewayProcess, type GatewayProcess } from '../keys/key-processes.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { TEST_API_KEY } from '../helpers/test-gateway.ts';
 import { USER_ID } from '../pipeline/profile-image-suite.ts';
 import { startRedisCluster, type RunningCluster } from './redis-cluster.ts';
 
@@ -18,7 +19,7 @@ let gateway: GatewayProcess;
 
 test.before(async () => {
   cluster = await startRedisCluster();
-  gateway = await startGatewayProcess({ REDIS_CLUSTER_NODES: cluster.nodesEnv, RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS) });
+  gateway = await startGatewayProcess({ env: { REDIS_CLUSTER_NODES: cluster.nodesEnv, RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS) } });
 });
 
 test.after.always(async () => {
@@ -33,7 +34,7 @@ test('a waited-on job that Redis lost is a prompt 503 with Retry-After, not a 50
     const started = Date.now();
     const answer = fetch(`${gateway.url}/v1/profile-image?userId=${USER_ID}`, {
       method: 'POST',
-      headers: { authorization: BOOTSTRAP_KEY, 'content-type': 'application/json' },
+      headers: { authorization: TEST_API_KEY, 'content-type': 'application/json' },
       body: JSON.stringify({ customTag: 'lost in redis' }),
     });
     // Every job has a priority (its key's rank), so it waits in BullMQ's prioritized set.

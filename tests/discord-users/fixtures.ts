@@ -1,5 +1,4 @@
 /** Users, images and wiring shared by the discord-users tests. */
-import { createCanvas } from 'canvas';
 import {
   createDiscordProfiles,
   createMemoryProfileCache,
@@ -7,18 +6,10 @@ import {
 } from '@utility-api/discord-users';
 import { createLogger } from '@utility-api/infra';
 import { createImageFetcher } from '@utility-api/safe-fetch';
+import { solidPng } from '../fixtures/images.ts';
 import { type FakeDiscord } from './fake-discord.ts';
 
 export const TOKEN = 'fake-bot-token.abc123';
-
-/** A small real PNG of one color, so bytes can be told apart and pass the image checks. */
-export function solidPng(color: string): Buffer {
-  const canvas = createCanvas(8, 8);
-  const context = canvas.getContext('2d');
-  context.fillStyle = color;
-  context.fillRect(0, 0, 8, 8);
-  return canvas.toBuffer('image/png');
-}
 
 let nextId = 200_000_000_000_000_000n;
 /** A fresh snowflake per call: tests in a file run concurrently against one fake. */
@@ -74,10 +65,10 @@ export function profilesFor(fake: FakeDiscord, overrides: Partial<DiscordProfile
 /** Adds a user to the fake, with its avatar/banner/decoration PNGs on the fake CDN when it has them. */
 export function addUser(fake: FakeDiscord, user: Record<string, unknown> & { id: string }): void {
   fake.users.set(user.id, user);
-  if (typeof user.avatar === 'string') fake.images.set(`/avatars/${user.id}/${user.avatar}.png`, solidPng('#ff0000'));
-  if (typeof user.banner === 'string') fake.images.set(`/banners/${user.id}/${user.banner}.png`, solidPng('#00ff00'));
+  if (typeof user.avatar === 'string') fake.images.set(`/avatars/${user.id}/${user.avatar}.png`, solidPng(8, 8, '#ff0000'));
+  if (typeof user.banner === 'string') fake.images.set(`/banners/${user.id}/${user.banner}.png`, solidPng(8, 8, '#00ff00'));
   const decoration = user.avatar_decoration_data as { asset?: string } | null | undefined;
-  if (decoration?.asset) fake.images.set(`/avatar-decoration-presets/${decoration.asset}.png`, solidPng('#0000ff'));
+  if (decoration?.asset) fake.images.set(`/avatar-decoration-presets/${decoration.asset}.png`, solidPng(8, 8, '#0000ff'));
 }
 
 /** A plain user with an avatar, ready on the fake. */

@@ -1,7 +1,8 @@
 import { profileImageUrls, UnknownUserError } from '@utility-api/discord-users';
 import test from 'ava';
 import { type FakeDiscord, startFakeDiscord } from './fake-discord.ts';
-import { addUser, newUserId, profilesFor, solidPng } from './fixtures.ts';
+import { addUser, newUserId, profilesFor } from './fixtures.ts';
+import { solidPng } from '../fixtures/images.ts';
 
 let fake: FakeDiscord;
 test.before(async () => {
@@ -13,8 +14,8 @@ test.after.always(async () => {
 
 const SERVER_AVATAR = '0123456789abcdef0123456789abcdef';
 const OWN_AVATAR = 'fedcba9876543210fedcba9876543210';
-const RED = solidPng('#ff0000');
-const BLUE = solidPng('#0000ff');
+const RED = solidPng(8, 8, '#ff0000');
+const BLUE = solidPng(8, 8, '#0000ff');
 
 /** A user (red avatar) who is a member of a fresh server with `member` as their member object (none: not a member). */
 function memberOf(member: Record<string, unknown> | undefined) {

@@ -9,7 +9,8 @@ import {
 } from '@utility-api/discord-users';
 import test from 'ava';
 import { startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
-import { addUser, newUserId, PINO_WARN, profilesFor, solidPng, TOKEN } from './fixtures.ts';
+import { addUser, newUserId, PINO_WARN, profilesFor, TOKEN } from './fixtures.ts';
+import { solidPng } from '../fixtures/images.ts';
 
 let fake: FakeDiscord;
 test.before(async () => {
@@ -207,6 +208,6 @@ test('without a token the id-only profile is a placeholder display name after th
 });
 
 test('fixture PNGs are real, distinct images', (t) => {
-  t.notDeepEqual(solidPng('#ff0000'), solidPng('#00ff00'));
-  t.is(solidPng('#ff0000').subarray(1, 4).toString('latin1'), 'PNG');
+  t.notDeepEqual(solidPng(8, 8, '#ff0000'), solidPng(8, 8, '#00ff00'));
+  t.is(solidPng(8, 8, '#ff0000').subarray(1, 4).toString('latin1'), 'PNG');
 });

@@ -14,7 +14,8 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
 import { defaultPublicBaseUrl } from '../../services/gateway/src/config.ts';
-import { animatedImage, png, solidPng, startImageServer, type ImageServer } from '../pipeline/image-server.ts';
+import { png, startImageServer, type ImageServer } from '../pipeline/image-server.ts';
+import { animatedImage, solidPng } from '../fixtures/images.ts';
 import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 import { allBlocks, blocksOf, describe, ROOT, type DocBlock } from './doc-blocks.ts';
 
@@ -39,17 +40,13 @@ let scratch: string;
 let shellEnvironment: NodeJS.ProcessEnv;
 
 test.before(async () => {
-  const movingGif = await animatedImage('gif', 300, 100, [
-    { color: '#1abc9c', delayMs: 200 },
-    { color: '#9b59b6', delayMs: 200 },
-    { color: '#f1c40f', delayMs: 200 },
-  ]);
+  const movingGif = await animatedImage('gif', { width: 300, height: 100 }, ['#1abc9c', '#9b59b6', '#f1c40f'], [200, 200, 200]);
   images = await startImageServer({
     '/avatar.png': png(solidPng(256, 256, '#e67e22')),
     '/moving.gif': (_request, respond) => respond(200, 'image/gif', movingGif),
   });
   // Cards are checked for what they are, not for speed: the animated one takes seconds on a loaded machine.
-  gateway = await startTestGateway({ env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_TIMEOUT_MS: '120000', RENDER_ANIMATED_TIME_BUDGET_MS: '60000' } });
+  gateway = await startTestGateway({ render: true, env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_TIMEOUT_MS: '120000', RENDER_ANIMATED_TIME_BUDGET_MS: '60000' } });
   scratch = mkdtempSync(join(tmpdir(), 'readme-examples-'));
   checkout = join(scratch, 'checkout');
   mkdirSync(join(checkout, 'sdk'), { recursive: true });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freeLoopbackPort, GATEWAY_ENTRY, RENDERER_ENTRY } from '../../scripts/local-stack/local-stack.ts';
+import { freeLoopbackPort, RENDERER_ENTRY } from '../../scripts/local-stack/local-stack.ts';
 import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
 import { startS3Server, type RunningS3 } from '../../scripts/local-stack/s3-server.ts';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/local-stack/service-process.ts';
@@ -16,23 +16,8 @@ export const BASE_ENV: Record<string, string> = {
   RENDER_WORKERS: '1',
 };
 
-export interface RunningGatewayProcess {
-  url: string;
-  port: number;
-  process: ServiceProcess;
-}
-
-/** A gateway process on a free loopback port, started as production starts it. */
-export async function startGatewayProcess(env: Record<string, string>, options: { waitUntilListening?: boolean } = {}): Promise<RunningGatewayProcess> {
-  const port = await freeLoopbackPort();
-  const gateway = startServiceProcess({
-    name: 'gateway',
-    entry: GATEWAY_ENTRY,
-    env: { ...BASE_ENV, API_KEYS: API_KEY, ...env, PORT: String(port), HOST: '127.0.0.1' },
-  });
-  if (options.waitUntilListening !== false) await gateway.waitFor(/gateway listening/, 60_000);
-  return { url: `http://127.0.0.1:${port}`, port, process: gateway };
-}
+/** What a gateway process of these tests adds to the test environment: the suite's key and the renderers' settings. */
+export const GATEWAY_ENV: Record<string, string> = { ...BASE_ENV, API_KEYS: API_KEY };
 
 /**
  * A renderer process with its health server on a port of its own choosing (HEALTH_PORT=0; the

@@ -5,12 +5,13 @@ import test from 'ava';
 import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
 import type { ServiceProcess } from '../../scripts/local-stack/service-process.ts';
-import { startGatewayProcess, startRendererProcess } from './fault-topology.ts';
+import { startGatewayProcess } from '../helpers/gateway-process.ts';
+import { GATEWAY_ENV, startRendererProcess } from './fault-topology.ts';
 
 const mediaDirectory = mkdtempSync(join(tmpdir(), 'utility-api-faults-eviction-'));
 let evicting: RunningRedis;
 let configDisabled: RunningRedis;
-const processes: ServiceProcess[] = [];
+const processes: Pick<ServiceProcess, 'stop'>[] = [];
 
 test.before(async () => {
   [evicting, configDisabled] = await Promise.all([
@@ -29,8 +30,8 @@ test.after.always(async () => {
 const envFor = (redis: RunningRedis, extra: Record<string, string> = {}) => ({ REDIS_URL: redis.url, MEDIA_DIR: mediaDirectory, ...extra });
 
 const gateway = async (env: Record<string, string>, waitUntilListening: boolean) => {
-  const started = await startGatewayProcess(env, { waitUntilListening });
-  processes.push(started.process);
+  const started = await startGatewayProcess({ env: { ...GATEWAY_ENV, ...env }, waitUntilListening });
+  processes.push(started);
   return started.process;
 };
 const renderer = async (env: Record<string, string>, waitUntilReady: boolean) => {

@@ -5,13 +5,13 @@ import {
   API_KEY,
   postCard,
   startBacking,
-  startGatewayProcess,
+  GATEWAY_ENV,
   startRendererProcess,
   timedFetch,
   uniqueTag,
   type Backing,
-  type RunningGatewayProcess,
 } from './fault-topology.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { eventually } from '../helpers/processes.ts';
 import { SLOW_PATH, startSlowImageServer } from '../pipeline/slow-image-server.ts';
 
@@ -20,7 +20,7 @@ const PROMPT_MS = 1000;
 
 let backing: Backing;
 let images: ImageServer;
-let gateway: RunningGatewayProcess;
+let gateway: GatewayProcess;
 let renderer: ServiceProcess;
 let cachedTag: string;
 
@@ -28,11 +28,11 @@ test.before(async () => {
   images = await startSlowImageServer(3000);
   backing = await startBacking();
   renderer = await startRendererProcess(backing.env);
-  gateway = await startGatewayProcess(backing.env);
+  gateway = await startGatewayProcess({ env: { ...GATEWAY_ENV, ...backing.env } });
 });
 
 test.after.always(async () => {
-  await Promise.all([gateway?.process.stop('SIGTERM'), renderer?.stop('SIGTERM')]);
+  await Promise.all([gateway?.stop(), renderer?.stop('SIGTERM')]);
   await backing?.stop();
   await images?.close();
 });

@@ -1,7 +1,8 @@
 import test from 'ava';
 import type { ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
-import { postCard, startBacking, startGatewayProcess, startRendererProcess, uniqueTag, type Backing, type RunningGatewayProcess } from './fault-topology.ts';
+import { GATEWAY_ENV, postCard, startBacking, startRendererProcess, uniqueTag, type Backing } from './fault-topology.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { SLOW_PATH, startSlowImageServer } from '../pipeline/slow-image-server.ts';
 
 /**
@@ -18,7 +19,7 @@ const RENDER_TIMEOUT_MS = 120_000;
 
 let backing: Backing;
 let images: ImageServer;
-let gateway: RunningGatewayProcess;
+let gateway: GatewayProcess;
 const renderers: ServiceProcess[] = [];
 
 const startRenderer = async () => {
@@ -31,11 +32,11 @@ test.before(async () => {
   images = await startSlowImageServer(3000);
   backing = await startBacking();
   await startRenderer();
-  gateway = await startGatewayProcess({ ...backing.env, RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS) });
+  gateway = await startGatewayProcess({ env: { ...GATEWAY_ENV, ...backing.env, RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS) } });
 });
 
 test.after.always(async () => {
-  await Promise.all([gateway?.process.stop('SIGTERM'), ...renderers.map((renderer) => renderer.stop('SIGTERM'))]);
+  await Promise.all([gateway?.stop(), ...renderers.map((renderer) => renderer.stop('SIGTERM'))]);
   await backing?.stop();
   await images?.close();
 });

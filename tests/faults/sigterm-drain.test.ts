@@ -1,29 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
 import {
   postCard,
   startBacking,
-  startGatewayProcess,
+  GATEWAY_ENV,
   startRendererProcess,
   uniqueTag,
   type Backing,
-  type RunningGatewayProcess,
 } from './fault-topology.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { eventually } from '../helpers/processes.ts';
 import { SLOW_PATH, startSlowImageServer } from '../pipeline/slow-image-server.ts';
 
 let backing: Backing;
 let images: ImageServer;
-const processes: ServiceProcess[] = [];
-const mediaDirectory = mkdtempSync(join(tmpdir(), 'utility-api-faults-media-'));
+/** Every process started here, to kill whatever a test left running (a gateway's stop removes its temp folder too). */
+const processes: Pick<ServiceProcess, 'stop'>[] = [];
 let firstRenderer: ServiceProcess;
-let distributedGateway: RunningGatewayProcess;
-let embeddedGateway: RunningGatewayProcess;
+let distributedGateway: GatewayProcess;
+let embeddedGateway: GatewayProcess;
 
 test.before(async () => {
   images = await startSlowImageServer(3000);
@@ -31,8 +28,8 @@ test.before(async () => {
   // Started together: process boot is most of this file's time.
   [firstRenderer, distributedGateway, embeddedGateway] = await Promise.all([
     startRendererProcess(backing.env).then(tracked),
-    startGatewayProcess(backing.env).then(tracked),
-    startGatewayProcess({ MEDIA_DIR: mediaDirectory }).then(tracked),
+    startGatewayProcess({ env: { ...GATEWAY_ENV, ...backing.env } }).then(tracked),
+    startGatewayProcess({ env: GATEWAY_ENV }).then(tracked),
   ]);
 });
 
@@ -40,11 +37,10 @@ test.after.always(async () => {
   await Promise.all(processes.map((service) => service.stop('SIGKILL')));
   await backing?.stop();
   await images?.close();
-  rmSync(mediaDirectory, { recursive: true, force: true });
 });
 
-const tracked = <T extends ServiceProcess | RunningGatewayProcess>(service: T): T => {
-  processes.push('process' in service ? service.process : service);
+const tracked = <T extends Pick<ServiceProcess, 'stop'>>(service: T): T => {
+  processes.push(service);
   return service;
 };
 
@@ -70,7 +66,7 @@ const startSlowCard = async (gatewayUrl: string) => {
 };
 
 /** A gateway SIGTERMed mid-render: stops listening at once, still answers the request, exits 0. */
-async function assertGatewayDrains(t: ExecutionContext, gateway: RunningGatewayProcess) {
+async function assertGatewayDrains(t: ExecutionContext, gateway: GatewayProcess) {
   const card = await startSlowCard(gateway.url);
   const signalledAt = performance.now();
   gateway.process.child.kill('SIGTERM');

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
-import { API_KEY, startGatewayProcess, timedFetch, type RunningGatewayProcess } from './fault-topology.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { API_KEY, GATEWAY_ENV, timedFetch } from './fault-topology.ts';
 
 /** Short so the attack is bounded in time; production defaults to 10 s and 30 s. */
 const HEADERS_TIMEOUT_MS = 2000;
@@ -12,16 +10,14 @@ const SLOW_CLIENTS = 40;
 /** Timeout, plus the server's one-second sweep, plus room for a loaded machine; the old sweep alone was 30 s. */
 const DROPPED_WITHIN_MS = HEADERS_TIMEOUT_MS + 5000;
 
-const mediaDirectory = mkdtempSync(join(tmpdir(), 'utility-api-faults-slowloris-'));
-let gateway: RunningGatewayProcess;
+let gateway: GatewayProcess;
 
 test.before(async () => {
-  gateway = await startGatewayProcess({ MEDIA_DIR: mediaDirectory, HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
+  gateway = await startGatewayProcess({ env: { ...GATEWAY_ENV, HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
 });
 
 test.after.always(async () => {
-  await gateway?.process.stop('SIGTERM');
-  rmSync(mediaDirectory, { recursive: true, force: true });
+  await gateway?.stop();
 });
 
 interface SlowClient {

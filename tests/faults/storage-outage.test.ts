@@ -3,20 +3,20 @@ import type { ServiceProcess } from '../../scripts/local-stack/service-process.t
 import {
   postCard,
   startBacking,
-  startGatewayProcess,
+  GATEWAY_ENV,
   startRendererProcess,
   timedFetch,
   uniqueTag,
   type Backing,
-  type RunningGatewayProcess,
 } from './fault-topology.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { eventually } from '../helpers/processes.ts';
 
 /** Three attempts with 200 and 400 ms of backoff against a refused connection: a few seconds at most. */
 const PROMPT_FAILURE_MS = 5000;
 
 let backing: Backing;
-let gateway: RunningGatewayProcess;
+let gateway: GatewayProcess;
 let renderer: ServiceProcess;
 let mediaUrl: string;
 let mediaBytes: Buffer;
@@ -24,11 +24,11 @@ let mediaBytes: Buffer;
 test.before(async () => {
   backing = await startBacking();
   renderer = await startRendererProcess(backing.env);
-  gateway = await startGatewayProcess(backing.env);
+  gateway = await startGatewayProcess({ env: { ...GATEWAY_ENV, ...backing.env } });
 });
 
 test.after.always(async () => {
-  await Promise.all([gateway?.process.stop('SIGTERM'), renderer?.stop('SIGTERM')]);
+  await Promise.all([gateway?.stop(), renderer?.stop('SIGTERM')]);
   await backing?.stop();
 });
 

@@ -1,7 +1,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import test from 'ava';
 import fc from 'fast-check';
-import { TEST_API_KEY } from '../helpers/test-app.ts';
+import { TEST_API_KEY } from '../helpers/test-gateway.ts';
 import { anyBody, contentType, oversizedJsonText } from './support/arbitraries.ts';
 import { fuzzParameters, startFuzzTarget, type FuzzTarget } from './support/fuzz-target.ts';
 import { documentedOperations, type Operation } from './support/operations.ts';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { OTHER_API_KEY, TEST_API_KEY } from '../helpers/test-app.ts';
+import { OTHER_API_KEY, TEST_API_KEY } from '../helpers/test-gateway.ts';
 import { authorizationValue, contentType, extraHeaders, sendable } from './support/arbitraries.ts';
 import { fuzzParameters, startFuzzTarget, type FuzzTarget } from './support/fuzz-target.ts';
 import type { RawRequest } from './support/raw-http.ts';

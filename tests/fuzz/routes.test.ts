@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { TEST_API_KEY } from '../helpers/test-app.ts';
+import { TEST_API_KEY } from '../helpers/test-gateway.ts';
 import { extraHeaders, looseEncode, percentEncode, percentGarbage, queryString, sendable } from './support/arbitraries.ts';
 import { fuzzParameters, startFuzzTarget, type FuzzTarget } from './support/fuzz-target.ts';
 import { documentedMethods } from './support/operations.ts';

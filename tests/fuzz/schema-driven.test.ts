@@ -35,7 +35,7 @@ let gateway: TestGateway;
 let contract: OpenApiContract;
 
 test.before(async () => {
-  gateway = await startTestGateway({ env: { RATE_LIMITS: 'off' } });
+  gateway = await startTestGateway({ render: true, env: { RATE_LIMITS: 'off' } });
   contract = await loadContract(gateway.url);
 });
 test.after.always(async () => {

@@ -1,59 +1,50 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
-import { freePort, startNodeProcess } from '../helpers/processes.ts';
-import { readJson } from '../helpers/test-app.ts';
+import { startGatewayProcess } from '../helpers/gateway-process.ts';
+import { readJson } from '../helpers/test-gateway.ts';
 
-const ENTRY = 'services/gateway/src/main.ts';
-
-/** Media and the account database in a folder of the test's own: the repository's .data is nobody's test data. */
-function ownData(): Record<string, string> {
-  const folder = mkdtempSync(join(tmpdir(), 'main-process-'));
-  return { MEDIA_DIR: join(folder, 'media'), DATABASE_PATH: join(folder, 'accounts.sqlite') };
-}
+/** `main.ts` started with the test's variables over the test defaults; an empty API_KEYS is the same as none. */
+const startMain = (env: Record<string, string>) => startGatewayProcess({ env, waitUntilListening: false });
 
 test('exits 78 listing every bad variable at once', async (t) => {
-  const gateway = startNodeProcess(ENTRY, { PORT: 'nope', API_KEYS: 'short', LOG_LEVEL: 'loud' });
-  const { code } = await gateway.exited();
+  const gateway = await startMain({ PORT: 'nope', API_KEYS: 'short', LOG_LEVEL: 'loud' });
+  const { code } = await gateway.process.exited;
+  await gateway.stop();
   t.is(code, 78);
-  const output = gateway.output();
+  const output = gateway.process.output();
   for (const variable of ['PORT', 'API_KEYS', 'LOG_LEVEL']) t.true(output.includes(variable), variable);
 });
 
 test('serves on PORT with a key from API_KEYS and drains on SIGTERM', async (t) => {
-  const port = await freePort();
-  const gateway = startNodeProcess(ENTRY, { ...ownData(), PORT: String(port), API_KEYS: 'process-key-0123456789' });
+  const gateway = await startMain({ API_KEYS: 'process-key-0123456789' });
   try {
-    await gateway.waitFor(/gateway listening/);
-    const response = await fetch(`http://127.0.0.1:${port}/v1/coin-flip`, {
+    await gateway.process.waitFor(/gateway listening/);
+    const response = await fetch(`${gateway.url}/v1/coin-flip`, {
       headers: { authorization: 'process-key-0123456789' },
     });
     t.is(response.status, 200);
     t.regex((await readJson(response)).result, /^(Heads|Tails)$/);
     // The log line travels through a pipe and may arrive after the response does.
-    const logLine = await gateway.waitFor(/"route":"\/v1\/coin-flip"/);
+    const logLine = await gateway.process.waitFor(/"route":"\/v1\/coin-flip"/);
     const entry = JSON.parse(logLine);
     t.is(entry.status, 200);
     t.regex(entry.requestId, /^[0-9a-f-]{36}$/);
-    t.false(gateway.output().includes('process-key-0123456789'), 'the key never reaches the log');
+    t.false(gateway.process.output().includes('process-key-0123456789'), 'the key never reaches the log');
   } finally {
     await gateway.stop('SIGTERM');
   }
-  const { code } = await gateway.exited();
+  const { code } = await gateway.process.exited;
   t.is(code, 0);
-  t.regex(gateway.output(), /shutdown complete/);
+  t.regex(gateway.process.output(), /shutdown complete/);
 });
 
 test('without API_KEYS, generates a key for the run and prints it once', async (t) => {
-  const port = await freePort();
-  const gateway = startNodeProcess(ENTRY, { ...ownData(), PORT: String(port) });
+  const gateway = await startMain({ API_KEYS: '' });
   try {
-    const line = await gateway.waitFor(/generated a key/);
+    const line = await gateway.process.waitFor(/generated a key/);
     const key = /(dev_[A-Za-z0-9_-]+)/.exec(line)?.[1];
     t.truthy(key);
-    await gateway.waitFor(/gateway listening/);
-    const ok = await fetch(`http://127.0.0.1:${port}/v1/hex-to-rgb?hex=fff`, { headers: { authorization: key! } });
+    await gateway.process.waitFor(/gateway listening/);
+    const ok = await fetch(`${gateway.url}/v1/hex-to-rgb?hex=fff`, { headers: { authorization: key! } });
     t.is(ok.status, 200);
   } finally {
     await gateway.stop();
@@ -61,12 +52,11 @@ test('without API_KEYS, generates a key for the run and prints it once', async (
 });
 
 test('when ready, a plain summary says where it answers, the key to use, the sign-in link, the docs and the playground', async (t) => {
-  const port = await freePort();
-  const gateway = startNodeProcess(ENTRY, { ...ownData(), PORT: String(port) });
+  const gateway = await startMain({ API_KEYS: '' });
   try {
-    await gateway.waitFor(/Playground {2}http/);
-    const base = `http://127.0.0.1:${port}`;
-    const summary = gateway.output().slice(gateway.output().indexOf('Utility API is ready'));
+    await gateway.process.waitFor(/Playground {2}http/);
+    const base = gateway.url;
+    const summary = gateway.process.output().slice(gateway.process.output().indexOf('Utility API is ready'));
     t.regex(summary, new RegExp(`^Utility API is ready: ${base}$`, 'm'));
     const key = /^ {2}Key {9}(dev_\S+) /m.exec(summary)?.[1];
     t.truthy(key, summary);

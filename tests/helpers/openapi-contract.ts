@@ -27,6 +27,11 @@ export class OpenApiContract {
     return response?.content?.['application/json']?.schema;
   }
 
+  /** The documented answer (the response's example), to check a real answer against without copying it. */
+  example(path: string, method: string, status = 200): unknown {
+    return this.document.paths?.[path]?.[method.toLowerCase()]?.responses?.[String(status)]?.content?.['application/json']?.example;
+  }
+
   /** Returns validation errors as text, or an empty list when the body matches. */
   check(path: string, method: string, status: number, body: unknown): string[] {
     const key = `${method} ${path} ${status}`;

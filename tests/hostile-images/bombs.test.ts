@@ -6,7 +6,7 @@ import { inflateSync } from 'node:zlib';
 import test from 'ava';
 import sharp from 'sharp';
 import { PNG } from 'pngjs';
-import { parsePngChunks } from '../card/images/fixtures.ts';
+import { parsePngChunks, parseWebpChunks, solidPng } from '../fixtures/images.ts';
 import { runWithInput } from '../helpers/image-tools.ts';
 import {
   BOMB_SIZES,
@@ -18,13 +18,11 @@ import {
   JPEG_SEGMENT_BYTES,
   jpegAppBomb,
   jpegMarkers,
-  megapixelPng,
   PNG_BOMB_KINDS,
   pngBomb,
   progressiveJpeg,
   progressiveScanScript,
   VP8X_FLAGS,
-  webpChunks,
   webpMetadataBomb,
 } from './bombs.ts';
 
@@ -118,10 +116,10 @@ test('WebP metadata bomb: webpmux sees the VP8X canvas and ICC, EXIF and XMP chu
   t.true(webp.length < FETCH_MAX_BYTES, `${webp.length} bytes`);
   t.is(webp.readUInt32LE(4), webp.length - 8, 'RIFF size');
   t.deepEqual(
-    webpChunks(webp).map((chunk) => chunk.fourcc),
+    parseWebpChunks(webp).map((chunk) => chunk.fourcc),
     ['VP8X', 'ICCP', 'VP8 ', 'EXIF', 'XMP '],
   );
-  t.is(webpChunks(webp)[0]!.data[0], VP8X_FLAGS.icc | VP8X_FLAGS.exif | VP8X_FLAGS.xmp);
+  t.is(parseWebpChunks(webp)[0]!.data[0], VP8X_FLAGS.icc | VP8X_FLAGS.exif | VP8X_FLAGS.xmp);
   const { stdout } = await runWithInput('webpmux', ['-info', '-'], webp);
   t.regex(stdout, /Canvas size: 48 x 32/);
   t.regex(stdout, /Features present: ICC profile EXIF metadata XMP metadata/);
@@ -177,8 +175,8 @@ test('progressive JPEG: 4000x4000, exactly 100 scans (SOS markers), 5-8 MB', asy
 });
 
 test('16 MP PNGs: 4000x4000, small files, one per colour', async (t) => {
-  const first = megapixelPng(FULL.megapixelSide, '#ff0000');
-  const second = megapixelPng(FULL.megapixelSide, '#00ff00');
+  const first = solidPng(FULL.megapixelSide, FULL.megapixelSide, '#ff0000');
+  const second = solidPng(FULL.megapixelSide, FULL.megapixelSide, '#00ff00');
   t.true(first.length < 1_000_000, `${first.length} bytes`);
   t.notDeepEqual(first, second);
   const metadata = await sharp(first).metadata();

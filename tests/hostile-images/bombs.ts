@@ -22,9 +22,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { ihdrChunk, insertBytes, PNG_SIGNATURE, pngChunk } from '../card/images/fixtures.ts';
-import { solidPng } from '../pipeline/image-server.ts';
-import { gifImage } from '../safe-fetch/images.ts';
+import { gifBlocksStart, gifImage, ihdrChunk, insertBytes, parseWebpChunks, PNG_SIGNATURE, pngChunk, riffChunk, riffFile, vp8xChunk } from '../fixtures/images.ts';
 import { FETCH_DEFAULTS } from '@utility-api/safe-fetch/config';
 
 const run = promisify(execFile);
@@ -135,8 +133,6 @@ export function pngBomb(kind: PngBombKind, placement: ChunkPlacement, sizes: Bom
   return Buffer.concat([PNG_SIGNATURE, ihdr, ...body, iend]);
 }
 
-/** A PNG of `side` x `side` pixels of one colour: a tiny file that decodes to side² x 4 bytes. */
-export const megapixelPng = (side: number, color: string): Buffer => solidPng(side, side, color);
 
 const solid = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } });
 
@@ -231,23 +227,6 @@ export async function progressiveJpeg(sizes: BombSizes = BOMB_SIZES): Promise<Bu
 
 // ------------------------------------------------------------------------------------------ WebP
 
-function riffChunk(fourcc: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.write(fourcc, 0, 'latin1');
-  head.writeUInt32LE(data.length, 4);
-  return Buffer.concat([head, data, Buffer.alloc(data.length % 2)]);
-}
-
-/** The chunks of a RIFF WebP after `WEBP`. */
-export function webpChunks(webp: Buffer): { fourcc: string; data: Buffer }[] {
-  const chunks: { fourcc: string; data: Buffer }[] = [];
-  for (let offset = 12; offset + 8 <= webp.length; ) {
-    const size = webp.readUInt32LE(offset + 4);
-    chunks.push({ fourcc: webp.toString('latin1', offset, offset + 4), data: webp.subarray(offset + 8, offset + 8 + size) });
-    offset += 8 + size + (size % 2);
-  }
-  return chunks;
-}
 
 /** VP8X feature flags. */
 export const VP8X_FLAGS = { icc: 0x20, alpha: 0x10, exif: 0x08, xmp: 0x04 } as const;
@@ -260,30 +239,21 @@ export async function webpMetadataBomb(sizes: BombSizes = BOMB_SIZES): Promise<B
   const width = 48;
   const height = 32;
   const simple = await solid(width, height, '#c02060').webp({ quality: 80 }).toBuffer();
-  const image = webpChunks(simple).find((chunk) => chunk.fourcc === 'VP8 ' || chunk.fourcc === 'VP8L');
+  const image = parseWebpChunks(simple).find((chunk) => chunk.fourcc === 'VP8 ' || chunk.fourcc === 'VP8L');
   if (image === undefined) throw new Error('sharp wrote a WebP without a VP8/VP8L chunk');
-  const vp8x = Buffer.alloc(10);
-  vp8x[0] = VP8X_FLAGS.icc | VP8X_FLAGS.exif | VP8X_FLAGS.xmp;
-  vp8x.writeUIntLE(width - 1, 4, 3);
-  vp8x.writeUIntLE(height - 1, 7, 3);
   const bytes = sizes.webpMetadataBytes;
   const exif = Buffer.alloc(bytes, 0x41);
   exif.write('MM\0*\0\0\0\x08', 0, 'latin1');
   const xmp = Buffer.alloc(bytes, 0x20);
   xmp.write('<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><!--', 0, 'latin1');
   xmp.write('--></x:xmpmeta><?xpacket end="w"?>', bytes - 34, 'latin1');
-  const body = Buffer.concat([
-    Buffer.from('WEBP', 'latin1'),
-    riffChunk('VP8X', vp8x),
+  return riffFile([
+    vp8xChunk(VP8X_FLAGS.icc | VP8X_FLAGS.exif | VP8X_FLAGS.xmp, width, height),
     riffChunk('ICCP', iccProfile(bytes)),
     riffChunk(image.fourcc, image.data),
     riffChunk('EXIF', exif),
     riffChunk('XMP ', xmp),
   ]);
-  const head = Buffer.alloc(8);
-  head.write('RIFF', 0, 'latin1');
-  head.writeUInt32LE(body.length, 4);
-  return Buffer.concat([head, body]);
 }
 
 // ------------------------------------------------------------------------------------------- GIF
@@ -298,12 +268,6 @@ function gifExtension(label: number, header: Buffer | undefined, bytes: number, 
   }
   parts.push(Buffer.from([0]));
   return Buffer.concat(parts);
-}
-
-/** Where a GIF's blocks start: after the header, the logical screen and its global colour table. */
-function gifBlocksStart(gif: Buffer): number {
-  const packed = gif[10]!;
-  return 13 + ((packed & 0x80) !== 0 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
 }
 
 /**

@@ -8,9 +8,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
-import { BLUE, GREEN, RED, bigApng, bigGif, type Rgba } from '../card/images/fixtures.ts';
-import { readJson } from '../helpers/test-app.ts';
-import { startEmbeddedGateway, type EmbeddedGateway } from '../pipeline/embedded-gateway.ts';
+import { animatedImage, bigApng, BLUE, GREEN, RED, type Rgba } from '../fixtures/images.ts';
+import { readJson } from '../helpers/test-gateway.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { startImageServer, type ImageServer } from '../pipeline/image-server.ts';
 import { USER_ID } from '../pipeline/profile-image-suite.ts';
 import { GIB, mebibytes, sampleProcessTrees, treeResidentBytes } from './process-memory.ts';
@@ -26,12 +26,12 @@ const SEE_THROUGH: Rgba[] = COLORS.map(([red, green, blue]) => [red, green, blue
 const APNG_DISPOSE_PREVIOUS = 2;
 const APNG_BLEND_OVER = 1;
 
-let gateway: EmbeddedGateway;
+let gateway: GatewayProcess;
 let images: ImageServer;
 let renderTimeoutMs: number;
 
 test.before(async () => {
-  const [apng, gif] = [bigApng(SIDE, SEE_THROUGH, { dispose: APNG_DISPOSE_PREVIOUS, blend: APNG_BLEND_OVER }), await bigGif(SIDE, COLORS)];
+  const [apng, gif] = [bigApng(SIDE, SEE_THROUGH, { dispose: APNG_DISPOSE_PREVIOUS, blend: APNG_BLEND_OVER }), await animatedImage('gif', { width: SIDE, height: SIDE }, COLORS, COLORS.map(() => 100))];
   images = await startImageServer({
     '/big.png': (_request, respond) => respond(200, 'image/png', apng),
     '/big.gif': (_request, respond) => respond(200, 'image/gif', gif),
@@ -40,7 +40,7 @@ test.before(async () => {
   // and the budgets are the defaults.
   const env = { RENDER_WORKERS: '', FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RATE_LIMITS: 'off' };
   renderTimeoutMs = loadGatewayConfig(env).renderTimeoutMs;
-  gateway = await startEmbeddedGateway(API_KEY, env);
+  gateway = await startGatewayProcess({ env: { API_KEYS: API_KEY, ...env } });
 });
 
 test.after.always(async () => {

@@ -10,7 +10,7 @@
 import { request as httpRequest } from 'node:http';
 import type { ExecutionContext, TestFn } from 'ava';
 import sharp from 'sharp';
-import { manyFrameGif, manyFrameWebp } from '../card/images/fixtures.ts';
+import { manyFrameGif, manyFrameWebp, solidPng } from '../fixtures/images.ts';
 import { loadContract, type OpenApiContract } from '../helpers/openapi-contract.ts';
 import { startImageServer, type ImageServer } from '../pipeline/image-server.ts';
 import { decodePng } from '../pipeline/png-pixels.ts';
@@ -20,7 +20,6 @@ import {
   CHUNK_PLACEMENTS,
   gifExtensionBomb,
   jpegAppBomb,
-  megapixelPng,
   memoize,
   PNG_BOMB_KINDS,
   pngBomb,
@@ -109,7 +108,7 @@ function hostileCases(): HostileCase[] {
   const side = BOMB_SIZES.megapixelSide;
   cases.push({
     name: `9 distinct ${side}x${side} images in one card`,
-    images: Object.fromEntries(megapixels.map((path, index) => [path, { type: PNG, build: memoize(() => megapixelPng(side, `hsl(${index * 40}, 70%, 50%)`)) }])),
+    images: Object.fromEntries(megapixels.map((path, index) => [path, { type: PNG, build: memoize(() => solidPng(side, side, `hsl(${index * 40}, 70%, 50%)`)) }])),
     body: (url) => ({ customBackground: `${url}${megapixels[0]}`, customBadges: megapixels.slice(1).map((path) => `${url}${path}`) }),
     fields: ['customBackground', ...BADGE_FIELDS],
   });

@@ -1,11 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort, REPO_ROOT, startNodeProcess, type ManagedProcess } from '../helpers/processes.ts';
-
-export const GATEWAY_ENTRY = 'services/gateway/src/main.ts';
-export const BOOTSTRAP_KEY = 'bootstrap-key-0123456789abcdef';
+import { REPO_ROOT } from '../helpers/processes.ts';
 
 export interface CliRun {
   code: number;
@@ -38,48 +32,6 @@ export async function createKey(env: Record<string, string>, args: readonly stri
   const run = await runKeysCli(['create', '--name', 'test-bot', '--json', ...args], env);
   if (run.code !== 0) throw new Error(`keys create failed (${run.code}): ${run.stderr}`);
   return JSON.parse(run.stdout) as { key: string; id: string; prefix: string; name: string };
-}
-
-export interface GatewayProcess {
-  url: string;
-  process: ManagedProcess;
-  stop(): Promise<void>;
-}
-
-/**
- * A gateway started as production starts it (`node services/gateway/src/main.ts`). In embedded
- * mode its database (and the keys file it would import) are in its temporary folder unless `env`
- * names them, never the repository's `.data`.
- */
-export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  const port = await freePort();
-  const mediaDir = mkdtempSync(join(tmpdir(), 'keys-gateway-media-'));
-  const gateway = startNodeProcess(GATEWAY_ENTRY, {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    API_KEYS: BOOTSTRAP_KEY,
-    MEDIA_DIR: mediaDir,
-    RENDER_WORKERS: '1',
-    LOG_LEVEL: 'info',
-    DATABASE_PATH: join(mediaDir, 'utility-api.sqlite'),
-    KEYS_FILE: join(mediaDir, 'api-keys.json'),
-    ...env,
-  });
-  try {
-    await gateway.waitFor(/gateway listening/, 60_000);
-  } catch (error) {
-    await gateway.stop('SIGKILL');
-    rmSync(mediaDir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    process: gateway,
-    async stop() {
-      await gateway.stop('SIGTERM');
-      rmSync(mediaDir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** Polls `probe` until it returns true; resolves with the time taken, or rejects at the deadline. */

@@ -8,8 +8,8 @@ import { openSqliteAccountStore } from '../../services/gateway/src/accounts/sqli
 import { KeyStoreDataError } from '../../services/gateway/src/auth/api-keys.ts';
 import { createApiKey, type ApiKeyRecords } from '../../services/gateway/src/auth/key-records.ts';
 import { ApiKeyVerifier } from '../../services/gateway/src/auth/key-verifier.ts';
-import { startNodeProcess } from '../helpers/processes.ts';
-import { GATEWAY_ENTRY, timeUntil } from './key-processes.ts';
+import { startGatewayProcess } from '../helpers/gateway-process.ts';
+import { timeUntil } from './key-processes.ts';
 
 /** The verifier over the embedded store (a SQLite database per test), and what a gateway does with a keys file it cannot import. */
 const folders: string[] = [];
@@ -99,18 +99,12 @@ test('an unreadable keys file to import stops the gateway from starting, naming 
   ] as const) {
     const file = join(folder, name);
     prepare(file);
-    const gateway = startNodeProcess(GATEWAY_ENTRY, {
-      PORT: '0',
-      KEYS_FILE: file,
-      DATABASE_PATH: join(folder, `${name}.sqlite`),
-      API_KEYS: 'bootstrap-key-0123456789abcdef',
-      MEDIA_DIR: join(folder, 'media'),
-      RENDER_WORKERS: '1',
-    });
-    const { code } = await gateway.exited();
+    const gateway = await startGatewayProcess({ env: { KEYS_FILE: file }, waitUntilListening: false });
+    const { code } = await gateway.process.exited;
+    await gateway.stop();
     t.is(code, 1, name);
-    t.regex(gateway.output(), /gateway failed to start/);
-    t.regex(gateway.output(), new RegExp(`unreadable key data in ${file.replaceAll('/', '\\/').replaceAll('.', '\\.')}`));
+    t.regex(gateway.process.output(), /gateway failed to start/);
+    t.regex(gateway.process.output(), new RegExp(`unreadable key data in ${file.replaceAll('/', '\\/').replaceAll('.', '\\.')}`));
   }
   t.throws(() => openSqliteAccountStore({ path: join(folder, 'direct.sqlite'), keysFile: join(folder, 'bad.json') }), { instanceOf: KeyStoreDataError });
 });

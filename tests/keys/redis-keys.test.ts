@@ -5,7 +5,9 @@ import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-mo
 import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
 import { redeemSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
 import { freePort } from '../helpers/processes.ts';
-import { BOOTSTRAP_KEY, createKey, runKeysCli, startGatewayProcess, statusWith, timeUntil, type GatewayProcess } from './key-processes.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { TEST_API_KEY } from '../helpers/test-gateway.ts';
+import { createKey, runKeysCli, statusWith, timeUntil } from './key-processes.ts';
 
 /** Distributed mode: a real redis-server, two gateway processes on it, and the CLI as a process. */
 let redis: RunningRedis;
@@ -15,7 +17,7 @@ let env: Record<string, string>;
 test.before(async () => {
   redis = await startRedisServer({ port: await freePort() });
   env = { REDIS_URL: redis.url };
-  gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
+  gateways = await Promise.all([startGatewayProcess({ env }), startGatewayProcess({ env })]);
 });
 
 test.after.always(async () => {
@@ -40,7 +42,7 @@ test.serial('revoke via the CLI: both gateways refuse the key within a second', 
   t.log(`refused after ${took.map((ms) => `${ms.toFixed(0)} ms`).join(' and ')}`);
   for (const gateway of gateways) {
     t.is(await statusWith(gateway.url, kept.key), 200);
-    t.is(await statusWith(gateway.url, BOOTSTRAP_KEY), 200, 'API_KEYS still work alongside');
+    t.is(await statusWith(gateway.url, TEST_API_KEY), 200, 'API_KEYS still work alongside');
   }
 });
 
@@ -71,7 +73,7 @@ test.serial('a gateway started later loads the existing keys, revoked ones stay 
   const live = await createKey(env);
   const revoked = await createKey(env);
   t.is((await runKeysCli(['revoke', revoked.id], env)).code, 0);
-  const late = await startGatewayProcess({ ...env, API_KEYS: '' });
+  const late = await startGatewayProcess({ env: { ...env, API_KEYS: '' } });
   try {
     t.regex(late.process.output(), /"managedKeys":[1-9]/);
     t.notRegex(late.process.output(), /generated a key/, 'managed keys exist, so no throwaway key is generated');

@@ -21,7 +21,7 @@ test.before(async () => {
   folder = mkdtempSync(join(tmpdir(), 'keys-sqlite-'));
   // No keys file to import here (the import has tests of its own below).
   env = { DATABASE_PATH: join(folder, 'nested', 'utility-api.sqlite'), KEYS_FILE: join(folder, 'no-keys-file.json') };
-  gateway = await startTestGateway({ env });
+  gateway = await startTestGateway({ render: true, env });
 });
 
 test.after.always(async () => {
@@ -289,7 +289,7 @@ function oldKeysFile(name: string) {
 
 test.serial('an old keys file is imported once by the gateway: its key works; revoked afterwards, it stays revoked across restarts', async (t) => {
   const old = oldKeysFile('import-by-gateway');
-  const first = await startTestGateway({ env: old.env });
+  const first = await startTestGateway({ render: true, env: old.env });
   try {
     t.is(await statusWith(first.url, old.key), 200);
     t.is((await runKeysCli(['revoke', old.id], old.env)).code, 0);
@@ -297,7 +297,7 @@ test.serial('an old keys file is imported once by the gateway: its key works; re
   } finally {
     await first.close();
   }
-  const second = await startTestGateway({ env: old.env });
+  const second = await startTestGateway({ render: true, env: old.env });
   try {
     t.is(await statusWith(second.url, old.key), 401, 'the file, still there, is not imported again');
   } finally {
@@ -316,7 +316,7 @@ test.serial('an old keys file is imported once by the CLI when it opens the data
   t.deepEqual(listed.map((record: any) => record.id), [old.id]);
   t.is((await runKeysCli(['revoke', old.id], old.env)).code, 0);
   t.is(JSON.parse((await runKeysCli(['list', '--json'], old.env)).stdout).length, 1, 'listing again imports nothing again');
-  const started = await startTestGateway({ env: old.env });
+  const started = await startTestGateway({ render: true, env: old.env });
   try {
     t.is(await statusWith(started.url, old.key), 401);
   } finally {

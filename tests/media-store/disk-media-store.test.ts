@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDiskMediaStore, StorageUnavailableError, type DiskMediaStore } from '@utility-api/media-store';
 import test, { type ExecutionContext } from 'ava';
-import { newKey, noisePng, readAll } from './fixtures.ts';
+import { newKey, readAll } from './fixtures.ts';
+import { noisePng } from '../fixtures/images.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;

@@ -1,13 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { PNG } from 'pngjs';
+import { randomUUID } from 'node:crypto';
 import { createLogger, type Logger } from '@utility-api/infra';
-
-/** A real PNG of noise: incompressible, so `side` 600 gives ~1.4 MB and several stream chunks. */
-export function noisePng(side: number): Buffer {
-  const png = new PNG({ width: side, height: side });
-  randomBytes(side * side * 4).copy(png.data);
-  return PNG.sync.write(png);
-}
 
 export function newKey(): string {
   return randomUUID();

@@ -10,7 +10,8 @@ import {
 } from '@utility-api/media-store';
 import test from 'ava';
 import sharp from 'sharp';
-import { newKey, noisePng, readAll } from './fixtures.ts';
+import { newKey, readAll } from './fixtures.ts';
+import { noisePng } from '../fixtures/images.ts';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, startS3rver, type RunningS3rver } from './s3rver-server.ts';
 
 /**

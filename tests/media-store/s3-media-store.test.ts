@@ -9,7 +9,8 @@ import {
 } from '@utility-api/media-store';
 import test, { type ExecutionContext } from 'ava';
 import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
-import { captureLogger, newKey, noisePng, PINO_WARN, readAll, timed } from './fixtures.ts';
+import { captureLogger, newKey, PINO_WARN, readAll, timed } from './fixtures.ts';
+import { noisePng } from '../fixtures/images.ts';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, startS3rver, type RunningS3rver } from './s3rver-server.ts';
 
 /** Deadline given to stores in failure tests, and the bound they must fail within (generous for a loaded CI box). */

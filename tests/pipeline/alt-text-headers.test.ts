@@ -7,7 +7,7 @@ import { SUITE_ENV, USER_ID } from './profile-image-suite.ts';
 let gateway: TestGateway;
 
 test.before(async () => {
-  gateway = await startTestGateway({ env: { ...SUITE_ENV } });
+  gateway = await startTestGateway({ render: true, env: { ...SUITE_ENV } });
 });
 
 test.after.always(async () => {

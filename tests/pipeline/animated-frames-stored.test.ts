@@ -1,6 +1,6 @@
 import test from 'ava';
 import sharp from 'sharp';
-import { BLUE, buildAnimatedWebp, buildGif, encodeWebp, RED, solidCanvas, solidGifFrame } from '../card/images/fixtures.ts';
+import { BLUE, buildAnimatedWebp, buildGif, encodeWebp, RED, solidCanvas, solidGifFrame } from '../fixtures/images.ts';
 import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
 import { startImageServer, type ImageServer } from './image-server.ts';
 import { SUITE_ENV, USER_ID } from './profile-image-suite.ts';
@@ -26,7 +26,7 @@ test.before(async () => {
     '/alike.gif': { type: 'image/gif', bytes: buildGif({ width: SIDE, height: SIDE, palette: [[255, 0, 0], [0, 0, 255]], loop: true, frames: Array.from({ length: 20 }, () => solidGifFrame(SIDE, SIDE, 0)) }) },
   };
   images = await startImageServer(Object.fromEntries(Object.entries(sources).map(([path, { type, bytes }]) => [path, (_request, respond) => respond(200, type, bytes)])));
-  gateway = await startTestGateway({ env: { ...SUITE_ENV, FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
+  gateway = await startTestGateway({ render: true, env: { ...SUITE_ENV, FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
 });
 
 test.after.always(async () => {

@@ -5,9 +5,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import test from 'ava';
-import { noisePng } from '../safe-fetch/images.ts';
-import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
-import { png, solidPng, startImageServer, type ImageServer } from './image-server.ts';
+import { noisePng, solidPng } from '../fixtures/images.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { png, startImageServer, type ImageServer } from './image-server.ts';
 import { USER_ID } from './profile-image-suite.ts';
 
 const API_KEY = 'budget-key-0123456789abcdef';
@@ -15,7 +15,7 @@ const MiB = 1024 * 1024;
 /** Nine different real images of about 6 MB each (1224x1224, stored uncompressed): 54 MB together. */
 const LARGE = Array.from({ length: 9 }, (_unused, index) => noisePng(1224, 1224, index + 1));
 const LARGE_BYTES = LARGE[0]!.length;
-let gateway: EmbeddedGateway;
+let gateway: GatewayProcess;
 let images: ImageServer;
 /** Body bytes the image server handed to its sockets, all large images together. */
 let largeBytesSent = 0;
@@ -43,10 +43,13 @@ test.before(async () => {
     '/badge.png': png(solidPng(64, 64, '#22aa55')),
     ...Object.fromEntries(LARGE.map((bytes, index) => [`/large-${index}.png`, streamed(bytes)])),
   });
-  gateway = await startEmbeddedGateway(API_KEY, {
-    FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-    // 54 MB over loopback on a busy test machine: the budget, not the 5 s deadline, must end it.
-    FETCH_TIMEOUT_MS: '30000',
+  gateway = await startGatewayProcess({
+    env: {
+      API_KEYS: API_KEY,
+      FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+      // 54 MB over loopback on a busy test machine: the budget, not the 5 s deadline, must end it.
+      FETCH_TIMEOUT_MS: '30000',
+    },
   });
 });
 

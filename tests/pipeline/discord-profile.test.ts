@@ -1,8 +1,8 @@
 import test from 'ava';
 import { sendJson, startFakeDiscord, type FakeDiscord } from '../discord-users/fake-discord.ts';
-import { addUser, solidPng } from '../discord-users/fixtures.ts';
-import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
-import { animatedImage } from './image-server.ts';
+import { addUser } from '../discord-users/fixtures.ts';
+import { animatedImage, solidPng } from '../fixtures/images.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { webpFrames } from './profile-image-suite.ts';
 import { decodePng, isBluish, isReddish } from './png-pixels.ts';
 
@@ -15,12 +15,9 @@ const BROKEN = '802050872383242243';
 const GUILD = '802050872383242250';
 const SERVER_AVATAR = '00112233445566778899aabbccddeeff';
 /** The animated avatar's frames as the fake CDN serves its moving variant (`.webp?animated=true`). */
-const AVATAR_FRAMES = [
-  { color: '#ff0000', delayMs: 100 },
-  { color: '#ffff00', delayMs: 300 },
-  { color: '#ff00ff', delayMs: 200 },
-];
-let gateway: EmbeddedGateway;
+const AVATAR_COLORS = ['#ff0000', '#ffff00', '#ff00ff'];
+const AVATAR_DELAYS_MS = [100, 300, 200];
+let gateway: GatewayProcess;
 let discord: FakeDiscord;
 let url: string;
 
@@ -35,16 +32,19 @@ test.before(async () => {
     accent_color: 0x336699,
     public_flags: (1 << 22) | (1 << 9),
   });
-  discord.images.set(`/avatars/${USER}/a_0123456789abcdef0123456789abcdef.webp`, await animatedImage('webp', 256, 256, AVATAR_FRAMES));
+  discord.images.set(`/avatars/${USER}/a_0123456789abcdef0123456789abcdef.webp`, await animatedImage('webp', { width: 256, height: 256 }, AVATAR_COLORS, AVATAR_DELAYS_MS));
   discord.guilds.set(GUILD, new Map([[USER, { nick: 'Server Nick', avatar: SERVER_AVATAR }]]));
-  discord.images.set(`/guilds/${GUILD}/users/${USER}/avatars/${SERVER_AVATAR}.png`, solidPng('#0000ff'));
+  discord.images.set(`/guilds/${GUILD}/users/${USER}/avatars/${SERVER_AVATAR}.png`, solidPng(8, 8, '#0000ff'));
   discord.script(BROKEN, (response) => sendJson(response, 500, { message: 'oops' }));
-  gateway = await startEmbeddedGateway(API_KEY, {
-    DISCORD_BOT_TOKEN: TOKEN,
-    DISCORD_API_BASE_URL: discord.apiBaseUrl,
-    DISCORD_CDN_BASE_URL: discord.cdnBaseUrl,
-    // The fake CDN lives on loopback; production CDNs are public and need no allow-list.
-    FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+  gateway = await startGatewayProcess({
+    env: {
+      API_KEYS: API_KEY,
+      DISCORD_BOT_TOKEN: TOKEN,
+      DISCORD_API_BASE_URL: discord.apiBaseUrl,
+      DISCORD_CDN_BASE_URL: discord.cdnBaseUrl,
+      // The fake CDN lives on loopback; production CDNs are public and need no allow-list.
+      FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+    },
   });
   url = gateway.url;
 });
@@ -93,7 +93,7 @@ test.serial("guildId: the card shows the member's server nickname and server ava
   t.regex(named.altText, /Chosen/);
   t.notRegex(named.altText, /Server Nick/);
   // customAvatar beats the server avatar (served here from the fake CDN's loopback origin).
-  discord.images.set('/custom/green.png', solidPng('#00ff00'));
+  discord.images.set('/custom/green.png', solidPng(8, 8, '#00ff00'));
   const custom = (await (await card(USER, { guildId: GUILD, customAvatar: `${discord.cdnBaseUrl}/custom/green.png`, backgroundBrightness: 100 })).json()) as any;
   t.regex(custom.altText, /Server Nick/);
   const customPixels = decodePng(Buffer.from(await (await fetch(custom.url)).arrayBuffer()));
@@ -142,10 +142,10 @@ test.serial('animated true draws the animated (a_) avatar moving, from its anima
   const body = (await response.json()) as any;
   t.is(response.status, 200, JSON.stringify(body));
   t.is(body.animated, true);
-  t.is(body.frames, AVATAR_FRAMES.length);
+  t.is(body.frames, AVATAR_COLORS.length);
   t.regex(body.url, /\.webp$/);
   const cdnPaths = discord.cdnRequests().map((request) => request.path);
   t.true(cdnPaths.some((path) => path.startsWith(`/avatars/${USER}/a_0123456789abcdef0123456789abcdef.webp?size=256&animated=true`)), cdnPaths.join(' '));
   const info = await webpFrames(Buffer.from(await (await fetch(body.url)).arrayBuffer()));
-  t.deepEqual(info.delaysMs, AVATAR_FRAMES.map((frame) => frame.delayMs), info.stdout);
+  t.deepEqual(info.delaysMs, AVATAR_DELAYS_MS, info.stdout);
 });

@@ -9,7 +9,7 @@ let images: ImageServer;
 
 test.before(async () => {
   images = await startSlowCardImages();
-  gateway = await startTestGateway({ env: { ...NOISY_NEIGHBOUR_ENV, API_KEYS: NOISY_NEIGHBOUR_KEYS } });
+  gateway = await startTestGateway({ render: true, env: { ...NOISY_NEIGHBOUR_ENV, API_KEYS: NOISY_NEIGHBOUR_KEYS } });
 });
 
 test.after.always(async () => {

@@ -1,17 +1,17 @@
 import { readdirSync } from 'node:fs';
 import test from 'ava';
-import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import type { ImageServer } from './image-server.ts';
 import { registerLeaderboardImageTests } from './leaderboard-image-suite.ts';
 import { registerProfileImageTests, SECOND_API_KEY, startPipelineImageServer, SUITE_ENV, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
-let gateway: EmbeddedGateway;
+let gateway: GatewayProcess;
 let images: ImageServer;
 
 test.before(async () => {
   images = await startPipelineImageServer();
-  gateway = await startEmbeddedGateway(API_KEY, { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_WORKERS: '2', ...SUITE_ENV, API_KEYS: `${API_KEY},${SECOND_API_KEY}` });
+  gateway = await startGatewayProcess({ env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_WORKERS: '2', ...SUITE_ENV, API_KEYS: `${API_KEY},${SECOND_API_KEY}` } });
 });
 
 test.after.always(async () => {
@@ -43,7 +43,7 @@ test('embedded: cards are stored as <uuid>.png files in MEDIA_DIR', async (t) =>
 
 test('embedded: a loopback image without the allow-list is refused without being fetched', async (t) => {
   // No FETCH_ALLOW_PRIVATE_HOSTS: loopback is as forbidden as in production.
-  const strict = await startEmbeddedGateway(API_KEY);
+  const strict = await startGatewayProcess({ env: { API_KEYS: API_KEY } });
   try {
     const response = await fetch(`${strict.url}/v1/profile-image?userId=${USER_ID}`, {
       method: 'POST',

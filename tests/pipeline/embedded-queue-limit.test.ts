@@ -1,16 +1,16 @@
 import test from 'ava';
-import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import type { ImageServer } from './image-server.ts';
 import { SLOW_PATH, startSlowImageServer } from './slow-image-server.ts';
 import { postCard } from './worker-crash-scenario.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
-let gateway: EmbeddedGateway;
+let gateway: GatewayProcess;
 let images: ImageServer;
 
 test.before(async () => {
   images = await startSlowImageServer();
-  gateway = await startEmbeddedGateway(API_KEY, { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_QUEUE_LIMIT: '1' });
+  gateway = await startGatewayProcess({ env: { API_KEYS: API_KEY, FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_QUEUE_LIMIT: '1' } });
 });
 
 test.after.always(async () => {

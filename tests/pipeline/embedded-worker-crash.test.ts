@@ -2,17 +2,17 @@ import { readFileSync } from 'node:fs';
 import { RENDER_RETENTION } from '@utility-api/render-jobs';
 import test, { type ExecutionContext } from 'ava';
 import { childPids } from '../helpers/render-workers.ts';
-import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import type { ImageServer } from './image-server.ts';
 import { crashWorkerMidCard, lostWorkers, postCard, startHeavyImageServer } from './worker-crash-scenario.ts';
 
 const API_KEY = 'pipeline-key-0123456789abcdef';
-let gateway: EmbeddedGateway;
+let gateway: GatewayProcess;
 let images: ImageServer;
 
 test.before(async () => {
   images = await startHeavyImageServer();
-  gateway = await startEmbeddedGateway(API_KEY, { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1' });
+  gateway = await startGatewayProcess({ env: { API_KEYS: API_KEY, FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
   // A worker still warming up burns CPU too: the crash below must catch one drawing a card.
   await gateway.process.waitFor(/render worker ready/, 60_000);
 });

@@ -1,28 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { createCanvas } from 'canvas';
-import sharp from 'sharp';
-
-/** A solid-colour PNG made with canvas, for images a card must visibly show. */
-export function solidPng(width: number, height: number, color: string): Buffer {
-  const canvas = createCanvas(width, height);
-  const context = canvas.getContext('2d');
-  context.fillStyle = color;
-  context.fillRect(0, 0, width, height);
-  return canvas.toBuffer('image/png');
-}
-
-/**
- * An animated GIF or (lossless) animated WebP of solid-colour frames, one colour and one delay per
- * frame, encoded by libvips: no two frames alike, so every frame and its time survive encoding.
- */
-export async function animatedImage(format: 'gif' | 'webp', width: number, height: number, frames: readonly { color: string; delayMs: number }[]): Promise<Buffer> {
-  const pixels = await Promise.all(frames.map(({ color }) => sharp(solidPng(width, height, color)).ensureAlpha().raw().toBuffer()));
-  const image = sharp(Buffer.concat(pixels), { raw: { width, height: height * frames.length, channels: 4, pageHeight: height } });
-  const options = { loop: 0, delay: frames.map(({ delayMs }) => delayMs) };
-  return format === 'gif' ? image.gif(options).toBuffer() : image.webp({ ...options, lossless: true }).toBuffer();
-}
 
 export interface ImageServer {
   url: string;

@@ -7,7 +7,8 @@
  */
 import type { TestFn } from 'ava';
 import { eventually } from '../helpers/processes.ts';
-import { animatedImage, startImageServer, type ImageServer } from './image-server.ts';
+import { startImageServer, type ImageServer } from './image-server.ts';
+import { animatedImage } from '../fixtures/images.ts';
 
 export const NOISY_KEY = 'noisy-key-0123456789abcdef';
 export const QUIET_KEY = 'quiet-key-0123456789abcdef';
@@ -45,8 +46,8 @@ export interface FairnessTarget {
  * full-size frames, all different, within the 10 s an animated card plays.
  */
 export async function startSlowCardImages(): Promise<ImageServer> {
-  const frames = Array.from({ length: 40 }, (_, index) => ({ color: `hsl(${index * 9}, 70%, 45%)`, delayMs: 100 }));
-  const bytes = await animatedImage('webp', 900, 300, frames);
+  const colors = Array.from({ length: 40 }, (_, index) => `hsl(${index * 9}, 70%, 45%)`);
+  const bytes = await animatedImage('webp', { width: 900, height: 300 }, colors, colors.map(() => 100));
   return startImageServer({ [SLOW_PATH]: (_request, respond) => respond(200, 'image/webp', bytes) });
 }
 

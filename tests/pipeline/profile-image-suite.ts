@@ -6,7 +6,8 @@ import { avifToPng, runWithInput, webpToPng } from '../helpers/image-tools.ts';
 import { loadContract } from '../helpers/openapi-contract.ts';
 import { readinessOnceReady } from '../helpers/processes.ts';
 import { decodePng, isBluish, isReddish } from './png-pixels.ts';
-import { animatedImage, png, solidPng, startImageServer, type ImageServer } from './image-server.ts';
+import { png, startImageServer, type ImageServer } from './image-server.ts';
+import { animatedImage, solidPng } from '../fixtures/images.ts';
 
 /** A well-formed user id whose timestamp (2084) lies in the future: no such id has been issued. */
 const FUTURE_ID = ((1n << 63n) - 1n).toString();
@@ -63,7 +64,7 @@ export async function startPipelineImageServer(): Promise<ImageServer> {
   const routes: Parameters<typeof startImageServer>[0] = imageRoutes();
   for (const format of ['gif', 'webp'] as const) {
     const { path, type, delaysMs, colors } = ANIMATED_SOURCES[format];
-    const bytes = await animatedImage(format, 300, 100, colors.map((color, index) => ({ color, delayMs: delaysMs[index]! })));
+    const bytes = await animatedImage(format, { width: 300, height: 100 }, colors, delaysMs);
     routes[path] = (_request, respond) => respond(200, type, bytes);
   }
   return startImageServer(routes);

@@ -3,7 +3,7 @@ import { RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, RENDER_RETENTION } from '@utili
 import test, { type ExecutionContext } from 'ava';
 import { Redis } from 'ioredis';
 import { freeLoopbackPort, startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
-import { encodePng, quadrantCanvas, BLUE, GREEN, RED, WHITE } from '../card/images/fixtures.ts';
+import { BLUE, encodePng, GREEN, quadrantCanvas, RED, WHITE } from '../fixtures/images.ts';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 import { png, startImageServer, type ImageServer } from './image-server.ts';
 import { USER_ID } from './profile-image-suite.ts';
@@ -27,7 +27,7 @@ let stack: LocalStack;
 test.before(async () => {
   images = await startImageServer({ [HEAVY_PATH]: png(encodePng(quadrantCanvas(4000, 4000, [RED, GREEN, BLUE, WHITE]))) });
   [embedded, stack] = await Promise.all([
-    startTestGateway({ env: ENV }),
+    startTestGateway({ render: true, env: ENV }),
     startLocalStack({ gatewayPort: await freeLoopbackPort(), renderers: 1, apiKeys: TEST_API_KEY, env: { ...ENV, RENDER_WORKERS: '1' } }),
   ]);
 });

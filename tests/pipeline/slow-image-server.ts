@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { dripPng } from '../../scripts/docker-test/background-server.ts';
-import { solidPng, startImageServer, type ImageServer } from './image-server.ts';
+import { startImageServer, type ImageServer } from './image-server.ts';
+import { solidPng } from '../fixtures/images.ts';
 
 export const SLOW_PATH = '/slow.png';
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { heavyProgressiveJpeg } from '../helpers/heavy-jpeg.ts';
+import { heavyProgressiveJpeg } from '../fixtures/images.ts';
 import { killWorkerOnceDrawing } from '../helpers/render-workers.ts';
 import { startImageServer, type ImageServer } from './image-server.ts';
 import { USER_ID } from './profile-image-suite.ts';

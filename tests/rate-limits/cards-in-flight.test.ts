@@ -27,7 +27,7 @@ test.after.always(async () => {
 });
 
 async function gatewayWith(env: Record<string, string> = {}): Promise<TestGateway> {
-  const gateway = await startTestGateway({
+  const gateway = await startTestGateway({ render: true,
     env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RATE_LIMIT_PROFILE_IMAGE: '1000/60s', RENDER_WORKERS: '2', ...env },
   });
   gateways.push(gateway);

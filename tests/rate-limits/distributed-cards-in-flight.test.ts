@@ -8,7 +8,8 @@ import { RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX } from '@utility-api/render-jobs
 import { Redis } from 'ioredis';
 import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
 import { eventually, freePort } from '../helpers/processes.ts';
-import { BOOTSTRAP_KEY, startGatewayProcess, type GatewayProcess } from '../keys/key-processes.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { TEST_API_KEY } from '../helpers/test-gateway.ts';
 
 const PER_KEY = 4;
 const USER_ID = '302050872383242240';
@@ -21,7 +22,7 @@ test.before(async () => {
   client = new Redis(redis.url);
   // A long deadline: the cards are meant to be in progress until the test hangs up on them.
   const env = { REDIS_URL: redis.url, CARDS_IN_FLIGHT_PER_KEY: String(PER_KEY), RENDER_TIMEOUT_MS: '60000', RATE_LIMIT_PROFILE_IMAGE: '1000/60s' };
-  gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
+  gateways = await Promise.all([startGatewayProcess({ env }), startGatewayProcess({ env })]);
 });
 
 test.after.always(async () => {
@@ -35,7 +36,7 @@ function card(gateway: GatewayProcess, signal?: AbortSignal) {
   cards += 1;
   return fetch(`${gateway.url}/v1/profile-image?userId=${USER_ID}`, {
     method: 'POST',
-    headers: { authorization: BOOTSTRAP_KEY, 'content-type': 'application/json' },
+    headers: { authorization: TEST_API_KEY, 'content-type': 'application/json' },
     body: JSON.stringify({ customTag: `queued ${cards}` }),
     signal,
   });

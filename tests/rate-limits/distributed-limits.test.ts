@@ -2,7 +2,9 @@ import test from 'ava';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
 import { freePort } from '../helpers/processes.ts';
-import { BOOTSTRAP_KEY, createKey, startGatewayProcess, timeUntil, type GatewayProcess } from '../keys/key-processes.ts';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { TEST_API_KEY } from '../helpers/test-gateway.ts';
+import { createKey, timeUntil } from '../keys/key-processes.ts';
 
 /** Two gateway processes sharing one real redis-server: the budgets hold across both. */
 let redis: RunningRedis;
@@ -14,7 +16,7 @@ test.before(async () => {
   redisPort = await freePort();
   redis = await startRedisServer({ port: redisPort });
   env = { REDIS_URL: redis.url, RATE_LIMIT_DEFAULT: '10/60s', RATE_LIMIT_AUTH_FAILURES: '4/60s', LOG_LEVEL: 'info' };
-  gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
+  gateways = await Promise.all([startGatewayProcess({ env }), startGatewayProcess({ env })]);
 });
 
 test.after.always(async () => {
@@ -32,7 +34,7 @@ test.serial('one budget across both gateways: exactly 10 of 20 alternating reque
   const statuses: number[] = [];
   const remaining: string[] = [];
   for (let index = 0; index < 20; index += 1) {
-    const response = await call(gateways[index % 2]!, BOOTSTRAP_KEY);
+    const response = await call(gateways[index % 2]!, TEST_API_KEY);
     statuses.push(response.status);
     remaining.push(response.headers.get('ratelimit-remaining') ?? '');
   }
@@ -72,7 +74,7 @@ test.serial('auth failures are counted across gateways; the one that crosses blo
 });
 
 test.serial('a Redis that stops answering costs at most a short timeout, then limits are counted in memory', async (t) => {
-  const gateway = await startGatewayProcess(env);
+  const gateway = await startGatewayProcess({ env });
   try {
     const created = await createKey({ REDIS_URL: redis.url });
     t.is((await call(gateway, created.key)).status, 200);
@@ -101,7 +103,7 @@ test.serial('a Redis that stops answering costs at most a short timeout, then li
 
 test.serial('with Redis gone, the light endpoints keep answering at once; counters are shared again once it is back', async (t) => {
   // A gateway of its own: the shared ones have blocked this address in the test above.
-  const gateway = await startGatewayProcess(env);
+  const gateway = await startGatewayProcess({ env });
   gateways.push(gateway);
   const created = await createKey({ REDIS_URL: redis.url });
   t.is((await call(gateway, created.key)).status, 200);
@@ -118,7 +120,7 @@ test.serial('with Redis gone, the light endpoints keep answering at once; counte
   try {
     // The fresh Redis has no managed keys, so this uses the bootstrap key, which still works.
     await timeUntil(async () => {
-      await call(gateway, BOOTSTRAP_KEY, '/v1/hex-to-rgb?hex=fff');
+      await call(gateway, TEST_API_KEY, '/v1/hex-to-rgb?hex=fff');
       return (await client.keys('utility-api:ratelimit:default:*')).length > 0;
     }, 15_000, 250);
     t.pass();

@@ -3,8 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { ConfigurationError } from '@utility-api/infra';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { loadContract } from '../helpers/openapi-contract.ts';
-import { OTHER_API_KEY, postJson, readJson, startTestApp, TEST_API_KEY, type TestGateway } from '../helpers/test-app.ts';
-import { startTestGateway } from '../helpers/test-gateway.ts';
+import { OTHER_API_KEY, postJson, readJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 
 /**
  * Embedded mode (in-memory counters), real HTTP. Each scenario has its own gateway: auth failures
@@ -13,8 +12,7 @@ import { startTestGateway } from '../helpers/test-gateway.ts';
 const LIMITS = { RATE_LIMIT_DEFAULT: '5/60s', RATE_LIMIT_PROFILE_IMAGE: '2/60s', RATE_LIMIT_AUTH_FAILURES: '3/60s' };
 const gateways: TestGateway[] = [];
 async function gatewayWith(env: Record<string, string> = {}, options: { render?: boolean } = {}): Promise<TestGateway> {
-  const start = options.render === true ? startTestGateway : startTestApp;
-  const gateway = await start({ env: { ...LIMITS, ...env } });
+  const gateway = await startTestGateway({ env: { ...LIMITS, ...env }, render: options.render === true });
   gateways.push(gateway);
   return gateway;
 }

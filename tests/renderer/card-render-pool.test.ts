@@ -6,8 +6,7 @@ import { RenderAbandonedError } from '@utility-api/render-jobs';
 import { createLogger } from '@utility-api/infra';
 import { createCardRenderPool, RenderPoolClosedError, RenderWorkerLostError, type CardRenderPool, type CardRenderPoolOptions } from '../../packages/render-engine/src/card-pool/card-render-pool.ts';
 import { readProcessUsage } from '../../packages/render-engine/src/card-pool/render-worker-process.ts';
-import { heavyProgressiveJpeg } from '../helpers/heavy-jpeg.ts';
-import { animatedImage } from '../pipeline/image-server.ts';
+import { animatedImage, heavyProgressiveJpeg } from '../fixtures/images.ts';
 
 const PROFILE = { userId: '175928847299117063', username: 'pool.test' };
 const LIGHT: CardInput = { profile: PROFILE, options: { customTag: 'light' } };
@@ -210,10 +209,7 @@ test('with the default threshold, ordinary and heavy cards leave the worker in p
 });
 
 test('an animated card has its own time budget: the still budget does not cut it short, and its own does', async (t) => {
-  const background = await animatedImage('gif', 300, 100, [
-    { color: '#ff0000', delayMs: 100 },
-    { color: '#00ff00', delayMs: 100 },
-  ]);
+  const background = await animatedImage('gif', { width: 300, height: 100 }, ['#ff0000', '#00ff00'], [100, 100]);
   const moving: CardInput = { profile: PROFILE, options: { customBackground: 'https://images.example/moving.gif', animated: true }, images: { background } };
   // A still budget no card meets, and room for the animation: the animated card comes back whole.
   // The wall-clock backstop is left out of it: only CPU time is under test.
@@ -340,7 +336,7 @@ test('a card withdrawn while it waits is never drawn and rejects with RenderAban
 test('under a pool budget, animated cards beyond animatedAtOnce wait while still cards keep drawing beside them', async (t) => {
   const { pool } = startPool({ ...PATIENT, size: 2, poolMemoryLimitBytes: 1024 * MB, animatedAtOnce: 1 });
   await Promise.all([pool.render(LIGHT), pool.render(LIGHT)]);
-  const moving = await animatedImage('webp', 300, 100, [{ color: '#c0392b', delayMs: 100 }, { color: '#2980b9', delayMs: 100 }]);
+  const moving = await animatedImage('webp', { width: 300, height: 100 }, ['#c0392b', '#2980b9'], [100, 100]);
   const animated = (name: string): CardInput => ({ profile: PROFILE, options: { customTag: name, animated: true, customBackground: 'https://images.example/moving.webp' }, images: { background: moving } });
   const answered: string[] = [];
   const track = (name: string, tenant: string) =>
@@ -361,7 +357,7 @@ test('one key draws animated cards on all workers but one: the last worker stays
   const { pool } = startPool({ ...PATIENT, size: 2 });
   await Promise.all([pool.render(LIGHT), pool.render(LIGHT)]);
   t.is(pool.animatedPerTenant, 1);
-  const moving = await animatedImage('webp', 300, 100, [{ color: '#16a085', delayMs: 100 }, { color: '#d35400', delayMs: 100 }]);
+  const moving = await animatedImage('webp', { width: 300, height: 100 }, ['#16a085', '#d35400'], [100, 100]);
   const animated = (name: string): CardInput => ({ profile: PROFILE, options: { customTag: name, animated: true, customBackground: 'https://images.example/moving.webp' }, images: { background: moving } });
   const waitingWhenQuietAnswered: Record<string, number>[] = [];
   const noisy = [pool.render(animated('a0'), 'png', 'webp', { tenant: 'a' }), pool.render(animated('a1'), 'png', 'webp', { tenant: 'a' })];

@@ -5,7 +5,7 @@
 import { type ServerResponse } from 'node:http';
 import { createFetchSession, createImageFetcher, ImageFetchError } from '@utility-api/safe-fetch';
 import test from 'ava';
-import { noisePng, pngImage } from './images.ts';
+import { noisePng, pngImage } from '../fixtures/images.ts';
 import { type RecordingServer, startRecordingServer } from './recording-server.ts';
 
 const KiB = 1024;

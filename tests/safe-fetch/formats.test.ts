@@ -5,7 +5,7 @@
 import type { ImageFormat } from '@utility-api/render-jobs';
 import { createImageFetcher } from '@utility-api/safe-fetch';
 import test from 'ava';
-import { gifImage, jpegImage, pngImage, WEBP_LOSSLESS_5X3, WEBP_LOSSY_5X3 } from './images.ts';
+import { gifImage, jpegImage, pngImage, WEBP_LOSSLESS_5X3, WEBP_LOSSY_5X3 } from '../fixtures/images.ts';
 import { type RecordingServer, startRecordingServer } from './recording-server.ts';
 
 const IMAGES: Record<string, { bytes: Buffer; format: ImageFormat; width: number; height: number }> = {

@@ -6,7 +6,7 @@
 import { ImageFetchError } from '@utility-api/safe-fetch';
 import test from 'ava';
 import { ImageStreamInspector } from '../../packages/safe-fetch/src/image-stream-inspector.ts';
-import { gifBombHead, gifImage, jpegBombHead, jpegImage, pngBombHead, pngImage, WEBP_LOSSLESS_5X3, WEBP_LOSSY_5X3, webpBombHead } from './images.ts';
+import { gifBombHead, gifImage, jpegBombHead, jpegImage, pngBombHead, pngImage, WEBP_LOSSLESS_5X3, WEBP_LOSSY_5X3, webpBombHead } from '../fixtures/images.ts';
 
 const GOOD: Record<string, { bytes: Buffer; size: [number, number] }> = {
   png: { bytes: pngImage(33, 17), size: [33, 17] },

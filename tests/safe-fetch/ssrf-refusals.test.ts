@@ -7,7 +7,7 @@
 import { createImageFetcher, ImageFetchError } from '@utility-api/safe-fetch';
 import test from 'ava';
 import { fakeDns } from './fake-dns.ts';
-import { pngImage } from './images.ts';
+import { pngImage } from '../fixtures/images.ts';
 import { type RecordingServer, startRecordingServer } from './recording-server.ts';
 
 let ipv4: RecordingServer;

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { createImageFetcher, ImageFetchError } from '@utility-api/safe-fetch';
 import test from 'ava';
 import { freePort } from '../helpers/processes.ts';
-import { gifBombHead, gifImage, jpegBombHead, pngBombHead, pngImage, webpBombHead } from './images.ts';
+import { gifBombHead, gifImage, jpegBombHead, pngBombHead, pngImage, webpBombHead } from '../fixtures/images.ts';
 import { type RecordingServer, sleep, startRawServer, startRecordingServer, writeUntilClosed } from './recording-server.ts';
 
 const PNG = pngImage(40, 30);

@@ -5,7 +5,6 @@ import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
 import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
-import { startTestApp } from '../helpers/test-app.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -24,8 +23,8 @@ let folder: string;
 
 test.before(async () => {
   // Cards are checked for what they carry, not for speed: other tests render beside them.
-  gateway = await startTestGateway({ env: { RENDER_TIMEOUT_MS: '120000' } });
-  limited = await startTestApp({ env: { RATE_LIMIT_DEFAULT: `1/${WINDOW_SECONDS}s` } });
+  gateway = await startTestGateway({ render: true, env: { RENDER_TIMEOUT_MS: '120000' } });
+  limited = await startTestGateway({ env: { RATE_LIMIT_DEFAULT: `1/${WINDOW_SECONDS}s` } });
   folder = mkdtempSync(join(tmpdir(), 'python-sdk-'));
 });
 

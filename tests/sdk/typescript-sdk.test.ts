@@ -7,7 +7,6 @@ import { Client, Guild, GuildMember, MessagePayload, type User } from 'discord.j
 import { createClient, decodeExtValue, UtilityApiError, type CardOptions } from '@utility-api/client';
 import { cardAttachment } from '@utility-api/client/discord.js';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
-import { startTestApp } from '../helpers/test-app.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -23,8 +22,8 @@ let limited: TestGateway;
 
 test.before(async () => {
   // Cards are checked for what they carry, not for speed: type-checks run beside the renders.
-  gateway = await startTestGateway({ env: { RENDER_TIMEOUT_MS: '120000' } });
-  limited = await startTestApp({ env: { RATE_LIMIT_DEFAULT: `1/${WINDOW_SECONDS}s` } });
+  gateway = await startTestGateway({ render: true, env: { RENDER_TIMEOUT_MS: '120000' } });
+  limited = await startTestGateway({ env: { RATE_LIMIT_DEFAULT: `1/${WINDOW_SECONDS}s` } });
 });
 
 test.after.always(async () => {

@@ -1,10 +1,10 @@
 import { connect } from 'node:net';
 import test from 'ava';
-import { startTestApp, type TestGateway } from '../helpers/test-app.ts';
+import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp({ env: { RATE_LIMITS: 'off' } });
+  gateway = await startTestGateway({ env: { RATE_LIMITS: 'off' } });
 });
 test.after.always(async () => {
   await gateway?.close();

@@ -3,7 +3,7 @@ import test from 'ava';
 import { StorageUnavailableError, type MediaObject, type MediaStore } from '@utility-api/media-store';
 import { RawHttpClient } from '../fuzz/support/raw-http.ts';
 import { securityHeaderProblems } from '../fuzz/support/response-rules.ts';
-import { startTestApp, type TestGateway } from '../helpers/test-app.ts';
+import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
 
 const KEY = '00000000-0000-4000-8000-000000000001';
 const OBJECT: MediaObject = { key: KEY, size: 8, etag: '"stat-etag"', lastModified: new Date(Date.UTC(2024, 0, 1)), format: 'png', contentType: 'image/png' };
@@ -24,7 +24,7 @@ function storeFailingAfterStat(open: () => Promise<undefined>): MediaStore {
 }
 
 async function serve(media: MediaStore): Promise<{ app: TestGateway; client: RawHttpClient }> {
-  const app = await startTestApp({ media, env: { RATE_LIMITS: 'off' } });
+  const app = await startTestGateway({ media, env: { RATE_LIMITS: 'off' } });
   return { app, client: new RawHttpClient(app.url) };
 }
 

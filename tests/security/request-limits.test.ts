@@ -16,7 +16,7 @@ let gateway: TestGateway;
 let client: RawHttpClient;
 let contract: OpenApiContract;
 test.before(async () => {
-  gateway = await startTestGateway({ env: { RATE_LIMITS: 'off', RENDER_WORKERS: '1' } });
+  gateway = await startTestGateway({ render: true, env: { RATE_LIMITS: 'off', RENDER_WORKERS: '1' } });
   client = new RawHttpClient(gateway.url);
   contract = await loadContract(gateway.url);
 });

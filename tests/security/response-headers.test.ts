@@ -1,7 +1,6 @@
 import test from 'ava';
 import { securityHeaderProblems, type RouteKind } from '../fuzz/support/response-rules.ts';
 import { RawHttpClient, type RawRequest } from '../fuzz/support/raw-http.ts';
-import { startTestApp } from '../helpers/test-app.ts';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
@@ -9,7 +8,7 @@ let client: RawHttpClient;
 let mediaPath: string;
 let mediaEtag: string;
 test.before(async () => {
-  gateway = await startTestGateway({ env: { RATE_LIMITS: 'off', RENDER_WORKERS: '1' } });
+  gateway = await startTestGateway({ render: true, env: { RATE_LIMITS: 'off', RENDER_WORKERS: '1' } });
   client = new RawHttpClient(gateway.url);
   const card = await client.send({
     method: 'POST',
@@ -96,7 +95,7 @@ test('API JSON is inert in a browser: no script, no framing, no caching, no refe
 });
 
 test('429 answers carry the security headers as well as Retry-After', async (t) => {
-  const limited = await startTestApp({ env: { RATE_LIMIT_DEFAULT: '1/60s' } });
+  const limited = await startTestGateway({ env: { RATE_LIMIT_DEFAULT: '1/60s' } });
   const limitedClient = new RawHttpClient(limited.url);
   try {
     await limitedClient.send({ method: 'GET', path: '/v1/time', headers: key });
@@ -111,7 +110,7 @@ test('429 answers carry the security headers as well as Retry-After', async (t) 
 });
 
 test('HSTS only for requests a trusted proxy says came over https', async (t) => {
-  const proxied = await startTestApp({ env: { TRUST_PROXY: 'true', RATE_LIMITS: 'off' } });
+  const proxied = await startTestGateway({ env: { TRUST_PROXY: 'true', RATE_LIMITS: 'off' } });
   const proxiedClient = new RawHttpClient(proxied.url);
   try {
     for (const request of [

@@ -2,8 +2,8 @@ import test from 'ava';
 import { renderAnimatedCard, renderCard } from '../../../packages/card/src/index.ts';
 import { AVATAR, AVATAR_DECORATION_SCALE } from '../../../packages/card/src/layout/card-layout.ts';
 import { CardImageError } from '../../../packages/card/src/images/card-image-error.ts';
-import { BLUE, buildApng, buildGif, RED, solidCanvas, solidGifFrame, type Rgba } from '../images/fixtures.ts';
-import { animatedImage, decodeFrames, gifsicleInfo, webpmuxInfo } from './animated-fixtures.ts';
+import { animatedImage, BLUE, buildApng, buildGif, RED, type Rgba, solidCanvas, solidGifFrame } from '../../fixtures/images.ts';
+import { decodeFrames, gifsicleInfo, webpmuxInfo } from './animated-fixtures.ts';
 
 const PROFILE = { userId: '175928847299117063', username: 'ada.codes' };
 const COLORS: Rgba[] = [

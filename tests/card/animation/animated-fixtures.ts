@@ -3,24 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Rgba } from '../images/fixtures.ts';
-
-/**
- * An animated GIF or WebP made by libvips from solid frames of `colors`, each shown for its delay
- * (ms): the sources the animated-card tests draw. Each frame also carries a small mark whose place
- * depends on its index, so no two frames are alike even after palette or lossy encoding.
- */
-export async function animatedImage(format: 'gif' | 'webp', size: { width: number; height: number }, colors: readonly Rgba[], delaysMs: readonly number[]): Promise<Buffer> {
-  const { width, height } = size;
-  const frame = width * height * 4;
-  const pixels = Buffer.alloc(frame * colors.length);
-  for (const [index, color] of colors.entries()) {
-    for (let pixel = 0; pixel < width * height; pixel += 1) pixels.set(color, index * frame + pixel * 4);
-  }
-  const image = sharp(pixels, { raw: { width, height: height * colors.length, channels: 4, pageHeight: height } });
-  const options = { loop: 0, delay: [...delaysMs] };
-  return format === 'gif' ? image.gif(options).toBuffer() : image.webp({ ...options, lossless: true }).toBuffer();
-}
 
 /** Runs an installed tool on the bytes written to a temporary file, and returns what it printed. */
 function inspect(tool: string, args: readonly string[], bytes: Buffer, name: string): string {

@@ -5,10 +5,10 @@ import { checkAnimation } from '../../../packages/card/src/images/decode-animati
 import { ANIMATION_CAPS, renderAnimatedCard } from '../../../packages/card/src/index.ts';
 import { CardImageError } from '../../../packages/card/src/images/card-image-error.ts';
 import { CardPixelBudget } from '../../../packages/card/src/images/decode-image.ts';
-import type { Rgba } from '../images/fixtures.ts';
+import { animatedImage, type Rgba } from '../../fixtures/images.ts';
 import { animatedBenchCard } from '../../../packages/card/samples/animated-sources.ts';
 import { benchCardSets } from '../../../packages/card/samples/bench-cards.ts';
-import { animatedImage, webpmuxInfo } from './animated-fixtures.ts';
+import { webpmuxInfo } from './animated-fixtures.ts';
 
 /** The worker's default budget for an animated card (RENDER_ANIMATED_TIME_BUDGET_MS). */
 const ANIMATED_TIME_BUDGET_MS = renderPoolEnvironmentShape.RENDER_ANIMATED_TIME_BUDGET_MS.parse(undefined);

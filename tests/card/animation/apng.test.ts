@@ -5,7 +5,7 @@ import { renderAnimatedCard } from '../../../packages/card/src/index.ts';
 import { CardImageError } from '../../../packages/card/src/images/card-image-error.ts';
 import { checkAnimation } from '../../../packages/card/src/images/decode-animation.ts';
 import { CardPixelBudget, decodeImage } from '../../../packages/card/src/images/decode-image.ts';
-import { BLUE, buildApngFrames, GREEN, parsePngChunks, pngChunk, PNG_SIGNATURE, RED, solidCanvas, WHITE, type Rgba } from '../images/fixtures.ts';
+import { BLUE, buildApngFrames, GREEN, parsePngChunks, PNG_SIGNATURE, pngChunk, RED, type Rgba, solidCanvas, solidPng, WHITE } from '../../fixtures/images.ts';
 import { webpmuxInfo } from './animated-fixtures.ts';
 
 /** The worker's default budget for an animated card (RENDER_ANIMATED_TIME_BUDGET_MS). */
@@ -150,7 +150,7 @@ test('hostile: a frame region outside the image is corrupt; a huge IHDR is refus
 });
 
 test('hostile: a frame whose data inflates past its declared size is bounded by libvips (decoded to its size or corrupt)', async (t) => {
-  const big = parsePngChunks(solidCanvas(1500, 1500, WHITE).toBuffer('image/png'));
+  const big = parsePngChunks(solidPng(1500, 1500, WHITE));
   const apng = buildApngFrames([
     { canvas: solidCanvas(8, 8, RED), delay: [1, 10] },
     { canvas: solidCanvas(8, 8, BLUE), delay: [1, 10] },

@@ -12,26 +12,7 @@ import { CardPixelBudget, decodeImage } from '../../../packages/card/src/images/
 import { readApngLayout } from '../../../packages/card/src/images/decode-apng.ts';
 import { ANIMATION_CAPS } from '../../../packages/card/src/animation/timeline.ts';
 import { rejectsWithCardImageError, throwsCardImageError } from './card-image-assertions.ts';
-import {
-  BLUE,
-  buildAnimatedWebp,
-  buildApngFrames,
-  buildGif,
-  countGifImages,
-  countWebpFrames,
-  encodeWebp,
-  manyFrameGif,
-  manyFrameWebp,
-  parseWebpChunks,
-  pixelAt,
-  RED,
-  riffChunk,
-  riffFile,
-  type Rgb,
-  solidCanvas,
-  solidGifFrame,
-  vp8xChunk,
-} from './fixtures.ts';
+import { BLUE, buildAnimatedWebp, buildApngFrames, buildGif, countGifImages, countWebpFrames, encodeWebp, manyFrameGif, manyFrameWebp, parseWebpChunks, pixelAt, RED, type Rgb, riffChunk, riffFile, solidCanvas, solidGifFrame, vp8xChunk } from '../../fixtures/images.ts';
 
 const untouched = (image: Sharp) => image;
 const pagesSeenByLibvips = async (bytes: Buffer): Promise<number> => (await sharp(bytes, { animated: true }).metadata()).pages ?? 1;

@@ -3,27 +3,7 @@ import { Canvas } from 'canvas';
 import { CardImageError, type CardImageErrorReason } from '../../../packages/card/src/images/card-image-error.ts';
 import { decodeImage } from '../../../packages/card/src/images/decode-image.ts';
 import { rejectsWithCardImageError } from './card-image-assertions.ts';
-import {
-  BLUE,
-  buildGif,
-  encodeJpeg,
-  encodePng,
-  encodeWebp,
-  GREEN,
-  gifImageData,
-  ihdrChunk,
-  isCloseTo,
-  parsePngChunks,
-  parseWebpChunks,
-  pixelAt,
-  PNG_SIGNATURE,
-  pngChunk,
-  quadrantCanvas,
-  RED,
-  type Rgba,
-  solidCanvas,
-  WHITE,
-} from './fixtures.ts';
+import { BLUE, buildGif, encodeJpeg, encodePng, encodeWebp, gifImageData, GREEN, ihdrChunk, isCloseTo, parsePngChunks, parseWebpChunks, pixelAt, PNG_SIGNATURE, pngChunk, quadrantCanvas, RED, type Rgba, solidCanvas, WHITE } from '../../fixtures/images.ts';
 
 const QUADRANTS: [Rgba, Rgba, Rgba, Rgba] = [RED, GREEN, BLUE, WHITE];
 const picture = quadrantCanvas(40, 30, QUADRANTS);

@@ -1,24 +1,6 @@
 import test from 'ava';
 import { decodeImage, type DecodedImage } from '../../../packages/card/src/images/decode-image.ts';
-import {
-  BLUE,
-  buildAnimatedWebp,
-  buildApng,
-  buildGif,
-  compressedGifImageData,
-  countGifImages,
-  encodeWebp,
-  type GifFrame,
-  GREEN,
-  isCloseTo,
-  peakMemoryGrowthMb,
-  pixelAt,
-  RED,
-  type Rgb,
-  solidCanvas,
-  solidGifFrame,
-  WHITE,
-} from './fixtures.ts';
+import { BLUE, buildAnimatedWebp, buildApng, buildGif, compressedGifImageData, countGifImages, encodeWebp, type GifFrame, GREEN, isCloseTo, peakMemoryGrowthMb, pixelAt, RED, type Rgb, solidCanvas, solidGifFrame, WHITE } from '../../fixtures/images.ts';
 
 const RED_BLUE_PALETTE: Rgb[] = [[255, 0, 0], [0, 0, 255]];
 

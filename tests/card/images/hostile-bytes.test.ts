@@ -1,21 +1,7 @@
 import test from 'ava';
 import { CardImageError } from '../../../packages/card/src/images/card-image-error.ts';
 import { decodeImage } from '../../../packages/card/src/images/decode-image.ts';
-import {
-  BLUE,
-  buildAnimatedWebp,
-  buildApng,
-  buildGif,
-  compressedGifImageData,
-  encodeJpeg,
-  encodePng,
-  encodeWebp,
-  GREEN,
-  quadrantCanvas,
-  RED,
-  solidCanvas,
-  WHITE,
-} from './fixtures.ts';
+import { BLUE, buildAnimatedWebp, buildApng, buildGif, compressedGifImageData, encodeJpeg, encodePng, encodeWebp, GREEN, quadrantCanvas, RED, solidCanvas, WHITE } from '../../fixtures/images.ts';
 
 /** xorshift32: the same mutations on every run, so a failure can be replayed. */
 function seededRandom(seed: number): (below: number) => number {

@@ -1,26 +1,7 @@
 import test from 'ava';
 import { decodeImage } from '../../../packages/card/src/images/decode-image.ts';
 import { rejectsWithCardImageError } from './card-image-assertions.ts';
-import {
-  BLUE,
-  buildAnimatedWebp,
-  buildGif,
-  encodeJpeg,
-  encodePng,
-  encodeWebp,
-  findJpegMarker,
-  isCloseTo,
-  pixelAt,
-  quadrantCanvas,
-  RED,
-  WHITE,
-  riffChunk,
-  riffFile,
-  solidCanvas,
-  solidGifFrame,
-  vp8xChunk,
-  GREEN,
-} from './fixtures.ts';
+import { BLUE, buildAnimatedWebp, buildGif, encodeJpeg, encodePng, encodeWebp, findJpegMarker, GREEN, isCloseTo, pixelAt, quadrantCanvas, RED, riffChunk, riffFile, solidCanvas, solidGifFrame, vp8xChunk, WHITE } from '../../fixtures/images.ts';
 
 // Noisy quadrants so that every format's data is long enough to cut in the middle.
 const picture = quadrantCanvas(64, 48, [RED, GREEN, BLUE, WHITE]);

@@ -2,7 +2,7 @@ import test from 'ava';
 import { detectImageFormat } from '@utility-api/render-jobs';
 import { decodeImage, sniffImageFormat } from '../../../packages/card/src/images/decode-image.ts';
 import { rejectsWithCardImageError, throwsCardImageError } from './card-image-assertions.ts';
-import { buildGif, encodeJpeg, encodePng, encodeWebp, RED, solidCanvas, solidGifFrame } from './fixtures.ts';
+import { buildGif, encodeJpeg, encodePng, encodeWebp, RED, solidCanvas, solidGifFrame } from '../../fixtures/images.ts';
 
 test('the four supported formats are recognised by their magic bytes', async (t) => {
   const canvas = solidCanvas(4, 4, RED);

@@ -4,25 +4,7 @@ import test from 'ava';
 import { CardImageError } from '../../../packages/card/src/images/card-image-error.ts';
 import { assertWithinImageLimits, CardPixelBudget, decodeImage } from '../../../packages/card/src/images/decode-image.ts';
 import { rejectsWithCardImageError, throwsCardImageError } from './card-image-assertions.ts';
-import {
-  buildGif,
-  encodeJpeg,
-  encodePng,
-  findJpegMarker,
-  grayscaleBombPng,
-  parsePngChunks,
-  ihdrChunk,
-  peakMemoryGrowthMb,
-  PNG_SIGNATURE,
-  pngChunk,
-  RED,
-  riffChunk,
-  riffFile,
-  solidCanvas,
-  solidGifFrame,
-  vp8xChunk,
-  withJpegFrameSize,
-} from './fixtures.ts';
+import { buildGif, encodeJpeg, encodePng, findJpegMarker, grayscaleBombPng, ihdrChunk, parsePngChunks, peakMemoryGrowthMb, PNG_SIGNATURE, pngChunk, RED, riffChunk, riffFile, solidCanvas, solidGifFrame, vp8xChunk, withJpegFrameSize } from '../../fixtures/images.ts';
 
 function countOccurrences(haystack: Buffer, needle: Buffer): number {
   let count = 0;

@@ -1,6 +1,6 @@
 import { CARD_FONT_FAMILY_IDS, CARD_LAYOUTS, CARD_LIMITS, PRESENCE_STATUSES } from '@utility-api/render-jobs';
 import fc from 'fast-check';
-import { FIXED_NOW_MS } from '../../helpers/test-app.ts';
+import { FIXED_NOW_MS } from '../../helpers/test-gateway.ts';
 
 /** Card option bodies for `POST /v1/profile-image`: valid ones, and ones broken in one known field. */
 

@@ -1,8 +1,7 @@
 import type { ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import { loadContract, type OpenApiContract } from '../../helpers/openapi-contract.ts';
-import { startTestApp, type TestGateway } from '../../helpers/test-app.ts';
-import { startTestGateway } from '../../helpers/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 import { RawHttpClient, type RawRequest, type RawResponse } from './raw-http.ts';
 import { describeExchange, ResponseRules, type Expectation } from './response-rules.ts';
 
@@ -20,7 +19,7 @@ export interface FuzzTarget {
 export async function startFuzzTarget(env: Record<string, string> = {}, options: { render?: boolean } = {}): Promise<FuzzTarget> {
   // Rate limits would turn a long run into 429s; they are tolerated anyway if this is ignored.
   const gatewayOptions = { env: { RATE_LIMITS: 'off', ...env } };
-  const gateway = options.render === true ? await startTestGateway(gatewayOptions) : await startTestApp(gatewayOptions);
+  const gateway = await startTestGateway({ ...gatewayOptions, render: options.render === true });
   const contract = await loadContract(gateway.url);
   const rules = new ResponseRules(contract);
   const client = new RawHttpClient(gateway.url);

@@ -34,7 +34,7 @@ const curlHome = mkdtempSync(join(tmpdir(), 'docs-curl-'));
 writeFileSync(join(curlHome, '.curlrc'), 'write-out = "\\n%{http_code}"\nmax-time = 60\n');
 
 test.before(async () => {
-  gateway = await startTestGateway();
+  gateway = await startTestGateway({ render: true });
   browser = await launchBrowser();
   watched = await openDocs(browser, gateway.url, { width: 1280, height: 900 });
 });

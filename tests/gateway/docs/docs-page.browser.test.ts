@@ -28,7 +28,7 @@ let gateway: TestGateway;
 let browser: Browser;
 test.before(async (t) => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  gateway = await startTestGateway();
+  gateway = await startTestGateway({ render: true });
   browser = await launchBrowser();
   t.log(`docs screenshots: ${SCREENSHOTS}`);
 });

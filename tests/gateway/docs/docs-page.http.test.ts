@@ -4,11 +4,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import test from 'ava';
-import { readJson, startTestApp, type TestGateway } from '../../helpers/test-app.ts';
+import { readJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp();
+  gateway = await startTestGateway();
 });
 test.after.always(async () => {
   await gateway?.close();

@@ -10,7 +10,7 @@ import { lightEndpoints } from '../../../services/gateway/src/endpoints/light-en
 import { inMemoryBackingStore } from '../../../services/gateway/src/health/backing-store.ts';
 import { fixedClock } from '../../../services/gateway/src/runtime/clock.ts';
 import type { RandomSource } from '../../../services/gateway/src/runtime/random-source.ts';
-import { FIXED_NOW_MS } from '../../helpers/test-app.ts';
+import { FIXED_NOW_MS } from '../../helpers/test-gateway.ts';
 
 /**
  * Replays `floats`, then walks the golden-ratio sequence: never one value for ever, which a shuffle

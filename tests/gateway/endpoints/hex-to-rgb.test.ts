@@ -4,17 +4,6 @@ import { fixedClock } from '../../../services/gateway/src/runtime/clock.ts';
 
 const clock = fixedClock(Date.UTC(2024, 0, 1));
 
-test('converts #RRGGBB to components with percentages', (t) => {
-  const result = hexToRgb('#FF5733', clock);
-  t.is(result.mainRgb, '255, 87, 51');
-  t.deepEqual(result.rgb.r, { value: 255, description: 'Red component (0-255)', percentage: '100%', validity: true });
-  t.is(result.rgb.g.percentage, '34.12%');
-  t.is(result.rgb.b.percentage, '20%');
-  t.is(result.originalHex, '#FF5733');
-  t.true(result.conversionSuccess);
-  t.is(result.timestamp, '2024-01-01T00:00:00.000Z');
-});
-
 test('expands #RGB shorthand and accepts lowercase without #', (t) => {
   t.is(hexToRgb('#f53', clock).mainRgb, '255, 85, 51');
   t.is(hexToRgb('00ff7f', clock).mainRgb, '0, 255, 127');

@@ -15,7 +15,6 @@ function answer(result: JsonValidationResult | Reply<JsonValidationResult>): { s
 }
 
 test('a non-empty object is valid with jsonType object', (t) => {
-  t.deepEqual(answer(validateJson({ json: { name: 'Ada', roles: ['admin'] } })), { status: 200, body: { ...VALID, jsonType: 'object' } });
   t.deepEqual(answer(validateJson({ json: { nested: {} } })), { status: 200, body: { ...VALID, jsonType: 'object' } });
 });
 

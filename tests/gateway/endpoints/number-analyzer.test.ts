@@ -90,27 +90,6 @@ function range(from: number, to: number): number[] {
 
 // --- Whole analyses --------------------------------------------------------------------------
 
-test('analyzes 1234567 field by field', (t) => {
-  t.deepEqual(analyzeNumber(1_234_567), {
-    formatted1: '1,234,567',
-    formatted2: '1.234.567',
-    abbreviated: '1.2M',
-    integer: 1_234_567,
-    isEven: false,
-    isOdd: true,
-    isPrime: false,
-    isFibonacci: false,
-    isPerfectSquare: false,
-    isArmstrong: false,
-    isPalindrome: false,
-    isDivisibleBy3: false,
-    numberType: 'integer',
-    isGreaterThanZero: true,
-    isNegative: false,
-    absoluteValue: 1_234_567,
-  });
-});
-
 test('every field matches the reference for all integers from -20000 to 20000', (t) => {
   t.deepEqual(mismatches(range(-20_000, 20_000)), []);
 });

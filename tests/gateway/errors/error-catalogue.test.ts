@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { ERROR_CATALOGUE, ERROR_CODES, statusesOf, type ErrorEntry } from '@utility-api/api-errors';
 import { ApiError } from '../../../services/gateway/src/errors/api-error.ts';
-import { startTestApp, type TestGateway } from '../../helpers/test-app.ts';
+import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 const entry = (code: (typeof ERROR_CODES)[number]): ErrorEntry => ERROR_CATALOGUE[code];
 
@@ -40,7 +40,7 @@ test('only a code with a second status in the catalogue may answer with it', (t)
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp();
+  gateway = await startTestGateway();
 });
 test.after.always(async () => {
   await gateway?.close();

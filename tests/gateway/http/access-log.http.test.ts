@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@utility-api/infra';
 import test from 'ava';
 import { apiKeyId, hashApiKey } from '../../../services/gateway/src/auth/api-keys.ts';
-import { postJson, startTestApp, TEST_API_KEY, type TestGateway } from '../../helpers/test-app.ts';
+import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
 
 /** Every raw line the gateway logged, in order. */
 const lines: string[] = [];
@@ -15,7 +15,7 @@ test.before(async () => {
       done();
     },
   });
-  gateway = await startTestApp({ env: { LOG_LEVEL: 'info' }, logDestination });
+  gateway = await startTestGateway({ env: { LOG_LEVEL: 'info' }, logDestination });
 });
 test.after.always(async () => {
   await gateway?.close();

@@ -1,10 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import test from 'ava';
-import { postJson, startTestApp, type TestGateway } from '../../helpers/test-app.ts';
+import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp();
+  gateway = await startTestGateway();
 });
 test.after.always(async () => {
   await gateway?.close();

@@ -1,9 +1,9 @@
 import test from 'ava';
-import { OTHER_API_KEY, readJson, startTestApp, TEST_API_KEY, type TestGateway } from '../../helpers/test-app.ts';
+import { OTHER_API_KEY, readJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp();
+  gateway = await startTestGateway();
 });
 test.after.always(async () => {
   await gateway?.close();

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { seededRandomSource } from '../../../services/gateway/src/runtime/random-source.ts';
-import { startTestApp, type TestGateway } from '../../helpers/test-app.ts';
+import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 const DESCRIPTIONS: Record<string, string> = {
   Heads: 'Heads: The coin landed on the head side.',
@@ -9,7 +9,7 @@ const DESCRIPTIONS: Record<string, string> = {
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp({ random: seededRandomSource(20240615) });
+  gateway = await startTestGateway({ random: seededRandomSource(20240615) });
 });
 test.after.always(async () => {
   await gateway?.close();

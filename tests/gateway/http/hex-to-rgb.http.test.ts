@@ -1,22 +1,21 @@
 import test from 'ava';
-import { startTestApp, type TestGateway } from '../../helpers/test-app.ts';
+import { loadContract } from '../../helpers/openapi-contract.ts';
+import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp();
+  gateway = await startTestGateway();
 });
 test.after.always(async () => {
   await gateway?.close();
 });
 
-test('200 converts an encoded #RRGGBB', async (t) => {
+test('200 converts an encoded #RRGGBB: the documented example', async (t) => {
   const { status, body, response } = await gateway.json('/v1/hex-to-rgb?hex=%23FF5733');
   t.is(status, 200);
   t.is(response.headers.get('content-type'), 'application/json; charset=utf-8');
   t.is(response.headers.get('cache-control'), 'no-store');
-  t.is(body.originalHex, '#FF5733');
-  t.is(body.mainRgb, '255, 87, 51');
-  t.is(body.timestamp, '2024-06-15T12:00:00.000Z');
+  t.deepEqual(body, (await loadContract(gateway.url)).example('/v1/hex-to-rgb', 'get'));
 });
 
 test('200 accepts shorthand without #', async (t) => {

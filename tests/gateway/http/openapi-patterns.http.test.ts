@@ -7,13 +7,13 @@
 import { cardOptionsSchema, isSupportedDateLocale } from '@utility-api/render-jobs';
 import test, { type ExecutionContext } from 'ava';
 import { UNIX_RANGE } from '../../../services/gateway/src/endpoints/time/endpoint.ts';
-import { startTestApp, type TestGateway } from '../../helpers/test-app.ts';
+import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
 let parameters: Map<string, { schema: { pattern?: string; enum?: unknown; minimum?: number; maximum?: number } }>;
 
 test.before(async () => {
-  gateway = await startTestApp({ env: { RATE_LIMITS: 'off' } });
+  gateway = await startTestGateway({ env: { RATE_LIMITS: 'off' } });
   const document = (await gateway.json('/v1/openapi.json')).body as {
     paths: Record<string, Record<string, { parameters?: { name: string; schema: object }[] }>>;
   };

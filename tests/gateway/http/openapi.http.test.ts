@@ -7,7 +7,7 @@ import { postJson, readJson, startTestGateway, type TestGateway } from '../../he
 let gateway: TestGateway;
 let contract: OpenApiContract;
 test.before(async () => {
-  gateway = await startTestGateway();
+  gateway = await startTestGateway({ render: true });
   contract = await loadContract(gateway.url);
 });
 test.after.always(async () => {

@@ -1,10 +1,10 @@
 import { parse } from 'node:querystring';
 import test from 'ava';
-import { startTestApp, type TestGateway } from '../../helpers/test-app.ts';
+import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp();
+  gateway = await startTestGateway();
 });
 test.after.always(async () => {
   await gateway?.close();

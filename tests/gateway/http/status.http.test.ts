@@ -2,11 +2,11 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import test from 'ava';
 import { loadContract } from '../../helpers/openapi-contract.ts';
-import { postJson, startTestApp, TEST_API_KEY, type TestGateway } from '../../helpers/test-app.ts';
+import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp();
+  gateway = await startTestGateway();
 });
 test.after.always(async () => {
   await gateway?.close();
@@ -152,7 +152,7 @@ test('200 redacts cookies, proxy credentials and x-api-key', async (t) => {
 });
 
 test('200 reports the DEPLOYMENT_ENVIRONMENT label', async (t) => {
-  const staging = await startTestApp({ env: { DEPLOYMENT_ENVIRONMENT: 'staging' } });
+  const staging = await startTestGateway({ env: { DEPLOYMENT_ENVIRONMENT: 'staging' } });
   try {
     const { status, body } = await staging.json('/v1/status');
     t.is(status, 200);

@@ -1,9 +1,9 @@
 import test from 'ava';
-import { FIXED_NOW_MS, startTestApp, type TestGateway } from '../../helpers/test-app.ts';
+import { FIXED_NOW_MS, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;
 test.before(async () => {
-  gateway = await startTestApp();
+  gateway = await startTestGateway();
 });
 test.after.always(async () => {
   await gateway?.close();

@@ -14,7 +14,7 @@ let gateway: TestGateway;
 let document: Json;
 
 test.before(async () => {
-  gateway = await startTestGateway();
+  gateway = await startTestGateway({ render: true });
   document = (await (await fetch(`${gateway.url}/v1/openapi.json`)).json()) as Json;
 });
 test.after.always(async () => {
@@ -177,7 +177,7 @@ test('the card operations document Accept with the types the server answers with
 });
 
 test("the card operation's description states the limits this gateway was configured with, not the defaults", async (t) => {
-  const configured = await startTestGateway({
+  const configured = await startTestGateway({ render: true,
     env: { FETCH_MAX_BYTES: String(3 * 1024 * 1024), FETCH_CARD_BUDGET_BYTES: String(5 * 1024 * 1024), FETCH_TIMEOUT_MS: '2500', RENDER_TIME_BUDGET_MS: '3000', RENDER_WALL_CLOCK_FACTOR: '6' },
   });
   try {

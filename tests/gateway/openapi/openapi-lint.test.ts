@@ -20,7 +20,7 @@ const gateways: TestGateway[] = [];
 test.before(async () => {
   const directory = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
   for (const [name, env] of Object.entries(DEPLOYMENTS)) {
-    const gateway = await startTestGateway({ env });
+    const gateway = await startTestGateway({ render: true, env });
     gateways.push(gateway);
     const file = join(directory, `${name.replace(/\W/g, '-')}.json`);
     writeFileSync(file, await (await fetch(`${gateway.url}/v1/openapi.json`)).text());

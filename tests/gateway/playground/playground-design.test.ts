@@ -8,7 +8,8 @@ import test from 'ava';
 import type { Browser, Page } from 'puppeteer-core';
 import { launchBrowser } from '../../helpers/browser.ts';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
-import { animatedImage, startImageServer, type ImageServer } from '../../pipeline/image-server.ts';
+import { startImageServer, type ImageServer } from '../../pipeline/image-server.ts';
+import { animatedImage } from '../../fixtures/images.ts';
 import { decodePng, differentPixels, openPlayground, previewPixels, renderCount, retype, snippet, waitForError, waitForRender } from './playground-page.ts';
 
 /*
@@ -36,10 +37,10 @@ let images: ImageServer;
 test.before(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const colours = ['#d03030', '#3050d0', '#30a050', '#d0a030'];
-  const moving = await animatedImage('webp', 96, 32, colours.map((color) => ({ color, delayMs: 120 })));
+  const moving = await animatedImage('webp', { width: 96, height: 32 }, colours, colours.map(() => 120));
   images = await startImageServer({ '/moving.webp': (_request, respond) => respond(200, 'image/webp', moving) });
   // The background is fetched by the gateway from this loopback server.
-  gateway = await startTestGateway({ env: { RATE_LIMIT_PROFILE_IMAGE: '600/60s', FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
+  gateway = await startTestGateway({ render: true, env: { RATE_LIMIT_PROFILE_IMAGE: '600/60s', FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
   browser = await launchBrowser();
 });
 

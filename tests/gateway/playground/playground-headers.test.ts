@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import test from 'ava';
-import { startTestApp, type TestGateway } from '../../helpers/test-app.ts';
+import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const ASSETS_FOLDER = new URL('../../../services/gateway/src/playground/assets/', import.meta.url);
@@ -9,7 +9,7 @@ const ASSETS_FOLDER = new URL('../../../services/gateway/src/playground/assets/'
 let app: TestGateway;
 
 test.before(async () => {
-  app = await startTestApp();
+  app = await startTestGateway();
 });
 
 test.after.always(async () => {

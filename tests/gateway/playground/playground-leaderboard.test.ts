@@ -29,7 +29,7 @@ let browser: Browser;
 
 test.before(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  gateway = await startTestGateway({ env: { RATE_LIMIT_PROFILE_IMAGE: '600/60s' } });
+  gateway = await startTestGateway({ render: true, env: { RATE_LIMIT_PROFILE_IMAGE: '600/60s' } });
   browser = await launchBrowser();
 });
 

@@ -12,7 +12,7 @@ declare const document: any;
 const LIMITS = { RATE_LIMIT_PROFILE_IMAGE: '1/20s', RENDER_WORKERS: '1' };
 
 test('a 429 is shown with its Retry-After countdown, nothing is sent while it runs, and the latest card comes once it ends', async (t) => {
-  const gateway = await startTestGateway({ env: LIMITS });
+  const gateway = await startTestGateway({ render: true, env: LIMITS });
   const browser = await launchBrowser();
   t.teardown(async () => {
     await browser.close();

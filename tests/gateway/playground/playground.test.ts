@@ -50,7 +50,7 @@ let desktop: PlaygroundPage;
 test.before(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Enough card budget for every preview and check below.
-  gateway = await startTestGateway({ env: { RATE_LIMIT_PROFILE_IMAGE: '600/60s' } });
+  gateway = await startTestGateway({ render: true, env: { RATE_LIMIT_PROFILE_IMAGE: '600/60s' } });
   browser = await launchBrowser();
 });
 
