@@ -20,7 +20,7 @@ const ROWS = [
 const BOARD_DESIGN = { title: 'Top chatters', scoreLabel: 'pts', autoColorRank: true, accentColor: '#ED4245' };
 
 test.before(async () => {
-  gateway = await startTestGateway({ env: { RENDER_WORKERS: '1' } });
+  gateway = await startTestGateway({ render: true, env: { RENDER_WORKERS: '1' } });
 });
 
 test.after.always(async () => {

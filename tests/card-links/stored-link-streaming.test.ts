@@ -28,8 +28,8 @@ let s3: RunningS3rver;
 
 test.before(async () => {
   s3 = await startS3rver();
-  disk = await startTestGateway({ env: { RENDER_WORKERS: '1' } });
-  s3Gateway = await startTestGateway({ env: { RENDER_WORKERS: '1', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: S3RVER_ACCESS_KEY, S3_SECRET_KEY: S3RVER_SECRET_KEY, S3_BUCKET: BUCKET } });
+  disk = await startTestGateway({ render: true, env: { RENDER_WORKERS: '1' } });
+  s3Gateway = await startTestGateway({ render: true, env: { RENDER_WORKERS: '1', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: S3RVER_ACCESS_KEY, S3_SECRET_KEY: S3RVER_SECRET_KEY, S3_BUCKET: BUCKET } });
 });
 
 test.after.always(async () => {
