@@ -27,7 +27,36 @@ type ResponseObject = { description: string; headers?: Record<string, unknown>; 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
   delete generated.$schema;
-  return generated;
+  return withUntaggedUnionsAsAnyOf(generated);
+}
+
+/**
+ * zod writes a discriminated union as `oneOf`, which promises the variants can be told apart. A
+ * variant may leave its tag out (a template body without `kind` is a profile design), and no
+ * property every variant requires then names the variant: such a union is written `anyOf`. The
+ * server's check is the same either way (zod picks the variant by the tag or its absence).
+ */
+function withUntaggedUnionsAsAnyOf(node: unknown): JsonSchema {
+  if (Array.isArray(node)) return node.map(withUntaggedUnionsAsAnyOf) as unknown as JsonSchema;
+  if (node === null || typeof node !== 'object') return node as JsonSchema;
+  const entries = Object.entries(node).map(([key, value]) => [key, withUntaggedUnionsAsAnyOf(value)] as const);
+  const result = Object.fromEntries(entries) as JsonSchema;
+  const variants = result.oneOf;
+  if (Array.isArray(variants) && !hasRequiredTag(variants as JsonSchema[])) {
+    result.anyOf = variants;
+    delete result.oneOf;
+  }
+  return result;
+}
+
+/** Whether one property is required by every variant, each with its own constant. */
+function hasRequiredTag(variants: readonly JsonSchema[]): boolean {
+  const [first, ...rest] = variants;
+  const requiredByFirst = (first?.required as string[] | undefined) ?? [];
+  return requiredByFirst.some((name) => {
+    const constants = variants.map((variant) => ((variant.required as string[] | undefined)?.includes(name) ? (variant.properties as Record<string, JsonSchema> | undefined)?.[name]?.const : undefined));
+    return rest.length > 0 && constants.every((value) => value !== undefined) && new Set(constants).size === constants.length;
+  });
 }
 
 /** Headers that more than one response carries, described once under `components.headers`. */
