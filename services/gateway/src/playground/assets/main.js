@@ -260,7 +260,8 @@ async function loadOperations() {
  * @param {string} kind
  */
 function templateFieldsOf(bodySchema, kind) {
-  const variants = /** @type {Record<string, any>[]} */ (bodySchema.oneOf ?? [bodySchema]);
+  // `anyOf`: the document writes a union whose tag may be left out that way (openapi-document.ts).
+  const variants = /** @type {Record<string, any>[]} */ (bodySchema.anyOf ?? bodySchema.oneOf ?? [bodySchema]);
   const variant = variants.find((candidate) => (candidate.properties?.kind?.const ?? 'profile') === kind);
   return new Set(Object.keys(variant?.properties?.fields?.properties ?? {}));
 }
