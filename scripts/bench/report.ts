@@ -130,7 +130,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     }
     // Median over the concurrency-8 windows, with the spread beside it: the machine is shared.
     const c8 = measurements.filter((measurement) => measurement.topology === 'embedded' && measurement.kind === 'new' && measurement.load.concurrency === 8);
-    const spreadOf = (values: number[], digits: number) => `${fixed(median(values), digits)} (${fixed(Math.min(...values), digits)}-${fixed(Math.max(...values), digits)})`;
+    const spreadOf = (middle: number, values: number[], digits: number) => `${fixed(middle, digits)} (${fixed(Math.min(...values), digits)}-${fixed(Math.max(...values), digits)})`;
     const c8Checks: [string, (measurement: ProfileImageMeasurement) => number | undefined, number, 'at least' | 'at most', string][] = [
       ['cards/s', (measurement) => measurement.load.perSecond, TARGETS.embeddedC8CardsPerSecond, 'at least', 'cards/s'],
       ['gateway CPU per card', (measurement) => measurement.cpuMsPerRequest.gateway, TARGETS.gatewayCpuMsPerCard, 'at most', 'ms'],
@@ -138,10 +138,12 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     ];
     for (const [what, read, target, direction, unit] of c8Checks) {
       const values = c8.map(read).filter((value): value is number => value !== undefined);
-      const middle = values.length === 0 ? undefined : median(values);
+      // With an even count of windows the nearest-rank median is the lower middle one: that flatters
+      // an "at most" target, so the check takes the middle window on the target's harder side.
+      const middle = values.length === 0 ? undefined : direction === 'at least' ? median(values) : -median(values.map((value) => -value));
       checks.push({
         target: `profile-image embedded, new cards at concurrency 8: ${what} ${direction === 'at least' ? '≥' : '≤'} ${target} ${unit} (median of ${c8.length} windows)`,
-        measured: values.length === 0 ? 'n/a' : `${spreadOf(values, unit === 'ms' ? 2 : 1)} ${unit}`,
+        measured: middle === undefined ? 'n/a' : `${spreadOf(middle, values, unit === 'ms' ? 2 : 1)} ${unit}`,
         pass: middle === undefined ? undefined : direction === 'at least' ? middle >= target : middle <= target,
       });
     }
