@@ -73,33 +73,13 @@ export function renderFailureToApiError(failure: RenderFailure): ApiError {
 }
 
 /**
- * The stored card's bytes, for an image answer. Just rendered or reused from the last minutes, it
- * is in the store (kept for days); storage failing here is the same 503 as failing to store it.
- */
-export async function readStoredImage(store: MediaStore, key: string, format: MediaFormat) {
-  let opened;
-  try {
-    opened = await store.open(key, format);
-  } catch (error) {
-    if (error instanceof StorageUnavailableError) throw storageUnavailableError();
-    throw error;
-  }
-  if (!opened) throw storageUnavailableError();
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of opened.body) chunks.push(chunk as Buffer);
-  } catch {
-    throw storageUnavailableError();
-  }
-  return { bytes: Buffer.concat(chunks), contentType: opened.object.contentType, etag: opened.object.etag };
-}
-
-/**
- * The stored card as a stream, for an answer that may be large (a signed link's image, served to
- * any number of fetchers): its bytes pass through, never all in memory at once. The headers come
- * from the store's metadata (`size` is the Content-Length); the store failing to open it is the
- * same 503 as failing to store it, and one failing mid-stream ends the connection (the length it
- * promised is not reached, so no client takes a cut image for whole).
+ * The stored card as a stream, for an image answer (a POST's with `Accept: image/*`, a signed link's,
+ * which any number of fetchers may read, an animated card of megabytes): its bytes pass through from
+ * the store, never all in memory at once. Just rendered or reused from the last minutes, it is in the
+ * store (kept for days). The headers come from the store's metadata (`size` is the Content-Length);
+ * the store failing to open it is the same 503 as failing to store it, and one failing mid-stream
+ * ends the connection (the length it promised is not reached, so no client takes a cut image for
+ * whole).
  */
 export async function openStoredImage(store: MediaStore, key: string, format: MediaFormat) {
   let opened;
