@@ -10,15 +10,28 @@ const CRASH_ATTEMPTS = 4;
 /** The path of the heavy background for crash attempt `attempt` (1-based): each one a new image. */
 export const heavyPath = (attempt: number) => `/heavy-${attempt}.jpg`;
 
+const heavyImages = new Map<number, Buffer>();
+
 /**
- * Serves one heavy-but-legal background (see heavyProgressiveJpeg) per crash attempt, each with
- * other content so no cache answers one attempt from another's decode. Made on first request.
+ * The heavy-but-legal background (see heavyProgressiveJpeg) of crash attempt `attempt`, each with
+ * other content so no cache answers one attempt from another's decode. Made once, when first
+ * needed: before the attempt's card is asked for, since making it takes seconds on a loaded machine
+ * and a renderer fetching it meanwhile would give up at its fetch deadline.
  */
+function heavyImage(attempt: number): Buffer {
+  let bytes = heavyImages.get(attempt);
+  if (bytes === undefined) {
+    bytes = heavyProgressiveJpeg(6 + attempt);
+    heavyImages.set(attempt, bytes);
+  }
+  return bytes;
+}
+
+/** Serves each crash attempt's heavy background at heavyPath(attempt). */
 export async function startHeavyImageServer(): Promise<ImageServer> {
   const routes: Parameters<typeof startImageServer>[0] = {};
   for (let attempt = 1; attempt <= CRASH_ATTEMPTS; attempt += 1) {
-    let bytes: Buffer | undefined;
-    routes[heavyPath(attempt)] = (_request, respond) => respond(200, 'image/jpeg', (bytes ??= heavyProgressiveJpeg(6 + attempt)));
+    routes[heavyPath(attempt)] = (_request, respond) => respond(200, 'image/jpeg', heavyImage(attempt));
   }
   return startImageServer(routes);
 }
@@ -69,6 +82,7 @@ export async function crashWorkerMidCard(options: {
 }) {
   const misses: CardReply[] = [];
   for (let attempt = 1; attempt <= CRASH_ATTEMPTS; attempt += 1) {
+    heavyImage(attempt);
     const body = { customBackground: `${options.images.url}${heavyPath(attempt)}`, customTag: options.customTag };
     const readyBefore = readyWorkers(options.output());
     const answered = new AbortController();
