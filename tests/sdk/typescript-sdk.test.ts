@@ -202,6 +202,24 @@ test("the SDK README's usage snippet runs as written against a gateway", async (
   t.regex(error!, /^400 invalid_request \[/);
 });
 
+test("the SDK README's templates, leaderboard and batch snippet runs as written against a gateway", async (t) => {
+  const readme = readFileSync(join(ROOT, 'packages/sdk/README.md'), 'utf8');
+  const snippet = /## Templates, leaderboards and batches[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  t.truthy(snippet, 'the README has the snippet');
+  const { stdout } = await run(process.execPath, ['--input-type=module-typescript', '--eval', snippet!], {
+    cwd: ROOT,
+    env: { ...process.env, UTILITY_API_URL: gateway.url, UTILITY_API_KEY: TEST_API_KEY },
+  });
+  const [card, board, batch] = stdout.trimEnd().split('\n');
+  t.regex(card!, /^http:\/\/127\.0\.0\.1:\d+\/media\/[\w-]+\.png$/);
+  t.regex(board!, /^http:\/\/127\.0\.0\.1:\d+\/media\/[\w-]+\.png$/);
+  t.is(batch, 'ok invalid_request');
+  // The snippet deleted what it saved: the account's template list is as it was.
+  const listed = await fetch(`${gateway.url}/v1/templates`, { headers: { authorization: TEST_API_KEY } });
+  const { templates } = (await listed.json()) as { templates: { name: string }[] };
+  t.false(templates.some((template) => template.name === 'Welcome, blurple' || template.name === 'Top chatters'));
+});
+
 test('the core client loads without discord.js: only @utility-api/client/discord.js needs it', async (t) => {
   // A resolve hook that fails any import of discord.js, then the core entry point imported and used.
   const script = `
