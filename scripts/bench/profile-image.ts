@@ -1,3 +1,4 @@
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { freeLoopbackPort, GATEWAY_ENTRY, startLocalStack } from '../local-stack/local-stack.ts';
 import { startBenchProcess } from './bench-process.ts';
@@ -31,6 +32,8 @@ export interface ProcessMemory {
 
 interface Topology {
   name: string;
+  /** Embedded only: see {@link fileCreationMicros}. */
+  fileCreationMicros?: number;
   url: string;
   /** Render workers in all, to size the warm-up. */
   renderWorkers: number;
@@ -40,13 +43,34 @@ interface Topology {
 
 const SHARED_ENV = { LOG_LEVEL: 'info', RATE_LIMITS: 'off' };
 
-async function startEmbedded(workDir: string): Promise<Topology> {
+/**
+ * CPU microseconds this process spends creating one empty file in `directory` (200 files, then
+ * removed). The disk store creates a file per card, and on this machine's ext4 the cost depends on
+ * where the directory landed: about 25-90 µs in some directories and about 600 in others of the
+ * same filesystem, which moves the gateway's CPU per card by half a millisecond between runs. The
+ * bench prints it beside the gateway's figure instead of hiding it in the spread.
+ */
+function fileCreationMicros(directory: string): number {
+  const probe = join(directory, '.create-probe');
+  mkdirSync(probe, { recursive: true });
+  const files = 200;
+  const before = process.cpuUsage();
+  for (let index = 0; index < files; index += 1) closeSync(openSync(join(probe, String(index)), 'wx'));
+  const used = process.cpuUsage(before);
+  rmSync(probe, { recursive: true });
+  return (used.user + used.system) / files;
+}
+
+async function startEmbedded(workDir: string): Promise<Topology & { fileCreationMicros: number }> {
+  const mediaDirectory = join(workDir, 'media-embedded');
+  mkdirSync(mediaDirectory, { recursive: true });
+  const creation = fileCreationMicros(mediaDirectory);
   const port = await freeLoopbackPort();
   const gateway = startBenchProcess({
     name: 'gateway (embedded)',
     entry: GATEWAY_ENTRY,
     logFile: join(workDir, 'gateway-embedded.log'),
-    env: { ...SHARED_ENV, PORT: String(port), HOST: '127.0.0.1', API_KEYS: BENCH_API_KEY, MEDIA_DIR: join(workDir, 'media-embedded'), DATABASE_PATH: join(workDir, 'accounts.sqlite') },
+    env: { ...SHARED_ENV, PORT: String(port), HOST: '127.0.0.1', API_KEYS: BENCH_API_KEY, MEDIA_DIR: mediaDirectory, DATABASE_PATH: join(workDir, 'accounts.sqlite') },
   });
   try {
     const line = await gateway.waitFor(/embedded mode/);
@@ -54,6 +78,7 @@ async function startEmbedded(workDir: string): Promise<Topology> {
     const workers = Number((JSON.parse(line) as { workers?: number }).workers ?? 1);
     return {
       name: 'embedded',
+      fileCreationMicros: creation,
       url: `http://127.0.0.1:${port}`,
       renderWorkers: workers,
       processes: () => [{ name: 'gateway', pid: gateway.pid }],
@@ -98,15 +123,20 @@ export async function benchProfileImage(options: {
   /** Windows of new cards at concurrency 8. */
   c8Windows: number;
   progress: (line: string) => void;
-}): Promise<{ measurements: ProfileImageMeasurement[]; memory: ProcessMemory[]; renderWorkers: Record<string, number> }> {
+}): Promise<{ measurements: ProfileImageMeasurement[]; memory: ProcessMemory[]; renderWorkers: Record<string, number>; mediaFileCreationMicros?: number }> {
   const measurements: ProfileImageMeasurement[] = [];
   const memory: ProcessMemory[] = [];
   const renderWorkers: Record<string, number> = {};
+  let mediaFileCreationMicros: number | undefined;
   const starters: (() => Promise<Topology>)[] = [() => startEmbedded(options.workDir), () => startStack(1), () => startStack(2)];
   let cardNumber = 0;
   for (const start of starters) {
     const topology = await start();
     renderWorkers[topology.name] = topology.renderWorkers;
+    if (topology.fileCreationMicros !== undefined) {
+      mediaFileCreationMicros = topology.fileCreationMicros;
+      options.progress(`profile-image: creating a file in the embedded media directory costs ${topology.fileCreationMicros.toFixed(0)} µs of CPU`);
+    }
     try {
       const headers = { Authorization: BENCH_API_KEY, 'Content-Type': 'application/json' };
       const url = `${topology.url}/v1/profile-image?userId=${USER_ID}`;
@@ -157,5 +187,5 @@ export async function benchProfileImage(options: {
       await topology.stop();
     }
   }
-  return { measurements, memory, renderWorkers };
+  return { measurements, memory, renderWorkers, ...(mediaFileCreationMicros === undefined ? {} : { mediaFileCreationMicros }) };
 }

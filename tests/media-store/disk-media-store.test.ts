@@ -81,6 +81,18 @@ test('the ETag is the quoted, truncated sha-256 of the bytes, also after a resta
   t.is((await restarted.stat(key))?.etag, expected, 'computed from the file by a process that did not write it');
 });
 
+test('a put given the bytes\' SHA-256 (the render engine has it from the media key) tags them as hashing would', async (t) => {
+  const store = await bootStore();
+  const png = noisePng(21);
+  const digest = createHash('sha256').update(png).digest();
+  const expected = `"${digest.toString('hex').slice(0, 32)}"`;
+  const key = newKey();
+  t.is((await store.put(key, png, 'png', digest)).etag, expected);
+  t.is((await store.stat(key))?.etag, expected, 'the tag the store serves for the file it wrote');
+  const other = newKey();
+  t.is((await store.put(other, png)).etag, expected, 'the same tag hashed by the store itself');
+});
+
 test('a file replaced behind the store gets a new ETag (no stale cache)', async (t) => {
   const store = await bootStore();
   const key = newKey();

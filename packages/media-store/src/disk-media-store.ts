@@ -146,13 +146,13 @@ export async function createDiskMediaStore(options: DiskMediaStoreOptions): Prom
     directory,
     sweep,
 
-    async put(key, bytes, format = DEFAULT_MEDIA_FORMAT) {
+    async put(key, bytes, format = DEFAULT_MEDIA_FORMAT, contentSha256) {
       assertMediaKey(key);
       ensureOpen();
       try {
         const name = mediaObjectName(key, format);
         const stats = await writeFileAtomically(directory, name, key, bytes);
-        const etag = contentEtag(bytes);
+        const etag = contentSha256 === undefined ? contentEtag(bytes) : etagFromSha256(contentSha256);
         etags.set(etagKey(name, stats), etag);
         recentWrites.set(etagKey(name, stats), bytes);
         return { key, size: stats.size, etag, lastModified: stats.mtime, format, contentType: MEDIA_FORMATS[format] };
@@ -202,7 +202,11 @@ function requirePositive(name: string, value: number): void {
 
 /** 128 bits of sha-256 are plenty to tell two card images apart and keep the header short. */
 function quotedDigest(hash: Hash): string {
-  return `"${hash.digest('hex').slice(0, 32)}"`;
+  return etagFromSha256(hash.digest());
+}
+
+function etagFromSha256(digest: Buffer): string {
+  return `"${digest.toString('hex', 0, 16)}"`;
 }
 
 /** A strong ETag derived from the bytes, so identical content has the same tag on every node. */

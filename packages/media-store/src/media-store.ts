@@ -25,8 +25,12 @@ export interface OpenedMedia {
  */
 export interface MediaStore {
   readonly kind: 'disk' | 's3';
-  /** Atomic: readers see the previous object or the complete new one, never part of it. */
-  put(key: string, bytes: Buffer, format?: MediaFormat): Promise<MediaObject>;
+  /**
+   * Atomic: readers see the previous object or the complete new one, never part of it.
+   * `contentSha256` is the SHA-256 of `bytes` when the caller already has it (the key is made from
+   * it): the disk store derives its ETag from it instead of hashing the bytes a second time.
+   */
+  put(key: string, bytes: Buffer, format?: MediaFormat, contentSha256?: Buffer): Promise<MediaObject>;
   /** `undefined` when absent. */
   stat(key: string, format?: MediaFormat): Promise<MediaObject | undefined>;
   /** `undefined` when absent. */

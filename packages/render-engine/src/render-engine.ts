@@ -128,8 +128,8 @@ export function createRenderEngine(
         const card = await timed('render', () => pool.render(input, format, undefined, { tenant: payload.keyId, signal }));
         timings.draw = card.timings.draw;
         timings.encode = card.timings.encode;
-        const mediaKey = mediaKeyForImage(card.image);
-        await timed('store', () => parts.store.put(mediaKey, card.image, card.format));
+        const { mediaKey, sha256 } = mediaKeyForImage(card.image);
+        await timed('store', () => parts.store.put(mediaKey, card.image, card.format, sha256));
         metrics.phases(timings);
         log.info({ mediaKey, format: card.format, bytes: card.image.length, imageBytes: session.budget.usedBytes, timings, warnings: card.warnings }, 'card rendered');
         const altText = leaderboardAltText(payload.leaderboard);
@@ -156,8 +156,8 @@ export function createRenderEngine(
       const animation = card.animation && { animated: card.animation.animated, frames: card.animation.frames };
       timings.draw = card.timings.draw;
       timings.encode = card.timings.encode;
-      const mediaKey = mediaKeyForImage(card.image);
-      await timed('store', () => parts.store.put(mediaKey, card.image, format));
+      const { mediaKey, sha256 } = mediaKeyForImage(card.image);
+      await timed('store', () => parts.store.put(mediaKey, card.image, format, sha256));
       metrics.phases(timings);
       log.info({ mediaKey, format, ...animation, bytes: card.image.length, imageBytes: session.budget.usedBytes, timings, warnings: card.warnings }, 'card rendered');
       const altText = cardAltText(input);

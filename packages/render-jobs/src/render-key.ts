@@ -45,8 +45,10 @@ export function renderJobId(payload: RenderJobPayload, requester?: string): stri
 
 /**
  * The media key of an encoded card (PNG, WebP...): derived from its bytes, so a URL always names the
- * same image and may be cached forever, and re-rendering an unchanged card stores nothing new.
+ * same image and may be cached forever, and re-rendering an unchanged card stores nothing new. The
+ * digest comes along for the store, whose ETag is the same SHA-256 (one hash of the image, not two).
  */
-export function mediaKeyForImage(image: Buffer): string {
-  return uuidFromDigest(createHash('sha256').update(image).digest());
+export function mediaKeyForImage(image: Buffer): { mediaKey: string; sha256: Buffer } {
+  const sha256 = createHash('sha256').update(image).digest();
+  return { mediaKey: uuidFromDigest(sha256), sha256 };
 }

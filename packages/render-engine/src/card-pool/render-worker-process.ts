@@ -142,15 +142,26 @@ function readProcFile(path: string): string | undefined {
  */
 export async function readProcessUsage(pid: number): Promise<ProcessUsage | undefined> {
   const status = readProcFile(`/proc/${pid}/status`);
-  const stat = status === undefined ? undefined : readProcFile(`/proc/${pid}/stat`);
-  if (status === undefined || stat === undefined) return undefined;
+  const cpuMs = status === undefined ? undefined : readProcessCpuMs(pid);
+  if (status === undefined || cpuMs === undefined) return undefined;
   // The kernel reports it in kB, whatever the page size (statm counts pages).
   const rssBytes = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) * 1024;
+  return Number.isFinite(rssBytes) ? { rssBytes, cpuMs } : undefined;
+}
+
+/**
+ * The CPU time alone (`stat`), for the reading at a card's start: `status` is the dearer file for
+ * the kernel to write out (about half of a reading's cost under load) and its memory figure is not
+ * needed there.
+ */
+export function readProcessCpuMs(pid: number): number | undefined {
+  const stat = readProcFile(`/proc/${pid}/stat`);
+  if (stat === undefined) return undefined;
   // The command name (field 2) is in parentheses and may hold spaces; utime and stime are fields
   // 14 and 15 of the line, 12th and 13th after the name. They cover every thread of the process.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const cpuMs = (Number(fields[11]) + Number(fields[12])) * MS_PER_CLOCK_TICK;
-  return Number.isFinite(rssBytes) && Number.isFinite(cpuMs) ? { rssBytes, cpuMs } : undefined;
+  return Number.isFinite(cpuMs) ? cpuMs : undefined;
 }
 
 /**
@@ -172,7 +183,7 @@ export class RenderWorkerProcess {
   #startError: string | undefined;
   #rssBytes: number | undefined;
   /** The card being drawn: its CPU budget and the worker's CPU time when it was handed over. */
-  #card: { budgetMs: number; cpuAtStartMs: Promise<number | undefined>; usedMs: number | undefined } | undefined;
+  #card: { budgetMs: number; cpuAtStartMs: number | undefined; usedMs: number | undefined } | undefined;
   #sampleTimer: NodeJS.Timeout | undefined;
   #backstopTimer: NodeJS.Timeout | undefined;
   #startTimer: NodeJS.Timeout | undefined;
@@ -225,9 +236,8 @@ export class RenderWorkerProcess {
   draw(task: RenderTask): void {
     this.#busy = true;
     const budgetMs = task.animation === undefined ? this.#limits.timeBudgetMs : (this.#limits.animatedTimeBudgetMs ?? this.#limits.timeBudgetMs);
-    // Read while the message travels: the worker cannot have used more than a few ms of the card by
-    // then, which only makes the budget that much more lenient.
-    this.#card = { budgetMs, cpuAtStartMs: readProcessUsage(this.pid).then((usage) => usage?.cpuMs), usedMs: undefined };
+    // Read before the card is sent, so all of the card's CPU time counts against its budget.
+    this.#card = { budgetMs, cpuAtStartMs: readProcessCpuMs(this.pid), usedMs: undefined };
     this.#backstopTimer = setTimeout(() => this.kill('wall-clock'), budgetMs * (this.#limits.wallClockFactor ?? WALL_CLOCK_BACKSTOP_FACTOR));
     this.#scheduleSample(BUSY_SAMPLE_MS);
     this.#child.send(task, (error) => {
@@ -301,7 +311,7 @@ export class RenderWorkerProcess {
     }
     const card = this.#card;
     if (card === undefined) return false;
-    const atStart = await card.cpuAtStartMs;
+    const atStart = card.cpuAtStartMs;
     if (atStart === undefined || this.#exited) return false;
     card.usedMs = usage.cpuMs - atStart;
     if (card.usedMs <= card.budgetMs) return false;

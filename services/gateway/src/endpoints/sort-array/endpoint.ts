@@ -35,17 +35,35 @@ export type SortDirection = 'high' | 'low';
 
 export function sortArray(numbers: readonly number[], direction: SortDirection, clock: Clock): SortArrayResult {
   const high = direction === 'high';
-  // Both directions use a stable sort with their own comparator: reversing an ascending sort would
-  // also reverse the input order of equal values (0 and -0).
-  const sorted = [...numbers].sort(high ? (a, b) => b - a : (a, b) => a - b);
   return {
-    result: sorted,
+    result: sortedNumbers(numbers, high),
     description: high ? 'Array sorted in descending order.' : 'Array sorted in ascending order.',
     originalArray: [...numbers],
     timestamp: isoTimestamp(clock),
     isValid: true,
     sortMethod: high ? 'High to Low' : 'Low to High',
   };
+}
+
+/**
+ * The numbers in order. Float64Array's native numeric sort costs about a third of a comparator sort
+ * (most of a 100-number request's handler time under load), and reversing its ascending order is
+ * safe because equal numbers are indistinguishable, except 0 and -0: the typed sort puts -0 first
+ * where the contract keeps their input order, so an array holding -0 takes the stable comparator
+ * sort in its own direction (reversing would also reverse equal values).
+ */
+function sortedNumbers(numbers: readonly number[], high: boolean): number[] {
+  const count = numbers.length;
+  const typed = new Float64Array(count);
+  for (let index = 0; index < count; index++) {
+    const value = numbers[index]!;
+    if (Object.is(value, -0)) return [...numbers].sort(high ? (a, b) => b - a : (a, b) => a - b);
+    typed[index] = value;
+  }
+  typed.sort();
+  const sorted = new Array<number>(count);
+  for (let index = 0; index < count; index++) sorted[index] = typed[high ? count - 1 - index : index]!;
+  return sorted;
 }
 
 export function sortArrayEndpoint(clock: Clock) {
