@@ -154,7 +154,7 @@ export async function readProcessUsage(pid: number): Promise<ProcessUsage | unde
  * the kernel to write out (about half of a reading's cost under load) and its memory figure is not
  * needed there.
  */
-export function readProcessCpuMs(pid: number): number | undefined {
+function readProcessCpuMs(pid: number): number | undefined {
   const stat = readProcFile(`/proc/${pid}/stat`);
   if (stat === undefined) return undefined;
   // The command name (field 2) is in parentheses and may hold spaces; utime and stime are fields
