@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { DeadlineError } from '@utility-api/infra';
 import { StorageUnavailableError, type MediaStore } from '@utility-api/media-store';
 import { MEDIA_FORMATS, type MediaFormat, type RenderFailure } from '@utility-api/render-jobs';
 import accepts from 'accepts';
 import { ApiError, storageUnavailableError } from '../errors/api-error.ts';
 import { RenderQueueUnavailableError, RequestGoneError } from '../rendering/render-queue.ts';
-import type { HeaderValue } from './endpoint.ts';
+import { Reply, type HeaderValue } from './endpoint.ts';
 
 /**
  * What every card endpoint (profile and leaderboard images) answers the same way: content
@@ -81,7 +82,7 @@ export function renderFailureToApiError(failure: RenderFailure): ApiError {
  * ends the connection (the length it promised is not reached, so no client takes a cut image for
  * whole).
  */
-export async function openStoredImage(store: MediaStore, key: string, format: MediaFormat) {
+async function openStoredImage(store: MediaStore, key: string, format: MediaFormat) {
   let opened;
   try {
     opened = await store.open(key, format);
@@ -90,7 +91,16 @@ export async function openStoredImage(store: MediaStore, key: string, format: Me
     throw error;
   }
   if (!opened) throw storageUnavailableError();
-  return { body: opened.body, contentType: opened.object.contentType, etag: opened.object.etag, size: opened.object.size };
+  return opened;
+}
+
+/**
+ * A card answered as the image itself: the stored bytes streamed with their type, length and
+ * tag from the store, after the card's own headers.
+ */
+export async function storedImageReply(store: MediaStore, card: { mediaKey: string; format: MediaFormat }, headers: Readonly<Record<string, string>>): Promise<Reply<Readable>> {
+  const { body, object } = await openStoredImage(store, card.mediaKey, card.format);
+  return new Reply<Readable>(200, body, { ...headers, 'Content-Type': object.contentType, 'Content-Length': String(object.size), ETag: object.etag }, card.format);
 }
 
 /** The queue's thrown outcomes as the documented errors; everything else stays a 500. */

@@ -16,7 +16,7 @@ import {
 import { cardLinkExpiredError, cardLinkInvalidError, cardLinkRevokedError, problemsFromZod, storageUnavailableError, validationError } from '../../errors/api-error.ts';
 import { systemClock, type Clock } from '../../runtime/clock.ts';
 import { defineEndpoint, Reply, type Admission, type AdmissionRequest, type HeaderValue } from '../endpoint.ts';
-import { openStoredImage, queueErrorToApiError, renderFailureToApiError, rfc8187 } from '../card-answers.ts';
+import { queueErrorToApiError, renderFailureToApiError, rfc8187, storedImageReply } from '../card-answers.ts';
 import { cardRequestSchemas, type ProfileImageBody, type ProfileImageDependencies } from '../profile-image/endpoint.ts';
 
 export interface CardLinkDependencies extends ProfileImageDependencies {
@@ -200,14 +200,9 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
       const render: CardLinkRender = { mediaKey: result.mediaKey, format: result.format, altText: result.altText, ...(result.animation && { frames: result.animation.frames }) };
       // Kept as long as the image is: past that, the link draws it again.
       await dependencies.store.putCardLinkRender(card.jobId, render, new Date(clock.now() + dependencies.mediaTtlDays * 86_400_000));
-      const image = await openStoredImage(dependencies.media, result.mediaKey, result.format);
+      const reply = await storedImageReply(dependencies.media, result, imageHeaders(card, render, reused, dependencies.publicBaseUrl));
       dependencies.onRendered?.(reused);
-      return new Reply<Readable>(
-        200,
-        image.body,
-        { ...imageHeaders(card, render, reused, dependencies.publicBaseUrl), 'Content-Type': image.contentType, 'Content-Length': String(image.size), ETag: image.etag },
-        result.format,
-      );
+      return reply;
     },
   });
 }

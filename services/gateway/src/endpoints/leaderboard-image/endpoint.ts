@@ -1,7 +1,6 @@
-import type { Readable } from 'node:stream';
 import { ALT_TEXT_MAX_LENGTH, cardFormatSchema, LEADERBOARD_LIMITS, leaderboardOptionsSchema, RENDER_RETENTION } from '@utility-api/render-jobs';
 import { z } from 'zod';
-import { IMAGE_TYPES, negotiateAnswer, openStoredImage, queueErrorToApiError, renderFailureToApiError, rfc8187 } from '../card-answers.ts';
+import { IMAGE_TYPES, negotiateAnswer, queueErrorToApiError, renderFailureToApiError, rfc8187, storedImageReply } from '../card-answers.ts';
 import { problemsFromZod, validationError } from '../../errors/api-error.ts';
 import { defineEndpoint, Reply, type RequestSnapshot, type ResponseDoc } from '../endpoint.ts';
 import type { ProfileImageDependencies } from '../profile-image/endpoint.ts';
@@ -138,14 +137,9 @@ export function leaderboardImageEndpoints(dependencies: LeaderboardImageDependen
         const url = `${dependencies.publicBaseUrl}/media/${result.mediaKey}.${result.format}`;
         const headers = { 'X-Card-Render': reused ? 'reused' : 'new', Vary: 'Accept' };
         if (answer.kind === 'image') {
-          const image = await openStoredImage(dependencies.media, result.mediaKey, result.format);
+          const reply = await storedImageReply(dependencies.media, result, { ...headers, 'Content-Location': url, 'X-Alt-Text': rfc8187(result.altText) });
           dependencies.onRendered?.(reused);
-          return new Reply<Readable>(
-            200,
-            image.body,
-            { ...headers, 'Content-Type': image.contentType, 'Content-Length': String(image.size), ETag: image.etag, 'Content-Location': url, 'X-Alt-Text': rfc8187(result.altText) },
-            result.format,
-          );
+          return reply;
         }
         dependencies.onRendered?.(reused);
         return new Reply<LeaderboardResult>(200, { success: true, message: 'Image Created', options: body, url, altText: result.altText }, headers, result.format);

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { MediaStore } from '@utility-api/media-store';
 import type { RenderingSettings } from '@utility-api/render-engine';
 import {
@@ -21,7 +20,7 @@ import {
 import { z } from 'zod';
 import { problemsFromZod, validationError, type FieldProblem } from '../../errors/api-error.ts';
 import type { RenderQueue } from '../../rendering/render-queue.ts';
-import { IMAGE_TYPES, negotiateAnswer, openStoredImage, queueErrorToApiError, renderFailureToApiError, rfc8187 } from '../card-answers.ts';
+import { IMAGE_TYPES, negotiateAnswer, queueErrorToApiError, renderFailureToApiError, rfc8187, storedImageReply } from '../card-answers.ts';
 import { systemClock, type Clock } from '../../runtime/clock.ts';
 import { applyTemplate, templateReferenceSchema, type TemplateLookup } from '../templates/template-fields.ts';
 import { defineEndpoint, Reply, type RequestSnapshot, type ResponseDoc } from '../endpoint.ts';
@@ -236,15 +235,10 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     const { animation } = result;
     const headers = { 'X-Card-Render': reused ? 'reused' : 'new', Vary: 'Accept', ...(animation && { 'X-Card-Frames': String(animation.frames) }) };
     if (answer.kind === 'image') {
-      const image = await openStoredImage(dependencies.media, result.mediaKey, result.format);
-      dependencies.onRendered?.(reused);
       // Content-Location: the URL where this same representation lives (RFC 9110 §8.7).
-      return new Reply<Readable>(
-        200,
-        image.body,
-        { ...headers, 'Content-Type': image.contentType, 'Content-Length': String(image.size), ETag: image.etag, 'Content-Location': url, 'X-Alt-Text': rfc8187(result.altText) },
-        result.format,
-      );
+      const reply = await storedImageReply(dependencies.media, result, { ...headers, 'Content-Location': url, 'X-Alt-Text': rfc8187(result.altText) });
+      dependencies.onRendered?.(reused);
+      return reply;
     }
     dependencies.onRendered?.(reused);
     return new Reply<ProfileImageResult>(200, { success: true, message: 'Image Created', options: body, url, altText: result.altText, ...animation }, headers, result.format);
