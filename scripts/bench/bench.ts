@@ -63,7 +63,7 @@ try {
       progress(
         `light endpoints: gateway, plain Koa and bare node:http${baselineCheckout === undefined ? '' : ' and the baseline gateway'} in turns, ${rounds} rounds of ${seconds} s windows after ${warmupRounds} warm-up round, 50 connections${HAS_TASKSET ? ', servers on core 0 and wrk on core 1' : ' (no taskset: unpinned)'}`,
       );
-      results.light = await benchLightEndpoints({ workDir, rounds, seconds, warmupRounds, connections: 50, progress, ...(baselineCheckout === undefined ? {} : { baselineCheckout }) });
+      results.light = await benchLightEndpoints({ workDir, rounds, seconds, warmupRounds, connections: 50, equalLoadRounds: quick ? 2 : 6, progress, ...(baselineCheckout === undefined ? {} : { baselineCheckout }) });
     }
   }
   if (phases.has('card')) {

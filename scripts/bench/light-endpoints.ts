@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { freeLoopbackPort, GATEWAY_ENTRY } from '../local-stack/local-stack.ts';
-import { HAS_TASKSET, startBenchProcess, type BenchProcess } from './bench-process.ts';
+import { HAS_TASKSET, pinned, startBenchProcess, type BenchProcess } from './bench-process.ts';
+import type { PacedLoadOptions, PacedLoadResult } from './paced-load.ts';
 import type { CannedRoute } from './baseline/canned-routes.ts';
 import { cpuSeconds, peakRssMiB } from './proc-stats.ts';
 import { median, spreadOf, type Spread } from './stats.ts';
@@ -13,6 +15,34 @@ const SETTLE_MS = 500;
 /** Servers on core 0, the load generator on core 1 (when taskset exists). */
 const SERVER_CPU = '0';
 const LOAD_CPU = '1';
+/**
+ * The equal-load comparison's rate: about half of what the gateway answers flat out on this
+ * machine (its POST, the dearer of the two), so neither server falls behind the schedule.
+ */
+const EQUAL_LOAD_RATE = 2500;
+const EQUAL_LOAD_SECONDS = 3;
+const PACED_LOAD_SCRIPT = new URL('./paced-load.ts', import.meta.url).pathname;
+
+interface PacedWindow {
+  cpuMicrosPerRequest: number;
+  p99Ms: number;
+}
+
+/** One open-loop window from its own process on the load core (see paced-load.ts). */
+async function runPacedLoad(options: PacedLoadOptions): Promise<PacedLoadResult> {
+  const [command, args] = pinned(LOAD_CPU, process.execPath, [PACED_LOAD_SCRIPT, JSON.stringify(options)]);
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`paced load exited with ${code}:\n${text}`))));
+  });
+  const line = output.split('\n').find((candidate) => candidate.startsWith('PACED_JSON '));
+  if (!line) throw new Error(`paced load printed no summary:\n${output}`);
+  return JSON.parse(line.slice('PACED_JSON '.length)) as PacedLoadResult;
+}
 
 export const GATEWAY = 'gateway';
 export const PLAIN_KOA = 'plain koa';
@@ -65,6 +95,22 @@ export interface LightPairedRatio {
   cpu: Spread | undefined;
 }
 
+/**
+ * The gateway and plain Koa at the same offered load (an open loop at `requestsPerSecond`, below
+ * what either answers flat out), in alternating windows: each server's CPU per request, and the
+ * ratio window by window. Under wrk's closed loop a slower server also pays, in its socket writes,
+ * for waking a load generator that sits idle between its answers, which a server as fast as Koa
+ * does not (docs/performance.md); at equal load both are partly idle and pay alike.
+ */
+export interface LightEqualLoad {
+  endpoint: string;
+  requestsPerSecond: number;
+  gateway: { cpuMicrosPerRequest: Spread; p99Ms: Spread };
+  koa: { cpuMicrosPerRequest: Spread; p99Ms: Spread };
+  /** Koa's CPU µs per request over the gateway's, per round. */
+  cpuRatio: Spread;
+}
+
 export interface LightEndpointsResult {
   connections: number;
   secondsPerRun: number;
@@ -75,6 +121,7 @@ export interface LightEndpointsResult {
   servers: string[];
   measurements: LightMeasurement[];
   pairedToKoa: LightPairedRatio[];
+  equalLoad: LightEqualLoad[];
   responseBytes: Record<string, number>;
   /** Size of the gateway's log after all runs (LOG_LEVEL=info: one JSON line per request). */
   gatewayLogBytes: number;
@@ -121,6 +168,8 @@ export async function benchLightEndpoints(options: {
   /** Warm-up rounds first (JIT, connections, caches), not counted. */
   warmupRounds: number;
   connections: number;
+  /** Rounds of the equal-load comparison (one window per server per endpoint each). */
+  equalLoadRounds: number;
   baselineCheckout?: string;
   progress: (line: string) => void;
 }): Promise<LightEndpointsResult> {
@@ -238,6 +287,41 @@ export async function benchLightEndpoints(options: {
         `light endpoints: round ${round}/${options.rounds}: ${LIGHT_ENDPOINTS.map((endpoint) => `${endpoint.method} gateway ${gatewayRun(endpoint)?.requestsPerSecond.toFixed(0) ?? '?'} req/s, ${gatewayRun(endpoint)?.cpuMicrosPerRequest?.toFixed(0) ?? '?'} µs/req (Koa ${koaCpu(endpoint)?.toFixed(0) ?? '?'})`).join('; ')}`,
       );
     }
+    const equalLoad: LightEqualLoad[] = [];
+    const gatewayServer = servers.find((server) => server.name === GATEWAY)!;
+    const koaServer = servers.find((server) => server.name === PLAIN_KOA)!;
+    progress(`light endpoints: gateway and plain Koa at the same ${EQUAL_LOAD_RATE} req/s, ${options.equalLoadRounds} rounds of ${EQUAL_LOAD_SECONDS} s windows`);
+    for (const endpoint of LIGHT_ENDPOINTS) {
+      const windows = { gateway: [] as PacedWindow[], koa: [] as PacedWindow[] };
+      for (let round = 0; round < options.equalLoadRounds; round += 1) {
+        const order = round % 2 === 0 ? (['gateway', 'koa'] as const) : (['koa', 'gateway'] as const);
+        for (const which of order) {
+          const server = which === 'gateway' ? gatewayServer : koaServer;
+          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+          const cpuBefore = cpuSeconds(server.process.pid);
+          const result = await runPacedLoad({
+            url: `${server.url}${endpoint.path}${endpoint.query}`,
+            method: endpoint.method,
+            headers: headersFor(endpoint),
+            ...(endpoint.body === undefined ? {} : { body: endpoint.body }),
+            requestsPerSecond: EQUAL_LOAD_RATE,
+            seconds: EQUAL_LOAD_SECONDS,
+            connections: options.connections,
+          });
+          const cpuAfter = cpuSeconds(server.process.pid);
+          if (result.errors > 0 || cpuBefore === undefined || cpuAfter === undefined) throw new Error(`${server.name} ${endpoint.name} at ${EQUAL_LOAD_RATE} req/s: ${result.errors} errors`);
+          windows[which].push({ cpuMicrosPerRequest: ((cpuAfter - cpuBefore) * 1e6) / result.answered, p99Ms: result.p99Ms });
+        }
+      }
+      equalLoad.push({
+        endpoint: endpoint.name,
+        requestsPerSecond: EQUAL_LOAD_RATE,
+        gateway: { cpuMicrosPerRequest: spreadOf(windows.gateway.map((window) => window.cpuMicrosPerRequest)), p99Ms: spreadOf(windows.gateway.map((window) => window.p99Ms)) },
+        koa: { cpuMicrosPerRequest: spreadOf(windows.koa.map((window) => window.cpuMicrosPerRequest)), p99Ms: spreadOf(windows.koa.map((window) => window.p99Ms)) },
+        cpuRatio: spreadOf(windows.gateway.map((window, round) => windows.koa[round]!.cpuMicrosPerRequest / window.cpuMicrosPerRequest)),
+      });
+    }
+
     const measurements: LightMeasurement[] = [];
     const pairedToKoa: LightPairedRatio[] = [];
     for (const endpoint of LIGHT_ENDPOINTS) {
@@ -283,6 +367,7 @@ export async function benchLightEndpoints(options: {
       servers: servers.map((server) => server.name),
       measurements,
       pairedToKoa,
+      equalLoad,
       responseBytes,
       gatewayLogBytes: statSync(gatewayLog).size,
       gatewayPeakRssMiB: peakRssMiB(servers[0]!.process.pid),

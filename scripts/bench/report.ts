@@ -187,6 +187,19 @@ export function markdownReport(results: BenchResults, checks: readonly TargetChe
       '',
       `Gateway log: ${(light.gatewayLogBytes / 1048576).toFixed(1)} MiB written at LOG_LEVEL=info.`,
       '',
+      ...(light.equalLoad.length === 0
+        ? []
+        : [
+            `At the same offered load (an open loop at ${light.equalLoad[0]!.requestsPerSecond} req/s from one process on the load core, ${light.equalLoad[0]!.cpuRatio.n} alternating windows per server): both servers partly idle, so neither pays more than the other for waking the load generator.`,
+            '',
+            '| endpoint | gateway CPU µs/request | plain Koa CPU µs/request | CPU vs plain Koa (per round) | gateway p99 ms | plain Koa p99 ms |',
+            '| --- | ---: | ---: | ---: | ---: | ---: |',
+            ...light.equalLoad.map(
+              (entry) =>
+                `| ${entry.endpoint} | ${iqr(entry.gateway.cpuMicrosPerRequest, 1)} | ${iqr(entry.koa.cpuMicrosPerRequest, 1)} | ${iqr(entry.cpuRatio, 2)} | ${fixed(entry.gateway.p99Ms.median, 2)} | ${fixed(entry.koa.p99Ms.median, 2)} |`,
+            ),
+            '',
+          ]),
     );
   }
   if (card) {

@@ -112,3 +112,37 @@ test.serial('the installed sonic-boom writes lines logged close together in one 
   stream.end();
   await once(stream as unknown as NodeJS.EventEmitter, 'close');
 });
+
+// Serial: setTimeout is counted process-wide.
+test.serial('a backlog of full chunks is written chunk after chunk, not one chunk per timer (a busy server fell behind its log)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sonic-boom-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const dest = join(dir, 'out.log');
+  const maxWrite = 64;
+  const stream = new SonicBoom({ dest, sync: false, minLength: 0, maxWrite });
+  await once(stream as unknown as NodeJS.EventEmitter, 'ready');
+  // Forty chunks' worth of lines at once, as a server writes while its file write falls behind.
+  const lines = Array.from({ length: 320 }, (_, index) => `line ${String(index).padStart(3, '0')}\n`);
+  const chunks = Math.ceil(Buffer.byteLength(lines.join('')) / maxWrite);
+  const timers = globalThis.setTimeout;
+  let delays = 0;
+  globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
+    delays += 1;
+    return timers(...args);
+  }) as typeof setTimeout;
+  try {
+    for (const line of lines) stream.write(line);
+    await new Promise<void>((resolve) => {
+      const check = () => (readFileSync(dest, 'utf8').length === lines.join('').length ? resolve() : void timers(check, 5));
+      void timers(check, 5);
+    });
+  } finally {
+    globalThis.setTimeout = timers;
+  }
+  // Patched before: every chunk after a write waited its own 1 ms timer, so a server logging faster
+  // than one chunk per event-loop turn or two kept a growing rope of lines in memory.
+  t.true(delays <= 2, `${delays} write delays for ${chunks} chunks`);
+  t.is(readFileSync(dest, 'utf8'), lines.join(''));
+  stream.end();
+  await once(stream as unknown as NodeJS.EventEmitter, 'close');
+});
