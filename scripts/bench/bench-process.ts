@@ -11,6 +11,26 @@ export function pinned(cpus: string | undefined, command: string, args: readonly
   return HAS_TASKSET && cpus !== undefined ? ['taskset', ['-c', cpus, command, ...args]] : [command, [...args]];
 }
 
+/**
+ * Runs a load generator to its end, pinned to `cpus`, and returns the line it printed starting with
+ * `marker` (without it): its summary. Fails with everything it printed when it exits non-zero or
+ * prints no such line.
+ */
+export async function summaryLineOf(cpus: string | undefined, command: string, args: readonly string[], marker: string): Promise<string> {
+  const [pinnedCommand, pinnedArgs] = pinned(cpus, command, args);
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(pinnedCommand, pinnedArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`${command} exited with ${code}:\n${text}`))));
+  });
+  const line = output.split('\n').find((candidate) => candidate.startsWith(marker));
+  if (line === undefined) throw new Error(`${command} printed no summary:\n${output}`);
+  return line.slice(marker.length);
+}
+
 export interface BenchProcess {
   name: string;
   pid: number | undefined;

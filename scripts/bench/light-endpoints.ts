@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { freeLoopbackPort, GATEWAY_ENTRY } from '../local-stack/local-stack.ts';
-import { HAS_TASKSET, pinned, startBenchProcess, type BenchProcess } from './bench-process.ts';
+import { HAS_TASKSET, startBenchProcess, summaryLineOf, type BenchProcess } from './bench-process.ts';
 import type { PacedLoadOptions, PacedLoadResult } from './paced-load.ts';
 import type { CannedRoute } from './baseline/canned-routes.ts';
 import { cpuSeconds, peakRssMiB } from './proc-stats.ts';
@@ -30,18 +29,7 @@ interface PacedWindow {
 
 /** One open-loop window from its own process on the load core (see paced-load.ts). */
 async function runPacedLoad(options: PacedLoadOptions): Promise<PacedLoadResult> {
-  const [command, args] = pinned(LOAD_CPU, process.execPath, [PACED_LOAD_SCRIPT, JSON.stringify(options)]);
-  const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`paced load exited with ${code}:\n${text}`))));
-  });
-  const line = output.split('\n').find((candidate) => candidate.startsWith('PACED_JSON '));
-  if (!line) throw new Error(`paced load printed no summary:\n${output}`);
-  return JSON.parse(line.slice('PACED_JSON '.length)) as PacedLoadResult;
+  return JSON.parse(await summaryLineOf(LOAD_CPU, process.execPath, [PACED_LOAD_SCRIPT, JSON.stringify(options)], 'PACED_JSON ')) as PacedLoadResult;
 }
 
 export const GATEWAY = 'gateway';

@@ -1,7 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pinned } from './bench-process.ts';
+import { summaryLineOf } from './bench-process.ts';
 
 export const HAS_WRK = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
 
@@ -55,27 +55,8 @@ export async function runWrk(options: {
 }): Promise<WrkResult> {
   const script = join(options.scriptDir, `${options.name.replace(/[^a-z0-9]+/gi, '-')}.lua`);
   writeFileSync(script, luaScript(options.request));
-  const [command, args] = pinned(options.cpus, 'wrk', [
-    '-t1',
-    `-c${options.connections}`,
-    `-d${options.seconds}s`,
-    '--timeout',
-    '5s',
-    '-s',
-    script,
-    options.request.url,
-  ]);
-  const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}:\n${text}`))));
-  });
-  const line = output.split('\n').find((candidate) => candidate.startsWith('WRK_JSON '));
-  if (!line) throw new Error(`wrk printed no summary:\n${output}`);
-  const raw = JSON.parse(line.slice('WRK_JSON '.length)) as { requests: number; micros: number; p50: number; p99: number; max: number; errors: number };
+  const summary = await summaryLineOf(options.cpus, 'wrk', ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '5s', '-s', script, options.request.url], 'WRK_JSON ');
+  const raw = JSON.parse(summary) as { requests: number; micros: number; p50: number; p99: number; max: number; errors: number };
   const seconds = raw.micros / 1e6;
   return {
     requests: raw.requests,

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 
 /** The sonic-boom pino writes through: resolved from pino's own folder, as pino resolves it. */
 const fromInfra = createRequire(new URL('../../packages/infra/package.json', import.meta.url));
@@ -13,6 +13,18 @@ const SonicBoom = fromPino('sonic-boom') as new (options: { dest: string; sync: 
   end(): void;
   on(event: string, listener: () => void): void;
 };
+
+type Stream = InstanceType<typeof SonicBoom> & { flushSync(): void };
+
+/** A stream writing to a file of its own in a fresh directory (removed after the test), once it is ready. */
+async function openStream(t: ExecutionContext, options: { minLength: number; maxWrite?: number }): Promise<{ stream: Stream; dest: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'sonic-boom-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const dest = join(dir, 'out.log');
+  const stream = new SonicBoom({ dest, sync: false, ...options }) as Stream;
+  await once(stream as unknown as NodeJS.EventEmitter, 'ready');
+  return { stream, dest };
+}
 
 /** Each `Buffer.byteLength` argument's length while `run` runs. */
 function measuredLengths(run: () => void): number[] {
@@ -35,12 +47,8 @@ function measuredLengths(run: () => void): number[] {
 }
 
 test('the installed sonic-boom measures each written line, not the whole pending chunk (patches/sonic-boom@4.2.1.patch)', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'sonic-boom-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const dest = join(dir, 'out.log');
   // minLength keeps the lines pending in memory, as they are while a write is in progress.
-  const stream = new SonicBoom({ dest, sync: false, minLength: 8192 });
-  await once(stream as unknown as NodeJS.EventEmitter, 'ready');
+  const { stream, dest } = await openStream(t, { minLength: 8192 });
   const line = `${JSON.stringify({ level: 30, msg: 'request', route: '/v1/hex-to-rgb' })}\n`;
   const lengths = measuredLengths(() => {
     for (let index = 0; index < 100; index += 1) stream.write(line);
@@ -54,13 +62,9 @@ test('the installed sonic-boom measures each written line, not the whole pending
 });
 
 test('the patched sonic-boom still splits pending text at maxWrite bytes, multi-byte characters counted as bytes', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'sonic-boom-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const dest = join(dir, 'out.log');
   const maxWrite = 64;
   // The first write starts at once; the lines after it wait in memory until it is done.
-  const stream = new SonicBoom({ dest, sync: false, minLength: 0, maxWrite });
-  await once(stream as unknown as NodeJS.EventEmitter, 'ready');
+  const { stream, dest } = await openStream(t, { minLength: 0, maxWrite });
   // 7 bytes as 4 characters: a string length would let a chunk grow past maxWrite bytes.
   const lines = Array.from({ length: 40 }, (_, index) => `é€${index % 10}\n`);
   for (const text of lines) stream.write(text);
@@ -74,11 +78,7 @@ test('the patched sonic-boom still splits pending text at maxWrite bytes, multi-
 
 // Serial: fs.write is counted process-wide, and the other tests' streams write too.
 test.serial('the installed sonic-boom writes lines logged close together in one fs.write, and flushSync still writes lines waiting for it', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'sonic-boom-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const dest = join(dir, 'out.log');
-  const stream = new SonicBoom({ dest, sync: false, minLength: 0 }) as InstanceType<typeof SonicBoom> & { flushSync(): void };
-  await once(stream as unknown as NodeJS.EventEmitter, 'ready');
+  const { stream, dest } = await openStream(t, { minLength: 0 });
   const fs = fromPino('node:fs') as { write: (...args: unknown[]) => unknown };
   const write = fs.write;
   let writes = 0;
@@ -115,13 +115,9 @@ test.serial('the installed sonic-boom writes lines logged close together in one 
 
 // Serial: setTimeout is counted process-wide.
 test.serial('a backlog of full chunks is written chunk after chunk, not one chunk per timer (a busy server fell behind its log)', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'sonic-boom-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const dest = join(dir, 'out.log');
   const maxWrite = 64;
-  const stream = new SonicBoom({ dest, sync: false, minLength: 0, maxWrite });
-  await once(stream as unknown as NodeJS.EventEmitter, 'ready');
-  // Forty chunks' worth of lines at once, as a server writes while its file write falls behind.
+  const { stream, dest } = await openStream(t, { minLength: 0, maxWrite });
+  // About forty-five chunks' worth of lines at once, as a server writes while its file write falls behind.
   const lines = Array.from({ length: 320 }, (_, index) => `line ${String(index).padStart(3, '0')}\n`);
   const chunks = Math.ceil(Buffer.byteLength(lines.join('')) / maxWrite);
   const timers = globalThis.setTimeout;
