@@ -14,7 +14,7 @@ export interface CardLinkTarget {
   /** The environment `pnpm keys` needs to reach this gateway's store (DATABASE_PATH, or REDIS_URL). */
   keysEnv: Record<string, string>;
   /** How many times the card stored under this media key was drawn, from the renderers' own logs. */
-  rendersOf(mediaKey: string): number;
+  rendersOf(mediaKey: string): Promise<number>;
 }
 
 async function fetchLink(link: string, headers: Record<string, string> = {}) {
@@ -73,7 +73,7 @@ export function registerCardLinkTests(test: TestFn, target: () => CardLinkTarget
     const again = await fetchLink(link);
     t.is(again.headers.get('x-card-render'), 'reused');
     t.true(again.bytes.equals(first.bytes));
-    t.is(current.rendersOf(mediaKey), 1, 'drawn once for all three fetches');
+    t.is(await current.rendersOf(mediaKey), 1, 'drawn once for all three fetches');
 
     const notModified = await fetchLink(link, { 'if-none-match': etag });
     t.is(notModified.status, 304);

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
+import { cardRenderedLines } from '../helpers/processes.ts';
 import { startStackOn, type TopologyStack } from '../helpers/redis-topology.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
 import { startPipelineImageServer, SUITE_ENV } from '../pipeline/profile-image-suite.ts';
@@ -29,7 +30,7 @@ const target = (): CardLinkTarget => ({
   apiKey: API_KEY,
   images,
   keysEnv: { REDIS_URL: stack.serviceEnv.REDIS_URL! },
-  rendersOf: (mediaKey) => stack.renderers.flatMap((renderer) => renderer.output().split('\n')).filter((line) => line.includes('"card rendered"') && line.includes(mediaKey)).length,
+  rendersOf: async (mediaKey) => (await cardRenderedLines(() => stack.renderers.map((renderer) => renderer.output()), mediaKey)).length,
 });
 
 registerCardLinkTests(test, target, 'distributed');

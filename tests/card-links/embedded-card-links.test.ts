@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import test from 'ava';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { cardRenderedLines } from '../helpers/processes.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
 import { startPipelineImageServer, SUITE_ENV } from '../pipeline/profile-image-suite.ts';
 import { registerBatchTests, registerCardLinkTests, registerTemplateTests, TEMPLATE_PLANS, type CardLinkTarget } from './card-link-suite.ts';
@@ -25,7 +26,7 @@ const target = (): CardLinkTarget => ({
   images,
   // The gateway's own database; a keys file that does not exist, so the repository's is never imported.
   keysEnv: { DATABASE_PATH: join(gateway.mediaDir, 'accounts.sqlite'), KEYS_FILE: join(gateway.mediaDir, 'no-keys-file.json') },
-  rendersOf: (mediaKey) => gateway.process.output().split('\n').filter((line) => line.includes('"card rendered"') && line.includes(mediaKey)).length,
+  rendersOf: async (mediaKey) => (await cardRenderedLines(() => [gateway.process.output()], mediaKey)).length,
 });
 
 registerCardLinkTests(test, target, 'embedded');

@@ -23,6 +23,23 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
   }
 }
 
+/**
+ * How long a test waits for a log line that an answer already owes: a renderer logs "card rendered"
+ * before it hands the card back, but the answer can come through Redis and the gateway before the
+ * line has crossed the renderer's stdout pipe (pino writes it a moment later).
+ */
+const OWED_LOG_LINE_MS = 10_000;
+
+/** The "card rendered" log lines of the card stored under `mediaKey`, in the outputs given; waits for the first. */
+export async function cardRenderedLines(outputs: () => readonly string[], mediaKey: string): Promise<string[]> {
+  return eventually(async () => {
+    const lines = outputs()
+      .flatMap((output) => output.split('\n'))
+      .filter((line) => line.includes('"card rendered"') && line.includes(mediaKey));
+    return lines.length > 0 ? lines : undefined;
+  }, OWED_LOG_LINE_MS, 20);
+}
+
 /** Each readiness check gives a dependency 1 s (`CHECK_TIMEOUT_MS` of the gateway and the renderer). */
 const READINESS_CHECK_MS = 1000;
 

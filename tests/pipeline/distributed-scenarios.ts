@@ -1,6 +1,6 @@
 import type { TestFn } from 'ava';
 import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
-import { readinessOnceReady } from '../helpers/processes.ts';
+import { cardRenderedLines, readinessOnceReady } from '../helpers/processes.ts';
 import { startStackOn, type RedisTopology, type TopologyStack } from '../helpers/redis-topology.ts';
 import type { ImageServer } from './image-server.ts';
 import { registerLeaderboardImageTests } from './leaderboard-image-suite.ts';
@@ -32,15 +32,14 @@ export function registerDistributedScenarios(test: TestFn, topology: RedisTopolo
     await images?.close();
   });
 
-  const renderLines = () =>
-    stack.renderers.flatMap((renderer) => renderer.output().split('\n').filter((line) => line.includes('"card rendered"')));
+  const rendererOutputs = () => stack.renderers.map((renderer) => renderer.output());
 
   const target = (): PipelineTarget => ({
     url: stack.gatewayUrl,
     apiKey: API_KEY,
     images,
-    rendersOf: (mediaKey) => renderLines().filter((line) => line.includes(mediaKey)).length,
-    renderLogOf: (mediaKey) => renderLines().filter((line) => line.includes(mediaKey)),
+    rendersOf: async (mediaKey) => (await cardRenderedLines(rendererOutputs, mediaKey)).length,
+    renderLogOf: (mediaKey) => cardRenderedLines(rendererOutputs, mediaKey),
   });
 
   registerProfileImageTests(test, target, mode);
@@ -57,7 +56,9 @@ export function registerDistributedScenarios(test: TestFn, topology: RedisTopolo
       ),
     );
     for (const reply of replies) t.is(reply.status, 200);
-    const jobsPerRenderer = stack.renderers.map((renderer) => renderer.output().split('\n').filter((line) => line.includes('"card rendered"')).length);
+    const mediaKeys = await Promise.all(replies.map(async (reply) => ((await reply.json()) as { url: string }).url.split('/').pop()!.split('.')[0]!));
+    for (const mediaKey of mediaKeys) await cardRenderedLines(rendererOutputs, mediaKey);
+    const jobsPerRenderer = stack.renderers.map((renderer) => mediaKeys.filter((mediaKey) => (renderer.output().split('\n').some((line) => line.includes('"card rendered"') && line.includes(mediaKey)))).length);
     t.true(jobsPerRenderer.every((count) => count > 0), `each renderer drew cards: ${jobsPerRenderer.join(', ')}`);
   });
 

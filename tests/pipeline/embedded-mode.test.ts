@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import test from 'ava';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { cardRenderedLines } from '../helpers/processes.ts';
 import type { ImageServer } from './image-server.ts';
 import { registerLeaderboardImageTests } from './leaderboard-image-suite.ts';
 import { registerProfileImageTests, SECOND_API_KEY, startPipelineImageServer, SUITE_ENV, type PipelineTarget, USER_ID } from './profile-image-suite.ts';
@@ -23,8 +24,8 @@ const target = (): PipelineTarget => ({
   url: gateway.url,
   apiKey: API_KEY,
   images,
-  rendersOf: (mediaKey) => target().renderLogOf(mediaKey).length,
-  renderLogOf: (mediaKey) => gateway.process.output().split('\n').filter((line) => line.includes('"card rendered"') && line.includes(mediaKey)),
+  rendersOf: async (mediaKey) => (await target().renderLogOf(mediaKey)).length,
+  renderLogOf: (mediaKey) => cardRenderedLines(() => [gateway.process.output()], mediaKey),
 });
 
 registerProfileImageTests(test, target, 'embedded');

@@ -77,7 +77,7 @@ export function registerLeaderboardImageTests(test: TestFn, target: () => Pipeli
     t.true(current.images.requests.includes('/page.png'));
     // Each fallback is said where the operator looks: the render's log line names the row and why.
     const mediaKey = /\/media\/([0-9a-f-]{36})\.png$/.exec(reply.body.url)![1]!;
-    const logged = current.renderLogOf(mediaKey).map((line) => JSON.parse(line) as { warnings: string[] });
+    const logged = (await current.renderLogOf(mediaKey)).map((line) => JSON.parse(line) as { warnings: string[] });
     t.true(logged.length > 0, 'the render was logged');
     const warnings = logged[0]!.warnings;
     t.true(warnings.some((warning) => warning.startsWith('rows.0.avatarUrl: ')), JSON.stringify(warnings));

@@ -24,9 +24,9 @@ export interface PipelineTarget {
   apiKey: string;
   images: ImageServer;
   /** How many times the card stored under this media key was drawn, from the renderers' own logs. */
-  rendersOf(mediaKey: string): number;
+  rendersOf(mediaKey: string): Promise<number>;
   /** The renderers' "card rendered" log lines of the card stored under this media key (its warnings are there). */
-  renderLogOf(mediaKey: string): string[];
+  renderLogOf(mediaKey: string): Promise<string[]>;
 }
 
 export const USER_ID = '302050872383242240';
@@ -397,7 +397,7 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     t.is(again.headers.get('x-card-render'), 'reused');
     t.is(again.body.url, replies[0]!.body.url);
     const mediaKey = replies[0]!.body.url.split('/').pop().replace('.png', '');
-    t.is(current.rendersOf(mediaKey), 1);
+    t.is(await current.rendersOf(mediaKey), 1);
   });
 
   test(`${mode}: format webp, avif and gif store the card under that extension, decodable by the reference tools and looking like the PNG`, async (t) => {
@@ -474,8 +474,8 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     t.regex(png.body.url, /\.png$/);
     const keyOf = (url: string) => url.split('/').pop()!.split('.')[0]!;
     t.not(keyOf(png.body.url), keyOf(replies[0]!.body.url));
-    t.is(current.rendersOf(keyOf(replies[0]!.body.url)), 1);
-    t.is(current.rendersOf(keyOf(png.body.url)), 1);
+    t.is(await current.rendersOf(keyOf(replies[0]!.body.url)), 1);
+    t.is(await current.rendersOf(keyOf(png.body.url)), 1);
   });
 
   test(`${mode}: altText describes the welcome card and the rank block`, async (t) => {
@@ -661,6 +661,6 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
     t.is(still.headers.get('x-card-render'), 'new');
     t.regex(still.body.url, /\.png$/);
     const keyOf = (url: string) => url.split('/').pop()!.split('.')[0]!;
-    t.is(current.rendersOf(keyOf(replies[0]!.body.url)), 1);
+    t.is(await current.rendersOf(keyOf(replies[0]!.body.url)), 1);
   });
 }

@@ -1,5 +1,6 @@
 import type { TestFn } from 'ava';
 import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
+import { cardRenderedLines } from '../helpers/processes.ts';
 import { startStackOn, type RedisTopology, type TopologyStack } from '../helpers/redis-topology.ts';
 import type { ImageServer } from './image-server.ts';
 import { SLOW_PATH, startSlowImageServer } from './slow-image-server.ts';
@@ -44,7 +45,8 @@ export function registerRendererCrashScenario(test: TestFn, topology: RedisTopol
     const body = (await response.json()) as any;
     t.is(response.status, 200, JSON.stringify(body));
     t.false(doomed.output().includes('"card rendered"'), 'the killed renderer never finished the card');
-    t.true(survivor.output().includes('"card rendered"'), 'the new renderer drew it');
+    const mediaKey = (body.url as string).split('/').pop()!.split('.')[0]!;
+    t.is((await cardRenderedLines(() => [survivor.output()], mediaKey)).length, 1, 'the new renderer drew it');
     t.true(survivor.output().includes('stalled') || images.requests.filter((path) => path === SLOW_PATH).length >= 2);
     const media = await fetch(body.url);
     t.is(media.status, 200);
