@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { createLogger, templateLineWriter, type Logger } from '@utility-api/infra';
+import { createLogger, DROPPED_LINES_REPORT_MS, LOG_BACKLOG_MAX_BYTES, templateLineWriter, type Logger } from '@utility-api/infra';
 import test from 'ava';
 
 /** A logger at `level` whose lines are parsed into `lines` as they are written. */
@@ -86,4 +89,64 @@ test('a child logger\'s template line carries its bindings, as its pino lines do
   child.info({ status: 404 }, 'request');
   const [fromTemplate, fromPino] = writes.map((line) => line.replace(/"time":"[^"]+"/, '"time":"<time>"'));
   t.is(fromTemplate, fromPino);
+});
+
+test('a stdout nobody reads holds at most LOG_BACKLOG_MAX_BYTES of lines; the rest are dropped, counted and the count is logged', async (t) => {
+  // A process logging three times the bound while its reader has stopped (a stalled log collector).
+  const lineCount = Math.ceil((3 * LOG_BACKLOG_MAX_BYTES) / 1000);
+  const child = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { createLogger } from ${JSON.stringify(new URL('../../packages/infra/src/index.ts', import.meta.url).href)};
+       const logger = createLogger({ service: 'stalled', level: 'info' });
+       const filler = 'x'.repeat(1000);
+       for (let line = 0; line < ${lineCount}; line += 1) logger.info({ line, filler }, 'line');
+       process.send('written');
+       process.on('message', () => process.exit(0));`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
+  );
+  t.teardown(() => child.kill());
+  const stdout = child.stdout!;
+  stdout.pause();
+  await once(child, 'message');
+
+  // Read now; the dropped lines are reported DROPPED_LINES_REPORT_MS after the first of them.
+  let bytes = 0;
+  let text = '';
+  let received = 0;
+  let reported = 0;
+  const complete = new Promise<void>((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`the child exited (${code}) after ${received} lines and ${reported} reported dropped`)));
+    stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      text += chunk.toString('utf8');
+      const lines = text.split('\n');
+      text = lines.pop()!;
+      for (const line of lines) {
+        const entry = JSON.parse(line) as { msg: string; droppedLines?: number };
+        if (entry.msg === 'line') received += 1;
+        else if (entry.droppedLines !== undefined) reported += entry.droppedLines;
+      }
+      if (received + reported >= lineCount) resolve();
+    });
+    stdout.resume();
+  });
+  const backstop = setTimeout(() => child.kill(), 30 * DROPPED_LINES_REPORT_MS);
+  await complete;
+  clearTimeout(backstop);
+  child.send('exit');
+
+  t.is(received + reported, lineCount, 'every line was either written or counted as dropped');
+  t.true(reported > lineCount / 2, `most lines were dropped: ${reported} of ${lineCount}`);
+  // What was held for the stalled reader: the bound, plus the pipe's and the reader's own buffers.
+  t.true(bytes <= LOG_BACKLOG_MAX_BYTES + 1024 * 1024, `${bytes} bytes were written for a reader that had stopped`);
+});
+
+test('docs/operations.md states the backlog bound and the report delay the logger uses', (t) => {
+  const operations = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8').replaceAll('\n', ' ');
+  t.true(operations.includes(`at most ${LOG_BACKLOG_MAX_BYTES / 1024 / 1024} MiB of lines`));
+  t.true(operations.includes(`${DROPPED_LINES_REPORT_MS === 1000 ? 'a second' : `${DROPPED_LINES_REPORT_MS} ms`} after the first dropped line`));
 });

@@ -17,6 +17,16 @@ interface LoggerOptions {
   destination?: DestinationStream;
 }
 
+/**
+ * The most log output a process holds while stdout's reader is behind (a stalled log collector, a
+ * paused terminal): past it, new lines are dropped and counted instead of growing the heap until the
+ * process dies. The gateway writes about 2 MB/s under full load, so this is several seconds of lines.
+ */
+export const LOG_BACKLOG_MAX_BYTES = 16 * 1024 * 1024;
+
+/** How long after a first dropped line the count is logged; again, while lines are still being dropped. */
+export const DROPPED_LINES_REPORT_MS = 1000;
+
 let isoTimeMs = Number.NaN;
 let isoTimeField = '';
 
@@ -41,6 +51,7 @@ function isoTime(): string {
  * redactor on every property of every line, the largest cost of an access-log line.
  */
 export function createLogger(options: LoggerOptions): Logger {
+  const stdout = options.destination === undefined ? pino.destination({ dest: 1, sync: false, maxLength: LOG_BACKLOG_MAX_BYTES }) : undefined;
   const logger = pino(
     {
       level: options.level,
@@ -52,14 +63,33 @@ export function createLogger(options: LoggerOptions): Logger {
       },
       formatters: { log: censorNestedSecrets },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    options.destination ?? stdout!,
   );
+  if (stdout) reportDroppedLines(stdout, logger);
   // pino applies no formatter to a child's bindings; every child inherits this `child` from the root.
   const prototype = Object.getPrototypeOf(logger) as { child: (this: Logger, bindings: Bindings, options?: ChildLoggerOptions) => Logger };
   logger.child = function censoredChild(this: Logger, bindings: Bindings, childOptions?: ChildLoggerOptions) {
     return prototype.child.call(this, censorNestedSecrets(bindings), childOptions);
   } as unknown as Logger['child'];
   return logger;
+}
+
+/**
+ * Says how many lines the bounded stdout dropped, a moment after the first one, so the operator sees
+ * the gap where it happened. A report that is dropped itself is tried again with its count kept.
+ */
+function reportDroppedLines(stdout: ReturnType<typeof pino.destination>, logger: Logger): void {
+  let dropped = 0;
+  const report = () => {
+    const count = dropped;
+    dropped = 0;
+    logger.warn({ droppedLines: count, backlogLimitBytes: LOG_BACKLOG_MAX_BYTES }, 'log lines dropped: stdout was not read fast enough');
+    if (dropped > 0) dropped += count;
+  };
+  stdout.on('drop', () => {
+    dropped += 1;
+    if (dropped === 1) setTimeout(report, DROPPED_LINES_REPORT_MS).unref();
+  });
 }
 
 /** Resolves once every queued line is written: the last closer a service registers, so it runs after the others. */
