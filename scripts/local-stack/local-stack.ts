@@ -1,6 +1,5 @@
-import { createServer } from 'node:net';
-import { once } from 'node:events';
 import { join } from 'node:path';
+import { freeLoopbackPort } from './free-port.ts';
 import { startRedisServer, type RunningRedis } from './redis-server.ts';
 import { startS3Server, type RunningS3 } from './s3-server.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
@@ -8,17 +7,7 @@ import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 export const GATEWAY_ENTRY = 'services/gateway/src/main.ts';
 export const RENDERER_ENTRY = 'services/renderer/src/main.ts';
 
-/** A TCP port that was free a moment ago on loopback. */
-export async function freeLoopbackPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
+export { freeLoopbackPort };
 
 export interface LocalStackOptions {
   gatewayPort: number;
@@ -78,7 +67,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const data = options.dataDirectory;
   const cluster = options.redisClusterNodes;
   const redis =
-    cluster === undefined ? await startRedisServer({ port: await freeLoopbackPort(), ...(data === undefined ? {} : { directory: join(data, 'redis') }) }) : undefined;
+    cluster === undefined ? await startRedisServer(data === undefined ? {} : { directory: join(data, 'redis') }) : undefined;
   const s3 = await startS3Server({ port: await freeLoopbackPort(), ...(data === undefined ? {} : { directory: join(data, 's3') }) }).catch(async (error: unknown) => {
     await redis?.stop();
     throw error;

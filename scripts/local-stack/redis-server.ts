@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freeLoopbackPort } from './free-port.ts';
 
 export interface RunningRedis {
   url: string;
@@ -18,7 +19,16 @@ export interface RunningRedis {
 }
 
 export interface RedisServerOptions {
-  port: number;
+  /**
+   * Its port. Without one it takes a port that was free a moment before, and another one when some
+   * other process bound that port first: any outgoing connection on this machine may be given a
+   * port of the ephemeral range meanwhile.
+   */
+  port?: number;
+  /** A Redis Cluster node: its cluster bus port is chosen the same way (`port + 10000` may be taken or past 65535). */
+  clusterNode?: boolean;
+  /** How a free port is chosen: `freeLoopbackPort`; a test hands in a taken one. */
+  choosePort?: () => Promise<number>;
   timeoutMs?: number;
   /** More `redis-server` arguments; later ones win, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
   extraArgs?: readonly string[];
@@ -35,20 +45,46 @@ export interface RedisServerOptions {
  * policy): persistent in `directory` when given (`./run stack`), else a throwaway (the tests).
  */
 export async function startRedisServer(options: RedisServerOptions): Promise<RunningRedis> {
+  for (let attempt = 1; ; attempt += 1) {
+    const choosePort = options.choosePort ?? freeLoopbackPort;
+    const port = options.port ?? (await choosePort());
+    const busPort = options.clusterNode ? await choosePort() : undefined;
+    try {
+      return await startOnPorts(port, busPort, options);
+    } catch (error) {
+      const chosenHere = options.port === undefined || busPort !== undefined;
+      if (!chosenHere || attempt === PORT_ATTEMPTS || !(error instanceof Error && error.message.includes(PORT_TAKEN))) throw error;
+    }
+  }
+}
+
+/** How many ports a server tries when each one it chose was bound by another process first. */
+const PORT_ATTEMPTS = 5;
+
+/** What redis-server says when a port it should listen on is taken. */
+const PORT_TAKEN = 'Address already in use';
+
+async function startOnPorts(port: number, busPort: number | undefined, options: RedisServerOptions): Promise<RunningRedis> {
   const keepDirectory = options.directory !== undefined;
   const directory = options.directory ?? mkdtempSync(join(tmpdir(), 'utility-api-redis-'));
   if (keepDirectory) mkdirSync(directory, { recursive: true });
+  const cluster = busPort === undefined ? [] : ['--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', 'nodes.conf'];
   const child = spawn(
     'redis-server',
     [
-      ...['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', keepDirectory ? 'yes' : 'no', '--dir', directory],
-      ...['--maxmemory-policy', 'noeviction', ...(options.extraArgs ?? [])],
+      ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', keepDirectory ? 'yes' : 'no', '--dir', directory],
+      ...['--maxmemory-policy', 'noeviction', ...cluster, ...(options.extraArgs ?? [])],
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const finish = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+    if (!keepDirectory) rmSync(directory, { recursive: true, force: true });
+  };
   let output = '';
-  await new Promise<void>((resolve, reject) => {
+  const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), options.timeoutMs ?? 10_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -68,16 +104,15 @@ export async function startRedisServer(options: RedisServerOptions): Promise<Run
       reject(new Error(`redis-server exited:\n${output}`));
     });
   });
+  await ready.catch(async (error: unknown) => {
+    await finish('SIGKILL');
+    throw error;
+  });
   child.stdout?.resume();
   child.stderr?.resume();
-  const finish = async (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await exited;
-    if (!keepDirectory) rmSync(directory, { recursive: true, force: true });
-  };
   return {
-    url: `redis://127.0.0.1:${options.port}`,
-    port: options.port,
+    url: `redis://127.0.0.1:${port}`,
+    port,
     child,
     directory,
     exited,

@@ -4,7 +4,6 @@ import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/r
 import { dayOf, OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
 import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
 import { createSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
-import { freePort } from '../helpers/processes.ts';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { statusWith, timeUntil } from '../keys/key-processes.ts';
 import { AccountClient, linkToken } from './account-client.ts';
@@ -27,7 +26,7 @@ function printedLink(gateway: GatewayProcess): string {
 }
 
 test.before(async () => {
-  redis = await startRedisServer({ port: await freePort() });
+  redis = await startRedisServer({});
   env = { REDIS_URL: redis.url, KEY_ROLL_GRACE_HOURS: '0.002' };
   gateways = await Promise.all([startGatewayProcess({ env }), startGatewayProcess({ env })]);
   client = new Redis(redis.url);

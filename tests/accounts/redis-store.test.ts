@@ -1,12 +1,11 @@
 import test from 'ava';
 import { startRedisServer } from '../../scripts/local-stack/redis-server.ts';
 import { daysBetween } from '../../services/gateway/src/accounts/redis-account-store.ts';
-import { freePort } from '../helpers/processes.ts';
 import { redisBackend, registerAccountStoreContract } from './account-store-contract.ts';
 
 /** The AccountStore contract on one redis-server, each store on a connection of its own (as two gateways). */
 registerAccountStoreContract(test, 'redis', async () => {
-  const redis = await startRedisServer({ port: await freePort() });
+  const redis = await startRedisServer({});
   return redisBackend({ kind: 'single', url: redis.url }, () => redis.stop());
 });
 

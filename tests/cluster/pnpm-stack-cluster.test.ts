@@ -21,7 +21,7 @@ test.before(async () => {
 test.after.always(async () => {
   await stack?.stop('SIGINT');
   await cluster?.stop();
-  rmSync(dataDirectory, { recursive: true, force: true });
+  if (dataDirectory) rmSync(dataDirectory, { recursive: true, force: true });
 });
 
 test('./run stack on a given Redis Cluster renders cards and starts no redis-server of its own', async (t) => {

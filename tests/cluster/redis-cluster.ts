@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
 
 /**
@@ -76,7 +75,7 @@ const isAlive = (node: ClusterNode) => node.server.child.exitCode === null && no
  * A Redis Cluster of `masters` masters with `replicasPerMaster` replicas each, all Debian
  * `redis-server` processes on loopback in temporary directories (gone on stop), created with
  * `redis-cli --cluster create`. Each node gets its own free client port and cluster bus port
- * (`cluster-port`: port + 10000 may be taken or past 65535). Waits until the cluster serves every
+ * (chosen again when another process takes one first). Waits until the cluster serves every
  * slot and every replica is in sync, so a failover right away finds a replica to promote. The
  * caller stops it (an `after.always` hook); whatever is still running when the process exits is killed.
  */
@@ -90,18 +89,15 @@ export async function startRedisCluster(options: { masters?: number; replicasPer
   };
   try {
     for (let index = 0; index < masters * (1 + replicasPerMaster); index += 1) {
-      const port = await freeLoopbackPort();
-      const busPort = await freeLoopbackPort();
       const server = await startRedisServer({
-        port,
+        clusterNode: true,
         extraArgs: [
-          ...['--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', `nodes-${port}.conf`],
           ...['--cluster-node-timeout', String(CLUSTER_NODE_TIMEOUT_MS)],
           // A replica always stands in for its dead master, however long their link was down.
           ...['--cluster-replica-validity-factor', '0'],
         ],
       });
-      const node = { port, server };
+      const node = { port: server.port, server };
       nodes.push(node);
       runningNodes.add(node);
     }

@@ -10,16 +10,14 @@ import { Redis } from 'ioredis';
 import { createProfileImages } from '../../packages/discord-users/src/profile-images.ts';
 import { sendJson, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
 import { addPlainUser, addUser, captureLogs, newUserId, PINO_WARN, profilesFor } from './fixtures.ts';
-import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
-import { startRedisServer as startRedisOnPort, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
+import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
 
-const startRedisServer = async () => startRedisOnPort({ port: await freeLoopbackPort() });
 
 let fake: FakeDiscord;
 let redisServer: RunningRedis;
 let redis: Redis;
 test.before(async () => {
-  [fake, redisServer] = await Promise.all([startFakeDiscord(), startRedisServer()]);
+  [fake, redisServer] = await Promise.all([startFakeDiscord(), startRedisServer({})]);
   redis = new Redis(redisServer.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
 });

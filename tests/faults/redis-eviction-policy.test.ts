@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
 import type { ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
@@ -15,9 +14,9 @@ const processes: Pick<ServiceProcess, 'stop'>[] = [];
 
 test.before(async () => {
   [evicting, configDisabled] = await Promise.all([
-    freeLoopbackPort().then((port) => startRedisServer({ port, extraArgs: ['--maxmemory-policy', 'allkeys-lru'] })),
+    startRedisServer({ extraArgs: ['--maxmemory-policy', 'allkeys-lru'] }),
     // Managed Redis (ElastiCache, Memorystore...) often refuses CONFIG altogether.
-    freeLoopbackPort().then((port) => startRedisServer({ port, extraArgs: ['--rename-command', 'CONFIG', ''] })),
+    startRedisServer({ extraArgs: ['--rename-command', 'CONFIG', ''] }),
   ]);
 });
 

@@ -34,6 +34,21 @@ const LISTENING_TIMEOUT_MS = 60_000;
  * mode unless `env` names a Redis. It logs at info, since tests wait for and read its lines.
  */
 export async function startGatewayProcess(options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnFreePort(options);
+    } catch (error) {
+      // A port that was free a moment ago can go to another process's outgoing connection before the gateway binds it.
+      const portTaken = error instanceof Error && error.message.includes('EADDRINUSE');
+      if (!portTaken || options.env?.PORT !== undefined || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** How many free ports a gateway tries when each is taken before it binds. */
+const PORT_ATTEMPTS = 5;
+
+async function startOnFreePort(options: GatewayProcessOptions): Promise<GatewayProcess> {
   const mediaDir = mkdtempSync(join(tmpdir(), 'gateway-process-'));
   const port = options.env?.PORT ?? String(await freeLoopbackPort());
   const env = testEnvironment(mediaDir, { LOG_LEVEL: 'info', RENDER_WORKERS: '1', ...options.env, PORT: port });

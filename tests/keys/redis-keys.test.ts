@@ -4,7 +4,6 @@ import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/r
 import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
 import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
 import { redeemSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
-import { freePort } from '../helpers/processes.ts';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { TEST_API_KEY } from '../helpers/test-gateway.ts';
 import { createKey, runKeysCli, statusWith, timeUntil } from './key-processes.ts';
@@ -15,7 +14,7 @@ let gateways: GatewayProcess[] = [];
 let env: Record<string, string>;
 
 test.before(async () => {
-  redis = await startRedisServer({ port: await freePort() });
+  redis = await startRedisServer({});
   env = { REDIS_URL: redis.url };
   gateways = await Promise.all([startGatewayProcess({ env }), startGatewayProcess({ env })]);
 });

@@ -7,7 +7,7 @@ import test from 'ava';
 import { RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX } from '@utility-api/render-jobs';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
-import { eventually, freePort } from '../helpers/processes.ts';
+import { eventually } from '../helpers/processes.ts';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { TEST_API_KEY } from '../helpers/test-gateway.ts';
 
@@ -18,7 +18,7 @@ let client: Redis;
 let gateways: GatewayProcess[] = [];
 
 test.before(async () => {
-  redis = await startRedisServer({ port: await freePort() });
+  redis = await startRedisServer({});
   client = new Redis(redis.url);
   // A long deadline: the cards are meant to be in progress until the test hangs up on them.
   const env = { REDIS_URL: redis.url, CARDS_IN_FLIGHT_PER_KEY: String(PER_KEY), RENDER_TIMEOUT_MS: '60000', RATE_LIMIT_PROFILE_IMAGE: '1000/60s' };
