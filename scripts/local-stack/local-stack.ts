@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { freeLoopbackPort } from './free-port.ts';
 import { startRedisServer, type RunningRedis } from './redis-server.ts';
 import { startS3Server, type RunningS3 } from './s3-server.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
@@ -7,7 +6,7 @@ import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 export const GATEWAY_ENTRY = 'services/gateway/src/main.ts';
 export const RENDERER_ENTRY = 'services/renderer/src/main.ts';
 
-export { freeLoopbackPort };
+export { freeLoopbackPort } from './free-port.ts';
 
 export interface LocalStackOptions {
   gatewayPort: number;
@@ -68,7 +67,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const cluster = options.redisClusterNodes;
   const redis =
     cluster === undefined ? await startRedisServer(data === undefined ? {} : { directory: join(data, 'redis') }) : undefined;
-  const s3 = await startS3Server({ port: await freeLoopbackPort(), ...(data === undefined ? {} : { directory: join(data, 's3') }) }).catch(async (error: unknown) => {
+  const s3 = await startS3Server(data === undefined ? {} : { directory: join(data, 's3') }).catch(async (error: unknown) => {
     await redis?.stop();
     throw error;
   });

@@ -19,14 +19,15 @@ export interface RunningS3 {
  * then that directory is used and kept, so an outage can be staged by stopping and restarting,
  * and `./run stack` keeps its cards across runs.
  */
-export async function startS3Server(options: { port: number; directory?: string }): Promise<RunningS3> {
+export async function startS3Server(options: { port?: number; directory?: string }): Promise<RunningS3> {
   const keepDirectory = options.directory !== undefined;
   const directory = options.directory ?? mkdtempSync(join(tmpdir(), 'utility-api-s3-'));
   if (keepDirectory) mkdirSync(directory, { recursive: true });
-  const server = new S3rver({ port: options.port, address: '127.0.0.1', silent: true, directory });
-  await server.run();
+  // Without a port it binds one the system picks: a port chosen beforehand could be taken before the bind.
+  const server = new S3rver({ port: options.port ?? 0, address: '127.0.0.1', silent: true, directory });
+  const { port } = await server.run();
   return {
-    endpoint: `http://127.0.0.1:${options.port}`,
+    endpoint: `http://127.0.0.1:${port}`,
     accessKey: 'S3RVER',
     secretKey: 'S3RVER',
     directory,
