@@ -15,11 +15,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import { parse } from 'yaml';
+import { freeLoopbackPort } from '../local-stack/free-port.ts';
 import { startBackgroundServer, type BackgroundServer } from './background-server.ts';
 import { run } from './commands.ts';
 import { ComposeStack, type ContainerState } from './compose-stack.ts';
@@ -59,14 +59,6 @@ async function step<T>(name: string, action: () => Promise<T>): Promise<T> {
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`check failed: ${message}`);
   console.log(`   ok - ${message}`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function megabytes(bytes: number): string {
@@ -192,7 +184,7 @@ async function main(): Promise<void> {
   for (const tag of [gateway, renderer, bases.nodeBase]) imageSizes.push(`${tag}: ${megabytes(await imageSize(daemon, tag))}`);
 
   // ---- the stack
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const gatewayUrl = `http://127.0.0.1:${port}`;
   const envFile = join(CACHE, 'docker-test.env');
   const settings: Record<string, string> = {

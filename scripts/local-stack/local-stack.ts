@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { freeLoopbackPort, PORT_ATTEMPTS, portWasTaken } from './free-port.ts';
 import { startRedisServer, type RunningRedis } from './redis-server.ts';
 import { startS3Server, type RunningS3 } from './s3-server.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
@@ -6,10 +7,11 @@ import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 export const GATEWAY_ENTRY = 'services/gateway/src/main.ts';
 export const RENDERER_ENTRY = 'services/renderer/src/main.ts';
 
-export { freeLoopbackPort } from './free-port.ts';
+export { freeLoopbackPort };
 
 export interface LocalStackOptions {
-  gatewayPort: number;
+  /** The gateway's port. Without one, a free port, chosen again when another process binds it first. */
+  gatewayPort?: number;
   renderers: number;
   apiKeys: string;
   /** Extra environment for gateway and renderers (LOG_LEVEL, FETCH_ALLOW_PRIVATE_HOSTS, ...). */
@@ -81,6 +83,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
   const renderers: ServiceProcess[] = [];
   let gateway: ServiceProcess | undefined;
+  let gatewayPort = options.gatewayPort ?? (await freeLoopbackPort());
   let stopping = false;
   const stop = async () => {
     stopping = true;
@@ -96,7 +99,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     startServiceProcess({
       name: 'gateway',
       entry: GATEWAY_ENTRY,
-      env: { ...serviceEnv, PORT: String(options.gatewayPort), HOST: '127.0.0.1', API_KEYS: options.apiKeys },
+      env: { ...serviceEnv, PORT: String(gatewayPort), HOST: '127.0.0.1', API_KEYS: options.apiKeys },
       echo: echo('gateway'),
     });
   // Renderers start side by side: the count of those already pushed would name two alike.
@@ -127,14 +130,22 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
   try {
     await Promise.all(Array.from({ length: options.renderers }, () => startRenderer()));
-    gateway = spawnGateway();
-    await gateway.waitFor(READY.gateway, READY_TIMEOUT_MS);
+    for (let attempt = 1; ; attempt += 1) {
+      gateway = spawnGateway();
+      try {
+        await gateway.waitFor(READY.gateway, READY_TIMEOUT_MS);
+        break;
+      } catch (error) {
+        if (options.gatewayPort !== undefined || attempt === PORT_ATTEMPTS || !portWasTaken(error)) throw error;
+        gatewayPort = await freeLoopbackPort();
+      }
+    }
   } catch (error) {
     await stop();
     throw error;
   }
   return {
-    gatewayUrl: `http://127.0.0.1:${options.gatewayPort}`,
+    gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
     redis,
     s3,
     get gateway() {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freeLoopbackPort } from './free-port.ts';
+import { freeLoopbackPort, PORT_ATTEMPTS, portWasTaken } from './free-port.ts';
 
 export interface RunningRedis {
   url: string;
@@ -53,16 +53,10 @@ export async function startRedisServer(options: RedisServerOptions): Promise<Run
       return await startOnPorts(port, busPort, options);
     } catch (error) {
       const chosenHere = options.port === undefined || busPort !== undefined;
-      if (!chosenHere || attempt === PORT_ATTEMPTS || !(error instanceof Error && error.message.includes(PORT_TAKEN))) throw error;
+      if (!chosenHere || attempt === PORT_ATTEMPTS || !portWasTaken(error)) throw error;
     }
   }
 }
-
-/** How many ports a server tries when each one it chose was bound by another process first. */
-const PORT_ATTEMPTS = 5;
-
-/** What redis-server says when a port it should listen on is taken. */
-const PORT_TAKEN = 'Address already in use';
 
 async function startOnPorts(port: number, busPort: number | undefined, options: RedisServerOptions): Promise<RunningRedis> {
   const keepDirectory = options.directory !== undefined;

@@ -1,5 +1,4 @@
 import test from 'ava';
-import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { cardRenderedLines } from '../helpers/processes.ts';
 import { startStackOn, type TopologyStack } from '../helpers/redis-topology.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
@@ -13,7 +12,6 @@ let images: ImageServer;
 test.before(async () => {
   images = await startPipelineImageServer();
   stack = await startStackOn('single', {
-    gatewayPort: await freeLoopbackPort(),
     renderers: 2,
     apiKeys: API_KEY,
     env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_WORKERS: '1', ...SUITE_ENV, PLANS: TEMPLATE_PLANS },

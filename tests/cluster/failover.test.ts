@@ -1,6 +1,5 @@
 import test from 'ava';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { startStackOn, type TopologyStack } from '../helpers/redis-topology.ts';
 import { USER_ID } from '../pipeline/profile-image-suite.ts';
 import { FAILOVER_BOUND_MS } from './redis-cluster.ts';
@@ -24,7 +23,6 @@ let stack: TopologyStack;
 
 test.before(async () => {
   stack = await startStackOn('cluster', {
-    gatewayPort: await freeLoopbackPort(),
     renderers: 2,
     apiKeys: API_KEY,
     env: {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freeLoopbackPort, GATEWAY_ENTRY } from '../../scripts/local-stack/local-stack.ts';
+import { PORT_ATTEMPTS, portWasTaken } from '../../scripts/local-stack/free-port.ts';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 import { testEnvironment } from './test-gateway.ts';
 
@@ -38,15 +39,10 @@ export async function startGatewayProcess(options: GatewayProcessOptions = {}): 
     try {
       return await startOnFreePort(options);
     } catch (error) {
-      // A port that was free a moment ago can go to another process's outgoing connection before the gateway binds it.
-      const portTaken = error instanceof Error && error.message.includes('EADDRINUSE');
-      if (!portTaken || options.env?.PORT !== undefined || attempt === PORT_ATTEMPTS) throw error;
+      if (!portWasTaken(error) || options.env?.PORT !== undefined || attempt === PORT_ATTEMPTS) throw error;
     }
   }
 }
-
-/** How many free ports a gateway tries when each is taken before it binds. */
-const PORT_ATTEMPTS = 5;
 
 async function startOnFreePort(options: GatewayProcessOptions): Promise<GatewayProcess> {
   const mediaDir = mkdtempSync(join(tmpdir(), 'gateway-process-'));

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { freeLoopbackPort, startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
+import { startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
 import type { ServiceProcess } from '../../scripts/local-stack/service-process.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import type { ImageServer } from '../pipeline/image-server.ts';
@@ -14,7 +14,7 @@ let renderTimeoutMs: number;
 test.before(async () => {
   images = await startHostileImageServer();
   // Redis, an S3 server, the gateway and two renderer processes, as `./run stack` starts them.
-  stack = await startLocalStack({ gatewayPort: await freeLoopbackPort(), renderers: 2, apiKeys: API_KEY, env: ENV });
+  stack = await startLocalStack({ renderers: 2, apiKeys: API_KEY, env: ENV });
   renderTimeoutMs = loadGatewayConfig({ ...stack.serviceEnv, API_KEYS: API_KEY }).renderTimeoutMs;
 });
 

@@ -5,7 +5,7 @@
  * animated jobs it has no room for are all in play.
  */
 import test from 'ava';
-import { freeLoopbackPort, startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
+import { startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
 import type { ImageServer } from './image-server.ts';
 import { metricValue, NOISY_NEIGHBOUR_ENV, NOISY_NEIGHBOUR_KEYS, registerNoisyNeighbourTests, startSlowCardImages } from './noisy-neighbour.ts';
 
@@ -15,7 +15,7 @@ let rendererMetricsUrl: string;
 
 test.before(async () => {
   images = await startSlowCardImages();
-  stack = await startLocalStack({ gatewayPort: await freeLoopbackPort(), renderers: 1, apiKeys: NOISY_NEIGHBOUR_KEYS, env: { ...NOISY_NEIGHBOUR_ENV, LOG_LEVEL: 'info' } });
+  stack = await startLocalStack({ renderers: 1, apiKeys: NOISY_NEIGHBOUR_KEYS, env: { ...NOISY_NEIGHBOUR_ENV, LOG_LEVEL: 'info' } });
   rendererMetricsUrl = `${/"health":"(http:[^"]+)"/.exec(stack.renderers[0]!.output())![1]}/metrics`;
 });
 

@@ -1,5 +1,4 @@
 import type { TestFn } from 'ava';
-import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { cardRenderedLines, readinessOnceReady } from '../helpers/processes.ts';
 import { startStackOn, type RedisTopology, type TopologyStack } from '../helpers/redis-topology.ts';
 import type { ImageServer } from './image-server.ts';
@@ -20,7 +19,6 @@ export function registerDistributedScenarios(test: TestFn, topology: RedisTopolo
   test.before(async () => {
     images = await startPipelineImageServer();
     stack = await startStackOn(topology, {
-      gatewayPort: await freeLoopbackPort(),
       renderers: 2,
       apiKeys: `${API_KEY},${SECOND_API_KEY}`,
       env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_WORKERS: '1', ...SUITE_ENV },

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, RENDER_RETENTION } from '@utility-api/render-jobs';
 import test, { type ExecutionContext } from 'ava';
 import { Redis } from 'ioredis';
-import { freeLoopbackPort, startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
+import { startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
 import { BLUE, encodePng, GREEN, quadrantCanvas, RED, WHITE } from '../fixtures/images.ts';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 import { png, startImageServer, type ImageServer } from './image-server.ts';
@@ -28,7 +28,7 @@ test.before(async () => {
   images = await startImageServer({ [HEAVY_PATH]: png(encodePng(quadrantCanvas(4000, 4000, [RED, GREEN, BLUE, WHITE]))) });
   [embedded, stack] = await Promise.all([
     startTestGateway({ render: true, env: ENV }),
-    startLocalStack({ gatewayPort: await freeLoopbackPort(), renderers: 1, apiKeys: TEST_API_KEY, env: { ...ENV, RENDER_WORKERS: '1' } }),
+    startLocalStack({ renderers: 1, apiKeys: TEST_API_KEY, env: { ...ENV, RENDER_WORKERS: '1' } }),
   ]);
 });
 

@@ -1,5 +1,4 @@
 import type { TestFn } from 'ava';
-import { freeLoopbackPort } from '../../scripts/local-stack/local-stack.ts';
 import { cardRenderedLines } from '../helpers/processes.ts';
 import { startStackOn, type RedisTopology, type TopologyStack } from '../helpers/redis-topology.ts';
 import type { ImageServer } from './image-server.ts';
@@ -16,7 +15,6 @@ export function registerRendererCrashScenario(test: TestFn, topology: RedisTopol
   test.before(async () => {
     images = await startSlowImageServer();
     stack = await startStackOn(topology, {
-      gatewayPort: await freeLoopbackPort(),
       renderers: 1,
       apiKeys: API_KEY,
       env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_WORKERS: '1', RENDER_TIMEOUT_MS: '45000' },

@@ -1,6 +1,6 @@
 import { RENDER_RETENTION } from '@utility-api/render-jobs';
 import test from 'ava';
-import { freeLoopbackPort, startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
+import { startLocalStack, type LocalStack } from '../../scripts/local-stack/local-stack.ts';
 import type { ImageServer } from './image-server.ts';
 import { crashWorkerMidCard, lostWorkers, postCard, startHeavyImageServer } from './worker-crash-scenario.ts';
 
@@ -11,7 +11,6 @@ let images: ImageServer;
 test.before(async () => {
   images = await startHeavyImageServer();
   stack = await startLocalStack({
-    gatewayPort: await freeLoopbackPort(),
     renderers: 2,
     apiKeys: API_KEY,
     env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', RENDER_WORKERS: '1' },
