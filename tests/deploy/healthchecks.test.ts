@@ -15,12 +15,12 @@ let server: Server;
 let port: number;
 
 test.before(async () => {
-  port = await freePort();
   server = createServer((request, response) => {
     response.writeHead(request.url === '/healthz' ? healthStatus : 404).end();
   });
-  server.listen(port, '127.0.0.1');
+  server.listen(0, '127.0.0.1');
   await once(server, 'listening');
+  port = (server.address() as { port: number }).port;
 });
 
 test.after.always(async () => {
