@@ -36,13 +36,15 @@ for (const row of statusTable) {
 test('a hanging API fails with 503 within the deadline', async (t) => {
   const id = newUserId();
   fake.script(id, () => {});
-  const { profiles } = profilesFor(fake, { requestTimeoutMs: 300 });
+  const requestTimeoutMs = 300;
+  const { profiles } = profilesFor(fake, { requestTimeoutMs });
   const started = performance.now();
   const error = await t.throwsAsync(profiles.resolveProfile(id), { instanceOf: DiscordUnavailableError });
   const elapsed = performance.now() - started;
   t.is(error?.status, 503);
   t.is(error?.message, 'Discord did not answer in time');
-  t.true(elapsed >= 250 && elapsed < 3000, `failed after ${Math.round(elapsed)} ms`);
+  // Not before the deadline (less a clock tick's worth), and not long after it.
+  t.true(elapsed >= 0.8 * requestTimeoutMs && elapsed < 10 * requestTimeoutMs, `failed after ${Math.round(elapsed)} ms`);
 });
 
 test('headers that arrive without the body still hit the deadline', async (t) => {
@@ -51,11 +53,12 @@ test('headers that arrive without the body still hit the deadline', async (t) =>
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
     response.write('{"id":');
   });
-  const { profiles } = profilesFor(fake, { requestTimeoutMs: 300 });
+  const requestTimeoutMs = 300;
+  const { profiles } = profilesFor(fake, { requestTimeoutMs });
   const started = performance.now();
   const error = await t.throwsAsync(profiles.resolveProfile(id), { instanceOf: DiscordUnavailableError });
   t.is(error?.status, 503);
-  t.true(performance.now() - started < 3000);
+  t.true(performance.now() - started < 10 * requestTimeoutMs);
 });
 
 test('an unreachable API is 503', async (t) => {

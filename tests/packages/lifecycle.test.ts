@@ -30,9 +30,10 @@ test('a stuck closer is abandoned at the deadline and later ones are reported as
   const lifecycle = new Lifecycle();
   lifecycle.onClose('late', () => undefined);
   lifecycle.onClose('stuck', () => new Promise<void>(() => {}));
+  const deadlineMs = 200;
   const started = Date.now();
-  const report = await lifecycle.shutdown(200);
-  t.true(Date.now() - started < 2000);
+  const report = await lifecycle.shutdown(deadlineMs);
+  t.true(Date.now() - started < 10 * deadlineMs);
   t.deepEqual(report.timedOut, ['stuck', 'late']);
 });
 

@@ -23,7 +23,7 @@ interface KnownKey {
  */
 const KEY_POLL_INTERVAL_MS = 250;
 /** How long an unknown key waits for the store before it is refused: a slow Redis must not hold requests. */
-const MISS_WAIT_MS = 300;
+export const MISS_WAIT_MS = 300;
 
 interface ApiKeyVerifierOptions {
   /** `API_KEYS`: not revocable by the CLI, removed by changing the variable and restarting. */

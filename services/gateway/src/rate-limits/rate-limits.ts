@@ -19,7 +19,7 @@ const RATE_LIMIT_KEY_PREFIX = 'utility-api:ratelimit';
  * A limit check must not slow the light endpoints down when Redis is slow: past this the request
  * is counted in memory instead, and Redis is left alone for STORE_RETRY_MS.
  */
-const STORE_TIMEOUT_MS = 200;
+export const STORE_TIMEOUT_MS = 200;
 const STORE_RETRY_MS = 1000;
 /**
  * A key's cards in progress across every gateway: a sorted set per key in Redis whose members are
