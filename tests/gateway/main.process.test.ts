@@ -1,4 +1,6 @@
 import test from 'ava';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import { readJson } from '../helpers/test-gateway.ts';
 
@@ -68,5 +70,22 @@ test('when ready, a plain summary says where it answers, the key to use, the sig
     t.is((await fetch(`${base}/v1/coin-flip`, { headers: { authorization: key! } })).status, 200);
   } finally {
     await gateway.stop();
+  }
+});
+
+test('with its port taken, it exits 1 with a one-line hint naming the port and what to do', async (t) => {
+  const holder = createServer();
+  holder.listen(0, '127.0.0.1');
+  await once(holder, 'listening');
+  const { port } = holder.address() as AddressInfo;
+  try {
+    const gateway = await startMain({ PORT: String(port) });
+    const { code } = await gateway.process.exited;
+    await gateway.stop();
+    t.is(code, 1);
+    const hint = gateway.process.output().split('\n').find((line) => line.startsWith(`Port ${port} `));
+    t.is(hint, `Port ${port} on 127.0.0.1 is already in use by another program: stop it, or start on another port, e.g. PORT=${port + 1} ./run start`);
+  } finally {
+    holder.close();
   }
 });

@@ -84,6 +84,18 @@ type RequestHandler = (request: IncomingMessage, response: ServerResponse) => Pr
 const LAST_RESPONSE = Symbol('last response');
 type SocketWithResponse = Socket & { [LAST_RESPONSE]?: ServerResponse };
 
+/** The configured port is held by another process; `hint` is one line saying what to do. */
+export class PortTakenError extends Error {
+  readonly hint: string;
+
+  constructor(host: string, port: number, cause: unknown) {
+    super(`port ${port} on ${host} is already in use (EADDRINUSE)`, { cause });
+    this.name = 'PortTakenError';
+    const next = port < 65_535 ? port + 1 : 3001;
+    this.hint = `Port ${port} on ${host} is already in use by another program: stop it, or start on another port, e.g. PORT=${next} ./run start`;
+  }
+}
+
 /**
  * An HTTP server listening on the configured address; `serve` hands it the app, which needs the
  * port for its public URL. Requests that arrive before that wait for it instead of going unanswered.
@@ -120,8 +132,11 @@ export async function listen(
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
   server.on('clientError', answerClientError);
   server.listen(config.port, config.host);
-  // Rejects with the listen error (a taken port, say) instead of waiting forever.
-  await once(server, 'listening');
+  // Rejects with the listen error instead of waiting forever; a taken port gets a hint for the person
+  // at the terminal (started by hand, it is the most common first-run failure).
+  await once(server, 'listening').catch((error: unknown) => {
+    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new PortTakenError(config.host, config.port, error) : error;
+  });
   lifecycle.onClose('http server', () => new Promise<void>((resolve, reject) => {
     draining = true;
     for (const socket of connections) {
