@@ -6,6 +6,7 @@ import { PNG } from 'pngjs';
 import type { Browser } from 'puppeteer-core';
 import { launchBrowser } from '../../helpers/browser.ts';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../../helpers/test-gateway.ts';
+import { KEY_FIELD_PLACEHOLDER, STOCK_KEY_PLACEHOLDER } from '../../../services/gateway/src/docs/docs-site.ts';
 import { documentedOperations, openDocs, operationSelector, type WatchedPage } from './docs-browser.ts';
 
 /**
@@ -76,6 +77,23 @@ test.serial('desktop: every operation is listed and shown, under the CSP, with n
     const file = join(SCREENSHOTS, 'docs-desktop.png');
     await page.screenshot({ path: file });
     t.true(nonBackgroundShare(file) > 0.05, 'the desktop screenshot is not blank');
+    await assertClean(t, watched);
+  } finally {
+    await watched.page.close();
+  }
+});
+
+test.serial('the key field starts empty, with a placeholder saying where keys come from instead of the stock fake key', async (t) => {
+  const watched = await openDocs(browser, gateway.url, { width: 1280, height: 900 });
+  try {
+    const { page } = watched;
+    // The field is drawn after the document; wait for it, by its placeholder, as a person would see it.
+    await page.waitForSelector(`input[placeholder="${KEY_FIELD_PLACEHOLDER}"]`);
+    const keyFields = [KEY_FIELD_PLACEHOLDER, STOCK_KEY_PLACEHOLDER].map((placeholder) => `input[placeholder="${placeholder}"]`).join(', ');
+    const fields = await page.$$eval(keyFields, (inputs) => inputs.map((input) => ({ placeholder: input.placeholder, value: input.value })));
+    t.true(fields.length >= 1, 'a key field');
+    for (const field of fields) t.deepEqual(field, { placeholder: KEY_FIELD_PLACEHOLDER, value: '' });
+    t.false((await page.content()).includes(`placeholder="${STOCK_KEY_PLACEHOLDER}"`), 'the stock placeholder is gone everywhere');
     await assertClean(t, watched);
   } finally {
     await watched.page.close();

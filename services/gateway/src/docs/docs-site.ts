@@ -53,6 +53,14 @@ const RENDERER_CONFIGURATION = {
 };
 
 /**
+ * The renderer's stock placeholder in its key field (base64 of a joke, hard-coded in the bundle, not
+ * configurable): it looks like a real key, so people paste it or think one was filled in for them.
+ */
+export const STOCK_KEY_PLACEHOLDER = 'QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT';
+/** What the key field says instead: empty until the reader pastes a key, and where keys come from. */
+export const KEY_FIELD_PLACEHOLDER = 'Paste your API key (from the account area, /account)';
+
+/**
  * Starts the renderer; served as a file, so the CSP needs no inline script. It loads the bundle
  * itself, after telling the bundle's zod to skip its "can I use eval?" probe: the probe's
  * `Function('')` would be refused by the CSP (and reported as a violation) even though nothing
@@ -66,6 +74,11 @@ const renderer = document.createElement('script');
 renderer.src = ${JSON.stringify(rendererUrl)};
 renderer.onload = () => Scalar.createApiReference('#reference', ${JSON.stringify(RENDERER_CONFIGURATION)});
 document.head.append(renderer);
+// The key field is drawn (and drawn again) by the renderer; each time, its stock placeholder is replaced.
+const stockPlaceholder = 'input[placeholder=' + ${JSON.stringify(JSON.stringify(STOCK_KEY_PLACEHOLDER))} + ']';
+new MutationObserver(() => {
+  for (const input of document.querySelectorAll(stockPlaceholder)) input.placeholder = ${JSON.stringify(KEY_FIELD_PLACEHOLDER)};
+}).observe(document.documentElement, { subtree: true, childList: true });
 `;
 }
 

@@ -367,7 +367,8 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
           type: 'apiKey',
           in: 'header',
           name: 'Authorization',
-          description: 'Your API key as the whole header value (`Authorization: <key>`); `Authorization: Bearer <key>` works too.',
+          description:
+            'Your API key as the whole header value (`Authorization: <key>`); `Authorization: Bearer <key>` works too. Keys are made in the account area (`/account`); a self-hosted gateway started without `API_KEYS` prints a key for that run (`./run start`), and `./run keys create` makes more.',
         },
       },
       schemas: { Error: jsonSchemaOf(errorBodySchema, 'output') },
