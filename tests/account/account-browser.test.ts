@@ -116,13 +116,13 @@ test.serial('desktop: the printed link signs in, a key is made and copied, it ca
   const count = (day: string, metric: 'requests' | 'cards' | 'rate_limited' | 'errors', label: string, n: number) => ({ accountId: OWNER_ACCOUNT_ID, keyId: prefix, day, metric, label, count: n });
   await store.addUsage(
     [
-      count(today, 'requests', 'flipCoin', 12),
-      count(today, 'requests', 'createProfileImage', 5),
-      count(dayOf(new Date(Date.now() - 2 * 86_400_000)), 'requests', 'flipCoin', 8),
+      count(today, 'requests', 'coinFlip', 12),
+      count(today, 'requests', 'sortArray', 5),
+      count(dayOf(new Date(Date.now() - 2 * 86_400_000)), 'requests', 'coinFlip', 8),
       count(today, 'cards', 'png', 4),
       count(today, 'cards', 'gif', 1),
-      count(today, 'rate_limited', 'createProfileImage', 3),
-      count(today, 'errors', 'flipCoin', 2),
+      count(today, 'rate_limited', 'sortArray', 3),
+      count(today, 'errors', 'coinFlip', 2),
     ],
     new Map([[prefix, new Date().toISOString()]]),
   );
@@ -136,8 +136,10 @@ test.serial('desktop: the printed link signs in, a key is made and copied, it ca
   t.is(await page.$eval('#chart-cards svg.chart-svg', (svg: any) => svg.getAttribute('data-total')), '5');
   t.is(await page.$eval('#chart-problems svg.chart-svg', (svg: any) => svg.getAttribute('data-total')), '5');
   const todayBars = await page.$$eval(`#chart-requests rect[data-day="${today}"]`, (rects: any[]) => rects.map((rect) => `${rect.getAttribute('data-label')}=${rect.getAttribute('data-count')}`).sort());
-  t.deepEqual(todayBars, ['createProfileImage=5', 'flipCoin=12']);
-  t.is(await text(page, '#by-endpoint tr[data-endpoint="flipCoin"] td:nth-child(2)'), '20');
+  // Endpoints are named by method and path, as a reader calls them, not by operation id.
+  t.deepEqual(todayBars, ['GET /v1/coin-flip=12', 'POST /v1/sort-array=5']);
+  t.is(await text(page, '#by-endpoint tr[data-endpoint="coinFlip"] td:nth-child(1)'), 'GET /v1/coin-flip');
+  t.is(await text(page, '#by-endpoint tr[data-endpoint="coinFlip"] td:nth-child(2)'), '20');
   t.is(await text(page, '#by-format tr[data-format="png"] td:nth-child(2)'), '4');
   t.is(await text(page, `#keys-table tr[data-key="${prefix.slice(8)}"] .requests-today`), '17');
   t.regex(await text(page, '#quota [data-quota="Cards"]'), /5 of 1,000 this month/);

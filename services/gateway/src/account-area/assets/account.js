@@ -156,10 +156,56 @@ function breakdown(tableId, rows) {
 
 const sum = (values) => values.reduce((total, value) => total + value, 0);
 
+/**
+ * Usage is counted by operation id (`createProfileImageForUser`); the page names an endpoint as its
+ * reader calls it, `POST /v1/profile-image/{userId}`, read once from the API's own OpenAPI document.
+ * A label the document does not know (an endpoint since removed) is shown as counted.
+ * @type {Promise<Map<string, string>> | undefined}
+ */
+let endpointNames;
+function loadEndpointNames() {
+  endpointNames ??= fetch('/v1/openapi.json')
+    .then((response) => (response.ok ? response.json() : { paths: {} }))
+    .then((document) => {
+      const names = new Map();
+      for (const [path, operations] of Object.entries(document.paths ?? {})) {
+        for (const [method, operation] of Object.entries(operations ?? {})) {
+          if (operation && typeof operation.operationId === 'string') names.set(operation.operationId, `${method.toUpperCase()} ${path}`);
+        }
+      }
+      return names;
+    })
+    .catch(() => new Map());
+  return endpointNames;
+}
+
+/**
+ * A path that a narrow screen wraps after a slash, never inside a word.
+ * @param {string} text
+ */
+function breakableAtSlashes(text) {
+  return text.split('/').flatMap((part, index) => (index === 0 ? [part] : [element('wbr'), `/${part}`]));
+}
+
+/**
+ * The series under endpoint names; two labels with one name (never today) are added up.
+ * @param {Map<string, string>} names @param {Record<string, number[]>} series
+ */
+function named(names, series) {
+  /** @type {Record<string, number[]>} */
+  const result = {};
+  for (const [label, values] of Object.entries(series)) {
+    const name = names.get(label) ?? label;
+    const line = result[name];
+    result[name] = line ? line.map((value, index) => value + (values[index] ?? 0)) : [...values];
+  }
+  return result;
+}
+
 async function loadUsage() {
   const select = /** @type {HTMLSelectElement} */ (byId('usage-key'));
   const chosen = select.value;
-  const report = await api(`/account/api/usage${chosen ? `?key=${encodeURIComponent(chosen)}` : ''}`);
+  const [report, names] = await Promise.all([api(`/account/api/usage${chosen ? `?key=${encodeURIComponent(chosen)}` : ''}`), loadEndpointNames()]);
   // The picker lists every key with counts, keeping the current choice.
   select.replaceChildren(element('option', { value: '' }, ['All keys']), ...report.keys.map((key) => element('option', { value: key.keyId }, [`${key.keyId} (${number.format(key.requests)})`])));
   select.value = chosen;
@@ -178,9 +224,9 @@ async function loadUsage() {
   byId('totals').replaceChildren(...totals.map(([label, value, metric]) => element('div', {}, [element('dt', {}, [label]), element('dd', { 'data-metric': metric }, [number.format(value)])])));
 
   const charts = [
-    ['chart-requests', report.series.requests, 'requests'],
+    ['chart-requests', named(names, report.series.requests), 'requests'],
     ['chart-cards', report.series.cards, 'cards'],
-    ['chart-problems', { ...prefixed('429 ', report.series.rate_limited), ...prefixed('error ', report.series.errors) }, 'refused or failed requests'],
+    ['chart-problems', { ...prefixed('429 ', named(names, report.series.rate_limited)), ...prefixed('error ', named(names, report.series.errors)) }, 'refused or failed requests'],
   ];
   for (const [id, series, unit] of charts) {
     const figure = byId(id);
@@ -192,7 +238,7 @@ async function loadUsage() {
   const total = (metric, label) => sum(report.series[metric][label] ?? []);
   breakdown('by-endpoint', [...endpoints].sort((a, b) => total('requests', b) - total('requests', a) || a.localeCompare(b)).map((label) =>
     element('tr', { 'data-endpoint': label }, [
-      element('td', {}, [element('code', {}, [label])]),
+      element('td', {}, [element('code', { class: 'endpoint' }, breakableAtSlashes(names.get(label) ?? label))]),
       element('td', { class: 'num' }, [number.format(total('requests', label))]),
       element('td', { class: 'num' }, [number.format(total('rate_limited', label))]),
       element('td', { class: 'num' }, [number.format(total('errors', label))]),
