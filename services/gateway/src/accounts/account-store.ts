@@ -33,7 +33,11 @@ export interface AccountStore extends ApiKeyRecords {
   listAccounts(): Promise<Account[]>;
   setPlan(id: string, plan: string): Promise<Account | undefined>;
 
-  createSession(session: Session): Promise<void>;
+  /**
+   * Adds a session; the account keeps at most `maxPerAccount`, the newest by absolute end: the
+   * oldest beyond end in the same atomic step, so racing sign-ins end at exactly the limit.
+   */
+  createSession(session: Session, maxPerAccount: number): Promise<void>;
   session(idHash: string): Promise<Session | undefined>;
   touchSession(idHash: string, lastSeenAt: Date): Promise<void>;
   deleteSession(idHash: string): Promise<void>;

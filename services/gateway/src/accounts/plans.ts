@@ -10,7 +10,7 @@ export interface Plan {
 }
 
 /** Templates an account may keep when its plan does not say (`templates=<n>`): enough for a bot's welcome, rank and goodbye cards in a few styles. */
-const DEFAULT_PLAN_TEMPLATES = 25;
+export const DEFAULT_PLAN_TEMPLATES = 25;
 
 export function templatesAllowed(plan: Plan): number {
   return plan.templates ?? DEFAULT_PLAN_TEMPLATES;

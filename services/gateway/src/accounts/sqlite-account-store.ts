@@ -77,6 +77,8 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
   const bumpKeysVersion = db.prepare(`UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE name = 'keys_version'`);
   const keysVersion = db.prepare(`SELECT value FROM meta WHERE name = 'keys_version'`);
   const keyById = db.prepare('SELECT record FROM api_keys WHERE id = ?');
+  // A record without accountId is the local owner's (keys made before accounts).
+  const activeKeysOf = db.prepare(`SELECT COUNT(*) AS count FROM api_keys WHERE COALESCE(json_extract(record, '$.accountId'), '${OWNER_ACCOUNT_ID}') = ? AND json_extract(record, '$.revokedAt') IS NULL`);
   const putKey = db.prepare('INSERT OR REPLACE INTO api_keys (id, record) VALUES (?, ?)');
   const parseKey = (json: string) => parseStoredKeys(apiKeyRecordSchema, json, path);
   const parseAccount = (json: string) => parseStoredKeys(accountSchema, json, path);
@@ -122,12 +124,15 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
         db.exec('COMMIT');
       }
     },
-    async insert(record) {
+    async insert(record, maxActive) {
+      // BEGIN IMMEDIATE takes the write lock before the count: a second writer (another handle,
+      // the CLI, another process) waits for this commit and then counts this key too.
       return transaction(() => {
-        if (keyById.get(record.id)) return false;
+        if (keyById.get(record.id)) return 'taken';
+        if (maxActive !== undefined && Number((activeKeysOf.get(record.accountId ?? OWNER_ACCOUNT_ID) as { count: number }).count) >= maxActive) return 'full';
         putKey.run(record.id, JSON.stringify(record));
         bumpKeysVersion.run();
-        return true;
+        return 'inserted';
       });
     },
     async revoke(id, at) {
@@ -169,9 +174,13 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
       });
     },
 
-    async createSession(session) {
+    async createSession(session, maxPerAccount) {
       sweep(new Date());
-      db.prepare('INSERT INTO sessions (id_hash, account_id, expires_at, record) VALUES (?, ?, ?, ?)').run(session.idHash, session.accountId, instant(session.expiresAt), JSON.stringify(session));
+      transaction(() => {
+        db.prepare('INSERT INTO sessions (id_hash, account_id, expires_at, record) VALUES (?, ?, ?, ?)').run(session.idHash, session.accountId, instant(session.expiresAt), JSON.stringify(session));
+        // The account keeps its newest (latest absolute end) sessions; the oldest end in the same step.
+        db.prepare('DELETE FROM sessions WHERE account_id = ? AND id_hash NOT IN (SELECT id_hash FROM sessions WHERE account_id = ? ORDER BY expires_at DESC, id_hash DESC LIMIT ?)').run(session.accountId, session.accountId, maxPerAccount);
+      });
     },
     async session(idHash) {
       // Past its absolute end a session is gone, swept or not (Redis expires it on its own).

@@ -5,6 +5,7 @@ import { OWNER_ACCOUNT_ID, type Account, type KeyScope } from '../accounts/accou
 import type { AccountStore } from '../accounts/account-store.ts';
 import { redisAccountStore } from '../accounts/redis-account-store.ts';
 import { openSqliteAccountStore } from '../accounts/sqlite-account-store.ts';
+import { ApiError } from '../errors/api-error.ts';
 import type { KeyRateLimits } from '../rate-limits/rate-spec.ts';
 import { generateKeyId, generateManagedKey, hashApiKey, managedKeyPrefix, type ApiKeyRecord } from './api-keys.ts';
 
@@ -18,6 +19,8 @@ export const keysEnvironmentSchema = z
   .object({ ...redisEnvironmentShape, KEYS_FILE: keysFileField, DATABASE_PATH: databasePathField })
   .superRefine((env, context) => refineRedisEnvironment(env, context, { required: false }))
   .transform((env) => ({ redis: toRedisTarget(env), keysFile: env.KEYS_FILE, databasePath: env.DATABASE_PATH }));
+
+export type KeyInsertOutcome = 'inserted' | 'taken' | 'full';
 
 /** Every record at one moment, with a token that changes whenever any record does. */
 export interface KeyRecordsSnapshot {
@@ -37,8 +40,13 @@ export interface ApiKeyRecords {
   /** Cheap: one GET in Redis, one indexed read in SQLite. */
   version(): Promise<string>;
   snapshot(): Promise<KeyRecordsSnapshot>;
-  /** Adds a record; false when its id is taken. */
-  insert(record: ApiKeyRecord): Promise<boolean>;
+  /**
+   * Adds a record: `taken` when its id is, `full` when `maxActive` is given and the record's account
+   * (no accountId: the local owner) already has that many keys not revoked. The count and the
+   * insert are one step of the store (a SQLite transaction, a Redis script), so writers racing
+   * from any number of gateways end at exactly `maxActive`.
+   */
+  insert(record: ApiKeyRecord, maxActive?: number): Promise<KeyInsertOutcome>;
   /** Marks a record revoked; returns it as it now is, or undefined when there is no such id. */
   revoke(id: string, at: Date): Promise<ApiKeyRecord | undefined>;
 }
@@ -66,7 +74,7 @@ const ID_ATTEMPTS = 5;
 /** `./run keys create`: a new key, of which only the hash is stored; the key itself is returned once. */
 export async function createApiKey(
   records: ApiKeyRecords,
-  options: { name: string; limits?: KeyRateLimits; now: Date; accountId?: string; scopes?: readonly KeyScope[] },
+  options: { name: string; limits?: KeyRateLimits; now: Date; accountId?: string; scopes?: readonly KeyScope[]; maxActive?: number },
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   for (let attempt = 0; attempt < ID_ATTEMPTS; attempt += 1) {
     const id = generateKeyId();
@@ -82,7 +90,9 @@ export async function createApiKey(
       ...(options.accountId === undefined ? {} : { accountId: options.accountId }),
       ...(options.scopes === undefined || options.scopes.length === 0 ? {} : { scopes: [...options.scopes] }),
     };
-    if (await records.insert(record)) return { key, record };
+    const outcome = await records.insert(record, options.maxActive);
+    if (outcome === 'inserted') return { key, record };
+    if (outcome === 'full') throw new ApiError('too_many_keys', `An account may have ${options.maxActive} keys that are not revoked; revoke one you no longer use first.`);
   }
   throw new Error(`no free key id after ${ID_ATTEMPTS} attempts`);
 }
