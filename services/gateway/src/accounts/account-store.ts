@@ -80,5 +80,13 @@ export interface AccountStore extends ApiKeyRecords {
   cardLinkRender(jobId: string, now: Date): Promise<CardLinkRender | undefined>;
   putCardLinkRender(jobId: string, render: CardLinkRender, expiresAt: Date): Promise<void>;
 
+  /**
+   * Why the store cannot take writes now, or undefined: SQLite's file deleted, replaced or not
+   * writable (see StoreFileWatch; a write then throws StoreUnavailableError, `503
+   * store_unavailable`). Synchronous and cheap, for `/readyz`. Redis: always undefined (its
+   * outages show in its ping, and its commands fail on their own).
+   */
+  unavailable(): string | undefined;
+
   close(): Promise<void>;
 }

@@ -372,6 +372,7 @@ export function redisAccountStore(client: RedisClient, location: string): Accoun
       await redis.set(cardLinkRender(jobId), JSON.stringify(render), 'PXAT', Math.max(expiresAt.getTime(), 1));
     },
 
+    unavailable: () => undefined,
     // The connection belongs to whoever opened it (the gateway's lifecycle, or the CLI).
     async close() {},
   };

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { apiKeyRecordSchema, KeyStoreDataError, parseStoredKeys, type ApiKeyRecord } from '../auth/api-keys.ts';
 import { accountSchema, auditEventSchema, cardLinkRenderSchema, cardTemplateSchema, OWNER_ACCOUNT_ID, sessionSchema, type Account, type AuditEvent, type CardTemplate, type Session, type UsageCount } from './account-model.ts';
 import { AUDIT_KEPT, type AccountStore, type OnceKind } from './account-store.ts';
+import { StoreFileWatch, StoreUnavailableError } from './store-file-watch.ts';
 
 /**
  * The schema, applied in order; `PRAGMA user_version` says how many ran. Records are JSON checked
@@ -62,8 +63,15 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
   migrate(db);
   if (options.keysFile !== undefined) importKeysFileOnce(db, resolve(options.keysFile));
+  const watch = new StoreFileWatch(path);
+  /** Before every write: a change to a file that is no longer the database would be reported done and lost. */
+  const writable = () => {
+    const problem = watch.problem();
+    if (problem !== undefined) throw new StoreUnavailableError(problem);
+  };
 
   const transaction = <T>(work: () => T): T => {
+    writable();
     db.exec('BEGIN IMMEDIATE');
     try {
       const result = work();
@@ -175,6 +183,7 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
     },
 
     async createSession(session, maxPerAccount) {
+      writable();
       sweep(new Date());
       transaction(() => {
         db.prepare('INSERT INTO sessions (id_hash, account_id, expires_at, record) VALUES (?, ?, ?, ?)').run(session.idHash, session.accountId, instant(session.expiresAt), JSON.stringify(session));
@@ -196,17 +205,21 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
       });
     },
     async deleteSession(idHash) {
+      writable();
       db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(idHash);
     },
     async deleteSessions(accountId) {
+      writable();
       return Number(db.prepare('DELETE FROM sessions WHERE account_id = ?').run(accountId).changes);
     },
 
     async putOnce(kind: OnceKind, hash, value, expiresAt) {
+      writable();
       sweep(new Date());
       db.prepare('INSERT OR REPLACE INTO once_tokens (kind, hash, value, expires_at) VALUES (?, ?, ?, ?)').run(kind, hash, value, expiresAt.toISOString());
     },
     async takeOnce(kind: OnceKind, hash, now) {
+      writable();
       // DELETE ... RETURNING: the row goes in the same statement that reads it, so only one taker gets it.
       const row = db.prepare('DELETE FROM once_tokens WHERE kind = ? AND hash = ? RETURNING value, expires_at').get(kind, hash) as { value: string; expires_at: string } | undefined;
       return row && row.expires_at > now.toISOString() ? row.value : undefined;
@@ -281,6 +294,7 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
       });
     },
     async deleteTemplate(accountId, id) {
+      writable();
       return Number(db.prepare('DELETE FROM card_templates WHERE id = ? AND account_id = ?').run(id, accountId).changes) > 0;
     },
 
@@ -289,10 +303,12 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
       return row && parseStoredKeys(cardLinkRenderSchema, row.record, path);
     },
     async putCardLinkRender(jobId, render, expiresAt) {
+      writable();
       sweep(new Date());
       db.prepare('INSERT OR REPLACE INTO card_link_renders (job_id, expires_at, record) VALUES (?, ?, ?)').run(jobId, expiresAt.toISOString(), JSON.stringify(render));
     },
 
+    unavailable: () => watch.problem(),
     async close() {
       if (db.isOpen) db.close();
     },
