@@ -5,6 +5,7 @@ import Koa from 'koa';
 import { announceOwnerSignIn } from './account-area/account-routes.ts';
 import { accountUsageSource } from './accounts/account-usage.ts';
 import type { AccountStore } from './accounts/account-store.ts';
+import { planOf } from './accounts/plans.ts';
 import { Quotas } from './accounts/quotas.ts';
 import { answeringUnavailable, storeUsable, watchAccountStore } from './accounts/store-file-watch.ts';
 import { UsageMeter } from './accounts/usage-meter.ts';
@@ -69,7 +70,9 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   // The account area and the template endpoints answer a store that fails with 503 store_unavailable, never a 500.
   const answeringStore = answeringUnavailable(accounts);
   // The local owner's account always exists: bootstrap keys and CLI-made keys belong to it.
-  await ensureOwnerAccount(accounts, { plan: config.plans.defaultPlan.name, now: new Date() });
+  const owner = await ensureOwnerAccount(accounts, { now: new Date() });
+  // What the start-up summary says of the owner's keys.
+  const ownerPlan = planOf(config.plans, owner.plan);
   const keys = parts.lifecycle.add(
     'api keys',
     await ApiKeyVerifier.open({ bootstrapKeys: config.apiKeys, records: accounts, logger, generateWhenEmpty: true }),
@@ -148,5 +151,5 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   app.use(requestPipeline(logger, parts.metrics.latency));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return { app, keys, rateLimits, accounts, ownerSignInLink };
+  return { app, keys, rateLimits, accounts, ownerSignInLink, ownerPlan };
 }

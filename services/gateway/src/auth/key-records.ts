@@ -2,7 +2,8 @@ import { describeRedisTarget, redisEnvironmentShape, refineRedisEnvironment, toR
 import type { RedisClient } from '@utility-api/infra/redis';
 import { z } from 'zod';
 import { OWNER_ACCOUNT_ID, type Account, type KeyScope } from '../accounts/account-model.ts';
-import type { AccountStore } from '../accounts/account-store.ts';
+import { AUDIT_KEPT, type AccountStore } from '../accounts/account-store.ts';
+import { OWNER_PLAN } from '../accounts/plans.ts';
 import { redisAccountStore } from '../accounts/redis-account-store.ts';
 import { openSqliteAccountStore } from '../accounts/sqlite-account-store.ts';
 import { ApiError } from '../errors/api-error.ts';
@@ -63,10 +64,18 @@ export function openAccountStore(options: { redis: { client: RedisClient; target
 
 /**
  * The local owner's account, made if it is not there yet (by the first gateway, or by `./run keys`
- * run before any gateway): bootstrap keys and CLI-made keys belong to it. Returns it as stored.
+ * run before any gateway) on the owner plan: bootstrap keys and CLI-made keys belong to it.
+ * An owner account made before the owner plan existed sits on the default plan, which nobody chose:
+ * it moves to the owner plan once (audited, actor `system`), unless its audit shows a plan change
+ * (the operator's choice with `./run keys accounts plan`, or this move already made). Returns it as stored.
  */
-export function ensureOwnerAccount(store: Pick<AccountStore, 'createAccount'>, options: { plan: string; now: Date }): Promise<Account> {
-  return store.createAccount({ id: OWNER_ACCOUNT_ID, name: 'Local owner', discordUserId: null, plan: options.plan, createdAt: options.now.toISOString() });
+export async function ensureOwnerAccount(store: Pick<AccountStore, 'createAccount' | 'auditLog' | 'setPlan' | 'audit'>, options: { now: Date }): Promise<Account> {
+  const account = await store.createAccount({ id: OWNER_ACCOUNT_ID, name: 'Local owner', discordUserId: null, plan: OWNER_PLAN.name, createdAt: options.now.toISOString() });
+  if (account.plan === OWNER_PLAN.name) return account;
+  if ((await store.auditLog(OWNER_ACCOUNT_ID, AUDIT_KEPT)).some((event) => event.type === 'plan_changed')) return account;
+  const moved = (await store.setPlan(OWNER_ACCOUNT_ID, OWNER_PLAN.name)) ?? account;
+  await store.audit({ at: options.now.toISOString(), accountId: OWNER_ACCOUNT_ID, type: 'plan_changed', actor: 'system', detail: { from: account.plan, to: OWNER_PLAN.name } });
+  return moved;
 }
 
 const ID_ATTEMPTS = 5;
