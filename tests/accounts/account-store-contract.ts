@@ -10,6 +10,10 @@ import { createSignInLink, redeemSignInLink, SIGN_IN_LINK_TTL_MS } from '../../s
 import { generateKeyId, generateManagedKey, hashApiKey, managedKeyPrefix, type ApiKeyRecord } from '../../services/gateway/src/auth/api-keys.ts';
 import { createApiKey } from '../../services/gateway/src/auth/key-records.ts';
 import { ApiKeyVerifier } from '../../services/gateway/src/auth/key-verifier.ts';
+import { AccountKeys, MAX_ACTIVE_KEYS } from '../../services/gateway/src/account-area/account-keys.ts';
+import { MAX_SESSIONS_PER_ACCOUNT } from '../../services/gateway/src/account-area/sessions.ts';
+import { DEFAULT_PLAN_TEMPLATES } from '../../services/gateway/src/accounts/plans.ts';
+import { ApiError } from '../../services/gateway/src/errors/api-error.ts';
 
 /**
  * One backing store (a SQLite file, a redis-server, a Redis Cluster) and handles on it: each
@@ -99,7 +103,7 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     const before = await first.version();
     const { key, record } = await createApiKey(first, { name: 'contract bot', now: new Date(), accountId: account.id, scopes: ['cards'] });
     t.not(await second.version(), before);
-    t.false(await second.insert(record), 'an id is taken once');
+    t.is(await second.insert(record), 'taken', 'an id is taken once');
     const snapshot = await second.snapshot();
     t.deepEqual(snapshot.records.find((stored) => stored.id === record.id), record);
     t.true(Number(snapshot.version) <= Number(await second.version()), 'the version of exactly these records, or an earlier one');
@@ -149,7 +153,7 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
   test(`${name}: roll: a key made before accounts (no accountId) is the local owner's`, async (t) => {
     const id = generateKeyId();
     const record: ApiKeyRecord = { id, name: 'old key', prefix: managedKeyPrefix(id), hash: hex(generateManagedKey(id)), createdAt: new Date().toISOString(), revokedAt: null };
-    t.true(await first.insert(record));
+    t.is(await first.insert(record), 'inserted');
     const graceUntil = new Date(Date.now() + 60_000);
     t.is(await second.roll(id, { hash: hex(generateManagedKey(id)), at: new Date(), graceUntil, accountId: 'acct_someone_else' }), undefined);
     t.truthy(await second.roll(id, { hash: hex(generateManagedKey(id)), at: new Date(), graceUntil, accountId: OWNER_ACCOUNT_ID }));
@@ -256,7 +260,7 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
   test(`${name}: sessions: create, read, touch, delete; a touch never brings one back`, async (t) => {
     const accountId = (await first.createAccount(newAccount())).id;
     const session = newSession(accountId);
-    await first.createSession(session);
+    await first.createSession(session, MAX_SESSIONS_PER_ACCOUNT);
     t.deepEqual(await second.session(session.idHash), session);
     const seen = new Date(Date.parse(session.createdAt) + 5000);
     await second.touchSession(session.idHash, seen);
@@ -275,7 +279,7 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     // enough ahead that a loaded machine still reads it before its end (CI once took over 0.5 s here).
     const endMs = Math.ceil((Date.now() + 4000) / 1000) * 1000;
     const ending = { ...newSession(accountId), expiresAt: new Date(endMs).toISOString().replace('.000Z', 'Z') };
-    await first.createSession(ending);
+    await first.createSession(ending, MAX_SESSIONS_PER_ACCOUNT);
     t.truthy(await second.session(ending.idHash));
     await new Promise((resolve) => setTimeout(resolve, endMs - Date.now() + 200));
     t.is(await second.session(ending.idHash), undefined);
@@ -288,7 +292,7 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     const otherId = (await first.createAccount(newAccount())).id;
     const mine = [newSession(accountId), newSession(accountId), newSession(accountId)];
     const theirs = newSession(otherId);
-    for (const session of [...mine, theirs]) await first.createSession(session);
+    for (const session of [...mine, theirs]) await first.createSession(session, MAX_SESSIONS_PER_ACCOUNT);
     t.is(await second.deleteSessions(accountId), 3);
     for (const session of mine) t.is(await first.session(session.idHash), undefined);
     t.deepEqual(await first.session(theirs.idHash), theirs);
@@ -297,12 +301,13 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     // Sign-ins racing a sign-out-everywhere: each new session either ended with it (counted) or
     // was made after it and works; none is half-made, none lost track of.
     const racing = Array.from({ length: 20 }, () => newSession(accountId));
+    // A per-account maximum above the 20: here only the sign-out may end a session.
     const [deleted] = await Promise.all([
       (async () => {
         await new Promise((resolve) => setImmediate(resolve));
         return second.deleteSessions(accountId);
       })(),
-      ...racing.map((session, index) => (index % 2 === 0 ? first : second).createSession(session)),
+      ...racing.map((session, index) => (index % 2 === 0 ? first : second).createSession(session, 100)),
     ]);
     const alive = (await Promise.all(racing.map((session) => first.session(session.idHash)))).filter((session) => session !== undefined);
     t.is(deleted + alive.length, 20, `${deleted} ended, ${alive.length} alive`);
@@ -363,6 +368,48 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     t.is((await first.listTemplates(owner)).length, 5);
   });
 
+  // The account area's key form checks its limit in the store, in the same step as the insert:
+  // counting first and inserting after let 150 racing creators past it (170 live keys on Redis).
+  for (const { existing, racing } of [{ existing: 20, racing: 150 }, { existing: 0, racing: 30 }]) {
+    test(`${name}: keys: ${existing} existing keys + ${racing} creations racing from two connections end at exactly ${MAX_ACTIVE_KEYS}`, async (t) => {
+      const accountId = (await first.createAccount(newAccount())).id;
+      const session = newSession(accountId);
+      const areas = [new AccountKeys(first, 60_000), new AccountKeys(second, 60_000)];
+      for (let index = 0; index < existing; index += 1) await areas[0]!.create(session, { name: `existing ${index}` }, new Date());
+      // A revoked key does not count: one more, revoked, must leave room for the same number.
+      const revoked = await areas[1]!.create(session, { name: 'revoked' }, new Date());
+      await areas[1]!.revoke(session, revoked.record.id, new Date());
+      const outcomes = await Promise.allSettled(Array.from({ length: racing }, (_, index) => areas[index % 2]!.create(session, { name: `racer ${index}` }, new Date())));
+      const made = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+      const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+      t.is(made, MAX_ACTIVE_KEYS - existing, `${made} of ${racing} racers made a key`);
+      t.true(refused.every((error) => error instanceof ApiError && error.code === 'too_many_keys'), 'every other racer is refused too_many_keys');
+      const live = (await second.snapshot()).records.filter((record) => record.accountId === accountId && record.revokedAt === null);
+      t.is(live.length, MAX_ACTIVE_KEYS);
+    });
+  }
+
+  test(`${name}: templates: 150 creations racing from two connections end at exactly the plan's ${DEFAULT_PLAN_TEMPLATES}`, async (t) => {
+    const owner = (await first.createAccount(newAccount())).id;
+    const outcomes = await Promise.all(Array.from({ length: 150 }, (_, index) => (index % 2 === 0 ? first : second).createTemplate(newTemplate(owner, `T${index}`), DEFAULT_PLAN_TEMPLATES)));
+    t.is(outcomes.filter(Boolean).length, DEFAULT_PLAN_TEMPLATES);
+    t.is((await second.listTemplates(owner)).length, DEFAULT_PLAN_TEMPLATES);
+  });
+
+  test(`${name}: sessions: 150 sign-ins racing from two connections leave the newest ${MAX_SESSIONS_PER_ACCOUNT}; other accounts untouched`, async (t) => {
+    const accountId = (await first.createAccount(newAccount())).id;
+    const other = newSession((await first.createAccount(newAccount())).id);
+    await first.createSession(other, MAX_SESSIONS_PER_ACCOUNT);
+    // Distinct ends, one millisecond apart: "newest" is the latest absolute end.
+    const now = Date.now();
+    const racing = Array.from({ length: 150 }, (_, index) => ({ ...newSession(accountId), expiresAt: new Date(now + 3_600_000 + index).toISOString() }));
+    await Promise.all(racing.map((session, index) => (index % 2 === 0 ? first : second).createSession(session, MAX_SESSIONS_PER_ACCOUNT)));
+    const alive = (await Promise.all(racing.map((session) => second.session(session.idHash)))).filter((session) => session !== undefined);
+    t.deepEqual(alive.map((session) => session.idHash).sort(), racing.slice(-MAX_SESSIONS_PER_ACCOUNT).map((session) => session.idHash).sort());
+    t.deepEqual(await first.session(other.idHash), other);
+    t.is(await first.deleteSessions(accountId), MAX_SESSIONS_PER_ACCOUNT);
+  });
+
   test(`${name}: card link renders: read back until they expire, unknown ones undefined`, async (t) => {
     const jobId = `card-${randomBytes(8).toString('hex')}`;
     const render = { mediaKey: '0b5a4c1e-9c4e-8d6f-a1b2-c3d4e5f60718', format: 'webp', altText: 'Profile card for Ada.', frames: 12 };
@@ -380,7 +427,7 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     const account = await store.createAccount(newAccount({ discordUserId: discordId() }));
     const { record } = await createApiKey(store, { name: 'survivor', now: new Date(), accountId: account.id });
     const session = newSession(account.id);
-    await store.createSession(session);
+    await store.createSession(session, MAX_SESSIONS_PER_ACCOUNT);
     const hash = randomHash();
     await store.putOnce('sign-in-link', hash, account.id, new Date(Date.now() + 60_000));
     const event: AuditEvent = { at: new Date().toISOString(), accountId: account.id, type: 'account_created', actor: 'cli', detail: {} };

@@ -1,11 +1,12 @@
 import test from 'ava';
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { openSqliteAccountStore } from '../../services/gateway/src/accounts/sqlite-account-store.ts';
+import { StoreUnavailableError } from '../../services/gateway/src/accounts/store-file-watch.ts';
 import { KeyStoreDataError, type ApiKeyRecord } from '../../services/gateway/src/auth/api-keys.ts';
 import { REPO_ROOT } from '../helpers/processes.ts';
 import { registerAccountStoreContract } from './account-store-contract.ts';
@@ -114,3 +115,43 @@ test('sqlite: an unreadable keys file to import stops the store from opening, na
   t.teardown(() => later.close());
   return later.snapshot().then(({ records }) => t.deepEqual(records.map((record) => record.id), ['later001']));
 });
+
+/** Makes a file unwritable for this process: a mode for a user; for root, whom modes do not stop, the immutable attribute. */
+function makeUnwritable(path: string): () => void {
+  if (process.getuid?.() !== 0) {
+    chmodSync(path, 0o400);
+    return () => chmodSync(path, 0o600);
+  }
+  execFileSync('chattr', ['+i', path]);
+  return () => execFileSync('chattr', ['-i', path]);
+}
+
+for (const [what, damage] of [
+  ['deleted with its -wal and -shm', (path: string) => { for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`); return () => {}; }],
+  ['replaced by a copy', (path: string) => { copyFileSync(path, `${path}.copy`); renameSync(`${path}.copy`, path); return () => {}; }],
+  ['made unwritable', makeUnwritable],
+] as const) {
+  test(`sqlite: a database ${what} under an open store: unavailable() says why, every write is 503 store_unavailable and changes nothing`, async (t) => {
+    const path = join(folder, `away-${what.split(' ')[0]}`, 'accounts.sqlite');
+    const store = openSqliteAccountStore({ path });
+    t.teardown(() => store.close());
+    await store.audit({ at: new Date().toISOString(), accountId: 'acct_away', type: 'account_created', actor: 'cli', detail: {} });
+    t.is(store.unavailable(), undefined);
+    const repair = damage(path);
+    t.teardown(repair);
+    t.regex(store.unavailable() ?? '', /deleted|replaced|not writable/);
+    const writes: [string, () => Promise<unknown>][] = [
+      ['insert', () => store.insert(keysFileRecord('away0001', 'away'), 25)],
+      ['audit', () => store.audit({ at: new Date().toISOString(), accountId: 'acct_away', type: 'signed_in', actor: 'cli', detail: {} })],
+      ['addUsage', () => store.addUsage([{ accountId: 'acct_away', keyId: 'k', day: '2026-02-03', metric: 'requests', label: 'x', count: 1 }], new Map())],
+      ['createTemplate', () => store.createTemplate({ id: 'tpl_away00000001', accountId: 'acct_away', name: 'x', kind: 'profile', fields: {}, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() }, 25)],
+      ['putOnce', () => store.putOnce('sign-in-link', 'ab'.repeat(32), 'acct_away', new Date(Date.now() + 60_000))],
+    ];
+    for (const [name, write] of writes) {
+      const error = await t.throwsAsync(write, { instanceOf: StoreUnavailableError }, name);
+      t.is(error?.status, 503);
+      t.is(error?.code, 'store_unavailable');
+    }
+    t.deepEqual((await store.snapshot()).records, [], 'nothing was written');
+  });
+}

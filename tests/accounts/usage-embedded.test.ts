@@ -121,6 +121,7 @@ test('bootstrap keys (API_KEYS) belong to the owner account and their usage coun
   const { status, body } = await gateway.json('/v1/account', as(TEST_API_KEY));
   t.is(status, 200);
   t.deepEqual(body.account, { id: OWNER_ACCOUNT_ID, name: 'Local owner' });
+  t.deepEqual(body.plan, { name: 'owner', cards: null, requests: null }, "the operator's own keys have no monthly quotas");
   t.is(body.key.name, 'API_KEYS[0]');
   t.deepEqual(body.key.scopes, ['cards', 'utility']);
   const otherId = apiKeyId(hashApiKey(OTHER_API_KEY));
@@ -178,12 +179,17 @@ test('concurrent requests cannot share the last of the quota: of 12 at once, exa
 
 test('with RATE_LIMITS=off no quota refuses, usage is still counted, and GET /v1/account says quotas are not enforced', async (t) => {
   const own = await startTestGateway({ env: { USAGE_FLUSH_MS: '100', PLANS: 'tiny:cards=0,requests=1', RATE_LIMITS: 'off' } });
+  const ownStore = openSqliteAccountStore({ path: join(own.mediaDir, 'accounts.sqlite') });
   try {
-    for (let index = 0; index < 3; index += 1) t.is((await own.request('/v1/coin-flip')).status, 200);
-    const { body } = await own.json('/v1/account');
+    // A tenant's key: the owner's own keys have no quotas to pass anyway.
+    await makeAccount(ownStore, 'acct_unlimited', 'tiny');
+    const { key } = await makeKey(ownStore, { accountId: 'acct_unlimited' });
+    for (let index = 0; index < 3; index += 1) t.is((await own.request('/v1/coin-flip', as(key))).status, 200);
+    const { body } = await own.json('/v1/account', as(key));
     t.false(body.quotasEnforced);
     t.deepEqual(body.requests, { limit: 1, used: 4, remaining: 0, resetsAt: '2024-07-01T00:00:00.000Z' });
   } finally {
+    await ownStore.close();
     await own.close();
   }
 });

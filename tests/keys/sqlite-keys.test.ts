@@ -225,7 +225,7 @@ test('usage errors exit 64 with a hint; help exits 0', async (t) => {
     t.regex(run.stderr, args.length === 0 ? /Manage API keys/ : /keys: /);
   }
   const plan = await runKeysCli(['accounts', 'plan', OWNER_ACCOUNT_ID, 'gold'], env);
-  t.regex(plan.stderr, /no plan "gold" in PLANS \(plans: free\)/);
+  t.regex(plan.stderr, /no plan "gold" in PLANS \(plans: free, owner\)/);
 });
 
 test('no such key or account exits 66', async (t) => {

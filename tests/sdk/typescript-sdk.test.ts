@@ -63,7 +63,10 @@ test('every light operation answers through the client', async (t) => {
   t.true((await api.numberAnalyzer({ integer: 153 })).isArmstrong);
   const account = await api.getAccount();
   t.is(account.account.id, 'acct_owner', 'a bootstrap key belongs to the local owner');
-  t.true(account.requests.limit > 0 && account.key.scopes.length > 0);
+  // The owner's plan has no monthly quotas: null limits, typed so.
+  t.is(account.plan.name, 'owner');
+  t.is(account.requests.limit, null);
+  t.true(account.key.scopes.length > 0);
   t.is((await api.statusGet()).request_details.method, 'GET');
   t.truthy((await api.statusHead()).get('x-request-id'));
   t.deepEqual((await api.statusPost({ hello: 'world' })).request_details.body, { hello: 'world' });

@@ -81,7 +81,7 @@ export const ERROR_CATALOGUE = {
   },
   queue_unavailable: { status: 503, retryAfter: 1, summary: 'The render queue (Redis) is unavailable.' },
   storage_unavailable: { status: 503, retryAfter: 2, summary: 'Image storage is unavailable.' },
-  store_unavailable: { status: 503, retryAfter: 2, summary: 'The account store did not answer in time.' },
+  store_unavailable: { status: 503, retryAfter: 2, summary: 'The account store did not answer in time, or its database file was deleted, replaced or made unwritable (nothing was changed).' },
   render_failed: {
     status: 503,
     retryAfter: 'computed',

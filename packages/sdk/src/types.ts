@@ -383,9 +383,11 @@ export interface NumberAnalyzerResult {
 
 /** What a period's quota stands at. */
 export interface QuotaUse {
-  limit: number;
+  /** The plan's monthly quota; null when the plan has none (the local owner's `owner` plan). */
+  limit: number | null;
   used: number;
-  remaining: number;
+  /** `limit` minus `used`, never below 0; null when there is no limit. */
+  remaining: number | null;
   /** When the quota starts again (the next UTC month). */
   resetsAt: string;
 }
@@ -401,7 +403,8 @@ export interface KeyCounts {
 /** `GET /v1/account`: the key's account, its plan and quotas, and the key's own usage. */
 export interface AccountResult {
   account: { id: string; name: string };
-  plan: { name: string; cards: number; requests: number };
+  /** `owner` is the local owner's plan; a null quota has no limit. */
+  plan: { name: string; cards: number | null; requests: number | null };
   /** False where the operator turned limits off: then nothing is refused for the quota. */
   quotasEnforced: boolean;
   cards: QuotaUse;

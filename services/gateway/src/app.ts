@@ -5,7 +5,9 @@ import Koa from 'koa';
 import { announceOwnerSignIn } from './account-area/account-routes.ts';
 import { accountUsageSource } from './accounts/account-usage.ts';
 import type { AccountStore } from './accounts/account-store.ts';
+import { planOf } from './accounts/plans.ts';
 import { Quotas } from './accounts/quotas.ts';
+import { answeringUnavailable, storeUsable, watchAccountStore } from './accounts/store-file-watch.ts';
 import { UsageMeter } from './accounts/usage-meter.ts';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
 import { ensureOwnerAccount, openAccountStore } from './auth/key-records.ts';
@@ -64,8 +66,13 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     openAccountStore({ redis: parts.redis && config.redis && { client: parts.redis, target: config.redis }, databasePath: config.databasePath, keysFile: config.keysFile }),
     (store) => store.close(),
   );
+  watchAccountStore(accounts, logger, parts.lifecycle);
+  // The account area and the template endpoints answer a store that fails with 503 store_unavailable, never a 500.
+  const answeringStore = answeringUnavailable(accounts);
   // The local owner's account always exists: bootstrap keys and CLI-made keys belong to it.
-  await ensureOwnerAccount(accounts, { plan: config.plans.defaultPlan.name, now: new Date() });
+  const owner = await ensureOwnerAccount(accounts, { now: new Date() });
+  // What the start-up summary says of the owner's keys.
+  const ownerPlan = planOf(config.plans, owner.plan);
   const keys = parts.lifecycle.add(
     'api keys',
     await ApiKeyVerifier.open({ bootstrapKeys: config.apiKeys, records: accounts, logger, generateWhenEmpty: true }),
@@ -93,7 +100,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     },
     counted: (key, format) => meter.count(key.accountId, key.id, 'cards', format),
   };
-  const templates = templateEndpoints({ store: accounts, plans: config.plans, clock: parts.runtime.clock });
+  const templates = templateEndpoints({ store: answeringStore, plans: config.plans, clock: parts.runtime.clock });
   const endpoints = [
     ...(typeof parts.renderEndpoints === 'function' ? parts.renderEndpoints({ keys, accounts, cardAccounting }) : parts.renderEndpoints),
     ...lightEndpoints({ ...parts.runtime, store: parts.backingStore, environment: config.deploymentEnvironment }),
@@ -108,7 +115,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     rateLimited: rateLimits !== undefined,
   });
   const accountArea = {
-    store: accounts,
+    store: answeringStore,
     plans: config.plans,
     settings: config.accountArea,
     publicBaseUrl: parts.publicBaseUrl,
@@ -121,7 +128,12 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     keys,
     media: parts.media,
     health: {
-      readiness: { [parts.backingStore.kind]: () => parts.backingStore.ping(), storage: () => parts.media.ping() },
+      readiness: {
+        [parts.backingStore.kind]: () => parts.backingStore.ping(),
+        storage: () => parts.media.ping(),
+        // The SQLite file: deleted, replaced or unwritable fails readiness at the next probe.
+        ...(accounts.kind === 'sqlite' ? { database: async () => void storeUsable(accounts) } : {}),
+      },
       registry: parts.metrics.registry,
       metricsToken: config.metricsToken,
     },
@@ -139,5 +151,5 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   app.use(requestPipeline(logger, parts.metrics.latency));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return { app, keys, rateLimits, accounts, ownerSignInLink };
+  return { app, keys, rateLimits, accounts, ownerSignInLink, ownerPlan };
 }

@@ -26,8 +26,8 @@ export interface KeyView {
   requestsToday: number;
 }
 
-/** Keys an account may have that are not revoked (the CLI is not held to it). */
-const MAX_ACTIVE_KEYS = 25;
+/** Keys an account may have that are not revoked, exact under any number of racing creators (the CLI is not held to it). */
+export const MAX_ACTIVE_KEYS = 25;
 
 /** Keys made before accounts carry no account: they are the local owner's. */
 const ownerOf = (record: ApiKeyRecord) => record.accountId ?? OWNER_ACCOUNT_ID;
@@ -69,15 +69,11 @@ export class AccountKeys {
   }
 
   async create(session: Session, request: z.infer<typeof newKeySchema>, now: Date): Promise<{ key: string; record: ApiKeyRecord }> {
-    // Every gateway keeps every key record in memory: one account must not be able to grow that without bound.
-    const { records } = await this.#store.snapshot();
-    const active = records.filter((record) => ownerOf(record) === session.accountId && record.revokedAt === null).length;
-    if (active >= MAX_ACTIVE_KEYS) {
-      throw new ApiError('too_many_keys', `An account may have ${MAX_ACTIVE_KEYS} keys that are not revoked; revoke one you no longer use first.`);
-    }
     // Both scopes are the same as none: a key that may call everything is stored without scopes.
     const scopes = request.scopes && new Set(request.scopes).size < KEY_SCOPES.length ? [...new Set(request.scopes)] : undefined;
-    const created = await createApiKey(this.#store, { name: request.name, accountId: session.accountId, now, ...(scopes ? { scopes } : {}) });
+    // Every gateway keeps every key record in memory: one account must not be able to grow that
+    // without bound. The store counts and inserts in one step (never count here, then insert).
+    const created = await createApiKey(this.#store, { name: request.name, accountId: session.accountId, now, maxActive: MAX_ACTIVE_KEYS, ...(scopes ? { scopes } : {}) });
     await this.#audit(session, 'key_created', created.record, now, { scopes: (scopes ?? KEY_SCOPES).join(',') });
     return created;
   }

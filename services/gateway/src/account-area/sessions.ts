@@ -8,6 +8,13 @@ import type { GatewayContext } from '../http/request-pipeline.ts';
 const IDLE_TIMEOUT_MS = 12 * 3_600_000;
 /** ...and this long after sign-in whatever the activity (absolute timeout). */
 const ABSOLUTE_TIMEOUT_MS = 7 * 86_400_000;
+/**
+ * Sessions one account keeps at once (OWASP ASVS 5.0 7.1.2: the number is defined, and so is what
+ * happens past it): a sign-in beyond it ends the account's oldest session (the one with the
+ * earliest absolute end), in the same store step that adds the new one. Sign-in is never refused
+ * for it: a refusal would let whoever holds ten sessions lock the owner out.
+ */
+export const MAX_SESSIONS_PER_ACCOUNT = 10;
 /** The last-seen time is written at most this often: one store write a minute, not one per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 /** A session id and a CSRF token: 32 random bytes, base64url. */
@@ -87,7 +94,7 @@ export class AccountSessions {
       lastSeenAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + ABSOLUTE_TIMEOUT_MS).toISOString(),
       method,
-    });
+    }, MAX_SESSIONS_PER_ACCOUNT);
     ctx.append('Set-Cookie', cookieHeader(this.#cookies.session, id, ABSOLUTE_TIMEOUT_MS / 1000, this.#cookies.secure));
   }
 

@@ -1,15 +1,16 @@
 import { dayOf, monthOf, USAGE_METRICS, type UsageMetric } from '../accounts/account-model.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
-import { planOf, type Plans } from '../accounts/plans.ts';
+import { planOf, unlimited, type Plans } from '../accounts/plans.ts';
 import { daysBetween } from '../accounts/redis-account-store.ts';
 
 /** The area shows the last 30 UTC days, today included. */
 const USAGE_DAYS = 30;
 
+/** `limit` and `remaining` are null on a plan without that quota (the owner plan). */
 interface QuotaView {
-  limit: number;
+  limit: number | null;
   used: number;
-  remaining: number;
+  remaining: number | null;
 }
 
 /** What the usage page draws: per metric, one series of 30 daily numbers per label (endpoint or format). */
@@ -24,7 +25,7 @@ export interface UsageReport {
   quota: { plan: string; month: string; resetsAt: string; requests: QuotaView; cards: QuotaView };
 }
 
-const quota = (limit: number, used: number): QuotaView => ({ limit, used, remaining: Math.max(0, limit - used) });
+const quota = (limit: number, used: number): QuotaView => (unlimited(limit) ? { limit: null, used, remaining: null } : { limit, used, remaining: Math.max(0, limit - used) });
 
 /** The first instant of the next UTC month, when the monthly quota starts again. */
 function nextMonthStart(now: Date): Date {

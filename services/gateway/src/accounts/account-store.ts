@@ -33,7 +33,11 @@ export interface AccountStore extends ApiKeyRecords {
   listAccounts(): Promise<Account[]>;
   setPlan(id: string, plan: string): Promise<Account | undefined>;
 
-  createSession(session: Session): Promise<void>;
+  /**
+   * Adds a session; the account keeps at most `maxPerAccount`, the newest by absolute end: the
+   * oldest beyond end in the same atomic step, so racing sign-ins end at exactly the limit.
+   */
+  createSession(session: Session, maxPerAccount: number): Promise<void>;
   session(idHash: string): Promise<Session | undefined>;
   touchSession(idHash: string, lastSeenAt: Date): Promise<void>;
   deleteSession(idHash: string): Promise<void>;
@@ -75,6 +79,14 @@ export interface AccountStore extends ApiKeyRecords {
   /** Where a signed card link's card was stored (by its render job id), until `expiresAt`; undefined when unknown or expired. */
   cardLinkRender(jobId: string, now: Date): Promise<CardLinkRender | undefined>;
   putCardLinkRender(jobId: string, render: CardLinkRender, expiresAt: Date): Promise<void>;
+
+  /**
+   * Why the store cannot take writes now, or undefined: SQLite's file deleted, replaced or not
+   * writable (see StoreFileWatch; a write then throws StoreUnavailableError, `503
+   * store_unavailable`). Synchronous and cheap, for `/readyz`. Redis: always undefined (its
+   * outages show in its ping, and its commands fail on their own).
+   */
+  unavailable(): string | undefined;
 
   close(): Promise<void>;
 }

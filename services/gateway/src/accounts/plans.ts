@@ -10,11 +10,26 @@ export interface Plan {
 }
 
 /** Templates an account may keep when its plan does not say (`templates=<n>`): enough for a bot's welcome, rank and goodbye cards in a few styles. */
-const DEFAULT_PLAN_TEMPLATES = 25;
+export const DEFAULT_PLAN_TEMPLATES = 25;
 
 export function templatesAllowed(plan: Plan): number {
   return plan.templates ?? DEFAULT_PLAN_TEMPLATES;
 }
+
+/** Card templates the owner plan keeps: more than a tenant's default, still a bounded list. */
+const OWNER_PLAN_TEMPLATES = 200;
+
+/**
+ * The local owner's plan: keys from API_KEYS, the key `./run start` prints, keys the CLI makes
+ * without `--account` and the owner's keys from the account area. The operator is not a tenant of
+ * their own server, so it has no monthly quotas (the per-key rate limits and card slots still
+ * apply: they protect the machine, not a bill). Always offered; a PLANS entry named `owner`
+ * replaces it, and `./run keys accounts plan acct_owner <plan>` puts the owner on another.
+ */
+export const OWNER_PLAN: Plan = { name: 'owner', cards: Number.POSITIVE_INFINITY, requests: Number.POSITIVE_INFINITY, templates: OWNER_PLAN_TEMPLATES };
+
+/** A quota with no limit (the owner plan's): never refuses, shown as `null` in answers. */
+export const unlimited = (quota: number) => quota === Number.POSITIVE_INFINITY;
 
 export type Plans = { readonly byName: ReadonlyMap<string, Plan>; readonly defaultPlan: Plan };
 
@@ -64,12 +79,19 @@ export const plansEnvironmentShape = {
   DEFAULT_PLAN: z.string().regex(PLAN_NAME).optional(),
 };
 
-/** Checks DEFAULT_PLAN against PLANS; the default is the first plan listed. */
+/**
+ * Checks DEFAULT_PLAN against PLANS; the default is the first plan listed. The plans are PLANS's
+ * plus the owner plan (unless PLANS defines its own `owner`); the built-in owner plan cannot be
+ * the default: new accounts are tenants, and a plan without quotas for every sign-up is not a
+ * default to fall into by a typo.
+ */
 export function toPlans(plans: readonly Plan[], defaultName: string | undefined, context?: z.RefinementCtx): Plans {
   const byName = new Map(plans.map((plan) => [plan.name, plan]));
   const chosen = defaultName === undefined ? plans[0] : byName.get(defaultName);
+  const listed = [...byName.keys()].join(', ');
+  if (!byName.has(OWNER_PLAN.name)) byName.set(OWNER_PLAN.name, OWNER_PLAN);
   if (!chosen) {
-    context?.addIssue({ code: 'custom', path: ['DEFAULT_PLAN'], message: `must be one of the plans in PLANS (${[...byName.keys()].join(', ')})` });
+    context?.addIssue({ code: 'custom', path: ['DEFAULT_PLAN'], message: `must be one of the plans in PLANS (${listed})` });
     return { byName, defaultPlan: plans[0]! };
   }
   return { byName, defaultPlan: chosen };

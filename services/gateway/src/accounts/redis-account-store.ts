@@ -1,6 +1,7 @@
 import type { RedisClient } from '@utility-api/infra/redis';
 import { apiKeyRecordSchema, KeyStoreDataError, parseStoredKeys, type ApiKeyRecord } from '../auth/api-keys.ts';
 import { accountSchema, auditEventSchema, cardLinkRenderSchema, cardTemplateSchema, monthOf, OWNER_ACCOUNT_ID, sessionSchema, USAGE_METRICS, type Account, type CardTemplate, type UsageCount, type UsageMetric } from './account-model.ts';
+import type { KeyInsertOutcome } from '../auth/key-records.ts';
 import { AUDIT_KEPT, type AccountStore } from './account-store.ts';
 
 /**
@@ -24,6 +25,30 @@ const KEYS_LAST_USED = 'utility-api:keys-last-used';
 /** An account's templates: one hash per account, so a lookup can only ever find that account's own. */
 const accountTemplates = (accountId: string) => `utility-api:templates:${accountId}`;
 const cardLinkRender = (jobId: string) => `utility-api:card-link:${jobId}`;
+
+/**
+ * Adds a key record unless its id is taken or (ARGV[4] >= 0) its account (ARGV[3]) already has
+ * ARGV[4] keys not revoked: counted and written in one script, so gateways racing cannot go past
+ * it. The count reads every record (a record without accountId is ARGV[5]'s, the local owner's):
+ * keys are made by a click or the CLI, and every gateway already holds every record in memory,
+ * so the records are few enough to read here.
+ */
+const INSERT_KEY_SCRIPT = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 'taken' end
+local max = tonumber(ARGV[4])
+if max >= 0 then
+  local active = 0
+  for _, json in ipairs(redis.call('HVALS', KEYS[1])) do
+    local record = cjson.decode(json)
+    local owner = record.accountId
+    if owner == nil or owner == cjson.null then owner = ARGV[5] end
+    if owner == ARGV[3] and (record.revokedAt == nil or record.revokedAt == cjson.null) then active = active + 1 end
+  end
+  if active >= max then return 'full' end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('INCR', KEYS[2])
+return 'inserted'`;
 
 /** Adds a template unless the account has ARGV[3] already or the id is taken: 1 when added. */
 const CREATE_TEMPLATE_SCRIPT = `
@@ -50,11 +75,15 @@ return {'ok'}`;
 
 /**
  * A session joins its account's set, scored by its absolute end: ended sessions leave the set
- * (it would otherwise grow with every sign-in), and the set lives as long as its last session.
+ * (it would otherwise grow with every sign-in), so do the oldest beyond ARGV[4] (the set decides
+ * whether a session is valid: their records expire on their own), and the set lives as long as
+ * its last session.
  */
 const ADD_SESSION_SCRIPT = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local beyond = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+if beyond > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, beyond - 1) end
 local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
 redis.call('PEXPIREAT', KEYS[1], last[2])
 return 1`;
@@ -90,7 +119,8 @@ type StoreCommands = {
   changeAccountRecord(records: string, id: string, expected: string, next: string): Promise<[string] | null>;
   changeTemplateRecord(records: string, id: string, expected: string, next: string): Promise<[string] | null>;
   createAccountRecord(accounts: string, byDiscord: string, id: string, json: string, discordUserId: string): Promise<string | null>;
-  addSession(sessions: string, idHash: string, expiresAtMs: number, nowMs: number): Promise<number>;
+  addSession(sessions: string, idHash: string, expiresAtMs: number, nowMs: number, maxPerAccount: number): Promise<number>;
+  insertKeyRecord(records: string, version: string, id: string, json: string, accountId: string, maxActive: number, ownerAccountId: string): Promise<KeyInsertOutcome>;
   takeSessions(sessions: string, nowMs: number): Promise<string[]>;
   setKeysLastUsed(lastUsed: string, ...idsAndTimes: string[]): Promise<number>;
   createTemplateRecord(templates: string, id: string, json: string, max: number): Promise<number>;
@@ -109,6 +139,7 @@ export function redisAccountStore(client: RedisClient, location: string): Accoun
   redis.defineCommand('changeKeyRecord', { numberOfKeys: 2, lua: CHANGE_RECORD_SCRIPT });
   redis.defineCommand('changeAccountRecord', { numberOfKeys: 1, lua: CHANGE_RECORD_SCRIPT });
   redis.defineCommand('createAccountRecord', { numberOfKeys: 2, lua: CREATE_ACCOUNT_SCRIPT });
+  redis.defineCommand('insertKeyRecord', { numberOfKeys: 2, lua: INSERT_KEY_SCRIPT });
   redis.defineCommand('addSession', { numberOfKeys: 1, lua: ADD_SESSION_SCRIPT });
   redis.defineCommand('takeSessions', { numberOfKeys: 1, lua: TAKE_SESSIONS_SCRIPT });
   redis.defineCommand('setKeysLastUsed', { numberOfKeys: 1, lua: KEYS_LAST_USED_SCRIPT });
@@ -166,9 +197,9 @@ export function redisAccountStore(client: RedisClient, location: string): Accoun
       const stored = (recordsReply[1] ?? {}) as Record<string, string>;
       return { version: (versionReply[1] as string | null) ?? '0', records: Object.entries(stored).map(([id, json]) => parseKey(json, id)) };
     },
-    async insert(record) {
-      const replies = await redis.multi().hsetnx(KEY_RECORDS, record.id, JSON.stringify(record)).incr(KEY_VERSION).exec();
-      return replies?.[0]?.[1] === 1;
+    async insert(record, maxActive) {
+      // -1: no limit (the CLI). The records and their version share one slot, so this is one script on a Cluster too.
+      return redis.insertKeyRecord(KEY_RECORDS, KEY_VERSION, record.id, JSON.stringify(record), record.accountId ?? OWNER_ACCOUNT_ID, maxActive ?? -1, OWNER_ACCOUNT_ID);
     },
     revoke: (id, at) => changeKey(id, (record) => (record.revokedAt !== null ? record : { ...record, revokedAt: at.toISOString() })),
     roll: (id, { hash, at, graceUntil, accountId }) =>
@@ -200,13 +231,13 @@ export function redisAccountStore(client: RedisClient, location: string): Accoun
         (account): Account => ({ ...account, plan }),
       ),
 
-    async createSession(value) {
+    async createSession(value, maxPerAccount) {
       const expiresAtMs = Date.parse(value.expiresAt);
       // The record first, then its place in the account's set, which makes it valid. A "sign out
       // everywhere" that runs in between takes the set without it: the new session stays, as if
       // made just after (it was), and nothing half-made is ever valid.
       await redis.set(session(value.idHash), JSON.stringify(value), 'PXAT', expiresAtMs);
-      await redis.addSession(accountSessions(value.accountId), value.idHash, expiresAtMs, Date.now());
+      await redis.addSession(accountSessions(value.accountId), value.idHash, expiresAtMs, Date.now(), maxPerAccount);
     },
     async session(idHash) {
       const json = await redis.get(session(idHash));
@@ -341,6 +372,7 @@ export function redisAccountStore(client: RedisClient, location: string): Accoun
       await redis.set(cardLinkRender(jobId), JSON.stringify(render), 'PXAT', Math.max(expiresAt.getTime(), 1));
     },
 
+    unavailable: () => undefined,
     // The connection belongs to whoever opened it (the gateway's lifecycle, or the CLI).
     async close() {},
   };

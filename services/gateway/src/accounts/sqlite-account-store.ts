@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { apiKeyRecordSchema, KeyStoreDataError, parseStoredKeys, type ApiKeyRecord } from '../auth/api-keys.ts';
 import { accountSchema, auditEventSchema, cardLinkRenderSchema, cardTemplateSchema, OWNER_ACCOUNT_ID, sessionSchema, type Account, type AuditEvent, type CardTemplate, type Session, type UsageCount } from './account-model.ts';
 import { AUDIT_KEPT, type AccountStore, type OnceKind } from './account-store.ts';
+import { StoreFileWatch, StoreUnavailableError } from './store-file-watch.ts';
 
 /**
  * The schema, applied in order; `PRAGMA user_version` says how many ran. Records are JSON checked
@@ -62,8 +63,15 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
   migrate(db);
   if (options.keysFile !== undefined) importKeysFileOnce(db, resolve(options.keysFile));
+  const watch = new StoreFileWatch(path);
+  /** Before every write: a change to a file that is no longer the database would be reported done and lost. */
+  const writable = () => {
+    const problem = watch.problem();
+    if (problem !== undefined) throw new StoreUnavailableError(problem);
+  };
 
   const transaction = <T>(work: () => T): T => {
+    writable();
     db.exec('BEGIN IMMEDIATE');
     try {
       const result = work();
@@ -77,6 +85,8 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
   const bumpKeysVersion = db.prepare(`UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE name = 'keys_version'`);
   const keysVersion = db.prepare(`SELECT value FROM meta WHERE name = 'keys_version'`);
   const keyById = db.prepare('SELECT record FROM api_keys WHERE id = ?');
+  // A record without accountId is the local owner's (keys made before accounts).
+  const activeKeysOf = db.prepare(`SELECT COUNT(*) AS count FROM api_keys WHERE COALESCE(json_extract(record, '$.accountId'), '${OWNER_ACCOUNT_ID}') = ? AND json_extract(record, '$.revokedAt') IS NULL`);
   const putKey = db.prepare('INSERT OR REPLACE INTO api_keys (id, record) VALUES (?, ?)');
   const parseKey = (json: string) => parseStoredKeys(apiKeyRecordSchema, json, path);
   const parseAccount = (json: string) => parseStoredKeys(accountSchema, json, path);
@@ -122,12 +132,15 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
         db.exec('COMMIT');
       }
     },
-    async insert(record) {
+    async insert(record, maxActive) {
+      // BEGIN IMMEDIATE takes the write lock before the count: a second writer (another handle,
+      // the CLI, another process) waits for this commit and then counts this key too.
       return transaction(() => {
-        if (keyById.get(record.id)) return false;
+        if (keyById.get(record.id)) return 'taken';
+        if (maxActive !== undefined && Number((activeKeysOf.get(record.accountId ?? OWNER_ACCOUNT_ID) as { count: number }).count) >= maxActive) return 'full';
         putKey.run(record.id, JSON.stringify(record));
         bumpKeysVersion.run();
-        return true;
+        return 'inserted';
       });
     },
     async revoke(id, at) {
@@ -169,9 +182,14 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
       });
     },
 
-    async createSession(session) {
+    async createSession(session, maxPerAccount) {
+      writable();
       sweep(new Date());
-      db.prepare('INSERT INTO sessions (id_hash, account_id, expires_at, record) VALUES (?, ?, ?, ?)').run(session.idHash, session.accountId, instant(session.expiresAt), JSON.stringify(session));
+      transaction(() => {
+        db.prepare('INSERT INTO sessions (id_hash, account_id, expires_at, record) VALUES (?, ?, ?, ?)').run(session.idHash, session.accountId, instant(session.expiresAt), JSON.stringify(session));
+        // The account keeps its newest (latest absolute end) sessions; the oldest end in the same step.
+        db.prepare('DELETE FROM sessions WHERE account_id = ? AND id_hash NOT IN (SELECT id_hash FROM sessions WHERE account_id = ? ORDER BY expires_at DESC, id_hash DESC LIMIT ?)').run(session.accountId, session.accountId, maxPerAccount);
+      });
     },
     async session(idHash) {
       // Past its absolute end a session is gone, swept or not (Redis expires it on its own).
@@ -187,17 +205,21 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
       });
     },
     async deleteSession(idHash) {
+      writable();
       db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(idHash);
     },
     async deleteSessions(accountId) {
+      writable();
       return Number(db.prepare('DELETE FROM sessions WHERE account_id = ?').run(accountId).changes);
     },
 
     async putOnce(kind: OnceKind, hash, value, expiresAt) {
+      writable();
       sweep(new Date());
       db.prepare('INSERT OR REPLACE INTO once_tokens (kind, hash, value, expires_at) VALUES (?, ?, ?, ?)').run(kind, hash, value, expiresAt.toISOString());
     },
     async takeOnce(kind: OnceKind, hash, now) {
+      writable();
       // DELETE ... RETURNING: the row goes in the same statement that reads it, so only one taker gets it.
       const row = db.prepare('DELETE FROM once_tokens WHERE kind = ? AND hash = ? RETURNING value, expires_at').get(kind, hash) as { value: string; expires_at: string } | undefined;
       return row && row.expires_at > now.toISOString() ? row.value : undefined;
@@ -272,6 +294,7 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
       });
     },
     async deleteTemplate(accountId, id) {
+      writable();
       return Number(db.prepare('DELETE FROM card_templates WHERE id = ? AND account_id = ?').run(id, accountId).changes) > 0;
     },
 
@@ -280,10 +303,12 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
       return row && parseStoredKeys(cardLinkRenderSchema, row.record, path);
     },
     async putCardLinkRender(jobId, render, expiresAt) {
+      writable();
       sweep(new Date());
       db.prepare('INSERT OR REPLACE INTO card_link_renders (job_id, expires_at, record) VALUES (?, ?, ?)').run(jobId, expiresAt.toISOString(), JSON.stringify(render));
     },
 
+    unavailable: () => watch.problem(),
     async close() {
       if (db.isOpen) db.close();
     },

@@ -2,9 +2,11 @@ import { describeRedisTarget, redisEnvironmentShape, refineRedisEnvironment, toR
 import type { RedisClient } from '@utility-api/infra/redis';
 import { z } from 'zod';
 import { OWNER_ACCOUNT_ID, type Account, type KeyScope } from '../accounts/account-model.ts';
-import type { AccountStore } from '../accounts/account-store.ts';
+import { AUDIT_KEPT, type AccountStore } from '../accounts/account-store.ts';
+import { OWNER_PLAN } from '../accounts/plans.ts';
 import { redisAccountStore } from '../accounts/redis-account-store.ts';
 import { openSqliteAccountStore } from '../accounts/sqlite-account-store.ts';
+import { ApiError } from '../errors/api-error.ts';
 import type { KeyRateLimits } from '../rate-limits/rate-spec.ts';
 import { generateKeyId, generateManagedKey, hashApiKey, managedKeyPrefix, type ApiKeyRecord } from './api-keys.ts';
 
@@ -18,6 +20,8 @@ export const keysEnvironmentSchema = z
   .object({ ...redisEnvironmentShape, KEYS_FILE: keysFileField, DATABASE_PATH: databasePathField })
   .superRefine((env, context) => refineRedisEnvironment(env, context, { required: false }))
   .transform((env) => ({ redis: toRedisTarget(env), keysFile: env.KEYS_FILE, databasePath: env.DATABASE_PATH }));
+
+export type KeyInsertOutcome = 'inserted' | 'taken' | 'full';
 
 /** Every record at one moment, with a token that changes whenever any record does. */
 export interface KeyRecordsSnapshot {
@@ -37,8 +41,13 @@ export interface ApiKeyRecords {
   /** Cheap: one GET in Redis, one indexed read in SQLite. */
   version(): Promise<string>;
   snapshot(): Promise<KeyRecordsSnapshot>;
-  /** Adds a record; false when its id is taken. */
-  insert(record: ApiKeyRecord): Promise<boolean>;
+  /**
+   * Adds a record: `taken` when its id is, `full` when `maxActive` is given and the record's account
+   * (no accountId: the local owner) already has that many keys not revoked. The count and the
+   * insert are one step of the store (a SQLite transaction, a Redis script), so writers racing
+   * from any number of gateways end at exactly `maxActive`.
+   */
+  insert(record: ApiKeyRecord, maxActive?: number): Promise<KeyInsertOutcome>;
   /** Marks a record revoked; returns it as it now is, or undefined when there is no such id. */
   revoke(id: string, at: Date): Promise<ApiKeyRecord | undefined>;
 }
@@ -55,10 +64,18 @@ export function openAccountStore(options: { redis: { client: RedisClient; target
 
 /**
  * The local owner's account, made if it is not there yet (by the first gateway, or by `./run keys`
- * run before any gateway): bootstrap keys and CLI-made keys belong to it. Returns it as stored.
+ * run before any gateway) on the owner plan: bootstrap keys and CLI-made keys belong to it.
+ * An owner account made before the owner plan existed sits on the default plan, which nobody chose:
+ * it moves to the owner plan once (audited, actor `system`), unless its audit shows a plan change
+ * (the operator's choice with `./run keys accounts plan`, or this move already made). Returns it as stored.
  */
-export function ensureOwnerAccount(store: Pick<AccountStore, 'createAccount'>, options: { plan: string; now: Date }): Promise<Account> {
-  return store.createAccount({ id: OWNER_ACCOUNT_ID, name: 'Local owner', discordUserId: null, plan: options.plan, createdAt: options.now.toISOString() });
+export async function ensureOwnerAccount(store: Pick<AccountStore, 'createAccount' | 'auditLog' | 'setPlan' | 'audit'>, options: { now: Date }): Promise<Account> {
+  const account = await store.createAccount({ id: OWNER_ACCOUNT_ID, name: 'Local owner', discordUserId: null, plan: OWNER_PLAN.name, createdAt: options.now.toISOString() });
+  if (account.plan === OWNER_PLAN.name) return account;
+  if ((await store.auditLog(OWNER_ACCOUNT_ID, AUDIT_KEPT)).some((event) => event.type === 'plan_changed')) return account;
+  const moved = (await store.setPlan(OWNER_ACCOUNT_ID, OWNER_PLAN.name)) ?? account;
+  await store.audit({ at: options.now.toISOString(), accountId: OWNER_ACCOUNT_ID, type: 'plan_changed', actor: 'system', detail: { from: account.plan, to: OWNER_PLAN.name } });
+  return moved;
 }
 
 const ID_ATTEMPTS = 5;
@@ -66,7 +83,7 @@ const ID_ATTEMPTS = 5;
 /** `./run keys create`: a new key, of which only the hash is stored; the key itself is returned once. */
 export async function createApiKey(
   records: ApiKeyRecords,
-  options: { name: string; limits?: KeyRateLimits; now: Date; accountId?: string; scopes?: readonly KeyScope[] },
+  options: { name: string; limits?: KeyRateLimits; now: Date; accountId?: string; scopes?: readonly KeyScope[]; maxActive?: number },
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   for (let attempt = 0; attempt < ID_ATTEMPTS; attempt += 1) {
     const id = generateKeyId();
@@ -82,7 +99,9 @@ export async function createApiKey(
       ...(options.accountId === undefined ? {} : { accountId: options.accountId }),
       ...(options.scopes === undefined || options.scopes.length === 0 ? {} : { scopes: [...options.scopes] }),
     };
-    if (await records.insert(record)) return { key, record };
+    const outcome = await records.insert(record, options.maxActive);
+    if (outcome === 'inserted') return { key, record };
+    if (outcome === 'full') throw new ApiError('too_many_keys', `An account may have ${options.maxActive} keys that are not revoked; revoke one you no longer use first.`);
   }
   throw new Error(`no free key id after ${ID_ATTEMPTS} attempts`);
 }

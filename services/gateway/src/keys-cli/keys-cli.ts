@@ -132,7 +132,7 @@ const audit = (store: AccountStore, accountId: string, type: AuditEvent['type'],
  */
 async function accountFor(store: AccountStore, accountId: string | undefined, environment: Record<string, string | undefined>, output: CliOutput): Promise<Account | undefined> {
   if (accountId === undefined || accountId === OWNER_ACCOUNT_ID) {
-    return ensureOwnerAccount(store, { plan: readPlans(environment).defaultPlan.name, now: new Date() });
+    return ensureOwnerAccount(store, { now: new Date() });
   }
   const account = await store.getAccount(accountId);
   if (!account) output.err(`keys: no account ${accountId} in ${store.location} ("./run keys accounts list" shows them)`);

@@ -141,6 +141,12 @@ async function createKey(event) {
 }
 
 function meter(label, quota, resetsAt) {
+  // No limit on this plan (the owner's): the count alone, no meter to fill.
+  if (quota.limit === null) {
+    return element('div', { class: 'quota-row', 'data-quota': label }, [
+      element('div', { class: 'quota-label' }, [`${label}: `, element('strong', {}, [number.format(quota.used)]), ' this month (no limit on this plan)']),
+    ]);
+  }
   const used = Math.min(quota.used, quota.limit);
   return element('div', { class: 'quota-row', 'data-quota': label }, [
     element('div', { class: 'quota-label' }, [`${label}: `, element('strong', {}, [number.format(quota.used)]), ` of ${number.format(quota.limit)} this month`]),
@@ -211,7 +217,11 @@ async function loadUsage() {
   select.value = chosen;
 
   byId('quota').replaceChildren(
-    element('p', { class: 'hint' }, [`Plan `, element('strong', {}, [report.quota.plan]), ` — the quota counts every key of the account.`]),
+    element('p', { class: 'hint' }, [
+      `Plan `,
+      element('strong', {}, [report.quota.plan]),
+      report.quota.requests.limit === null && report.quota.cards.limit === null ? ' — no monthly quotas; usage is still counted.' : ' — the quota counts every key of the account.',
+    ]),
     meter('Requests', report.quota.requests, report.quota.resetsAt),
     meter('Cards', report.quota.cards, report.quota.resetsAt),
   );

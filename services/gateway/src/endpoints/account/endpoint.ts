@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dayOf, KEY_SCOPES, monthOf, OWNER_ACCOUNT_ID, type UsageMetric } from '../../accounts/account-model.ts';
 import type { AccountUsageFacts, AccountUsageSource } from '../../accounts/account-usage.ts';
+import { unlimited } from '../../accounts/plans.ts';
 import { nextMonthStart } from '../../accounts/quotas.ts';
 import type { ApiKeyIdentity } from '../../auth/api-keys.ts';
 import { ApiError } from '../../errors/api-error.ts';
@@ -8,10 +9,13 @@ import { defineEndpoint } from '../endpoint.ts';
 
 const count = z.number().int().min(0);
 
+/** A plan's quota; `null` is no limit (the local owner's `owner` plan). */
+const limitOf = (quota: number) => (unlimited(quota) ? null : quota);
+
 const quotaSchema = z.object({
-  limit: count.meta({ description: "The plan's monthly quota." }),
+  limit: count.nullable().meta({ description: "The plan's monthly quota; `null` when the plan has none (the local owner's `owner` plan)." }),
   used: count.meta({ description: 'Used this UTC month, by every key of the account on every gateway (counts reach the store every few seconds).' }),
-  remaining: count.meta({ description: '`limit` minus `used`, never below 0.' }),
+  remaining: count.nullable().meta({ description: '`limit` minus `used`, never below 0; `null` when there is no limit.' }),
   resetsAt: z.iso.datetime().meta({ description: 'When the month ends and `used` starts again from 0: the first instant of the next UTC month.' }),
 });
 
@@ -28,9 +32,9 @@ const resultSchema = z.object({
     name: z.string(),
   }),
   plan: z.object({
-    name: z.string(),
-    cards: count.meta({ description: 'Cards per UTC month.' }),
-    requests: count.meta({ description: 'Requests per UTC month.' }),
+    name: z.string().meta({ description: 'The plan the account is on: one of the operator\'s plans (`PLANS`), or `owner`, the local owner\'s plan without monthly quotas (keys from `API_KEYS`, the key `./run start` prints, keys made with `./run keys`), unless the operator put the owner on another.' }),
+    cards: count.nullable().meta({ description: 'Cards per UTC month; `null`: no limit (the `owner` plan).' }),
+    requests: count.nullable().meta({ description: 'Requests per UTC month; `null`: no limit (the `owner` plan).' }),
   }),
   quotasEnforced: z.boolean().meta({ description: 'Whether this deployment refuses requests over quota (`429 quota_exceeded`); false when it runs without limits.' }),
   cards: quotaSchema.meta({ description: "This month's cards quota." }),
@@ -56,7 +60,8 @@ export function accountAnswer(key: ApiKeyIdentity, facts: AccountUsageFacts): Ac
   const resetsAt = new Date(nextMonthStart(facts.now)).toISOString();
   const quota = (kind: 'cards' | 'requests') => {
     const used = facts.monthTotals[kind];
-    return { limit: facts.plan[kind], used, remaining: Math.max(0, facts.plan[kind] - used), resetsAt };
+    const limit = limitOf(facts.plan[kind]);
+    return { limit, used, remaining: limit === null ? null : Math.max(0, limit - used), resetsAt };
   };
   const dayCounts = { day: today, requests: 0, cards: 0, rateLimited: 0, errors: 0 };
   const monthCounts = { month, requests: 0, cards: 0, rateLimited: 0, errors: 0 };
@@ -68,7 +73,7 @@ export function accountAnswer(key: ApiKeyIdentity, facts: AccountUsageFacts): Ac
   }
   return {
     account: { id: key.accountId, name: facts.account?.name ?? key.accountId },
-    plan: { name: facts.plan.name, cards: facts.plan.cards, requests: facts.plan.requests },
+    plan: { name: facts.plan.name, cards: limitOf(facts.plan.cards), requests: limitOf(facts.plan.requests) },
     quotasEnforced: facts.quotasEnforced,
     cards: quota('cards'),
     requests: quota('requests'),

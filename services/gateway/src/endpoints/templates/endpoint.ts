@@ -79,6 +79,9 @@ const publicView = ({ id, name, kind, fields, createdAt, updatedAt }: CardTempla
 
 const common = { tags: ['Templates'], authenticated: true, scope: 'cards' as const };
 
+/** Every template operation reads or writes the account store: when it is away, the API's 503 (never a 500). */
+const STORE_AWAY = { description: '`store_unavailable`: the account store (Redis, or the SQLite database file) is not answering, or the database file was deleted, replaced or made unwritable; nothing was changed.', retryAfter: true } as const;
+
 /** `/v1/templates` and `/v1/templates/{id}`: the saved card designs of the key's account. */
 export function templateEndpoints(dependencies: TemplateDependencies) {
   const { store } = dependencies;
@@ -102,6 +105,7 @@ export function templateEndpoints(dependencies: TemplateDependencies) {
       responses: {
         201: { description: 'Saved; `Location` names it.', schema: templateSchema, example: TEMPLATE_EXAMPLE, headers: { Location: 'The template\'s path, `/v1/templates/{id}`.' } },
         409: { description: "`template_limit_reached`: the account keeps as many templates as its plan allows." },
+        503: STORE_AWAY,
       },
       handle: async ({ body, request }) => {
         const accountId = request.key!.accountId;
@@ -126,6 +130,7 @@ export function templateEndpoints(dependencies: TemplateDependencies) {
           schema: z.object({ templates: z.array(templateSchema), limit: z.number().int().min(0).meta({ description: 'Templates the plan allows.' }) }),
           example: { templates: [TEMPLATE_EXAMPLE], limit: 25 },
         },
+        503: STORE_AWAY,
       },
       handle: async ({ request }) => {
         const accountId = request.key!.accountId;
@@ -141,7 +146,7 @@ export function templateEndpoints(dependencies: TemplateDependencies) {
       summary: 'One template',
       description: "A template of the key's account. Another account's template is `404`, exactly as one that does not exist.",
       params: idParams,
-      responses: { 200: { description: 'The template.', schema: templateSchema, example: TEMPLATE_EXAMPLE }, 404: { description: "`template_not_found`: the account has no template of that id." } },
+      responses: { 200: { description: 'The template.', schema: templateSchema, example: TEMPLATE_EXAMPLE }, 404: { description: "`template_not_found`: the account has no template of that id." }, 503: STORE_AWAY },
       handle: async ({ params, request }) => {
         const template = await store.getTemplate(request.key!.accountId, params.id);
         if (!template) throw templateNotFoundError('path', 'id');
@@ -159,7 +164,7 @@ export function templateEndpoints(dependencies: TemplateDependencies) {
       params: idParams,
       body: templateBodySchema,
       bodyExample: { name: TEMPLATE_EXAMPLE.name, fields: TEMPLATE_EXAMPLE.fields },
-      responses: { 200: { description: 'The template as stored now.', schema: templateSchema, example: TEMPLATE_EXAMPLE }, 404: { description: "`template_not_found`: the account has no template of that id." } },
+      responses: { 200: { description: 'The template as stored now.', schema: templateSchema, example: TEMPLATE_EXAMPLE }, 404: { description: "`template_not_found`: the account has no template of that id." }, 503: STORE_AWAY },
       handle: async ({ params, body, request }) => {
         const template = await store.updateTemplate(request.key!.accountId, params.id, { name: body.name, kind: body.kind ?? 'profile', fields: body.fields, updatedAt: now() });
         if (!template) throw templateNotFoundError('path', 'id');
@@ -174,7 +179,7 @@ export function templateEndpoints(dependencies: TemplateDependencies) {
       summary: 'Delete a template',
       description: 'Deletes the template. Card requests naming it are `404 template_not_found` from then on; cards already drawn from it stay.',
       params: idParams,
-      responses: { 204: { description: 'Deleted.' }, 404: { description: "`template_not_found`: the account has no template of that id." } },
+      responses: { 204: { description: 'Deleted.' }, 404: { description: "`template_not_found`: the account has no template of that id." }, 503: STORE_AWAY },
       handle: async ({ params, request }) => {
         if (!(await store.deleteTemplate(request.key!.accountId, params.id))) throw templateNotFoundError('path', 'id');
         return new Reply(204, undefined);
