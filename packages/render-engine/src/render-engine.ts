@@ -161,7 +161,7 @@ export function createRenderEngine(
       metrics.phases(timings);
       log.info({ mediaKey, format, ...animation, bytes: card.image.length, imageBytes: session.budget.usedBytes, timings, warnings: card.warnings }, 'card rendered');
       const altText = cardAltText(input);
-      return { ok: true, mediaKey, format, altText, width: card.width, height: card.height, bytes: card.image.length, ...(animation && { animation }), timings, warnings: card.warnings };
+      return { ok: true, mediaKey, format, altText, accentColor: card.accentColor, width: card.width, height: card.height, bytes: card.image.length, ...(animation && { animation }), timings, warnings: card.warnings };
     } catch (error) {
       // One image refused (or the profile failing) fails the card: its other downloads stop here.
       session.cancel();

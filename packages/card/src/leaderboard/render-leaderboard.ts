@@ -10,7 +10,7 @@ import { contrastRatio, LARGE_TEXT_CONTRAST, relativeLuminance, SMALL_TEXT_CONTR
 import { GROUND_TEXT } from '../legibility/ground.ts';
 import type { PlacedText } from '../layout/placed-text.ts';
 import { generatedCardBackground } from '../paint/card-backgrounds.ts';
-import { resolvePalette } from '../paint/palette.ts';
+import { accentColor, resolvePalette } from '../paint/palette.ts';
 import { circlePath, coverCrop, roundedRectPath, withStops } from '../paint/shapes.ts';
 import { PNG_ENCODING, type RenderedCard } from '../render-card.ts';
 import { drawDefaultAvatar } from '../steps/avatar.ts';
@@ -256,6 +256,7 @@ export async function renderLeaderboardCard(input: LeaderboardInput): Promise<Re
     height: canvas.height,
     timings: { prepare: prepared - started, draw: drawn - prepared, encode: encoded - drawn, steps: {} },
     warnings: [...(input.warnings ?? []), ...decoded.warnings],
+    accentColor: accentColor(palette),
     texts,
   };
 }

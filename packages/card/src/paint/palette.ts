@@ -1,4 +1,4 @@
-import { parseHexColor, type Rgb } from '@utility-api/render-jobs';
+import { parseHexColor, rgbToHex, type Rgb } from '@utility-api/render-jobs';
 import { avoidMuddyHue, darken, fromHsl, rotateHue, tame } from '../color/color.ts';
 import { type CardProfile, idHash } from '../profile/card-profile.ts';
 
@@ -25,4 +25,13 @@ export function resolvePalette(profile: CardProfile, disableProfileTheme: boolea
 export function backgroundTones(palette: Palette): Palette {
   const limits = { minSaturation: 0.4, minLightness: 0.18, maxLightness: 0.42 };
   return { primary: tame(avoidMuddyHue(palette.primary), limits), secondary: tame(avoidMuddyHue(palette.secondary), limits) };
+}
+
+/**
+ * The card's accent as `#rrggbb`: the palette's primary colour, the one its ring, border and bar
+ * are drawn from. Answered with the card (`X-Card-Accent`, `accentColor`) so a bot can tint what
+ * surrounds the card (a Components V2 container's `accent_color`) with the card's own colour.
+ */
+export function accentColor(palette: Palette): string {
+  return rgbToHex(palette.primary);
 }

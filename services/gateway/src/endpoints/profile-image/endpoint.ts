@@ -167,6 +167,11 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
         description: 'Only when the request has `animated: true`: the frames of the stored file (the `frames` of the JSON answer), `1` when nothing moved and the answer is the still card.',
         schema: { type: 'integer', minimum: 1 },
       },
+      'X-Card-Accent': {
+        description:
+          "Extension, JSON and image answers: the card's accent colour as `#rrggbb` (lowercase), the colour its avatar ring, border and rank bar are drawn from. A bot tints what surrounds the card with it, such as a Components V2 container's `accent_color` (the integer of these six hex digits); the SDKs' Components V2 helpers do.",
+        schema: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
+      },
     },
     example: {
       success: true,
@@ -233,7 +238,13 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     if (!result.ok) throw renderFailureToApiError(result.failure);
     const url = `${dependencies.publicBaseUrl}/media/${result.mediaKey}.${result.format}`;
     const { animation } = result;
-    const headers = { 'X-Card-Render': reused ? 'reused' : 'new', Vary: 'Accept', ...(animation && { 'X-Card-Frames': String(animation.frames) }) };
+    const headers = {
+      'X-Card-Render': reused ? 'reused' : 'new',
+      Vary: 'Accept',
+      ...(animation && { 'X-Card-Frames': String(animation.frames) }),
+      // A header, not a JSON field: the spec's answer keeps its shape (docs/decisions.md).
+      ...(result.accentColor !== undefined && { 'X-Card-Accent': result.accentColor }),
+    };
     if (answer.kind === 'image') {
       // Content-Location: the URL where this same representation lives (RFC 9110 §8.7).
       const reply = await storedImageReply(dependencies.media, result, { ...headers, 'Content-Location': url, 'X-Alt-Text': rfc8187(result.altText) });
