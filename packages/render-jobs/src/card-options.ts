@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { anyCasePattern } from './any-case-pattern.ts';
 import { DATE_LOCALE_LANGUAGES } from './date-locale-languages.ts';
+import { discordMemberSchema, discordRoleColorsSchema, discordUserSchema } from './discord-objects.ts';
 import { hexColorField } from './hex-color.ts';
 import { MAX_SOURCE_FRAMES } from './image-rules.ts';
 import { discordIdSchema } from './snowflake.ts';
@@ -254,6 +255,12 @@ export const cardOptionsSchema = z.strictObject(
       .optional(),
     labels: labelsSchema.optional(),
     disableProfileTheme: flag("Ignores the profile's theme colors (border, avatar ring, generated background). Default false.").optional(),
+    discordUser: discordUserSchema.optional(),
+    discordMember: discordMemberSchema.optional(),
+    discordRoleColors: discordRoleColorsSchema.optional(),
+    experimentalDisplayNameStyles: flag(
+      "Experimental: draws the user's `display_name_styles` (Discord's name font, effect and colours, which Discord does not document) with the closest bundled typeface and effect. May change or go without notice. Default false: the name is drawn in `fontFamily` and the role or name colour.",
+    ).optional(),
   },
   { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
 );

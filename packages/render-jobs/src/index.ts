@@ -12,3 +12,4 @@ export { RENDER_ABANDONED_REASON, RENDER_JOB_NAME, RENDER_JOB_OPTIONS, RENDER_QU
 export { anyCasePattern } from './any-case-pattern.ts';
 export { refuseFutureSnowflake, snowflakeCreatedAt, snowflakeSchema } from './snowflake.ts';
 export { DEFAULT_LEADERBOARD_TITLE, DEFAULT_SCORE_LABEL, highlightPlacement, LEADERBOARD_LIMITS, leaderboardOptionsSchema, type LeaderboardOptions, type LeaderboardRow } from './leaderboard-options.ts';
+export { ASSET_PATH_PATTERN, DISCORD_OBJECT_LIMITS, PALETTE_PATTERN, discordMemberSchema, discordRoleColorsSchema, discordUserSchema, HOLOGRAPHIC_ROLE_COLORS, NAMEPLATE_PALETTES, discordIdMismatches, type DiscordCollectibles, type DiscordDisplayNameStyles, type DiscordMemberObject, type DiscordNameplate, type DiscordPrimaryGuild, type DiscordRoleColorsObject, type DiscordUserObject } from './discord-objects.ts';

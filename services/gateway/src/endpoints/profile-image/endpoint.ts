@@ -15,6 +15,7 @@ import {
   refuseStillOnlyFormat,
   RENDER_RETENTION,
   refuseFutureSnowflake,
+  discordIdMismatches,
   snowflakeSchema,
 } from '@utility-api/render-jobs';
 import { z } from 'zod';
@@ -208,6 +209,14 @@ export function cardRequestSchemas(clock: Clock) {
     userId: userIdField.superRefine((id, context) => refuseFutureSnowflake(id, clock.now(), context)),
     body,
     /**
+     * A 400 when `discordUser` or `discordMember` is about another user than the card's (or another
+     * server than `guildId`): the body alone cannot know the user id, which travels apart from it.
+     */
+    checkDiscordIds: (userId: string, body: ProfileImageBody, where: FieldProblem['in'], prefix = '') => {
+      const problems = discordIdMismatches(userId, body);
+      if (problems.length > 0) throw validationError(problems.map(({ path, message }) => ({ in: where, field: `${prefix}${path.join('.')}`, message })));
+    },
+    /**
      * A card request's fields with its `template` resolved (the account's template underneath, the
      * request's own fields over it), checked as a whole: a bad field is a 400 naming it (under
      * `prefix`, `o.` for a link), an unknown template a 404. The answer keeps `template` to say which.
@@ -223,10 +232,11 @@ export function cardRequestSchemas(clock: Clock) {
 
 /** Two routes, one operation: `?userId=` as the original service documents, or a path segment. */
 export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
-  const { userId, body, resolve } = cardRequestSchemas(dependencies.clock ?? systemClock);
+  const { userId, body, resolve, checkDiscordIds } = cardRequestSchemas(dependencies.clock ?? systemClock);
   const handleFor = async (userId: string, received: ProfileImageBody, request: RequestSnapshot) => {
     // Already checked as received; with a template, the merged fields are checked again as a whole.
     const body = received.template === undefined ? received : await resolve(dependencies.templates, request.key!.accountId, received, 'body');
+    checkDiscordIds(userId, body, 'body');
     const { format: askedFormat, template: _template, ...options } = body;
     // Before rendering: a request that cannot be answered draws nothing.
     const answer = negotiateAnswer(request.headers, askedFormat, options.animated === true);
