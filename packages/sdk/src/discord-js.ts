@@ -5,7 +5,7 @@
 import { AttachmentBuilder, type APIInteractionGuildMember, type GuildMember, type User } from 'discord.js';
 import type { UtilityApiClient } from './client.ts';
 import { cardComponents, type CardComponents } from './components-v2.ts';
-import type { CardOptions } from './types.ts';
+import type { CardOptions, DiscordMemberObject, DiscordUserObject } from './types.ts';
 
 /**
  * Whom a card is for: a member (`GuildMemberAdd`), a user, or an interaction (its `member` when in a
@@ -13,12 +13,8 @@ import type { CardOptions } from './types.ts';
  */
 export type CardSubject = GuildMember | User | { member: GuildMember | APIInteractionGuildMember | null; user: User };
 
-/** The fields of raw Discord objects `POST /v1/profile-image` reads (docs/profile-cards.md "Raw Discord objects"). */
-export interface DiscordObjectFields {
-  discordUser?: Record<string, unknown>;
-  discordMember?: Record<string, unknown>;
-  discordRoleColors?: { primaryColor: number; secondaryColor: number | null; tertiaryColor: number | null };
-}
+/** The raw Discord objects `POST /v1/profile-image` reads. */
+export type DiscordObjectFields = Pick<CardOptions, 'discordUser' | 'discordMember' | 'discordRoleColors'>;
 
 /**
  * The `User#toJSON()` fields the API reads; the rest (URLs, timestamps, the tag) is derived from
@@ -31,8 +27,8 @@ const MEMBER_FIELDS = ['guildId', 'userId', 'nickname', 'avatar', 'banner', 'ava
 const API_MEMBER_FIELDS = ['nick', 'avatar', 'banner', 'avatar_decoration_data', 'collectibles'] as const;
 
 /** The named fields of `source` that are set: `null` says "none", as leaving the field out does, so neither is sent. */
-function pick(source: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(fields.flatMap((field) => (source[field] === undefined || source[field] === null ? [] : [[field, source[field]]])));
+function pick<T>(source: Record<string, unknown>, fields: readonly string[]): T {
+  return Object.fromEntries(fields.flatMap((field) => (source[field] === undefined || source[field] === null ? [] : [[field, source[field]]]))) as T;
 }
 
 /** Duck-typed, not `instanceof`: a bot and this package may each resolve their own copy of discord.js. */
@@ -48,8 +44,14 @@ function isInteraction(who: CardSubject): who is Extract<CardSubject, { member: 
  * The colours of the member's top coloured role, as discord.js reads them: `Role#colors` (gradient
  * and holographic roles), or the single `Role#color` of a discord.js before role gradients.
  */
-function roleColors(member: GuildMember): DiscordObjectFields['discordRoleColors'] {
-  const role = member.roles.color;
+function roleColors(member: GuildMember): { primaryColor: number; secondaryColor: number | null; tertiaryColor: number | null } | undefined {
+  let role: GuildMember['roles']['color'];
+  try {
+    role = member.roles.color;
+  } catch {
+    // A guild whose roles are not cached (not even @everyone) makes discord.js throw here: the card is drawn without role colours.
+    return undefined;
+  }
   if (role === null) return undefined;
   // `colors` came with discord.js 14.22; the peer range starts at 14.0, where a role has one `color`.
   const colors = (role.colors as typeof role.colors | undefined) ?? { primaryColor: role.hexColor === '#000000' ? 0 : Number.parseInt(role.hexColor.slice(1), 16), secondaryColor: null, tertiaryColor: null };
@@ -67,8 +69,8 @@ export function discordObjects(who: CardSubject): DiscordObjectFields {
   if (isGuildMember(who)) {
     const discordRoleColors = roleColors(who);
     return {
-      discordUser: pick(who.user.toJSON() as Record<string, unknown>, USER_FIELDS),
-      discordMember: pick(who.toJSON() as Record<string, unknown>, MEMBER_FIELDS),
+      discordUser: pick<DiscordUserObject>(who.user.toJSON() as Record<string, unknown>, USER_FIELDS),
+      discordMember: pick<DiscordMemberObject>(who.toJSON() as Record<string, unknown>, MEMBER_FIELDS),
       ...(discordRoleColors && { discordRoleColors }),
     };
   }
@@ -80,11 +82,11 @@ export function discordObjects(who: CardSubject): DiscordObjectFields {
     // The raw API member of a server the bot has not cached: its own fields, the user beside it.
     const guildId = (who as { guildId?: string | null }).guildId;
     return {
-      discordUser: pick(user.toJSON() as Record<string, unknown>, USER_FIELDS),
-      discordMember: { ...pick(member as unknown as Record<string, unknown>, API_MEMBER_FIELDS), ...(guildId ? { guild_id: guildId } : {}) },
+      discordUser: pick<DiscordUserObject>(user.toJSON() as Record<string, unknown>, USER_FIELDS),
+      discordMember: { ...pick<DiscordMemberObject>(member as unknown as Record<string, unknown>, API_MEMBER_FIELDS), ...(guildId ? { guild_id: guildId } : {}) },
     };
   }
-  return { discordUser: pick(who.toJSON() as Record<string, unknown>, USER_FIELDS) };
+  return { discordUser: pick<DiscordUserObject>(who.toJSON() as Record<string, unknown>, USER_FIELDS) };
 }
 
 function subjectId(who: CardSubject): string {
@@ -93,7 +95,7 @@ function subjectId(who: CardSubject): string {
 
 /** Draws the card with the member's objects under the caller's options (an explicit option wins over what the objects say). */
 async function drawCard(client: UtilityApiClient, who: CardSubject, card: CardOptions) {
-  const body: CardOptions & DiscordObjectFields = { ...discordObjects(who), ...card };
+  const body: CardOptions = { ...discordObjects(who), ...card };
   const image = await client.profileImageBytes(subjectId(who), body);
   const extension = image.contentType.replace(/^image\//, '').replace(/;.*$/, '');
   return { image, name: `card.${extension}` };

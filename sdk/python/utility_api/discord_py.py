@@ -81,7 +81,12 @@ def discord_user(user: Union[discord.User, discord.Member]) -> Dict[str, Any]:
 def discord_role_colors(member: discord.Member) -> Optional[Dict[str, Any]]:
     """The colours of the member's highest coloured role (discord.py's member.colour is its primary):
     secondary and tertiary where discord.py has them (role gradients, holographic)."""
-    for role in reversed(member.roles):
+    try:
+        roles = member.roles
+    except (AttributeError, TypeError):
+        # A guild whose roles are not cached (not even @everyone): the card is drawn without role colours.
+        return None
+    for role in reversed(roles):
         primary = _colour(role.colour)
         if primary:
             return {"primary_color": primary, "secondary_color": _colour(getattr(role, "secondary_colour", None)),

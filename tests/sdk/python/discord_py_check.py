@@ -61,6 +61,11 @@ def newer_user():
                                  collectibles=[nameplate])
 
 
+def discord_json(value):
+    """JSON as Discord answers it: `application/json` without a charset, which discord.py 2.2 requires to parse it."""
+    return web.Response(body=json.dumps(value).encode(), headers={"Content-Type": "application/json"})
+
+
 async def stand_in_discord(received):
     """Discord's create-message route: records payload_json and the files, answers a message."""
     async def create_message(request):
@@ -72,10 +77,10 @@ async def stand_in_discord(received):
         payload = json.loads(parts.pop("payload_json")["data"])
         received.append({"channel": request.match_info["channel_id"], "payload": payload,
                          "files": {name: {"filename": part["filename"], "head": part["data"][:8].hex()} for name, part in parts.items()}})
-        return web.json_response({"id": "1", "channel_id": request.match_info["channel_id"], **payload})
+        return discord_json({"id": "1", "channel_id": request.match_info["channel_id"], **payload})
 
     async def me(_request):
-        return web.json_response({"id": "1", "username": "bot", "discriminator": "0", "avatar": None, "bot": True})
+        return discord_json({"id": "1", "username": "bot", "discriminator": "0", "avatar": None, "bot": True})
 
     app = web.Application()
     app.router.add_post("/api/v10/channels/{channel_id}/messages", create_message)

@@ -17,7 +17,7 @@ import discord
 
 from utility_api import Client, UtilityApiError
 from utility_api.client import _Answer
-from utility_api.discord_py import card_file
+from utility_api.discord_py import card_file, discord_objects
 
 URL = os.environ["UTILITY_API_URL"]
 KEY = os.environ["UTILITY_API_KEY"]
@@ -227,12 +227,13 @@ class FakeState:
 
 
 async def helper(api):
-    guild = types.SimpleNamespace(id=1, name="Guild")
+    # No roles cached, not even @everyone: the helper sends no role colours.
+    guild = types.SimpleNamespace(id=613425648685547541, name="Guild")
     user = {"id": USER_ID, "username": "ada", "discriminator": "0", "avatar": None, "global_name": "Ada"}
     member = discord.Member(data={"user": user, "nick": "Zoë ✨", "roles": [], "joined_at": "2024-01-01T00:00:00+00:00",
                                   "deaf": False, "mute": False, "flags": 0}, guild=guild, state=FakeState())
     file = await card_file(api, member, layout="welcome", headline="Welcome!")
-    expected = await api.create_profile_image(USER_ID, layout="welcome", headline="Welcome!", customUsername="Zoë ✨")
+    expected = await api.create_profile_image(USER_ID, layout="welcome", headline="Welcome!", **discord_objects(member))
     for_user = await card_file(api, member._user, format="webp")
     return {"toDict": file.to_dict(0), "head": file.fp.read(8).hex(), "expectedAltText": expected["altText"],
             "userToDict": for_user.to_dict(1)}
