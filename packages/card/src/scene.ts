@@ -92,14 +92,26 @@ export function resolveTexts(input: CardInput) {
   };
 }
 
+/** `{name}`, or a doubled brace (one literal brace); any other brace is drawn as written. */
+const HEADLINE_PLACEHOLDER = /\{\{|\}\}|\{name\}/g;
+
+/**
+ * The headline with `{name}` replaced by the name the card draws (so a bot can send
+ * `Welcome, {name}!` without repeating, or outgrowing, the member's name itself); `{{` and `}}`
+ * are one literal brace each, so `{{name}}` draws `{name}`.
+ */
+export function fillHeadline(headline: string, name: string): string {
+  return headline.replace(HEADLINE_PLACEHOLDER, (found) => (found === '{name}' ? name : found.charAt(0)));
+}
+
 /**
  * The welcome (level-up) layout's title: its default when not given (`labels.welcome`, else
- * "Welcome"; "Level up!" on a level-up card); a headline with nothing visible hides the line (''),
- * unlike leaving it out.
+ * "Welcome"; "Level up!" on a level-up card), with `{name}` filled (fillHeadline); a headline with
+ * nothing visible hides the line (''), unlike leaving it out.
  */
-export function welcomeHeadline(headline: string | undefined, layout: CardLayout = 'welcome', welcomeWord: string = DEFAULT_WELCOME_HEADLINE): string {
-  if (headline === undefined) return layout === 'levelup' ? DEFAULT_LEVELUP_HEADLINE : welcomeWord;
-  return visibleText(headline) ?? '';
+export function welcomeHeadline(headline: string | undefined, layout: CardLayout = 'welcome', welcomeWord: string = DEFAULT_WELCOME_HEADLINE, name = ''): string {
+  if (headline === undefined) return layout === 'levelup' ? DEFAULT_LEVELUP_HEADLINE : (visibleText(fillHeadline(welcomeWord, name)) ?? '');
+  return visibleText(fillHeadline(headline, name)) ?? '';
 }
 
 /**
@@ -197,7 +209,7 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     /** Which step list draws the card (render-steps.ts `layoutSteps`). */
     layout,
     /** The welcome (level-up) layout's title and the line under the name (the profile layout draws neither). */
-    headline: welcomeHeadline(options.headline, options.layout, words.welcome),
+    headline: welcomeHeadline(options.headline, options.layout, words.welcome, texts.name),
     /** The card's fixed words (LEVEL, RANK, XP, BOT), from `labels` or the defaults, cleaned but not yet in capitals. */
     words,
     /** The family every text is drawn in first (`fontFamily`), by its own name. */
