@@ -75,6 +75,14 @@ export const DEFAULT_CARD_FONT_FAMILY: CardFontFamily = 'inter';
 export const DEFAULT_CARD_LABELS = { level: 'Level', rank: 'Rank', xp: 'XP', bot: 'Bot', welcome: DEFAULT_WELCOME_HEADLINE } as const;
 export type CardLabel = keyof typeof DEFAULT_CARD_LABELS;
 
+/**
+ * The accent of a card with no colour to take: no profile theme or accent colour, no avatar and no
+ * background photo with a colour of its own (a silhouette on generated art). Discord's blurple,
+ * the colour such a member's default avatar most often has; before, a hash of the user id picked a
+ * hue, which gave clashing limes and greens.
+ */
+export const DEFAULT_CARD_ACCENT = '#5865F2';
+
 /** Default `backgroundBrightness`: dim enough for white text on any photo, bright enough to see it. */
 export const DEFAULT_BACKGROUND_BRIGHTNESS = 60;
 export const DEFAULT_DATE_LOCALE = 'en';
@@ -216,7 +224,7 @@ export const cardOptionsSchema = z.strictObject(
     usernameColor: hexColorField('Name color. A dark one puts dark text on a light panel. Default #FFFFFF, or #14161C when a light background gives the card the light theme.').optional(),
     tagColor: hexColorField('Tag color. Default a light grey (#C9CDD6).').optional(),
     borderColor: hexColorField(
-      'Border color. Default: the profile theme color or the accent color, lightened by 15%; without either, a color derived from the user id (the one the generated background uses).',
+      `Border color. Default: the card's accent lightened by 15%: the profile theme color, else the accent color, else the dominant vivid color of the avatar (of the background photo when the avatar has none), else ${DEFAULT_CARD_ACCENT}. The avatar ring and generated background use the same accent.`,
     ).optional(),
     squareAvatar: flag('Draws the avatar as a rounded square instead of a circle. Default false.').optional(),
     backgroundBrightness: z
