@@ -53,7 +53,7 @@ export interface CardInput {
   scale?: 1 | 2;
 }
 
-/** A stable 32-bit number from an id, for the colors and shapes of generated art. */
+/** A stable 32-bit number from an id, for where the glows of generated art go (never its colours: paint/palette.ts). */
 export function idHash(id: string): number {
   let hash = 2166136261;
   for (let index = 0; index < id.length; index += 1) {
