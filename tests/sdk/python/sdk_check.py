@@ -247,8 +247,13 @@ def example(path):
         sent.append({"content": content, "file": file.to_dict(0), "head": file.fp.read(8).hex()})
 
     channel = types.SimpleNamespace(send=send)
-    joined = types.SimpleNamespace(id=int(USER_ID), display_name="Ada", mention=f"<@{USER_ID}>",
-                                   guild=types.SimpleNamespace(member_count=42, system_channel=channel))
+    state = FakeState()
+    guild = types.SimpleNamespace(id=613425648685547541, name="Guild", member_count=42, system_channel=channel)
+    everyone = discord.Role(guild=guild, state=state, data={"id": "613425648685547541", "name": "@everyone", "position": 0, "color": 0})
+    guild.get_role, guild.default_role = {everyone.id: everyone}.get, everyone
+    user = {"id": USER_ID, "username": "ada", "discriminator": "0", "avatar": None, "global_name": "Ada"}
+    joined = discord.Member(data={"user": user, "roles": [], "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
+                                  "flags": 0}, guild=guild, state=state)
 
     def run(bot, token):
         sent.append({"token": token})
