@@ -74,6 +74,11 @@ test('the API shape and the discord.js shape of a user come out as one shape: th
   t.deepEqual(discordUserSchema.parse(fromApi), fromApi);
 });
 
+test("discord.js's toJSON() of a user from a gateway event (no public_flags, so flags: null) is read as no flags", (t) => {
+  const parsed = discordUserSchema.parse({ id: USER, username: 'ada', globalName: null, avatar: null, flags: null, bot: false, accentColor: undefined, banner: undefined });
+  t.deepEqual(withoutUndefined(parsed), { id: USER, username: 'ada', global_name: null, bot: false, avatar: null });
+});
+
 test('a member in both shapes: nick or nickname, guild id, per-server avatar, nested user', (t) => {
   const api = discordMemberSchema.parse({ guild_id: GUILD, nick: 'Countess', avatar: `a_${HASH}`, roles: ['1'], joined_at: '2024-01-01T00:00:00Z', user: apiUser });
   t.like(api, { guild_id: GUILD, user_id: USER, nick: 'Countess', avatar: `a_${HASH}` });

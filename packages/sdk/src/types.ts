@@ -124,8 +124,8 @@ export type DiscordUserObject = LooseObject<{
   banner?: string | null;
   accent_color?: number | null;
   accentColor?: number | null;
-  public_flags?: number | string;
-  flags?: number | string;
+  public_flags?: number | string | null;
+  flags?: number | string | null;
   avatar_decoration_data?: DiscordDecorationData | null;
   avatarDecorationData?: DiscordDecorationData | null;
   collectibles?: DiscordCollectibles | null;
