@@ -9,7 +9,7 @@ const bot = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.G
 bot.on(Events.GuildMemberAdd, (member) => {
   // The member's own name, avatar and colours travel with the request: no bot token needed on the API.
   cardAttachment(api, member, { layout: 'welcome', headline: 'Welcome, {name}!', message: `Member #${member.guild.memberCount}` })
-    .then((card) => member.guild.systemChannel?.send({ content: `Hi ${member}!`, files: [card] }))
+    .then((card) => member.guild.systemChannel?.send({ content: `Hi <@${member.id}>!`, files: [card] }))
     .catch((error: unknown) => console.error('welcome card failed:', error));
 });
 await bot.login(process.env.DISCORD_TOKEN);

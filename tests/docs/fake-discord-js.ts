@@ -7,7 +7,7 @@
  * embed's image fetched as Discord's media proxy would (its first bytes and type), for
  * readme-examples.test.ts to judge. Enums and builders are discord.js's own.
  */
-export { EmbedBuilder, Events, GatewayIntentBits } from 'discord.js';
+export { AttachmentBuilder, EmbedBuilder, Events, GatewayIntentBits, SlashCommandBuilder } from 'discord.js';
 import { Events } from 'discord.js';
 import { fakeMember, type FakeMemberOptions } from '../sdk/discord-js-objects.ts';
 

@@ -13,13 +13,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
+import { ContainerBuilder, MessageFlags } from 'discord.js';
 import { defaultPublicBaseUrl } from '../../services/gateway/src/config.ts';
 import { png, startImageServer, type ImageServer } from '../pipeline/image-server.ts';
 import { animatedImage, BLUE, encodePng, GREEN, isCloseTo, quadrantCanvas, RED, type Rgba, solidPng, WHITE } from '../fixtures/images.ts';
 import { startFakeDiscord, type FakeDiscord } from '../discord-users/fake-discord.ts';
 import { WELCOME_AVATAR } from '../../packages/card/src/layout/welcome-layout.ts';
 import { decodePng } from '../pipeline/png-pixels.ts';
-import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
+import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 import { allBlocks, blocksOf, describe, ROOT, type DocBlock } from './doc-blocks.ts';
 
 const run = promisify(execFile);
@@ -28,7 +29,6 @@ const PYTHON = '/usr/bin/python3';
 /** Where the code blocks are written to be compiled and run: inside the repository, so `discord.js` and `@utility-api/client` resolve as for examples/. */
 const GENERATED = join(ROOT, 'tests/docs/generated');
 const USER_ID = '302050872383242240';
-const GUILD_ID = '613425648685547541';
 /**
  * The members who join the documented bots, as Discord's API sends them: a real-looking one and one
  * with an 80-character display name (Discord allows 32; the card must still be drawn), each with an
@@ -241,6 +241,8 @@ async function runBot(command: string, args: string[], env: NodeJS.ProcessEnv) {
         content?: string;
         files?: { name: string; description: string; head: string; base64: string }[];
         embeds?: { title?: string; image?: { url: string; status: number; contentType: string | null; head: string } }[];
+        flags?: number;
+        components?: unknown[];
       },
   );
 }
@@ -293,6 +295,21 @@ test.serial('every TypeScript and JavaScript block type-checks, and runs against
   const sent = ran.get(readmeBot.file)!.filter((event) => event.kind === 'send');
   t.deepEqual(sent.map((event) => event.content), MEMBERS.map(({ user }) => `Hi <@${user.id}>!`));
   checkMembersCards(t, 'the README discord.js bot', sent, 'global_name');
+  // The README's Components V2 bot: a message discord.js's own builders accept, its gallery showing
+  // the attachment it sends with the alt text, its container tinted with the card's accent.
+  const v2Bot = typescript.find((unit) => unit.blocks[0]!.document === 'README.md' && unit.code.includes('cardMessage('))!;
+  const v2Sent = ran.get(v2Bot.file)!.filter((event) => event.kind === 'send');
+  checkMembersCards(t, 'the README Components V2 bot', v2Sent, 'global_name');
+  for (const [index, event] of v2Sent.entries()) {
+    t.is(event.flags, MessageFlags.IsComponentsV2);
+    t.is(event.content, undefined);
+    const [container] = event.components!.map((component) => new ContainerBuilder(component as never).toJSON());
+    t.true(Number.isInteger(container!.accent_color) && container!.accent_color! > 0, 'tinted with the accent');
+    t.deepEqual(container!.components, [
+      { type: 10, content: `Hi <@${MEMBERS[index]!.user.id}>!` },
+      { type: 12, items: [{ media: { url: `attachment://${event.files![0]!.name}` }, description: event.files![0]!.description }] },
+    ]);
+  }
 });
 
 /**
