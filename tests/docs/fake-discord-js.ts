@@ -59,6 +59,11 @@ export class Client {
     return this;
   }
 
+  /** Registered as `on`: the fake delivers each event once (ClientReady never). */
+  once(event: string, handler: Handler): this {
+    return this.on(event, handler);
+  }
+
   async login(token: string | undefined): Promise<string> {
     report('login', { token });
     const send = async (payload: unknown) => report('send', await describePayload(payload));
