@@ -7,7 +7,8 @@ const api = createClient({ baseUrl: process.env.UTILITY_API_URL ?? 'http://local
 const bot = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers] });
 
 bot.on(Events.GuildMemberAdd, (member) => {
-  cardAttachment(api, member, { layout: 'welcome', headline: `Welcome, ${member.displayName}!`, message: `Member #${member.guild.memberCount}` })
+  // The member's own name, avatar and colours travel with the request: no bot token needed on the API.
+  cardAttachment(api, member, { layout: 'welcome', headline: 'Welcome, {name}!', message: `Member #${member.guild.memberCount}` })
     .then((card) => member.guild.systemChannel?.send({ content: `Hi <@${member.id}>!`, files: [card] }))
     .catch((error: unknown) => console.error('welcome card failed:', error));
 });

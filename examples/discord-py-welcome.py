@@ -8,8 +8,8 @@ api = Client(os.environ["UTILITY_API_KEY"], os.environ.get("UTILITY_API_URL", "h
 bot = discord.Client(intents=discord.Intents(guilds=True, members=True))
 
 @bot.event
-async def on_member_join(member: discord.Member):
-    card = await card_file(api, member, layout="welcome", headline=f"Welcome, {member.display_name}!", message=f"Member #{member.guild.member_count}")
+async def on_member_join(member: discord.Member):  # the member's own name, avatar and colours go with it
+    card = await card_file(api, member, layout="welcome", headline="Welcome, {name}!", message=f"Member #{member.guild.member_count}")
     if member.guild.system_channel:
         await member.guild.system_channel.send(f"Hi {member.mention}!", file=card)
 bot.run(os.environ["DISCORD_TOKEN"])

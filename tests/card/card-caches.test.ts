@@ -164,8 +164,9 @@ test.serial('the text measurement cache stays within its bounds', (t) => {
 
 test.serial('static layers: one per design, the same pixels cold and warm, and bounded', async (t) => {
   // Default avatar (no picture): the whole avatar layer is cached, per palette and status.
-  const card = (userId: string, presenceStatus: 'online' | 'dnd', scale: 1 | 2 = 1): CardInput => ({ profile: { ...PROFILE, userId }, options: { presenceStatus }, scale });
-  const designs = [card('175928847299117063', 'online'), card('175928847299117063', 'dnd'), card('1083722195840204800', 'online'), card('175928847299117063', 'online', 2)];
+  // Without a picture or an accent colour every card has the default accent: the third design's own accent gives it another palette.
+  const card = (accentColor: string | undefined, presenceStatus: 'online' | 'dnd', scale: 1 | 2 = 1): CardInput => ({ profile: { ...PROFILE, accentColor }, options: { presenceStatus }, scale });
+  const designs = [card(undefined, 'online'), card(undefined, 'dnd'), card('#e11d48', 'online'), card(undefined, 'online', 2)];
   const cold: Buffer[] = [];
   for (const input of designs) {
     clearCardCaches();

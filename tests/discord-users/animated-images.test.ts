@@ -23,14 +23,14 @@ async function animatedWebp(): Promise<Buffer> {
   return sharp(pixels, { raw: { width: 16, height: 32, channels: 4, pageHeight: 16 } }).webp({ loop: 0, delay: [100, 100] }).toBuffer();
 }
 
-test('animated URLs only for a_ hashes, and only when asked; decorations stay the static PNG', (t) => {
+test('animated URLs only for a_ hashes, and only when asked; an animated card asks for the decoration as its APNG (passthrough), a still one for its still PNG', (t) => {
   const user = { id: '1', username: 'u', avatar: 'a_abc', banner: 'def', avatar_decoration_data: { asset: 'a_fed' } };
   t.like(profileImageUrls(user, 'https://cdn.example/', { animated: true }), {
     avatar: 'https://cdn.example/avatars/1/a_abc.webp?size=256&animated=true',
     banner: 'https://cdn.example/banners/1/def.png?size=1024',
-    avatarDecoration: 'https://cdn.example/avatar-decoration-presets/a_fed.png',
+    avatarDecoration: 'https://cdn.example/avatar-decoration-presets/a_fed.png?passthrough=true',
   });
-  t.is(profileImageUrls(user, 'https://cdn.example/').avatar, 'https://cdn.example/avatars/1/a_abc.png?size=256');
+  t.like(profileImageUrls(user, 'https://cdn.example/'), { avatar: 'https://cdn.example/avatars/1/a_abc.png?size=256', avatarDecoration: 'https://cdn.example/avatar-decoration-presets/a_fed.png' });
 });
 
 test('an animated profile fetches the moving avatar from the CDN, and the still profile keeps the PNG', async (t) => {

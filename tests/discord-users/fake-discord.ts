@@ -29,9 +29,13 @@ export interface FakeDiscord {
    */
   guilds: Map<string, Map<string, Record<string, unknown>>>;
   hiddenGuilds: Set<string>;
+  /** `GET /guilds/{id}/roles` of a server (404 Unknown Guild when not set). */
+  guildRoles: Map<string, Record<string, unknown>[]>;
   memberRequests(guildId: string, userId: string): RecordedRequest[];
   /** CDN path (e.g. `/avatars/1/abc.png`) → bytes; anything else is a CDN 404. */
   images: Map<string, Buffer>;
+  /** CDN path → a scripted answer (a 500, a hang), before `images` is looked at. */
+  cdnScripts: Map<string, (response: ServerResponse) => void>;
   script(userId: string, answer: ScriptedAnswer): void;
   apiRequestsFor(userId: string): RecordedRequest[];
   cdnRequests(): RecordedRequest[];
@@ -57,8 +61,10 @@ function record(request: IncomingMessage): RecordedRequest {
 export async function startFakeDiscord(): Promise<FakeDiscord> {
   const users = new Map<string, Record<string, unknown>>();
   const images = new Map<string, Buffer>();
+  const cdnScripts = new Map<string, (response: ServerResponse) => void>();
   const guilds = new Map<string, Map<string, Record<string, unknown>>>();
   const hiddenGuilds = new Set<string>();
+  const guildRoles = new Map<string, Record<string, unknown>[]>();
   const scripts = new Map<string, ScriptedAnswer>();
   const apiRequests: RecordedRequest[] = [];
   const cdnRequests: RecordedRequest[] = [];
@@ -67,6 +73,11 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const api = createServer((request, response) => {
     const recorded = record(request);
     apiRequests.push(recorded);
+    const rolesMatch = /^\/api\/v10\/guilds\/([^/?]+)\/roles$/.exec(recorded.path);
+    if (request.method === 'GET' && rolesMatch) {
+      const roles = guildRoles.get(decodeURIComponent(rolesMatch[1] ?? ''));
+      return roles ? sendJson(response, 200, roles) : sendJson(response, 404, { message: 'Unknown Guild', code: 10004 });
+    }
     const memberMatch = /^\/api\/v10\/guilds\/([^/?]+)\/members\/([^/?]+)$/.exec(recorded.path);
     if (request.method === 'GET' && memberMatch) {
       const [, guildId = '', userId = ''] = memberMatch.map(decodeURIComponent);
@@ -75,7 +86,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       if (!members) return sendJson(response, 404, { message: 'Unknown Guild', code: 10004 });
       const member = members.get(userId);
       if (!member) return sendJson(response, 404, { message: 'Unknown Member', code: 10007 });
-      // As Discord sends it: the user inside, roles, dates; the card reads only nick and avatar.
+      // As Discord sends it: the user inside, roles, dates; the card reads nick, avatar, banner, decoration, nameplate and roles.
       return sendJson(response, 200, { user: users.get(userId) ?? { id: userId }, roles: [], joined_at: '2024-01-01T00:00:00.000000+00:00', deaf: false, mute: false, ...member });
     }
     const match = /^\/api\/v10\/users\/([^/?]+)$/.exec(recorded.path);
@@ -104,6 +115,13 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     const recorded = record(request);
     cdnRequests.push(recorded);
     const path = new URL(recorded.path, 'http://cdn.invalid').pathname;
+    const scripted = cdnScripts.get(path);
+    if (scripted) {
+      hanging.add(response);
+      response.on('close', () => hanging.delete(response));
+      scripted(response);
+      return;
+    }
     const bytes = images.get(path);
     if (!bytes) {
       response.writeHead(404, { 'content-type': 'text/plain' });
@@ -121,8 +139,10 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     users,
     guilds,
     hiddenGuilds,
+    guildRoles,
     memberRequests: (guildId, userId) => apiRequests.filter((request) => request.path === `/api/v10/guilds/${guildId}/members/${userId}`),
     images,
+    cdnScripts,
     script: (userId, answer) => void scripts.set(userId, answer),
     apiRequestsFor: (userId) => apiRequests.filter((request) => request.path === `/api/v10/users/${userId}`),
     cdnRequests: () => [...cdnRequests],

@@ -1,16 +1,23 @@
 /**
  * discord.js as a documented bot sees it, without Discord: `login` records the token and then
- * delivers one member joining (GuildMemberAdd) and one `/profile` slash command (InteractionCreate)
- * to the handlers the bot registered. Every message the bot sends and every reply it edits is
- * printed as one JSON line, the files reduced to name, description and first bytes and each
+ * delivers the members joining (GuildMemberAdd, real discord.js GuildMembers built from API
+ * payloads) and one `/profile` slash command (InteractionCreate) from the first of them to the
+ * handlers the bot registered. Every message the bot sends and every reply it edits is printed as
+ * one JSON line, the files reduced to name, description, first bytes and their bytes (base64), each
  * embed's image fetched as Discord's media proxy would (its first bytes and type), for
  * readme-examples.test.ts to judge. Enums and builders are discord.js's own.
  */
-export { EmbedBuilder, Events, GatewayIntentBits } from 'discord.js';
+export { AttachmentBuilder, EmbedBuilder, Events, GatewayIntentBits, SlashCommandBuilder } from 'discord.js';
 import { Events } from 'discord.js';
+import { fakeMember, type FakeMemberOptions } from '../sdk/discord-js-objects.ts';
 
-/** The member and user the fake events carry (readme-examples.test.ts draws the same cards). */
+/**
+ * The members who join, as Discord's API sends them (`FAKE_DISCORD_MEMBERS`, a JSON array of
+ * `{ user, member? }`; readme-examples.test.ts draws the same cards and serves their avatars on a
+ * fake CDN), each made a real discord.js GuildMember; by default one member without an avatar.
+ */
 const FAKE_USER_ID = process.env.FAKE_DISCORD_USER_ID ?? '302050872383242240';
+const MEMBERS = JSON.parse(process.env.FAKE_DISCORD_MEMBERS ?? 'null') as FakeMemberOptions[] | null ?? [{ user: { id: FAKE_USER_ID, username: 'ada', discriminator: '0', global_name: 'Ada', avatar: null } }];
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -29,17 +36,19 @@ async function describeEmbed(embed: unknown) {
 
 /** A message payload as the bot gave it: content, each file's name, description and first bytes, each embed's image. */
 async function describePayload(payload: unknown) {
-  const message = typeof payload === 'string' ? { content: payload } : (payload as { content?: string; files?: unknown[]; embeds?: unknown[] });
+  const message = typeof payload === 'string' ? { content: payload } : (payload as { content?: string; files?: unknown[]; embeds?: unknown[]; flags?: number; components?: unknown[] });
   const files = await Promise.all(
     (message.files ?? []).map(async (file) => {
       // An AttachmentBuilder (the SDK's), or a plain { attachment, name, description } whose attachment may be a URL.
       const { attachment, name, description } = file as { attachment: Buffer | string; name?: string; description?: string };
       const bytes = typeof attachment === 'string' ? Buffer.from(await (await fetch(attachment)).arrayBuffer()) : Buffer.from(attachment);
-      return { name, description, head: bytes.subarray(0, 4).toString('hex') };
+      return { name, description, head: bytes.subarray(0, 4).toString('hex'), base64: bytes.toString('base64') };
     }),
   );
   const embeds = await Promise.all((message.embeds ?? []).map(describeEmbed));
-  return { content: message.content, files, ...(embeds.length > 0 ? { embeds } : {}) };
+  // Components V2 (cardMessage): the flag and the components as JSON, as discord.js would post them.
+  const components = message.components?.map((component) => (typeof (component as { toJSON?: unknown }).toJSON === 'function' ? (component as { toJSON(): unknown }).toJSON() : component));
+  return { content: message.content, files, ...(embeds.length > 0 ? { embeds } : {}), ...(components ? { flags: message.flags, components } : {}) };
 }
 
 export class Client {
@@ -50,25 +59,35 @@ export class Client {
     return this;
   }
 
+  /** Registered as `on`: the fake delivers each event once (ClientReady never). */
+  once(event: string, handler: Handler): this {
+    return this.on(event, handler);
+  }
+
   async login(token: string | undefined): Promise<string> {
     report('login', { token });
-    const guild = {
-      id: '613425648685547541',
-      name: 'Test Server',
-      memberCount: 42,
-      systemChannel: { send: async (payload: unknown) => report('send', await describePayload(payload)) },
-    };
-    const member = { id: FAKE_USER_ID, displayName: 'Ada', nickname: null, guild, toString: () => `<@${FAKE_USER_ID}>` };
+    const send = async (payload: unknown) => report('send', await describePayload(payload));
+    const joined = MEMBERS.map((options) => {
+      const { client, guild, member } = fakeMember(options);
+      // No connection: the structures are only read. The system channel records what the bot sends.
+      client.destroy();
+      Object.defineProperty(guild, 'systemChannel', { value: { send } });
+      return member;
+    });
+    const first = joined[0]!;
     const interaction = {
       commandName: 'profile',
-      user: { id: FAKE_USER_ID },
+      user: first.user,
+      member: first,
+      guildId: first.guild.id,
       isChatInputCommand: () => true,
+      inCachedGuild: () => true,
       deferReply: async () => report('deferReply', {}),
       editReply: async (payload: unknown) => report('editReply', await describePayload(payload)),
     };
     // After login resolves, as Discord's gateway delivers events after the ready handshake.
     setImmediate(() => {
-      for (const handler of this.#handlers.get(Events.GuildMemberAdd) ?? []) void handler(member);
+      for (const member of joined) for (const handler of this.#handlers.get(Events.GuildMemberAdd) ?? []) void handler(member);
       for (const handler of this.#handlers.get(Events.InteractionCreate) ?? []) void handler(interaction);
     });
     return token ?? '';

@@ -13,10 +13,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
+import { ContainerBuilder, MessageFlags } from 'discord.js';
 import { defaultPublicBaseUrl } from '../../services/gateway/src/config.ts';
 import { png, startImageServer, type ImageServer } from '../pipeline/image-server.ts';
-import { animatedImage, solidPng } from '../fixtures/images.ts';
-import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
+import { animatedImage, BLUE, encodePng, GREEN, isCloseTo, quadrantCanvas, RED, type Rgba, solidPng, WHITE } from '../fixtures/images.ts';
+import { startFakeDiscord, type FakeDiscord } from '../discord-users/fake-discord.ts';
+import { WELCOME_AVATAR } from '../../packages/card/src/layout/welcome-layout.ts';
+import { decodePng } from '../pipeline/png-pixels.ts';
+import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 import { allBlocks, blocksOf, describe, ROOT, type DocBlock } from './doc-blocks.ts';
 
 const run = promisify(execFile);
@@ -25,6 +29,18 @@ const PYTHON = '/usr/bin/python3';
 /** Where the code blocks are written to be compiled and run: inside the repository, so `discord.js` and `@utility-api/client` resolve as for examples/. */
 const GENERATED = join(ROOT, 'tests/docs/generated');
 const USER_ID = '302050872383242240';
+/**
+ * The members who join the documented bots, as Discord's API sends them: a real-looking one and one
+ * with an 80-character display name (Discord allows 32; the card must still be drawn), each with an
+ * avatar of four colours of its own on the fake CDN, to be found again in the card's avatar circle.
+ */
+const MEMBERS = [
+  { user: { id: USER_ID, username: 'ada.codes', discriminator: '0', global_name: 'Ada Lovelace', avatar: '0123456789abcdef0123456789abcdef' }, quadrants: [RED, GREEN, BLUE, WHITE] as [Rgba, Rgba, Rgba, Rgba] },
+  {
+    user: { id: '80351110224678912', username: 'longname', discriminator: '0', global_name: `Grace ${'Brewster Murray '.repeat(5)}Hopper`.slice(0, 80), avatar: 'fedcba9876543210fedcba9876543210' },
+    quadrants: [BLUE, WHITE, RED, GREEN] as [Rgba, Rgba, Rgba, Rgba],
+  },
+];
 /** The variables the README's API tour tells the reader to set, and nothing else. */
 const TOUR_VARIABLES = ['BASE', 'KEY', 'AVATAR', 'MOVING'];
 /** Variables shell blocks may read besides the tour's: the environment itself. */
@@ -34,6 +50,7 @@ const IMAGE_HEADS = ['89504e47', '52494646', '47494638'];
 
 let gateway: TestGateway;
 let images: ImageServer;
+let discord: FakeDiscord;
 /** The reader's working folder: a `./run` of this repository, a copy of sdk/python, examples/. */
 let checkout: string;
 let scratch: string;
@@ -45,8 +62,14 @@ test.before(async () => {
     '/avatar.png': png(solidPng(256, 256, '#e67e22')),
     '/moving.gif': (_request, respond) => respond(200, 'image/gif', movingGif),
   });
+  // The members' avatars on Discord's CDN, where the API fetches them from the objects the bots send (no bot token).
+  discord = await startFakeDiscord();
+  for (const { user, quadrants } of MEMBERS) discord.images.set(`/avatars/${user.id}/${user.avatar}.png`, encodePng(quadrantCanvas(256, 256, quadrants)));
   // Cards are checked for what they are, not for speed: the animated one takes seconds on a loaded machine.
-  gateway = await startTestGateway({ render: true, env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_TIMEOUT_MS: '120000', RENDER_ANIMATED_TIME_BUDGET_MS: '60000' } });
+  gateway = await startTestGateway({
+    render: true,
+    env: { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1', RENDER_TIMEOUT_MS: '120000', RENDER_ANIMATED_TIME_BUDGET_MS: '60000', DISCORD_CDN_BASE_URL: discord.cdnBaseUrl },
+  });
   scratch = mkdtempSync(join(tmpdir(), 'readme-examples-'));
   checkout = join(scratch, 'checkout');
   mkdirSync(join(checkout, 'sdk'), { recursive: true });
@@ -76,6 +99,7 @@ test.before(async () => {
 test.after.always(async () => {
   await gateway?.close();
   await images?.close();
+  await discord?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
   rmSync(GENERATED, { recursive: true, force: true });
 });
@@ -207,15 +231,18 @@ function codeUnits(kind: 'ts' | 'js') {
 
 /** What a documented bot did with the fake Discord: logged in, then sent messages or edited replies. */
 async function runBot(command: string, args: string[], env: NodeJS.ProcessEnv) {
-  const { stdout } = await run(command, args, { cwd: ROOT, env: { ...process.env, UTILITY_API_URL: gateway.url, UTILITY_API_KEY: TEST_API_KEY, DISCORD_TOKEN: 'not-a-real-token', ...env }, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+  const members = JSON.stringify(MEMBERS.map(({ user }) => ({ user })));
+  const { stdout } = await run(command, args, { cwd: ROOT, env: { ...process.env, UTILITY_API_URL: gateway.url, UTILITY_API_KEY: TEST_API_KEY, DISCORD_TOKEN: 'not-a-real-token', FAKE_DISCORD_MEMBERS: members, ...env }, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
   return stdout.trimEnd().split('\n').map(
     (line) =>
       JSON.parse(line) as {
         kind: string;
         token?: string;
         content?: string;
-        files?: { name: string; description: string; head: string }[];
+        files?: { name: string; description: string; head: string; base64: string }[];
         embeds?: { title?: string; image?: { url: string; status: number; contentType: string | null; head: string } }[];
+        flags?: number;
+        components?: unknown[];
       },
   );
 }
@@ -263,13 +290,49 @@ test.serial('every TypeScript and JavaScript block type-checks, and runs against
     checkBot(t, unit.blocks.map(describe).join(' + '), events);
     ran.set(unit.file, events);
   }
-  // The README's bot draws the welcome card the API draws for the member who joined.
+  // The README's bot posts, for each member who joined, a card with the member's own name and avatar.
   const readmeBot = typescript.find((unit) => unit.blocks[0]!.document === 'README.md')!;
-  const sent = ran.get(readmeBot.file)!.find((event) => event.kind === 'send');
-  const expected = await gateway.json(`/v1/profile-image?userId=${USER_ID}`, postJson({ layout: 'welcome', headline: 'Welcome, Ada!', message: 'Member #42' }));
-  t.is(sent!.content, `Hi <@${USER_ID}>!`);
-  t.is(sent!.files![0]!.description, expected.body.altText);
+  const sent = ran.get(readmeBot.file)!.filter((event) => event.kind === 'send');
+  t.deepEqual(sent.map((event) => event.content), MEMBERS.map(({ user }) => `Hi <@${user.id}>!`));
+  checkMembersCards(t, 'the README discord.js bot', sent, 'global_name');
+  // The README's Components V2 bot: a message discord.js's own builders accept, its gallery showing
+  // the attachment it sends with the alt text, its container tinted with the card's accent.
+  const v2Bot = typescript.find((unit) => unit.blocks[0]!.document === 'README.md' && unit.code.includes('cardMessage('))!;
+  const v2Sent = ran.get(v2Bot.file)!.filter((event) => event.kind === 'send');
+  checkMembersCards(t, 'the README Components V2 bot', v2Sent, 'global_name');
+  for (const [index, event] of v2Sent.entries()) {
+    t.is(event.flags, MessageFlags.IsComponentsV2);
+    t.is(event.content, undefined);
+    const [container] = event.components!.map((component) => new ContainerBuilder(component as never).toJSON());
+    t.true(Number.isInteger(container!.accent_color) && container!.accent_color! > 0, 'tinted with the accent');
+    t.deepEqual(container!.components, [
+      { type: 10, content: `Hi <@${MEMBERS[index]!.user.id}>!` },
+      { type: 12, items: [{ media: { url: `attachment://${event.files![0]!.name}` }, description: event.files![0]!.description }] },
+    ]);
+  }
 });
+
+/**
+ * Each member's card, in the order they joined: the alt text names the member's display name and
+ * the avatar circle shows the member's own avatar (each quadrant its colour), as drawn from the
+ * objects the bot sent; `nameField` is the name this library knows the member by.
+ */
+function checkMembersCards(t: ExecutionContext, label: string, sent: Awaited<ReturnType<typeof runBot>>, nameField: 'global_name' | 'username') {
+  t.is(sent.length, MEMBERS.length, `${label}: one card per member`);
+  for (const [index, { user, quadrants }] of MEMBERS.entries()) {
+    const file = sent[index]?.files?.[0];
+    if (file === undefined) continue;
+    t.true(file.description.includes(user[nameField]), `${label}: the alt text names ${user[nameField]}: ${file.description}`);
+    const pixels = decodePng(Buffer.from(file.base64, 'base64'));
+    const { centerX, centerY, radius } = WELCOME_AVATAR;
+    const offset = Math.round(radius / 2);
+    const drawn = [[-offset, -offset], [offset, -offset], [-offset, offset], [offset, offset]].map(([dx, dy]) => {
+      const { r, g, b, a } = pixels.at(centerX + dx!, centerY + dy!);
+      return [r, g, b, a] as Rgba;
+    });
+    t.true(drawn.every((pixel, quadrant) => isCloseTo(pixel, quadrants[quadrant]!, 12)), `${label}: ${user[nameField]}'s avatar is drawn: ${JSON.stringify(drawn)}`);
+  }
+}
 
 test.serial('every Python block runs against the gateway with the repository SDK, a bot with a member joining', async (t) => {
   t.timeout(300_000);
@@ -282,7 +345,10 @@ test.serial('every Python block runs against the gateway with the repository SDK
     writeFileSync(file, block.code);
     const env = { PYTHONPATH: site, PYTHONDONTWRITEBYTECODE: '1' };
     if (/\bdiscord\.Client\(/.test(block.code)) {
-      checkBot(t, describe(block), await runBot(PYTHON, [join(ROOT, 'tests/docs/run_discord_py_bot.py'), file], env));
+      const events = await runBot(PYTHON, [join(ROOT, 'tests/docs/run_discord_py_bot.py'), file], env);
+      checkBot(t, describe(block), events);
+      // Debian's discord.py (2.2) predates global names: the username is the name it knows.
+      if (block.document === 'README.md') checkMembersCards(t, describe(block), events.filter((event) => event.kind === 'send'), 'username');
     } else {
       const outcome = await run(PYTHON, [file], { env: { ...process.env, ...env, UTILITY_API_URL: gateway.url, UTILITY_API_KEY: TEST_API_KEY } }).then(() => '', failure);
       t.is(outcome, '', describe(block));

@@ -190,8 +190,14 @@ test('the Python package installs with pip offline and works end to end, with it
   t.is(sent.content, `Hi <@${USER_ID}>!`);
   t.is(sent.head, PNG_HEAD);
   t.is(sent.file.filename, 'card.png');
-  const welcome = await gateway.json(`/v1/profile-image?userId=${USER_ID}`, postJson({ layout: 'welcome', headline: 'Welcome, Ada!', message: 'Member #42' }));
+  // The member's own objects drew it, as this discord.py knows them: Debian's 2.2 predates global
+  // names, so its username (readme-examples.test.ts checks a member's avatar and a long name).
+  const welcome = await gateway.json(`/v1/profile-image?userId=${USER_ID}`, postJson({
+    layout: 'welcome', headline: 'Welcome, {name}!', message: 'Member #42',
+    discordUser: { id: USER_ID, username: 'ada', bot: false, public_flags: 0 }, discordMember: { guild_id: '613425648685547541' },
+  }));
   t.is(sent.file.description, welcome.body.altText);
+  t.regex(sent.file.description, /^Welcome card for ada \(@ada\): “Welcome, ada!”/);
 });
 
 test("the Python README's welcome bot is examples/discord-py-welcome.py as tested, at most 15 lines", (t) => {

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { Client, Guild, GuildMember, MessagePayload, type User } from 'discord.js';
 import { createClient, decodeExtValue, UtilityApiError, type CardOptions } from '@utility-api/client';
-import { cardAttachment } from '@utility-api/client/discord.js';
+import { cardAttachment, discordObjects } from '@utility-api/client/discord.js';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 
 const run = promisify(execFile);
@@ -163,12 +163,14 @@ test('the discord.js helper: an attachment with the card and its alt text as des
   const client = new Client({ intents: [] });
   t.teardown(() => client.destroy());
   // discord.js builds these from gateway events; a bot never constructs them, so their constructors are private.
-  const guild = Reflect.construct(Guild, [client, { id: '1', name: 'Guild', roles: [], emojis: [], members: [], channels: [] }]) as Guild;
+  const guild = Reflect.construct(Guild, [client, { id: '613425648685547541', name: 'Guild', roles: [], emojis: [], members: [], channels: [] }]) as Guild;
   const user = { id: USER_ID, username: 'ada', discriminator: '0', global_name: 'Ada' };
   const member = Reflect.construct(GuildMember, [client, { user, nick: 'Zoë ✨', roles: [], joined_at: '2024-01-01T00:00:00.000Z', deaf: false, mute: false, flags: 0 }, guild]) as GuildMember;
 
   const attachment = await cardAttachment(api, member, { layout: 'welcome', headline: 'Welcome!' });
-  const expected = await api.createProfileImage(USER_ID, { layout: 'welcome', headline: 'Welcome!', customUsername: 'Zoë ✨' });
+  // The member's own objects, as the helper sends them (this guild has no roles cached, not even @everyone: no role colours).
+  const expected = await api.createProfileImage(USER_ID, { layout: 'welcome', headline: 'Welcome!', ...discordObjects(member) });
+  t.is(discordObjects(member).discordRoleColors, undefined);
   const payload = await MessagePayload.create(member, { files: [attachment] }).resolveBody().resolveFiles();
   const body = payload.body as { attachments: { id: string; description?: string }[] };
   t.is(body.attachments[0]!.description, expected.altText);

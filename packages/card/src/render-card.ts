@@ -4,6 +4,7 @@ import { prepareCardFonts } from './fonts/card-fonts.ts';
 import { CARD } from './layout/card-layout.ts';
 import { roundedRectPath } from './paint/shapes.ts';
 import type { PlacedText } from './layout/placed-text.ts';
+import { accentColor } from './paint/palette.ts';
 import { buildScene } from './scene.ts';
 import { layoutSteps } from './steps/render-steps.ts';
 import { withCardFontFamily } from './text/rich-text.ts';
@@ -34,6 +35,8 @@ export interface RenderedCard {
   /** Milliseconds spent decoding and preparing images, drawing the steps, and encoding the PNG. */
   timings: { prepare: number; draw: number; encode: number; steps: Record<string, number> };
   warnings: string[];
+  /** The card's accent, `#rrggbb` (paint/palette.ts `accentColor`). */
+  accentColor: string;
   /** Every text drawn, where and how (1x pixels): what the legibility tests measure the PNG against. */
   texts: PlacedText[];
 }
@@ -82,6 +85,7 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
     height: canvas.height,
     timings: { prepare: prepared - started, draw: drawn - prepared, encode: encoded - drawn, steps },
     warnings: scene.warnings,
+    accentColor: accentColor(scene.palette),
     texts,
   };
 }

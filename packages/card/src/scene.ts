@@ -10,7 +10,7 @@ import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD, type AvatarBox } from '.
 import { WELCOME_AVATAR } from './layout/welcome-layout.ts';
 import { checkPhotoBackground, generatedCardBackground } from './paint/card-backgrounds.ts';
 import type { Drawable, Softness } from './paint/soften.ts';
-import { resolvePalette, type Palette } from './paint/palette.ts';
+import { resolvePalette } from './paint/palette.ts';
 import type { BadgeKind, CardInput } from './profile/card-profile.ts';
 import { cardWords } from './text/card-labels.ts';
 import { visibleText } from './text/clean-text.ts';
@@ -47,9 +47,10 @@ async function optionalProfileImage<T>(bytes: Buffer | undefined, check: (bytes:
 
 /**
  * The background's checks now, its pixels later: a custom background replaces the banner (the
- * caller chose it, so a bad one is their error); a banner that fails falls back to generated art.
+ * caller chose it, so a bad one is their error); a banner that fails falls back to generated art,
+ * drawn once the palette is known (undefined here).
  */
-async function checkBackground(input: CardInput, palette: Palette, scale: 1 | 2, budget: CardPixelBudget): Promise<PendingImage<{ value: Canvas; warning?: string }>> {
+async function checkBackground(input: CardInput, scale: 1 | 2, budget: CardPixelBudget): Promise<PendingImage<{ value: Canvas | undefined; warning?: string }>> {
   const softness: Softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
   const photo = { budget, softness, width: CARD.width * scale, height: CARD.height * scale };
   const custom = input.images?.background;
@@ -57,11 +58,7 @@ async function checkBackground(input: CardInput, palette: Palette, scale: 1 | 2,
     const decode = await checkPhotoBackground(custom, { ...photo, field: 'customBackground' });
     return async () => ({ value: await decode() });
   }
-  const banner = await optionalProfileImage(input.profile.banner, (bytes) => checkPhotoBackground(bytes, { ...photo, field: 'banner' }));
-  return async () => {
-    const outcome = await banner();
-    return { ...outcome, value: outcome.value ?? generatedCardBackground(palette, input.profile.userId, photo.width, photo.height) };
-  };
+  return optionalProfileImage(input.profile.banner, (bytes) => checkPhotoBackground(bytes, { ...photo, field: 'banner' }));
 }
 
 function resolveBadges(input: CardInput, customImages: Drawable[]): SceneBadge[] {
@@ -92,14 +89,26 @@ export function resolveTexts(input: CardInput) {
   };
 }
 
+/** `{name}`, or a doubled brace (one literal brace); any other brace is drawn as written. */
+const HEADLINE_PLACEHOLDER = /\{\{|\}\}|\{name\}/g;
+
+/**
+ * The headline with `{name}` replaced by the name the card draws (so a bot can send
+ * `Welcome, {name}!` without repeating, or outgrowing, the member's name itself); `{{` and `}}`
+ * are one literal brace each, so `{{name}}` draws `{name}`.
+ */
+export function fillHeadline(headline: string, name: string): string {
+  return headline.replace(HEADLINE_PLACEHOLDER, (found) => (found === '{name}' ? name : found.charAt(0)));
+}
+
 /**
  * The welcome (level-up) layout's title: its default when not given (`labels.welcome`, else
- * "Welcome"; "Level up!" on a level-up card); a headline with nothing visible hides the line (''),
- * unlike leaving it out.
+ * "Welcome"; "Level up!" on a level-up card), with `{name}` filled (fillHeadline); a headline with
+ * nothing visible hides the line (''), unlike leaving it out.
  */
-export function welcomeHeadline(headline: string | undefined, layout: CardLayout = 'welcome', welcomeWord: string = DEFAULT_WELCOME_HEADLINE): string {
-  if (headline === undefined) return layout === 'levelup' ? DEFAULT_LEVELUP_HEADLINE : welcomeWord;
-  return visibleText(headline) ?? '';
+export function welcomeHeadline(headline: string | undefined, layout: CardLayout = 'welcome', welcomeWord: string = DEFAULT_WELCOME_HEADLINE, name = ''): string {
+  if (headline === undefined) return layout === 'levelup' ? DEFAULT_LEVELUP_HEADLINE : (visibleText(fillHeadline(welcomeWord, name)) ?? '');
+  return visibleText(fillHeadline(headline, name)) ?? '';
 }
 
 /**
@@ -109,13 +118,12 @@ export function welcomeHeadline(headline: string | undefined, layout: CardLayout
 export async function buildScene(input: CardInput, budget = new CardPixelBudget()) {
   const { profile, options } = input;
   const scale = input.scale ?? 1;
-  const palette = resolvePalette(profile, options.disableProfileTheme ?? false);
   const layout = options.layout ?? DEFAULT_CARD_LAYOUT;
   const avatarBox: AvatarBox = layout === 'welcome' ? WELCOME_AVATAR : AVATAR;
 
   // Headers first, one image after the other, so the budget is charged in a fixed order and the
   // caller's own images are the ones a full budget refuses; then every image's pixels at once.
-  const pendingBackground = await checkBackground(input, palette, scale, budget);
+  const pendingBackground = await checkBackground(input, scale, budget);
   const pendingBadges: PendingImage<DecodedImage>[] = [];
   for (const [index, bytes] of (input.images?.customBadges ?? []).entries()) {
     pendingBadges.push(await checkImageCached(bytes, { field: `customBadges.${index}`, budget, side: BADGES.size * scale }));
@@ -130,7 +138,11 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   // removeAvatarFrame hides the decoration: it is not even checked, so a broken one cannot warn.
   const decorationBytes = options.removeAvatarFrame ? undefined : profile.avatarDecoration;
   const pendingDecoration = await optionalProfileImage(decorationBytes, (bytes) => checkImageCached(bytes, { field: 'avatarDecoration', budget, side: avatarSide * AVATAR_DECORATION_SCALE }));
-  const [background, customBadgeImages, avatar, decoration] = await Promise.all([pendingBackground(), Promise.all(pendingBadges.map((decode) => decode())), pendingAvatar(), pendingDecoration()]);
+  const [photo, customBadgeImages, avatar, decoration] = await Promise.all([pendingBackground(), Promise.all(pendingBadges.map((decode) => decode())), pendingAvatar(), pendingDecoration()]);
+  // The colours come from the member's pictures when no colour is given (paint/palette.ts), so
+  // they are known only now; generated art, drawn from them, comes after.
+  const palette = resolvePalette(profile, options.disableProfileTheme ?? false, { avatar: avatar.value?.source, background: photo.value });
+  const background = { ...photo, value: photo.value ?? generatedCardBackground(palette, profile.userId, CARD.width * scale, CARD.height * scale) };
   // Warnings in the same fixed order, whichever decode finished first.
   const warnings = [background, avatar, decoration].flatMap((outcome) => (outcome.warning === undefined ? [] : [outcome.warning]));
 
@@ -197,7 +209,7 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     /** Which step list draws the card (render-steps.ts `layoutSteps`). */
     layout,
     /** The welcome (level-up) layout's title and the line under the name (the profile layout draws neither). */
-    headline: welcomeHeadline(options.headline, options.layout, words.welcome),
+    headline: welcomeHeadline(options.headline, options.layout, words.welcome, texts.name),
     /** The card's fixed words (LEVEL, RANK, XP, BOT), from `labels` or the defaults, cleaned but not yet in capitals. */
     words,
     /** The family every text is drawn in first (`fontFamily`), by its own name. */

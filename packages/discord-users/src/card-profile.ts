@@ -1,5 +1,6 @@
 import type { BadgeKind, CardProfile } from '@utility-api/card';
-import { isDiscordUserId, UnknownUserError, type DiscordMember, type DiscordUser } from './discord-user.ts';
+import { HOLOGRAPHIC_ROLE_COLORS, integerColorToHex, NAMEPLATE_PALETTES, type DiscordMemberObject, type DiscordRoleColorsObject, type DiscordUserObject } from '@utility-api/render-jobs';
+import { isDiscordUserId, UnknownUserError } from './discord-user.ts';
 import type { ProfileImageField } from './profile-images.ts';
 
 /**
@@ -31,23 +32,58 @@ function badgesFromFlags(publicFlags: number): BadgeKind[] {
   return BADGE_BITS.filter(([, bit]) => (publicFlags & bit) !== 0).map(([kind]) => kind);
 }
 
+/** The member fields the card reads, from a request's `discordMember` or from Discord (the cached member). */
+export type MemberFields = Pick<DiscordMemberObject, 'nick' | 'avatar' | 'banner' | 'avatar_decoration_data' | 'collectibles'>;
+
 /**
- * The card's view of a validated Discord user plus whichever image bytes could be fetched (the
- * avatar already the server one when the member has it); a server nickname is the display name,
- * as discord.js's `member.displayName` has it.
+ * Role colours as the card draws them: none for a role without colour (primary 0), else the
+ * colours given, Discord's holographic triple marked as such.
  */
-export function toCardProfile(user: DiscordUser, images: Partial<Record<ProfileImageField, Buffer>>, member?: DiscordMember): CardProfile {
-  const profile: CardProfile = { userId: user.id, username: user.username };
-  const displayName = member?.nick ?? user.global_name;
+export function cardRoleColors(colors: DiscordRoleColorsObject | undefined): CardProfile['roleColors'] {
+  if (!colors || colors.primary_color === 0) return undefined;
+  const list = [colors.primary_color, colors.secondary_color, colors.tertiary_color].filter((color): color is number => color !== null && color !== undefined);
+  const holographic =
+    colors.primary_color === HOLOGRAPHIC_ROLE_COLORS.primary_color && colors.secondary_color === HOLOGRAPHIC_ROLE_COLORS.secondary_color && colors.tertiary_color === HOLOGRAPHIC_ROLE_COLORS.tertiary_color;
+  return { colors: list.map(integerColorToHex), holographic };
+}
+
+/**
+ * The card's view of a Discord user (validated, from Discord or from the request) plus whichever
+ * image bytes could be fetched (the avatar already the server one when the member has it). The
+ * display name is the member's nickname, else the user's global name, else the username, as
+ * discord.js's `member.displayName` has it. Without a user object (a discord.js member alone) the
+ * card knows only the id, as without a bot token, and whatever the member says.
+ */
+export function toCardProfile(
+  user: DiscordUserObject | undefined,
+  images: Partial<Record<ProfileImageField, Buffer>>,
+  member?: MemberFields,
+  roleColors?: DiscordRoleColorsObject,
+  userId = user?.id,
+): CardProfile {
+  if (userId === undefined) throw new RangeError('toCardProfile needs a user or a user id');
+  const profile: CardProfile = user?.username ? { userId, username: user.username } : idOnlyProfile(userId);
+  const displayName = member?.nick || user?.global_name || (user?.username ? undefined : profile.displayName);
   if (displayName) profile.displayName = displayName;
-  if (user.bot) profile.bot = true;
+  else delete profile.displayName;
+  if (user?.bot) profile.bot = true;
   // Discord sends colors as 24-bit integers; the card wants `#rrggbb`.
-  if (user.accent_color != null) profile.accentColor = `#${user.accent_color.toString(16).padStart(6, '0')}`;
-  const badges = badgesFromFlags(user.public_flags ?? 0);
+  if (user?.accent_color != null) profile.accentColor = integerColorToHex(user.accent_color);
+  const badges = badgesFromFlags(user?.public_flags ?? 0);
   if (badges.length > 0) profile.badges = badges;
   if (images.avatar) profile.avatar = images.avatar;
   if (images.banner) profile.banner = images.banner;
   if (images.avatarDecoration) profile.avatarDecoration = images.avatarDecoration;
+  const nameplate = member?.collectibles?.nameplate ?? user?.collectibles?.nameplate;
+  const palette = nameplate?.palette === undefined ? undefined : NAMEPLATE_PALETTES[nameplate.palette];
+  if (palette || images.nameplate) profile.nameplate = { ...(palette && { colors: palette }), ...(images.nameplate && { image: images.nameplate }) };
+  const guild = user?.primary_guild;
+  // Discord shows the tag only while the user displays it (`identity_enabled`); a tag with nothing visible is none.
+  if (guild?.identity_enabled === true && guild.tag && guild.tag.trim() !== '') profile.serverTag = { tag: guild.tag, ...(images.serverTagBadge && { badge: images.serverTagBadge }) };
+  const role = cardRoleColors(roleColors);
+  if (role) profile.roleColors = role;
+  const styles = user?.display_name_styles;
+  if (styles) profile.displayNameStyle = { fontId: styles.font_id, effectId: styles.effect_id, colors: styles.colors.map(integerColorToHex) };
   return profile;
 }
 

@@ -13,7 +13,7 @@ export const DISCORD_DEFAULTS = { apiBaseUrl: 'https://discord.com/api/v10', cdn
 export const discordEnvironmentShape = {
   /** Unset: cards are drawn from the user id alone (default avatar, no banner or badges). */
   DISCORD_BOT_TOKEN: z.string().min(1).optional(),
-  /** Tests point these at a fake Discord. */
+  /** Tests point these at a fake Discord. The CDN is used without a token too, for `discordUser` and `discordMember`. */
   DISCORD_API_BASE_URL: envUrl(['http', 'https']).default(DISCORD_DEFAULTS.apiBaseUrl),
   DISCORD_CDN_BASE_URL: envUrl(['http', 'https']).default(DISCORD_DEFAULTS.cdnBaseUrl),
   /** How long a Discord user object is reused before Discord is asked again; at least 1: createDiscordProfiles refuses no reuse at all. */
@@ -30,6 +30,8 @@ export function toDiscordSettings(env: DiscordEnvironment) {
         ? undefined
         : { token: env.DISCORD_BOT_TOKEN, apiBaseUrl: env.DISCORD_API_BASE_URL.replace(/\/+$/, ''), cdnBaseUrl: env.DISCORD_CDN_BASE_URL.replace(/\/+$/, '') },
     profileCacheTtlMs: env.PROFILE_CACHE_TTL_SECONDS * 1000,
+    /** The CDN a request's own Discord objects (`discordUser`, ...) take their images from, with or without a token. */
+    cdnBaseUrl: env.DISCORD_CDN_BASE_URL.replace(/\/+$/, ''),
   };
 }
 

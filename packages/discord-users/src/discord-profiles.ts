@@ -2,12 +2,13 @@ import type { CardProfile } from '@utility-api/card';
 import { type Logger, withDeadline } from '@utility-api/infra';
 import type { ImageFetcher } from '@utility-api/safe-fetch';
 import { LRUCache } from 'lru-cache';
-import { toCardProfile } from './card-profile.ts';
+import type { DiscordMemberObject, DiscordRoleColorsObject, DiscordUserObject } from '@utility-api/render-jobs';
+import { idOnlyProfile, type MemberFields, toCardProfile } from './card-profile.ts';
 import { DISCORD_DEFAULTS } from './config.ts';
 import { isDiscordUserId, UnknownUserError, type DiscordMember, type DiscordUser } from './discord-user.ts';
 import { createDiscordUserApi } from './discord-user-api.ts';
 import { type ProfileCache } from './profile-cache.ts';
-import { createProfileImages, profileImageUrls } from './profile-images.ts';
+import { createProfileImages, type ProfileImageField, profileImageUrls, type ProfileImages } from './profile-images.ts';
 import { createRateLimitGate } from './rate-limits.ts';
 
 /** Discord asks bots to identify as `DiscordBot ($url, $versionNumber)`. */
@@ -34,6 +35,8 @@ export interface DiscordProfilesOptions {
   maxRetryWaitMs: number;
   /** Bytes of images kept in memory; 0 disables the image cache. Default 64 MiB. */
   imageCache?: { maxBytes: number };
+  /** The CDN images, shared with the profiles drawn from a request's own objects (one cache); made here when not given. */
+  images?: ProfileImages;
   logger: Logger;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -58,7 +61,7 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
   const gate = createRateLimitGate({ now: options.now ?? Date.now, sleep: options.sleep ?? defaultSleep });
   const api = createDiscordUserApi({ ...options, apiBaseUrl: options.apiBaseUrl ?? DISCORD_DEFAULTS.apiBaseUrl, userAgent: options.userAgent ?? DEFAULT_USER_AGENT, gate });
   const maxBytes = options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES;
-  const images = createProfileImages({ fetcher: options.fetcher, onlyHost: new URL(cdnBaseUrl).hostname, maxBytes, timeoutMs: options.requestTimeoutMs, logger });
+  const images = options.images ?? createProfileImages({ fetcher: options.fetcher, onlyHost: new URL(cdnBaseUrl).hostname, maxBytes, timeoutMs: options.requestTimeoutMs, logger });
   // Concurrent resolves of one id share one run through lru-cache's `fetch`. Nothing is kept once
   // it settles (users are cached in `options.cache`): a run in flight counts 1 against
   // `maxEntrySize`, a settled profile 2, so lru-cache refuses to store it.
@@ -114,17 +117,17 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
     return member;
   }
 
-  async function resolve(userId: string, animated: boolean, guildId: string | undefined): Promise<CardProfile> {
+  async function resolve(userId: string, animated: boolean, guildId: string | undefined, objects: DiscordCardObjects = {}): Promise<CardProfile> {
     // Side by side: the user decides whether the card exists (unknown user: 404), the member only what it shows.
-    const [user, member] = await Promise.all([loadUser(userId), guildId === undefined ? undefined : loadMember(guildId, userId)]);
-    const server = guildId === undefined || member === undefined ? undefined : { guildId, avatar: member.avatar };
-    const urls = profileImageUrls(user, cdnBaseUrl, { animated, ...(server && { server }) });
-    const [avatar, banner, avatarDecoration] = await Promise.all([
-      urls.avatar ? images.load(urls.avatar, 'avatar', userId) : undefined,
-      urls.banner ? images.load(urls.banner, 'banner', userId) : undefined,
-      urls.avatarDecoration ? images.load(urls.avatarDecoration, 'avatarDecoration', userId) : undefined,
+    // What the request brought is not asked again; the rest comes from Discord.
+    const givenUser = objects.user ?? objects.member?.user;
+    const memberGuild = objects.member?.guild_id ?? guildId;
+    const [user, member] = await Promise.all([
+      givenUser ?? loadUser(userId),
+      objects.member ?? (guildId === undefined ? undefined : loadMember(guildId, userId)),
     ]);
-    return toCardProfile(user, { avatar, banner, avatarDecoration }, member);
+    const roleColors = objects.roleColors ?? (member && 'role_colors' in member ? member.role_colors : undefined);
+    return profileFromDiscord({ userId, user, member, roleColors, guildId: memberGuild }, images, cdnBaseUrl, animated);
   }
 
   return {
@@ -135,16 +138,67 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
      * for an animated card; fetched within the same image budgets and cached beside the still one.
      * `guildId`: the member's server nickname and avatar replace the user's own where set.
      */
-    async resolveProfile(userId: string, options: { animated?: boolean; guildId?: string | undefined } = {}): Promise<CardProfile> {
+    async resolveProfile(userId: string, options: { animated?: boolean; guildId?: string | undefined; objects?: DiscordCardObjects } = {}): Promise<CardProfile> {
       // Checked before any URL is built: the ids become path segments of an authenticated call.
       if (!isDiscordUserId(userId)) throw new UnknownUserError(userId);
-      const { guildId } = options;
+      const { guildId, objects } = options;
       if (guildId !== undefined && !isDiscordUserId(guildId)) throw new RangeError('not a Discord server id');
+      // A request's own objects differ from card to card: drawn as given, never shared with another resolve.
+      if (objects && (objects.user || objects.member || objects.roleColors)) return resolve(userId, options.animated ?? false, guildId, objects);
       const status: LRUCache.Status<string, CardProfile> = {};
       const resolving = inFlight.fetch(`${userId}/${guildId ?? '-'}${options.animated ? '/animated' : ''}`, { status });
       if (status.fetch === 'inflight') counts.sharedResolves += 1;
       return (await resolving) as CardProfile;
     },
     stats: () => ({ ...counts, apiRequests: api.requests, ...images.stats() }),
+  };
+}
+
+/** The Discord objects a card request brought (`discordUser`, `discordMember`, `discordRoleColors`), already normalised. */
+export interface DiscordCardObjects {
+  user?: DiscordUserObject | undefined;
+  member?: DiscordMemberObject | undefined;
+  roleColors?: DiscordRoleColorsObject | undefined;
+}
+
+/**
+ * A card profile from Discord objects, wherever they came from, with their CDN images fetched
+ * side by side (each one that fails is left out). The member's server avatar and banner need the
+ * server id (the member's own `guild_id`, else the request's `guildId`); without one the user's
+ * own are drawn.
+ */
+export async function profileFromDiscord(
+  parts: { userId: string; user: DiscordUserObject | undefined; member: (MemberFields & { guild_id?: string | undefined }) | undefined; roleColors: DiscordRoleColorsObject | undefined; guildId: string | undefined },
+  images: ProfileImages,
+  cdnBaseUrl: string,
+  animated: boolean,
+): Promise<CardProfile> {
+  const { userId, member } = parts;
+  const user = parts.user ?? { id: userId };
+  const guildId = member?.guild_id ?? parts.guildId;
+  const server = guildId === undefined || member === undefined ? undefined : { guildId, avatar: member.avatar ?? null, banner: member.banner ?? null };
+  const urls = profileImageUrls(user, cdnBaseUrl, { animated, ...(server && { server }), ...(member && { member }) });
+  const fields = Object.keys(urls) as ProfileImageField[];
+  const loaded = await Promise.all(fields.map(async (field) => [field, await images.load(urls[field]!, field, userId)] as const));
+  const bytes: Partial<Record<ProfileImageField, Buffer>> = {};
+  for (const [field, image] of loaded) if (image) bytes[field] = image;
+  return toCardProfile(parts.user, bytes, member, parts.roleColors, userId);
+}
+
+/**
+ * Profiles from a request's own Discord objects when there is no bot token: the CDN images are
+ * public, so the card is the member's true card all the same. Without objects the card knows only
+ * the id (`idOnlyProfile`). `images` is the CDN image cache (its host the only one fetched from).
+ */
+export function createObjectProfiles(options: { images: ProfileImages; cdnBaseUrl?: string | undefined }) {
+  const cdnBaseUrl = options.cdnBaseUrl ?? DISCORD_DEFAULTS.cdnBaseUrl;
+  return {
+    async resolveProfile(userId: string, request: { animated?: boolean; guildId?: string | undefined; objects?: DiscordCardObjects } = {}): Promise<CardProfile> {
+      const objects = request.objects ?? {};
+      if (!isDiscordUserId(userId)) throw new UnknownUserError(userId);
+      if (!objects.user && !objects.member && !objects.roleColors) return idOnlyProfile(userId);
+      const parts = { userId, user: objects.user ?? objects.member?.user, member: objects.member, roleColors: objects.roleColors, guildId: request.guildId };
+      return profileFromDiscord(parts, options.images, cdnBaseUrl, request.animated ?? false);
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DiscordProfilesOptions } from './discord-profiles.ts';
-import { DiscordUnavailableError, discordMemberSchema, discordUserSchema, UnknownUserError, type DiscordMember, type DiscordUser } from './discord-user.ts';
+import type { DiscordRoleColorsObject } from '@utility-api/render-jobs';
+import { DiscordUnavailableError, discordMemberSchema, discordRoleSchema, discordUserSchema, UnknownUserError, type DiscordMember, type DiscordUser } from './discord-user.ts';
 import { exhaustedBucketWaitMs, readRateLimitAnswer, type RateLimitGate } from './rate-limits.ts';
 
 /** Discord's JSON error code for "Unknown User". */
@@ -103,6 +104,33 @@ export function createDiscordUserApi(options: DiscordUserApiOptions) {
     }
   }
 
+  /**
+   * The colours of the member's top coloured role (the highest `position` with a colour), from the
+   * server's roles (`GET /guilds/{id}/roles`), as Discord colours a name. The roles are decoration:
+   * when they cannot be read the card draws the default name colour, never an error.
+   */
+  async function fetchRoleColors(guildId: string, userId: string, memberRoles: readonly string[]): Promise<DiscordRoleColorsObject | undefined> {
+    let answer: Answer;
+    try {
+      answer = await call(`/guilds/${guildId}/roles`, userId);
+    } catch (error) {
+      logger.warn({ userId, guildId, reason: error instanceof Error ? error.message : 'unknown error' }, 'server roles could not be read: the name keeps its default colour');
+      return undefined;
+    }
+    if (answer.status < 200 || answer.status >= 300 || !Array.isArray(answer.body)) return undefined;
+    const held = new Set(memberRoles);
+    let top: { position: number; colors: DiscordRoleColorsObject } | undefined;
+    // At most Discord's 250 roles of a server are looked at; each one that does not parse is skipped.
+    for (const raw of answer.body.slice(0, 250)) {
+      const role = discordRoleSchema.safeParse(raw);
+      if (!role.success || !held.has(role.data.id)) continue;
+      const colors: DiscordRoleColorsObject | undefined = role.data.colors ?? (role.data.color ? { primary_color: role.data.color } : undefined);
+      if (!colors || colors.primary_color === 0) continue;
+      if (top === undefined || role.data.position > top.position) top = { position: role.data.position, colors };
+    }
+    return top?.colors;
+  }
+
   return {
     /** One user object, validated. */
     async fetchUser(userId: string): Promise<DiscordUser> {
@@ -128,7 +156,14 @@ export function createDiscordUserApi(options: DiscordUserApiOptions) {
         logger.warn({ userId, guildId, issues: parsed.error.issues.slice(0, 5) }, 'Discord sent a member object we cannot use');
         throw new DiscordUnavailableError(502, 'Discord sent an unreadable answer');
       }
-      return { nick: parsed.data.nick ?? null, avatar: parsed.data.avatar ?? null };
+      const { nick, avatar, banner, avatar_decoration_data, collectibles, roles } = parsed.data;
+      const member: DiscordMember = { nick: nick ?? null, avatar: avatar ?? null };
+      if (banner) member.banner = banner;
+      if (avatar_decoration_data) member.avatar_decoration_data = avatar_decoration_data;
+      if (collectibles) member.collectibles = collectibles;
+      const roleColors = roles && roles.length > 0 ? await fetchRoleColors(guildId, userId, roles) : undefined;
+      if (roleColors) member.role_colors = roleColors;
+      return member;
     },
     /** HTTP requests sent to Discord so far, retries included. */
     get requests() {

@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { discordUserSchema, type DiscordMember, type DiscordUser } from './discord-user.ts';
+import { discordMemberSchema, discordUserSchema, type DiscordMember, type DiscordUser } from './discord-user.ts';
 
 /**
  * Where validated user objects are kept between requests, with a time to live. Embedded mode uses
@@ -17,7 +17,12 @@ export interface ProfileCache {
 }
 
 /** What a cached member entry must look like to be used (one written by hand or an older version is a miss). */
-const cachedMemberSchema = z.object({ nick: z.string().min(1).max(100).nullable(), avatar: z.string().regex(/^(a_)?[0-9a-f]{1,64}$/i).nullable() });
+const integerColor = z.number().int().min(0).max(0xffffff);
+const cachedMemberSchema = discordMemberSchema.omit({ roles: true }).extend({
+  nick: z.string().min(1).max(100).nullable(),
+  avatar: z.string().regex(/^(a_)?[0-9a-f]{1,64}$/i).nullable(),
+  role_colors: z.object({ primary_color: integerColor, secondary_color: integerColor.nullish(), tertiary_color: integerColor.nullish() }).optional().catch(undefined),
+});
 
 const memberKey = (guildId: string, userId: string) => `${guildId}:${userId}`;
 

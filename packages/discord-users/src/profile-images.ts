@@ -1,7 +1,7 @@
 import { type Logger, withDeadline } from '@utility-api/infra';
 import type { ImageFetcher } from '@utility-api/safe-fetch';
 import { LRUCache } from 'lru-cache';
-import { type DiscordUser } from './discord-user.ts';
+import type { DiscordMemberObject, DiscordUserObject } from '@utility-api/render-jobs';
 
 /** Image sizes Discord's CDN serves: powers of two from 16 to 4096. Others are refused with 400. */
 export const DISCORD_IMAGE_SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096] as const;
@@ -11,7 +11,7 @@ type DiscordImageSize = (typeof DISCORD_IMAGE_SIZES)[number];
 const AVATAR_SIZE: DiscordImageSize = 256;
 const BANNER_SIZE: DiscordImageSize = 1024;
 
-export type ProfileImageField = 'avatar' | 'banner' | 'avatarDecoration';
+export type ProfileImageField = 'avatar' | 'banner' | 'avatarDecoration' | 'nameplate' | 'serverTagBadge';
 
 /**
  * The static `.png` by default, also for animated (`a_`) hashes: Discord then serves the first
@@ -19,36 +19,53 @@ export type ProfileImageField = 'avatar' | 'banner' | 'avatarDecoration';
  * moving variant of `a_` hashes as animated WebP (`.webp?animated=true`), which Discord serves
  * smaller than the `.gif` of the same frames.
  */
-function imageUrl(cdnBaseUrl: string, path: string, size: DiscordImageSize | undefined, animated = false): string {
+function imageUrl(cdnBaseUrl: string, path: string, size: DiscordImageSize | undefined, animated = false, extraQuery: Record<string, string> = {}): string {
   const query = new URLSearchParams();
   if (size !== undefined) query.set('size', String(size));
   if (animated) query.set('animated', 'true');
+  for (const [name, value] of Object.entries(extraQuery)) query.set(name, value);
   const search = query.size === 0 ? '' : `?${query.toString()}`;
   return `${cdnBaseUrl.replace(/\/+$/, '')}/${path}.${animated ? 'webp' : 'png'}${search}`;
 }
+
+/** The member fields that replace the user's own images; the avatar and banner only with a server id to build their URL. */
+export type MemberImageFields = Pick<DiscordMemberObject, 'banner' | 'avatar_decoration_data' | 'collectibles'>;
 
 /** Discord marks the hashes of animated avatars and banners with an `a_` prefix. */
 const isAnimatedHash = (hash: string) => hash.startsWith('a_');
 
 /**
  * The CDN URLs of the user's images; a missing hash means no URL (the card paints a default).
- * `animated`: animated avatars and banners as their moving variant. Decorations stay the static
- * PNG: their moving variant is an APNG, which the card's decoder (libvips) draws still anyway.
+ * `animated`: animated avatars and banners as their moving variant, and the avatar decoration as
+ * its APNG (`passthrough=true`; the still `.png` is its first frame). A member's server avatar and
+ * banner (they need the server id) and its decoration and nameplate replace the user's own. The
+ * nameplate is its still image (`static.png`); the server tag badge is asked for only when the user
+ * shows the tag (`identity_enabled`).
  */
 export function profileImageUrls(
-  user: DiscordUser,
+  user: Pick<DiscordUserObject, 'id' | 'avatar' | 'banner' | 'avatar_decoration_data' | 'collectibles' | 'primary_guild'>,
   cdnBaseUrl: string,
-  options: { animated?: boolean; server?: { guildId: string; avatar: string | null } } = {},
+  options: { animated?: boolean; server?: { guildId: string; avatar: string | null; banner?: string | null | undefined }; member?: MemberImageFields } = {},
 ): Partial<Record<ProfileImageField, string>> {
   const urls: Partial<Record<ProfileImageField, string>> = {};
-  const moving = (hash: string) => (options.animated ?? false) && isAnimatedHash(hash);
-  const serverAvatar = options.server?.avatar;
-  // A server avatar replaces the user's own, as `member.displayAvatarURL()` does.
-  if (options.server && serverAvatar) urls.avatar = imageUrl(cdnBaseUrl, `guilds/${options.server.guildId}/users/${user.id}/avatars/${serverAvatar}`, AVATAR_SIZE, moving(serverAvatar));
+  const animated = options.animated ?? false;
+  const moving = (hash: string) => animated && isAnimatedHash(hash);
+  const server = options.server;
+  const serverPath = server && `guilds/${server.guildId}/users/${user.id}`;
+  // A server avatar replaces the user's own, as `member.displayAvatarURL()` does; a server banner likewise.
+  if (serverPath && server.avatar) urls.avatar = imageUrl(cdnBaseUrl, `${serverPath}/avatars/${server.avatar}`, AVATAR_SIZE, moving(server.avatar));
   else if (user.avatar) urls.avatar = imageUrl(cdnBaseUrl, `avatars/${user.id}/${user.avatar}`, AVATAR_SIZE, moving(user.avatar));
-  if (user.banner) urls.banner = imageUrl(cdnBaseUrl, `banners/${user.id}/${user.banner}`, BANNER_SIZE, moving(user.banner));
-  const decoration = user.avatar_decoration_data?.asset;
-  if (decoration) urls.avatarDecoration = imageUrl(cdnBaseUrl, `avatar-decoration-presets/${decoration}`, undefined);
+  if (serverPath && server.banner) urls.banner = imageUrl(cdnBaseUrl, `${serverPath}/banners/${server.banner}`, BANNER_SIZE, moving(server.banner));
+  else if (user.banner) urls.banner = imageUrl(cdnBaseUrl, `banners/${user.id}/${user.banner}`, BANNER_SIZE, moving(user.banner));
+  const decoration = (options.member?.avatar_decoration_data ?? user.avatar_decoration_data)?.asset;
+  if (decoration) urls.avatarDecoration = imageUrl(cdnBaseUrl, `avatar-decoration-presets/${decoration}`, undefined, false, animated ? { passthrough: 'true' } : {});
+  const nameplate = (options.member?.collectibles?.nameplate ?? user.collectibles?.nameplate)?.asset;
+  // The asset is a folder path ending in `/` (checked by the schemas), its still image `static.png` inside.
+  if (nameplate) urls.nameplate = `${cdnBaseUrl.replace(/\/+$/, '')}/assets/collectibles/${nameplate}static.png`;
+  const guild = user.primary_guild;
+  if (guild?.identity_enabled === true && guild.tag && guild.identity_guild_id && guild.badge) {
+    urls.serverTagBadge = imageUrl(cdnBaseUrl, `guild-tag-badges/${guild.identity_guild_id}/${guild.badge}`, undefined);
+  }
   return urls;
 }
 
@@ -104,3 +121,5 @@ export function createProfileImages(options: ProfileImagesOptions) {
     stats: () => ({ ...counts, imageCacheBytes: cache.calculatedSize, imageCacheEntries: cache.size }),
   };
 }
+
+export type ProfileImages = ReturnType<typeof createProfileImages>;

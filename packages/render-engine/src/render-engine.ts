@@ -1,5 +1,5 @@
 import { cardAltText, type CardProfile, leaderboardAltText, type LeaderboardInput } from '@utility-api/card';
-import { createDiscordProfiles, createMemoryProfileCache, createRedisProfileCache, idOnlyProfile } from '@utility-api/discord-users';
+import { createDiscordProfiles, createMemoryProfileCache, createObjectProfiles, createProfileImages, createRedisProfileCache, type DiscordCardObjects } from '@utility-api/discord-users';
 import type { DiscordSettings } from '@utility-api/discord-users/config';
 import type { Lifecycle, Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
@@ -30,6 +30,10 @@ export interface RenderEngine {
 export type RenderingSettings = { renderPool: RenderPoolSettings; fetch: ImageFetchSettings } & DiscordSettings;
 
 const USER_AGENT = 'UtilityApiCardRenderer/1.0 (+https://github.com/utility-api)';
+/** Deadline of each Discord API call and CDN image fetch. */
+const DISCORD_REQUEST_TIMEOUT_MS = 4000;
+/** Bytes of Discord CDN images kept in memory, keyed by URL (every CDN path carries the content hash). */
+const PROFILE_IMAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Everything a render needs, built once per process: the worker process pool, the safe fetcher and
@@ -47,23 +51,28 @@ export function createRenderEngine(
   const { allowPrivateHosts, maxBytes, deadlineMs } = settings.fetch;
   const fetcher = createImageFetcher({ allowPrivateHosts, maxBytes, deadlineMs, userAgent: USER_AGENT });
   /** `animated`: Discord's `a_` avatars and banners as their animations (animated WebP), not a still first frame. */
-  let resolveProfile: (userId: string, animated: boolean, guildId: string | undefined) => Promise<CardProfile>;
+  let resolveProfile: (userId: string, animated: boolean, guildId: string | undefined, objects?: DiscordCardObjects) => Promise<CardProfile>;
+  // The CDN images of every profile, with a token or from a request's own objects: one byte-bounded cache.
+  const images = createProfileImages({ fetcher, onlyHost: new URL(settings.cdnBaseUrl).hostname, maxBytes: PROFILE_IMAGE_CACHE_BYTES, timeoutMs: DISCORD_REQUEST_TIMEOUT_MS, logger });
   if (settings.discord) {
     const discord = createDiscordProfiles({
       ...settings.discord,
       fetcher,
+      images,
       cache: parts.redis ? createRedisProfileCache(parts.redis) : createMemoryProfileCache({ maxEntries: 10_000 }),
       profileTtlMs: settings.profileCacheTtlMs,
-      requestTimeoutMs: 4000,
+      requestTimeoutMs: DISCORD_REQUEST_TIMEOUT_MS,
       maxRetryWaitMs: 2000,
       logger,
     });
     registerDiscordCacheMetrics(parts.registry, () => discord.stats());
-    resolveProfile = (userId, animated, guildId) => discord.resolveProfile(userId, { animated, guildId });
+    resolveProfile = (userId, animated, guildId, objects) => discord.resolveProfile(userId, { animated, guildId, ...(objects && { objects }) });
   } else {
-    // Without a token there is no server to ask either: `guildId` changes nothing (documented).
-    logger.info('DISCORD_BOT_TOKEN is not set: cards are drawn from the user id alone (default avatar, no banner or badges)');
-    resolveProfile = async (userId) => idOnlyProfile(userId);
+    // Without a token there is no server to ask either: `guildId` changes nothing (documented), but
+    // the objects a request brings are drawn with their CDN images (public, no token needed).
+    logger.info('DISCORD_BOT_TOKEN is not set: cards are drawn from the user id alone (default avatar, no banner or badges) unless a request sends discordUser or discordMember');
+    const fromObjects = createObjectProfiles({ images, cdnBaseUrl: settings.cdnBaseUrl });
+    resolveProfile = (userId, animated, guildId, objects) => fromObjects.resolveProfile(userId, { animated, guildId, ...(objects && { objects }) });
   }
 
   /**
@@ -138,7 +147,9 @@ export function createRenderEngine(
       const { options } = payload;
       const encoding = cardAnimationEncoding(payload);
       const [profile, background, avatar, customBadges] = await Promise.all([
-        timed('profile', () => resolveProfile(payload.userId, encoding !== undefined, options.guildId)),
+        timed('profile', () =>
+          resolveProfile(payload.userId, encoding !== undefined, options.guildId, { user: options.discordUser, member: options.discordMember, roleColors: options.discordRoleColors }),
+        ),
         timed('background', async () => (options.customBackground === undefined ? undefined : fetchImage(options.customBackground, 'customBackground'))),
         timed('avatar', async () => (options.customAvatar === undefined ? undefined : fetchImage(options.customAvatar, 'customAvatar'))),
         timed('badges', async () =>
@@ -161,7 +172,7 @@ export function createRenderEngine(
       metrics.phases(timings);
       log.info({ mediaKey, format, ...animation, bytes: card.image.length, imageBytes: session.budget.usedBytes, timings, warnings: card.warnings }, 'card rendered');
       const altText = cardAltText(input);
-      return { ok: true, mediaKey, format, altText, width: card.width, height: card.height, bytes: card.image.length, ...(animation && { animation }), timings, warnings: card.warnings };
+      return { ok: true, mediaKey, format, altText, accentColor: card.accentColor, width: card.width, height: card.height, bytes: card.image.length, ...(animation && { animation }), timings, warnings: card.warnings };
     } catch (error) {
       // One image refused (or the profile failing) fails the card: its other downloads stop here.
       session.cancel();

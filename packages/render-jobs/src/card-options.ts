@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { anyCasePattern } from './any-case-pattern.ts';
 import { DATE_LOCALE_LANGUAGES } from './date-locale-languages.ts';
+import { discordMemberSchema, discordRoleColorsSchema, discordUserSchema } from './discord-objects.ts';
 import { hexColorField } from './hex-color.ts';
 import { MAX_SOURCE_FRAMES } from './image-rules.ts';
 import { discordIdSchema } from './snowflake.ts';
@@ -15,7 +16,25 @@ const ANIMATED_CARD_CAPS_TEXT =
 export const PRESENCE_STATUSES = ['offline', 'online', 'idle', 'dnd'] as const;
 export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
 
-export const CARD_LIMITS = { maxCustomBadges: 8, maxUrlLength: 2048, maxUsernameLength: 64, maxTagLength: 64, maxSubtitleLength: 96, maxDateLength: 48, maxXp: 1e15, maxHeadlineLength: 40, maxMessageLength: 96, maxLabelLength: 20 } as const;
+/**
+ * Discord's longest display name, server nickname or username (32 characters). The card's own
+ * limits on texts that carry a name stay far above it: a name 4x as long, or a headline or message
+ * that holds one with words around it, is drawn (shrunk, then cut with "…"), never refused.
+ */
+export const DISCORD_MAX_NAME_LENGTH = 32;
+
+export const CARD_LIMITS = {
+  maxCustomBadges: 8,
+  maxUrlLength: 2048,
+  maxUsernameLength: 4 * DISCORD_MAX_NAME_LENGTH,
+  maxTagLength: 64,
+  maxSubtitleLength: 96,
+  maxDateLength: 48,
+  maxXp: 1e15,
+  maxHeadlineLength: 5 * DISCORD_MAX_NAME_LENGTH,
+  maxMessageLength: 5 * DISCORD_MAX_NAME_LENGTH,
+  maxLabelLength: 20,
+} as const;
 
 /** `profile`: the profile/rank card. `welcome`: a welcome (or goodbye) card with a big headline. `levelup`: old level -> new level. */
 export const CARD_LAYOUTS = ['profile', 'welcome', 'levelup'] as const;
@@ -56,6 +75,14 @@ export const DEFAULT_CARD_FONT_FAMILY: CardFontFamily = 'inter';
  */
 export const DEFAULT_CARD_LABELS = { level: 'Level', rank: 'Rank', xp: 'XP', bot: 'Bot', welcome: DEFAULT_WELCOME_HEADLINE } as const;
 export type CardLabel = keyof typeof DEFAULT_CARD_LABELS;
+
+/**
+ * The accent of a card with no colour to take: no profile theme or accent colour, no avatar and no
+ * background photo with a colour of its own (a silhouette on generated art). Discord's blurple,
+ * the colour such a member's default avatar most often has; before, a hash of the user id picked a
+ * hue, which gave clashing limes and greens.
+ */
+export const DEFAULT_CARD_ACCENT = '#5865F2';
 
 /** Default `backgroundBrightness`: dim enough for white text on any photo, bright enough to see it. */
 export const DEFAULT_BACKGROUND_BRIGHTNESS = 60;
@@ -153,7 +180,7 @@ const labelsSchema = z
       bot: labelWord(CARD_LIMITS.maxLabelLength, `Replaces \`BOT\` in the chip beside a bot's name. Default \`${DEFAULT_CARD_LABELS.bot}\`, drawn in capitals.`),
       welcome: labelWord(
         CARD_LIMITS.maxHeadlineLength,
-        `The welcome layout's headline when \`headline\` is not given (\`headline\` wins). Default \`${DEFAULT_CARD_LABELS.welcome}\`, drawn in capitals.`,
+        `The welcome layout's headline when \`headline\` is not given (\`headline\` wins); \`{name}\` in it is filled as in \`headline\`. Default \`${DEFAULT_CARD_LABELS.welcome}\`, drawn in capitals.`,
       ),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? `must be an object of words: ${Object.keys(DEFAULT_CARD_LABELS).join(', ')}` : undefined) },
@@ -198,7 +225,7 @@ export const cardOptionsSchema = z.strictObject(
     usernameColor: hexColorField('Name color. A dark one puts dark text on a light panel. Default #FFFFFF, or #14161C when a light background gives the card the light theme.').optional(),
     tagColor: hexColorField('Tag color. Default a light grey (#C9CDD6).').optional(),
     borderColor: hexColorField(
-      'Border color. Default: the profile theme color or the accent color, lightened by 15%; without either, a color derived from the user id (the one the generated background uses).',
+      `Border color. Default: the card's accent lightened by 15%: the profile theme color, else the accent color, else the dominant vivid color of the avatar (of the background photo when the avatar has none), else ${DEFAULT_CARD_ACCENT}. The avatar ring and generated background use the same accent.`,
     ).optional(),
     squareAvatar: flag('Draws the avatar as a rounded square instead of a circle. Default false.').optional(),
     backgroundBrightness: z
@@ -236,7 +263,7 @@ export const cardOptionsSchema = z.strictObject(
       .optional(),
     headline: text(
       CARD_LIMITS.maxHeadlineLength,
-      `Large title of the welcome layout, such as \`Welcome\` or \`Goodbye\`. Default \`${DEFAULT_WELCOME_HEADLINE}\` (\`${DEFAULT_LEVELUP_HEADLINE}\` in the \`levelup\` layout). Latin, Greek and Cyrillic text is drawn in capitals. Only drawn when \`layout\` is \`welcome\` or \`levelup\`; the profile layout accepts and ignores it. An empty or blank headline hides the line.`,
+      `Large title of the welcome layout, such as \`Welcome\` or \`Goodbye\`. \`{name}\` in it is replaced by the name the card draws (\`customUsername\`, else the display name), so \`Welcome, {name}!\` names the member; \`{{\` and \`}}\` draw one brace each (\`{{name}}\` draws \`{name}\`); any other brace is drawn as written. A headline (or name) too long for its line shrinks down to the layout's smallest headline size, then is cut with "…", never refused below ${CARD_LIMITS.maxHeadlineLength} characters. Default \`${DEFAULT_WELCOME_HEADLINE}\` (\`${DEFAULT_LEVELUP_HEADLINE}\` in the \`levelup\` layout). Latin, Greek and Cyrillic text is drawn in capitals. Only drawn when \`layout\` is \`welcome\` or \`levelup\`; the profile layout accepts and ignores it. An empty or blank headline hides the line.`,
     ).optional(),
     message: text(
       CARD_LIMITS.maxMessageLength,
@@ -254,6 +281,12 @@ export const cardOptionsSchema = z.strictObject(
       .optional(),
     labels: labelsSchema.optional(),
     disableProfileTheme: flag("Ignores the profile's theme colors (border, avatar ring, generated background). Default false.").optional(),
+    discordUser: discordUserSchema.optional(),
+    discordMember: discordMemberSchema.optional(),
+    discordRoleColors: discordRoleColorsSchema.optional(),
+    experimentalDisplayNameStyles: flag(
+      "Experimental: draws the user's `display_name_styles` (Discord's name font, effect and colours, which Discord does not document) with the closest bundled typeface and effect. May change or go without notice. Default false: the name is drawn in `fontFamily` and the role or name colour.",
+    ).optional(),
   },
   { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
 );

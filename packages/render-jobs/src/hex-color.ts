@@ -31,6 +31,12 @@ export function parseHexColor(text: string): Rgb {
   return { r: (value >> 16) & 255, g: (value >> 8) & 255, b: value & 255 };
 }
 
+/** An sRGB colour as `#rrggbb` (channels rounded and clamped to 0-255). */
+export function rgbToHex({ r, g, b }: Rgb): string {
+  const channel = (value: number) => Math.min(255, Math.max(0, Math.round(value)));
+  return integerColorToHex((channel(r) << 16) | (channel(g) << 8) | channel(b));
+}
+
 /** A 24-bit integer colour as `#rrggbb`, the one spelling the card draws with. */
 export function integerColorToHex(value: number): string {
   return `#${value.toString(16).padStart(6, '0')}`;

@@ -2,7 +2,7 @@
  * The BullMQ queue both services use. The version suffix changes when the payload or result shape
  * changes incompatibly, so old renderers never pick up jobs they cannot read during a rolling deploy.
  */
-export const RENDER_QUEUE_NAME = 'card-render-v6';
+export const RENDER_QUEUE_NAME = 'card-render-v7';
 
 /**
  * BullMQ's key prefix for that queue (instead of its default `bull`). The braces are a Redis

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_MEDIA_FORMAT, MEDIA_FORMATS, type MediaFormat } from './media-names.ts';
 import { cardOptionsSchema } from './card-options.ts';
+import { discordIdMismatches } from './discord-objects.ts';
 import { leaderboardOptionsSchema } from './leaderboard-options.ts';
 import { snowflakeSchema } from './snowflake.ts';
 
@@ -50,7 +51,11 @@ const jobCommon = {
 /** A profile, welcome or level-up card (`POST /v1/profile-image`). `kind` absent: a profile job. */
 const profileJobSchema = z
   .strictObject({ kind: z.literal('profile').optional(), userId: snowflakeSchema, options: cardOptionsSchema, ...jobCommon })
-  .superRefine((payload, context) => refuseStillOnlyFormat({ animated: payload.options.animated, format: payload.format }, context));
+  .superRefine((payload, context) => {
+    refuseStillOnlyFormat({ animated: payload.options.animated, format: payload.format }, context);
+    // The gateway refuses these with a 400; checked again so a job can never draw someone else's objects.
+    for (const { path, message } of discordIdMismatches(payload.userId, payload.options)) context.addIssue({ code: 'custom', path: ['options', ...path], message });
+  });
 
 /** A leaderboard card (`POST /v1/leaderboard-image`): no user of its own; its avatars come from its rows. */
 const leaderboardJobSchema = z.strictObject({ kind: z.literal('leaderboard'), leaderboard: leaderboardOptionsSchema, ...jobCommon });

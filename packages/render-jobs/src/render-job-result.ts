@@ -42,6 +42,8 @@ export const renderJobResultSchema = z.discriminatedUnion('ok', [
     format: cardFormatSchema,
     /** One plain sentence describing the card, for screen readers (`cardAltText`). */
     altText: z.string().max(ALT_TEXT_MAX_LENGTH),
+    /** A profile card's accent, `#rrggbb` (the card's `accentColor`); a leaderboard has none. */
+    accentColor: z.string().regex(/^#[0-9a-f]{6}$/).optional(),
     width: z.number().int().positive(),
     height: z.number().int().positive(),
     bytes: z.number().int().positive(),

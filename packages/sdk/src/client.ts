@@ -1,4 +1,5 @@
 import { cardUrl } from './card-links.ts';
+import { accentColorFromHeader } from './components-v2.ts';
 import type {
   AccountResult, AgeCalculatorQuery, BatchBody, BatchCard, BatchResult, AgeCalculatorResult, CardFormat, CardJson, CardOptions, LeaderboardJson, LeaderboardOptions, CoinFlipQuery, CoinFlipResult, ErrorBody,
   HexToRgbQuery, HexToRgbResult, JsonValidatorBody, JsonValidatorResult, NumberAnalyzerQuery, NumberAnalyzerResult,
@@ -33,6 +34,8 @@ export interface CardImage {
   url: string;
   /** Frames of an animated card (`X-Card-Frames`); undefined for a still one. */
   frames: number | undefined;
+  /** The card's accent as Discord's integer colour (`X-Card-Accent`); undefined when the answer has none (a card link's). */
+  accentColor: number | undefined;
 }
 
 const DEFAULT_ATTEMPTS = 3;
@@ -138,6 +141,7 @@ export class UtilityApiClient {
       altText: decodeExtValue(response.headers.get('x-alt-text') ?? ''),
       url: response.headers.get('content-location') ?? '',
       frames: frames === null ? undefined : Number(frames),
+      accentColor: accentColorFromHeader(response.headers.get('x-card-accent')),
     };
   }
 
@@ -165,6 +169,7 @@ export class UtilityApiClient {
       altText: decodeExtValue(response.headers.get('x-alt-text') ?? ''),
       url: response.headers.get('content-location') ?? '',
       frames: frames === null ? undefined : Number(frames),
+      accentColor: accentColorFromHeader(response.headers.get('x-card-accent')),
       render: response.headers.get('x-card-render'),
       etag: response.headers.get('etag'),
     };

@@ -86,10 +86,80 @@ export interface CardOptions {
   fontFamily?: 'inter' | 'manrope' | 'fira-sans' | 'comfortaa' | 'literata' | 'eb-garamond' | 'roboto-slab' | 'roboto-condensed' | 'jetbrains-mono' | 'press-start-2p';
   /** The card's fixed words, translated or replaced. */
   labels?: CardLabels;
+  /** The Discord user the card is about, as the bot holds it (API snake_case or discord.js `User#toJSON()`); the discord.js helper sends it. */
+  discordUser?: DiscordUserObject;
+  /** The guild member (API shape or discord.js `GuildMember#toJSON()`): nickname, per-server avatar and banner. */
+  discordMember?: DiscordMemberObject;
+  /** The colours of the member's top coloured role (API role `colors` or discord.js `Role#colors`). */
+  discordRoleColors?: DiscordRoleColors;
+  /** Draws `display_name_styles` with the closest bundled fonts and effects (experimental). */
+  experimentalDisplayNameStyles?: boolean;
   format?: CardFormat;
   /** A saved design of the key's account (`tpl_...`): its fields underneath, these over them. */
   template?: string;
 }
+
+/** A Discord object as the API reads it: the fields listed, in either spelling; any other field is ignored. */
+type LooseObject<T> = T & { [key: string]: unknown };
+type DiscordDecorationData = LooseObject<{ asset: string }>;
+type DiscordCollectibles = LooseObject<{ nameplate?: LooseObject<{ asset?: string; palette?: string }> | null }>;
+type DiscordPrimaryGuild = LooseObject<{
+  identity_guild_id?: string | null;
+  identityGuildId?: string | null;
+  identity_enabled?: boolean | null;
+  identityEnabled?: boolean | null;
+  tag?: string | null;
+  badge?: string | null;
+}>;
+type DiscordDisplayNameStyles = LooseObject<{ font_id?: number; fontId?: number; effect_id?: number; effectId?: number; colors?: number[] }>;
+
+/** `discordUser`: the API's user object or discord.js `User#toJSON()`. */
+export type DiscordUserObject = LooseObject<{
+  id: string;
+  username?: string;
+  global_name?: string | null;
+  globalName?: string | null;
+  bot?: boolean;
+  avatar?: string | null;
+  banner?: string | null;
+  accent_color?: number | null;
+  accentColor?: number | null;
+  public_flags?: number | string | null;
+  flags?: number | string | null;
+  avatar_decoration_data?: DiscordDecorationData | null;
+  avatarDecorationData?: DiscordDecorationData | null;
+  collectibles?: DiscordCollectibles | null;
+  primary_guild?: DiscordPrimaryGuild | null;
+  primaryGuild?: DiscordPrimaryGuild | null;
+  display_name_styles?: DiscordDisplayNameStyles | null;
+  displayNameStyles?: DiscordDisplayNameStyles | null;
+}>;
+
+/** `discordMember`: the API's guild member object or discord.js `GuildMember#toJSON()`. */
+export type DiscordMemberObject = LooseObject<{
+  guild_id?: string;
+  guildId?: string;
+  userId?: string;
+  user_id?: string;
+  nick?: string | null;
+  nickname?: string | null;
+  avatar?: string | null;
+  banner?: string | null;
+  avatar_decoration_data?: DiscordDecorationData | null;
+  avatarDecorationData?: DiscordDecorationData | null;
+  collectibles?: DiscordCollectibles | null;
+  user?: DiscordUserObject;
+}>;
+
+/** `discordRoleColors`: the API role's `colors` or discord.js `Role#colors`. */
+export type DiscordRoleColors = LooseObject<{
+  primary_color?: number;
+  primaryColor?: number;
+  secondary_color?: number | null;
+  secondaryColor?: number | null;
+  tertiary_color?: number | null;
+  tertiaryColor?: number | null;
+}>;
 
 /** Words the card draws itself: LEVEL, RANK, XP, the bot chip's BOT, and the default welcome headline. */
 export interface CardLabels {
@@ -104,8 +174,8 @@ export interface CardLabels {
 export interface CardJson {
   success: true;
   message: 'Image Created';
-  /** The options as the server read them; colours as it normalised them (`#rrggbb`). */
-  options: CardOptions;
+  /** The options as the server read them; colours as it normalised them (`#rrggbb`), the Discord objects as the fields it read (snake_case). */
+  options: Omit<CardOptions, 'discordUser' | 'discordMember' | 'discordRoleColors'> & { discordUser?: unknown; discordMember?: unknown; discordRoleColors?: unknown };
   url: string;
   altText: string;
   animated?: boolean;
@@ -419,8 +489,8 @@ export interface AccountResult {
   };
 }
 
-/** A card design without the member's own fields (`customUsername`, `customAvatar`, `rankData`, `presenceStatus`). */
-export type TemplateFields = Omit<CardOptions, 'customUsername' | 'customAvatar' | 'rankData' | 'presenceStatus' | 'template'>;
+/** A card design without the member's own fields (`customUsername`, `customAvatar`, `rankData`, `presenceStatus`, the Discord objects). */
+export type TemplateFields = Omit<CardOptions, 'customUsername' | 'customAvatar' | 'rankData' | 'presenceStatus' | 'template' | 'discordUser' | 'discordMember' | 'discordRoleColors'>;
 
 /** A leaderboard design without the board's own data (`rows`, `highlight`). */
 export type LeaderboardTemplateFields = Omit<LeaderboardOptions, 'rows' | 'highlight' | 'template'>;

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Union
 
 from .card_links import card_url
+from .components_v2 import accent_color_from_header
 
 DEFAULT_ATTEMPTS = 3
 DEFAULT_MAX_TOTAL_WAIT = 30.0
@@ -56,6 +57,8 @@ class CardImage:
     url: str
     # Frames of an animated card (X-Card-Frames); None for a still one.
     frames: Optional[int] = None
+    # The card's accent as Discord's integer colour (X-Card-Accent); None when the answer has none (a card link's).
+    accent_color: Optional[int] = None
     # A card link's answer only: X-Card-Render ("new" when this fetch drew it, "reused" when stored) and its ETag.
     render: Optional[str] = None
     etag: Optional[str] = None
@@ -132,6 +135,7 @@ class Client:
             alt_text=decode_ext_value(answer.headers.get("x-alt-text", "")),
             url=answer.headers.get("content-location", ""),
             frames=int(frames) if frames is not None else None,
+            accent_color=accent_color_from_header(answer.headers.get("x-card-accent")),
         )
 
     async def create_leaderboard_image(self, rows: List[Mapping[str, Any]], **board: Any) -> Dict[str, Any]:
@@ -184,6 +188,7 @@ class Client:
             alt_text=decode_ext_value(answer.headers.get("x-alt-text", "")),
             url=answer.headers.get("content-location", ""),
             frames=int(frames) if frames is not None else None,
+            accent_color=accent_color_from_header(answer.headers.get("x-card-accent")),
             render=answer.headers.get("x-card-render"),
             etag=answer.headers.get("etag"),
         )

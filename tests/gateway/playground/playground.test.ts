@@ -35,6 +35,7 @@ declare const document: any;
 declare const navigator: any;
 
 const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '../../..');
 
 /** Where the screenshots go (kept after the run, to be looked at). */
 const SCREENSHOTS = join(tmpdir(), 'playground-screenshots');
@@ -233,9 +234,11 @@ test.serial('the curl snippet, copied with the button and run by bash, gets the 
     writeFileSync(botPy, await snippet(page, 'discord-py'));
     await t.notThrowsAsync(run('python3', ['-m', 'py_compile', botPy]), 'python3 -m py_compile accepts the discord.py snippet');
     // Each snippet's options evaluate, in its own language, to the body the preview sent, less
-    // rankData: the welcome layout chosen above does not draw it, so the snippets leave it out.
-    const { rankData, ...body } = JSON.parse(await snippet(page, 'json'));
+    // rankData (the welcome layout chosen above does not draw it) and less the sample member's own
+    // name and avatar: a bot sends each member's own objects instead.
+    const { rankData, customUsername, customAvatar, ...body } = JSON.parse(await snippet(page, 'json'));
     t.truthy(rankData, 'the form does send rankData');
+    t.is(customUsername, `O'Brien "the \\ bold" $HOME 🎉`);
     const python = readFileSync(botPy, 'utf8');
     const pythonOptions = /^CARD_OPTIONS = (\{[\s\S]*?^\})$/m.exec(python)![1]!;
     const evaluate = 'import ast, json, sys; print(json.dumps(ast.literal_eval(sys.stdin.read())))';
@@ -245,8 +248,16 @@ test.serial('the curl snippet, copied with the button and run by bash, gets the 
     const javascript = readFileSync(bot, 'utf8');
     t.true(javascript.includes('AttachmentBuilder') && javascript.includes('GuildMemberAdd') && javascript.includes("Accept: 'image/png'"));
     const javascriptOptions = /^const CARD_OPTIONS = (\{[\s\S]*?^\});$/m.exec(javascript)![1]!;
-    t.regex(javascriptOptions, /^ {2}customUsername: "/m, 'plain keys are unquoted');
+    t.regex(javascriptOptions, /^ {2}layout: "/m, 'plain keys are unquoted');
     t.deepEqual(vm.runInNewContext(`(${javascriptOptions})`), body, 'the JavaScript literal is the body');
+    for (const code of [javascript, python]) t.false(code.includes("O'Brien") || (typeof customAvatar === 'string' && code.includes(customAvatar)), "no bot snippet carries the sample's name or avatar");
+    // The discord.js bot as pasted, with a member joining (tests/docs/fake-discord-js.ts: a real
+    // discord.js GuildMember): the card it posts names that member, from the objects it sent.
+    const { stdout, stderr: botErrors } = await run(process.execPath, ['--import', join(ROOT, 'tests/docs/fake-discord-hooks.ts'), bot], {
+      env: { ...process.env, FAKE_DISCORD_FOR: directory, UTILITY_API_KEY: TEST_API_KEY, DISCORD_TOKEN: 'not-a-real-token' },
+    });
+    const sent = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { kind: string; files?: { description: string }[] }).find((event) => event.kind === 'send');
+    t.regex(sent?.files?.[0]?.description ?? '', /^Welcome card for Ada\b/, `${stdout.slice(0, 300)}\n${botErrors}`);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

@@ -17,7 +17,7 @@ import discord
 
 from utility_api import Client, UtilityApiError
 from utility_api.client import _Answer
-from utility_api.discord_py import card_file
+from utility_api.discord_py import card_file, discord_objects
 
 URL = os.environ["UTILITY_API_URL"]
 KEY = os.environ["UTILITY_API_KEY"]
@@ -227,12 +227,13 @@ class FakeState:
 
 
 async def helper(api):
-    guild = types.SimpleNamespace(id=1, name="Guild")
+    # No roles cached, not even @everyone: the helper sends no role colours.
+    guild = types.SimpleNamespace(id=613425648685547541, name="Guild")
     user = {"id": USER_ID, "username": "ada", "discriminator": "0", "avatar": None, "global_name": "Ada"}
     member = discord.Member(data={"user": user, "nick": "Zoë ✨", "roles": [], "joined_at": "2024-01-01T00:00:00+00:00",
                                   "deaf": False, "mute": False, "flags": 0}, guild=guild, state=FakeState())
     file = await card_file(api, member, layout="welcome", headline="Welcome!")
-    expected = await api.create_profile_image(USER_ID, layout="welcome", headline="Welcome!", customUsername="Zoë ✨")
+    expected = await api.create_profile_image(USER_ID, layout="welcome", headline="Welcome!", **discord_objects(member))
     for_user = await card_file(api, member._user, format="webp")
     return {"toDict": file.to_dict(0), "head": file.fp.read(8).hex(), "expectedAltText": expected["altText"],
             "userToDict": for_user.to_dict(1)}
@@ -246,8 +247,13 @@ def example(path):
         sent.append({"content": content, "file": file.to_dict(0), "head": file.fp.read(8).hex()})
 
     channel = types.SimpleNamespace(send=send)
-    joined = types.SimpleNamespace(id=int(USER_ID), display_name="Ada", mention=f"<@{USER_ID}>",
-                                   guild=types.SimpleNamespace(member_count=42, system_channel=channel))
+    state = FakeState()
+    guild = types.SimpleNamespace(id=613425648685547541, name="Guild", member_count=42, system_channel=channel)
+    everyone = discord.Role(guild=guild, state=state, data={"id": "613425648685547541", "name": "@everyone", "position": 0, "color": 0})
+    guild.get_role, guild.default_role = {everyone.id: everyone}.get, everyone
+    user = {"id": USER_ID, "username": "ada", "discriminator": "0", "avatar": None, "global_name": "Ada"}
+    joined = discord.Member(data={"user": user, "roles": [], "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
+                                  "flags": 0}, guild=guild, state=state)
 
     def run(bot, token):
         sent.append({"token": token})

@@ -3,6 +3,7 @@ import { prepareCardFonts } from '../fonts/card-fonts.ts';
 import { CardImageError } from '../images/card-image-error.ts';
 import { CardPixelBudget, type ImageTransform } from '../images/decode-image.ts';
 import { AVATAR_DECORATION_SCALE, CARD } from '../layout/card-layout.ts';
+import { accentColor } from '../paint/palette.ts';
 import { softening } from '../paint/soften.ts';
 import type { CardInput } from '../profile/card-profile.ts';
 import { cardContext, renderCard } from '../render-card.ts';
@@ -21,6 +22,8 @@ export type RenderedAnimatedCard = {
   /** Milliseconds spent decoding (all frames), drawing every frame, and encoding. */
   timings: { prepare: number; draw: number; encode: number };
   warnings: string[];
+  /** The card's accent, `#rrggbb`, as `renderCard` answers it. */
+  accentColor: string;
 } & ({ animated: true; format: CardAnimationFormat; frames: number; delaysMs: number[] } | { animated: false; format: 'png'; frames: 1; delaysMs: [] });
 
 export interface AnimatedCardOptions {
@@ -87,7 +90,7 @@ export async function renderAnimatedCard(input: CardInput, options: AnimatedCard
     // one, so nothing moves in the file, and the answer is the still card, as when nothing moves.
     if (encoded.frames < 2) return stillCard(input, warnings);
     // The frames and delays of the file, which the encoder may have merged, not of the timeline.
-    return { animated: true, format: options.format, bytes: encoded.bytes, frames: encoded.frames, delaysMs: encoded.delaysMs, width, height, timings: { prepare: prepared - started, draw, encode }, warnings };
+    return { animated: true, format: options.format, bytes: encoded.bytes, frames: encoded.frames, delaysMs: encoded.delaysMs, width, height, timings: { prepare: prepared - started, draw, encode }, warnings, accentColor: accentColor(scene.palette) };
   }
 }
 
@@ -95,7 +98,7 @@ export async function renderAnimatedCard(input: CardInput, options: AnimatedCard
 async function stillCard(input: CardInput, warnings: string[]): Promise<RenderedAnimatedCard> {
   const still = await renderCard(input);
   const { draw, encode, prepare } = still.timings;
-  return { animated: false, format: 'png', bytes: still.png, frames: 1, delaysMs: [], width: still.width, height: still.height, timings: { prepare, draw, encode }, warnings };
+  return { animated: false, format: 'png', bytes: still.png, frames: 1, delaysMs: [], width: still.width, height: still.height, timings: { prepare, draw, encode }, warnings, accentColor: still.accentColor };
 }
 
 /**

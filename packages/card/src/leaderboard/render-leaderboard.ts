@@ -1,5 +1,5 @@
 import { compactNumber } from '@utility-api/compact-number';
-import { DEFAULT_LEADERBOARD_TITLE, DEFAULT_SCORE_LABEL, highlightPlacement, parseHexColor, type LeaderboardOptions, type LeaderboardRow, type Rgb } from '@utility-api/render-jobs';
+import { DEFAULT_CARD_ACCENT, DEFAULT_LEADERBOARD_TITLE, DEFAULT_SCORE_LABEL, highlightPlacement, parseHexColor, type LeaderboardOptions, type LeaderboardRow, type Rgb } from '@utility-api/render-jobs';
 import { type Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas';
 import { checkImageCached } from '../cache/card-caches.ts';
 import { darken, lighten, rgba } from '../color/color.ts';
@@ -10,7 +10,7 @@ import { contrastRatio, LARGE_TEXT_CONTRAST, relativeLuminance, SMALL_TEXT_CONTR
 import { GROUND_TEXT } from '../legibility/ground.ts';
 import type { PlacedText } from '../layout/placed-text.ts';
 import { generatedCardBackground } from '../paint/card-backgrounds.ts';
-import { resolvePalette } from '../paint/palette.ts';
+import { accentColor, resolvePalette } from '../paint/palette.ts';
 import { circlePath, coverCrop, roundedRectPath, withStops } from '../paint/shapes.ts';
 import { PNG_ENCODING, type RenderedCard } from '../render-card.ts';
 import { drawDefaultAvatar } from '../steps/avatar.ts';
@@ -41,8 +41,6 @@ export interface LeaderboardInput {
   avatars: readonly (Buffer | undefined)[];
   warnings?: readonly string[] | undefined;
 }
-
-const DEFAULT_ACCENT = '#5865f2';
 
 /** Numbers as the profile card writes them: truncated, never rounded up. */
 const boardNumber = (value: number) => compactNumber(value, { round: 'down' });
@@ -205,13 +203,13 @@ export async function renderLeaderboardCard(input: LeaderboardInput): Promise<Re
   prepareCardFonts();
   const started = performance.now();
   const { options } = input;
-  const accent = options.accentColor ?? DEFAULT_ACCENT;
+  const accent = options.accentColor ?? DEFAULT_CARD_ACCENT;
   const layout = placeRows(options);
   const decoded = await decodeAvatars(input, layout.rows.map((row) => row.field));
   const rows: BoardRow[] = layout.rows.map((row, index) => ({ ...row, avatar: decoded.avatars[index] }));
   const title = visibleText(options.title) ?? DEFAULT_LEADERBOARD_TITLE;
   // The art and default avatars take their hues from the accent, seeded by the title.
-  const palette = resolvePalette({ userId: title, accentColor: accent }, false);
+  const palette = resolvePalette({ accentColor: accent }, false);
   const prepared = performance.now();
 
   const canvas = createCanvas(BOARD.width, layout.height);
@@ -256,6 +254,7 @@ export async function renderLeaderboardCard(input: LeaderboardInput): Promise<Re
     height: canvas.height,
     timings: { prepare: prepared - started, draw: drawn - prepared, encode: encoded - drawn, steps: {} },
     warnings: [...(input.warnings ?? []), ...decoded.warnings],
+    accentColor: accentColor(palette),
     texts,
   };
 }

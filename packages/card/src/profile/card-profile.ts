@@ -27,6 +27,20 @@ export interface CardProfile {
   avatar?: Buffer | undefined;
   banner?: Buffer | undefined;
   avatarDecoration?: Buffer | undefined;
+  /**
+   * Discord's nameplate (a collectible drawn behind the name): its palette's two `#rrggbb` colours
+   * when the palette is one we know, and its still image when it could be fetched.
+   */
+  nameplate?: { colors?: readonly [string, string] | undefined; image?: Buffer | undefined } | undefined;
+  /** The server tag the user wears (`primary_guild`, at most 4 characters), with its badge when fetched. */
+  serverTag?: { tag: string; badge?: Buffer | undefined } | undefined;
+  /**
+   * The member's top role colours as `#rrggbb`: one is a plain name colour, two a gradient, three
+   * Discord's holographic style (`holographic` then true).
+   */
+  roleColors?: { colors: readonly string[]; holographic: boolean } | undefined;
+  /** Discord's undocumented display-name style ids and `#rrggbb` colours, drawn with `experimentalDisplayNameStyles`. */
+  displayNameStyle?: { fontId: number; effectId: number; colors: readonly string[] } | undefined;
 }
 
 /** Everything a card is drawn from. Images arrive as bytes, already fetched by the caller. */
@@ -39,7 +53,7 @@ export interface CardInput {
   scale?: 1 | 2;
 }
 
-/** A stable 32-bit number from an id, for the colors and shapes of generated art. */
+/** A stable 32-bit number from an id, for where the glows of generated art go (never its colours: paint/palette.ts). */
 export function idHash(id: string): number {
   let hash = 2166136261;
   for (let index = 0; index < id.length; index += 1) {

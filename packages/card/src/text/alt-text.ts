@@ -47,10 +47,10 @@ export function cardAltText(input: CardInput): string {
   const quoted = (text: string | undefined) => (text === undefined || text === '' ? [] : [`“${text}”`]);
   const layout = options.layout ?? DEFAULT_CARD_LAYOUT;
   if (layout === 'welcome') {
-    details.push(...quoted(welcomeHeadline(options.headline, 'welcome', cardWords(options.labels).welcome)), ...quoted(visibleText(options.message)), ...quoted(texts.subtitle));
+    details.push(...quoted(welcomeHeadline(options.headline, 'welcome', cardWords(options.labels).welcome, texts.name)), ...quoted(visibleText(options.message)), ...quoted(texts.subtitle));
   } else if (layout === 'levelup') {
     const rank = options.rankData;
-    details.push(...quoted(welcomeHeadline(options.headline, layout)));
+    details.push(...quoted(welcomeHeadline(options.headline, layout, undefined, texts.name)));
     if (rank) details.push(`level ${cardNumber(previousLevelOf(rank))} to level ${cardNumber(rank.level)}`);
     details.push(...quoted(visibleText(options.message)));
   } else {

@@ -42,24 +42,24 @@ async function drawAndEncode(task: RenderTask): Promise<Omit<Extract<RenderTaskO
     const board = await renderLeaderboardCard(input);
     const started = performance.now();
     const encoded = await encodeCardImage(board.png, task.format);
-    return { image: encoded, format: task.format, width: board.width, height: board.height, timings: { ...board.timings, encode: board.timings.encode + performance.now() - started }, warnings: board.warnings };
+    return { image: encoded, format: task.format, width: board.width, height: board.height, timings: { ...board.timings, encode: board.timings.encode + performance.now() - started }, warnings: board.warnings, accentColor: board.accentColor };
   }
   if (task.animation !== undefined) {
     const card = await renderAnimatedCard(input, { format: task.animation });
-    const { width, height, warnings, frames, delaysMs } = card;
+    const { width, height, warnings, frames, delaysMs, accentColor } = card;
     const animation = { animated: card.animated, frames, delaysMs };
     // Every frame draws all steps: the per-step times of a still card have no counterpart here.
-    if (card.animated) return { image: card.bytes, format: card.format, width, height, timings: { ...card.timings, steps: {} }, warnings, animation };
+    if (card.animated) return { image: card.bytes, format: card.format, width, height, timings: { ...card.timings, steps: {} }, warnings, accentColor, animation };
     const started = performance.now();
     const encoded = await encodeCardImage(card.bytes, task.format);
     const timings = { ...card.timings, steps: {}, encode: card.timings.encode + performance.now() - started };
-    return { image: encoded, format: task.format, width, height, timings, warnings, animation };
+    return { image: encoded, format: task.format, width, height, timings, warnings, accentColor, animation };
   }
   const card = await renderCard(input);
   const started = performance.now();
   const encoded = await encodeCardImage(card.png, task.format);
   const timings = { ...card.timings, encode: card.timings.encode + performance.now() - started };
-  return { image: encoded, format: task.format, width: card.width, height: card.height, timings, warnings: card.warnings };
+  return { image: encoded, format: task.format, width: card.width, height: card.height, timings, warnings: card.warnings, accentColor: card.accentColor };
 }
 
 /** One card per task; the pool sends the next only after this one's outcome. */

@@ -55,7 +55,14 @@ export function reviveCardInput(input: CardInput | LeaderboardInput): CardInput 
   const { profile, images } = input;
   return {
     ...input,
-    profile: { ...profile, avatar: asBuffer(profile.avatar), banner: asBuffer(profile.banner), avatarDecoration: asBuffer(profile.avatarDecoration) },
+    profile: {
+      ...profile,
+      avatar: asBuffer(profile.avatar),
+      banner: asBuffer(profile.banner),
+      avatarDecoration: asBuffer(profile.avatarDecoration),
+      ...(profile.nameplate && { nameplate: { ...profile.nameplate, image: asBuffer(profile.nameplate.image) } }),
+      ...(profile.serverTag && { serverTag: { ...profile.serverTag, badge: asBuffer(profile.serverTag.badge) } }),
+    },
     images: { background: asBuffer(images?.background), avatar: asBuffer(images?.avatar), customBadges: images?.customBadges?.map((bytes) => asBuffer(bytes)) },
   };
 }

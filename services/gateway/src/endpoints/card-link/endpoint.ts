@@ -92,7 +92,7 @@ function noneMatch(header: HeaderValue, etag: string): boolean {
 /** `GET /v1/card-link`: a signed link's card, drawn on its first fetch and stored for the next. */
 export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
   const clock: Clock = dependencies.clock ?? systemClock;
-  const { userId: userIdSchema, resolve } = cardRequestSchemas(clock);
+  const { userId: userIdSchema, resolve, checkDiscordIds } = cardRequestSchemas(clock);
 
   /**
    * The stored card of a link fetched before, answered without a render and streamed from the media
@@ -138,6 +138,7 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
     const userId = userIdSchema.safeParse(link.userId);
     if (!userId.success) throw validationError(problemsFromZod(userId.error, 'query').map((problem) => ({ ...problem, field: 'u' })));
     const body = await resolve(dependencies.store, signer.identity.accountId, options, 'query', 'o.');
+    checkDiscordIds(userId.data, body, 'query', 'o.');
     const { format, template, ...cardOptions } = body;
     // The job id POST gives the same card: a link and a POST of one card share its render.
     const jobId = renderJobId({ userId: userId.data, options: cardOptions, format }, signer.identity.id);

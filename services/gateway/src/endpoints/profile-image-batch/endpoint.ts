@@ -74,7 +74,7 @@ const DESCRIPTION = (concurrency: number | undefined) =>
 
 /** `POST /v1/profile-image/batch`: many cards, one request, each card's result in order. */
 export function profileImageBatchEndpoint(dependencies: BatchDependencies) {
-  const { userId: userIdSchema, body: cardBodySchema, resolve } = cardRequestSchemas(dependencies.clock ?? systemClock);
+  const { userId: userIdSchema, body: cardBodySchema, resolve, checkDiscordIds } = cardRequestSchemas(dependencies.clock ?? systemClock);
   const bodySchema = batchBodySchema(cardBodySchema.safeExtend({ userId: userIdSchema }));
   const concurrency = dependencies.cardsInFlightPerKey ?? UNLIMITED_BATCH_CONCURRENCY;
 
@@ -86,6 +86,7 @@ export function profileImageBatchEndpoint(dependencies: BatchDependencies) {
     const { userId, ...received } = item;
     // Checked as received; with a template, the merged fields are checked again as a whole.
     const body = received.template === undefined ? received : await resolve(dependencies.templates, key.accountId, received, 'body', `${prefix}.`);
+    checkDiscordIds(userId, body, 'body', `${prefix}.`);
     // The batch's admission paid for its first card; every other one pays as it starts.
     if (index > 0) {
       const refusal = await dependencies.accounting.admit(key);

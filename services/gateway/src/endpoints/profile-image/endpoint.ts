@@ -15,6 +15,7 @@ import {
   refuseStillOnlyFormat,
   RENDER_RETENTION,
   refuseFutureSnowflake,
+  discordIdMismatches,
   snowflakeSchema,
 } from '@utility-api/render-jobs';
 import { z } from 'zod';
@@ -167,6 +168,11 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
         description: 'Only when the request has `animated: true`: the frames of the stored file (the `frames` of the JSON answer), `1` when nothing moved and the answer is the still card.',
         schema: { type: 'integer', minimum: 1 },
       },
+      'X-Card-Accent': {
+        description:
+          "Extension, JSON and image answers: the card's accent colour as `#rrggbb` (lowercase), the colour its avatar ring, border and rank bar are drawn from. A bot tints what surrounds the card with it, such as a Components V2 container's `accent_color` (the integer of these six hex digits); the SDKs' Components V2 helpers do.",
+        schema: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
+      },
     },
     example: {
       success: true,
@@ -203,6 +209,14 @@ export function cardRequestSchemas(clock: Clock) {
     userId: userIdField.superRefine((id, context) => refuseFutureSnowflake(id, clock.now(), context)),
     body,
     /**
+     * A 400 when `discordUser` or `discordMember` is about another user than the card's (or another
+     * server than `guildId`): the body alone cannot know the user id, which travels apart from it.
+     */
+    checkDiscordIds: (userId: string, body: ProfileImageBody, where: FieldProblem['in'], prefix = '') => {
+      const problems = discordIdMismatches(userId, body);
+      if (problems.length > 0) throw validationError(problems.map(({ path, message }) => ({ in: where, field: `${prefix}${path.join('.')}`, message })));
+    },
+    /**
      * A card request's fields with its `template` resolved (the account's template underneath, the
      * request's own fields over it), checked as a whole: a bad field is a 400 naming it (under
      * `prefix`, `o.` for a link), an unknown template a 404. The answer keeps `template` to say which.
@@ -218,10 +232,11 @@ export function cardRequestSchemas(clock: Clock) {
 
 /** Two routes, one operation: `?userId=` as the original service documents, or a path segment. */
 export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
-  const { userId, body, resolve } = cardRequestSchemas(dependencies.clock ?? systemClock);
+  const { userId, body, resolve, checkDiscordIds } = cardRequestSchemas(dependencies.clock ?? systemClock);
   const handleFor = async (userId: string, received: ProfileImageBody, request: RequestSnapshot) => {
     // Already checked as received; with a template, the merged fields are checked again as a whole.
     const body = received.template === undefined ? received : await resolve(dependencies.templates, request.key!.accountId, received, 'body');
+    checkDiscordIds(userId, body, 'body');
     const { format: askedFormat, template: _template, ...options } = body;
     // Before rendering: a request that cannot be answered draws nothing.
     const answer = negotiateAnswer(request.headers, askedFormat, options.animated === true);
@@ -233,7 +248,13 @@ export function profileImageEndpoints(dependencies: ProfileImageDependencies) {
     if (!result.ok) throw renderFailureToApiError(result.failure);
     const url = `${dependencies.publicBaseUrl}/media/${result.mediaKey}.${result.format}`;
     const { animation } = result;
-    const headers = { 'X-Card-Render': reused ? 'reused' : 'new', Vary: 'Accept', ...(animation && { 'X-Card-Frames': String(animation.frames) }) };
+    const headers = {
+      'X-Card-Render': reused ? 'reused' : 'new',
+      Vary: 'Accept',
+      ...(animation && { 'X-Card-Frames': String(animation.frames) }),
+      // A header, not a JSON field: the spec's answer keeps its shape (docs/decisions.md).
+      ...(result.accentColor !== undefined && { 'X-Card-Accent': result.accentColor }),
+    };
     if (answer.kind === 'image') {
       // Content-Location: the URL where this same representation lives (RFC 9110 §8.7).
       const reply = await storedImageReply(dependencies.media, result, { ...headers, 'Content-Location': url, 'X-Alt-Text': rfc8187(result.altText) });

@@ -18,7 +18,7 @@ export interface TemplateDependencies {
  * Body fields that describe the member rather than the design: a template never holds them, each
  * card request (POST, link, batch item) gives them (the user id is not a body field at all).
  */
-const PROFILE_MEMBER_FIELDS = { customUsername: true, customAvatar: true, rankData: true, presenceStatus: true } as const;
+const PROFILE_MEMBER_FIELDS = { customUsername: true, customAvatar: true, rankData: true, presenceStatus: true, discordUser: true, discordMember: true, discordRoleColors: true } as const;
 /** A leaderboard's member data: its rows and the asking member's row, which each board request gives. */
 const LEADERBOARD_MEMBER_FIELDS = { rows: true, highlight: true } as const;
 

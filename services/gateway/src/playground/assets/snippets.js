@@ -16,6 +16,15 @@ export function imageTypeFor(/** @type {Record<string, unknown>} */ body) {
 /** Fields one layout draws and the other ignores; the form greys them out, the snippets leave them out. */
 export const DRAWN_ONLY_IN_LAYOUT = { headline: 'welcome', message: 'welcome', rankData: 'profile' };
 
+/**
+ * The member's own fields: a bot snippet sends the member's Discord objects instead (its name,
+ * avatars and role colours, read by the API without a bot token), never the sample the form shows.
+ */
+const MEMBER_OWN_FIELDS = ['customUsername', 'customAvatar', 'discordUser', 'discordMember', 'discordRoleColors'];
+
+/** The design a bot snippet sends for every member: the drawn fields less the member's own. */
+const botOptions = (/** @type {Record<string, unknown>} */ body) => Object.fromEntries(Object.entries(drawnFields(body)).filter(([name]) => !MEMBER_OWN_FIELDS.includes(name)));
+
 /** The layout a body draws: `profile` unless it says `welcome` (the API's default). */
 const layoutOf = (/** @type {Record<string, unknown>} */ body) => (body.layout === 'welcome' ? 'welcome' : 'profile');
 
@@ -106,13 +115,13 @@ const EVENT_NOTES = {
 /** The discord.js code that sends the card for the event the layout suits. */
 const DISCORD_JS_HANDLERS = {
   join: `client.on(Events.GuildMemberAdd, async (member) => {
-  const card = await drawCard(member.id);
+  const card = await drawCard(member.user, member);
   if (card) await member.guild.systemChannel?.send({ content: \`Welcome to \${member.guild.name}, \${member}!\`, files: [card] });
 });
 
 client.once(Events.ClientReady, (ready) => console.log(\`Logged in as \${ready.user.tag}\`));`,
   leave: `client.on(Events.GuildMemberRemove, async (member) => {
-  const card = await drawCard(member.id);
+  const card = await drawCard(member.user, member);
   if (card) await member.guild.systemChannel?.send({ content: \`\${member.user.username} left \${member.guild.name}.\`, files: [card] });
 });
 
@@ -127,7 +136,7 @@ client.on(Events.InteractionCreate, async (interaction) => {
   // Drawing can take longer than the 3 s Discord waits for a first answer.
   await interaction.deferReply();
   const user = interaction.options.getUser('member') ?? interaction.user;
-  const card = await drawCard(user.id);
+  const card = await drawCard(user, interaction.options.getMember('member') ?? interaction.member);
   await interaction.editReply(card ? { files: [card] } : 'The card could not be drawn.');
 });
 
@@ -269,7 +278,7 @@ function discordJs(call) {
   const event = botEventFor(call.body);
   // Pretty JSON is a JavaScript literal; keys that are plain identifiers lose their quotes, as
   // people write them. (Only whole keys at a line's start match: string values are escaped JSON.)
-  const options = JSON.stringify(drawnFields(call.body), null, 2).replace(/^(\s*)"([A-Za-z_$][\w$]*)":/gm, '$1$2:');
+  const options = JSON.stringify(botOptions(call.body), null, 2).replace(/^(\s*)"([A-Za-z_$][\w$]*)":/gm, '$1$2:');
   const imports = event === 'rank' ? 'AttachmentBuilder, Client, Events, GatewayIntentBits, SlashCommandBuilder' : 'AttachmentBuilder, Client, Events, GatewayIntentBits';
   const intents = event === 'rank' ? 'GatewayIntentBits.Guilds' : 'GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers';
   const portal = event === 'rank' ? '' : '\n// Turn on the Server Members intent for your bot in the Discord developer portal.';
@@ -283,16 +292,25 @@ const CARD_OPTIONS = ${options};
 
 const client = new Client({ intents: [${intents}] });
 
-/** The card for a user id, as an attachment; undefined (and logged) when the API refuses. */
-async function drawCard(userId) {
-  const response = await fetch(\`\${CARD_URL}?userId=\${userId}\`, {
+/**
+ * The card of a user (and member), as an attachment; undefined (and logged) when the API refuses.
+ * The member's own objects go with the design: its name, avatars and role colours are drawn.
+ */
+async function drawCard(user, member) {
+  const body = {
+    ...CARD_OPTIONS,
+    discordUser: user.toJSON(),
+    // A member discord.js has cached (an interaction's may be raw API data, without toJSON).
+    ...(typeof member?.toJSON === 'function' && { discordMember: member.toJSON(), discordRoleColors: member.roles.color?.colors }),
+  };
+  const response = await fetch(\`\${CARD_URL}?userId=\${user.id}\`, {
     method: 'POST',
     headers: {
       Authorization: process.env.UTILITY_API_KEY,
       'Content-Type': 'application/json',
       Accept: ${jsString(imageTypeFor(call.body))},
     },
-    body: JSON.stringify(CARD_OPTIONS),
+    body: JSON.stringify(body),
   });
   if (!response.ok) {
     console.error('The card failed:', response.status, await response.text());
@@ -313,13 +331,13 @@ await client.login(process.env.DISCORD_TOKEN);
 const DISCORD_PY_HANDLERS = {
   join: `@client.event
 async def on_member_join(member: discord.Member):
-    card = await draw_card(member.id)
+    card = await draw_card(member)
     channel = member.guild.system_channel
     if card is not None and channel is not None:
         await channel.send(f"Welcome to {member.guild.name}, {member.mention}!", file=card)`,
   leave: `@client.event
 async def on_member_remove(member: discord.Member):
-    card = await draw_card(member.id)
+    card = await draw_card(member)
     channel = member.guild.system_channel
     if card is not None and channel is not None:
         await channel.send(f"{member.name} left {member.guild.name}.", file=card)`,
@@ -331,7 +349,7 @@ async def on_member_remove(member: discord.Member):
 async def rank(interaction: discord.Interaction, member: Optional[discord.Member] = None):
     # Drawing can take longer than the 3 s Discord waits for a first answer.
     await interaction.response.defer()
-    card = await draw_card((member or interaction.user).id)
+    card = await draw_card(member or interaction.user)
     if card is None:
         await interaction.followup.send("The card could not be drawn.")
     else:
@@ -359,17 +377,29 @@ function discordPy(call) {
 ${imports}
 
 CARD_URL = ${JSON.stringify(`${call.serverUrl}${call.path}`)}
-CARD_OPTIONS = ${pythonLiteral(drawnFields(call.body))}
+CARD_OPTIONS = ${pythonLiteral(botOptions(call.body))}
 
 intents = discord.Intents.default()${members}
 client = discord.Client(intents=intents)
 
 
-async def draw_card(user_id: int):
-    """The card for a user id as a discord.File; None (and printed) when the API refuses."""
+def discord_objects(who):
+    """The member's (or user's) own objects as the API reads them: its name, avatars and role colour."""
+    body = {"discordUser": {"id": str(who.id), "username": who.name, "global_name": getattr(who, "global_name", None),
+                            "avatar": who.avatar.key if who.avatar else None}}
+    if isinstance(who, discord.Member):
+        body["discordMember"] = {"guild_id": str(who.guild.id), "nick": who.nick,
+                                 "avatar": who.guild_avatar.key if who.guild_avatar else None}
+        if who.colour.value:
+            body["discordRoleColors"] = {"primary_color": who.colour.value}
+    return body
+
+
+async def draw_card(who):
+    """The card of a member (or user) as a discord.File; None (and printed) when the API refuses."""
     headers = {"Authorization": os.environ["UTILITY_API_KEY"], "Accept": ${JSON.stringify(imageTypeFor(call.body))}}
     async with aiohttp.ClientSession() as session:
-        async with session.post(CARD_URL, params={"userId": str(user_id)}, json=CARD_OPTIONS, headers=headers) as response:
+        async with session.post(CARD_URL, params={"userId": str(who.id)}, json={**discord_objects(who), **CARD_OPTIONS}, headers=headers) as response:
             if response.status != 200:
                 print("The card failed:", response.status, await response.text())
                 return None
