@@ -12,6 +12,15 @@ import { discordIdSchema } from './snowflake.ts';
 const ANIMATED_CARD_CAPS_TEXT =
   'An animated card loops after at most 10 s, has at most 60 frames (15 at the 2x scale), frames of at least 20 ms (10 ms or less in the source plays as 100 ms, as browsers do) and at most 4 MiB: over it, it is drawn again with half the frames.';
 
+/**
+ * The panel the card's text stands on. `frosted` (default): a tinted panel the legibility step
+ * darkens (lightens) as a whole until every text reads. `glass`: a faint tint that lets the
+ * background show through; the legibility step instead puts a scrim behind each text that needs it.
+ */
+export const CARD_PANELS = ['frosted', 'glass'] as const;
+export type CardPanel = (typeof CARD_PANELS)[number];
+export const DEFAULT_CARD_PANEL: CardPanel = 'frosted';
+
 export const PRESENCE_STATUSES = ['offline', 'online', 'idle', 'dnd'] as const;
 export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
 
@@ -279,6 +288,13 @@ export const cardOptionsSchema = z.strictObject(
       })
       .optional(),
     labels: labelsSchema.optional(),
+    panel: z
+      .enum(CARD_PANELS, { error: `must be one of ${CARD_PANELS.join(', ')}` })
+      .meta({
+        description: `Extension. The panel behind the text. \`frosted\` (default): a dark (light) tinted panel, darkened further as a whole where the background needs it, so the photo shows as a soft glow around and through it. \`glass\`: a faint tint, so the background photo (banner or \`customBackground\`) shows through the whole panel; every text still reaches its contrast (4.5:1, 3:1 for the name), the card putting a dark (light) scrim behind each text the photo would make hard to read instead of darkening the whole panel. Default \`${DEFAULT_CARD_PANEL}\`.`,
+        examples: ['glass'],
+      })
+      .optional(),
     disableProfileTheme: flag("Ignores the profile's theme colors (border, avatar ring, generated background). Default false.").optional(),
   },
   { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },

@@ -86,6 +86,8 @@ export interface CardOptions {
   fontFamily?: 'inter' | 'manrope' | 'fira-sans' | 'comfortaa' | 'literata' | 'eb-garamond' | 'roboto-slab' | 'roboto-condensed' | 'jetbrains-mono' | 'press-start-2p';
   /** The card's fixed words, translated or replaced. */
   labels?: CardLabels;
+  /** The panel behind the text: `glass` lets the background photo show through (every text keeps its contrast). Default `frosted`. */
+  panel?: 'frosted' | 'glass';
   format?: CardFormat;
   /** A saved design of the key's account (`tpl_...`): its fields underneath, these over them. */
   template?: string;
