@@ -225,7 +225,9 @@ export const cardOptionsSchema = z.strictObject(
         examples: ['613425648685547541'],
       })
       .optional(),
-    customBackground: mediaUrl('Background image URL. Default: the profile banner, else a background generated from the profile colors.').optional(),
+    customBackground: mediaUrl(
+      'Background image URL. Default: the profile banner, else a background generated from the profile colors. A Discord attachment URL (`cdn.discordapp.com` or `media.discordapp.net` `/attachments/...`, as a slash command\'s attachment gives) is taken here: the card fetches it at once and keeps the drawn image. It is a 400 in a template or a signed card link (any of `customBackground`, `customAvatar`, `customBadges`), which are drawn again later from the URL, and Discord makes attachment links expire after about a day.',
+    ).optional(),
     badgesFrame: flag('Draws a translucent frame behind the badges. Default false.').optional(),
     overwriteBadges: flag('When true, `customBadges` are shown after the profile badges instead of replacing them. Default false.').optional(),
     removeBadges: flag('Hides every badge, profile or custom. Default false.').optional(),

@@ -12,3 +12,4 @@ export { RENDER_ABANDONED_REASON, RENDER_JOB_NAME, RENDER_JOB_OPTIONS, RENDER_QU
 export { anyCasePattern } from './any-case-pattern.ts';
 export { refuseFutureSnowflake, snowflakeCreatedAt, snowflakeSchema } from './snowflake.ts';
 export { DEFAULT_LEADERBOARD_TITLE, DEFAULT_SCORE_LABEL, highlightPlacement, LEADERBOARD_LIMITS, leaderboardOptionsSchema, type LeaderboardOptions, type LeaderboardRow } from './leaderboard-options.ts';
+export { DISCORD_ATTACHMENT_URL_REFUSAL, discordAttachmentUrlProblems, isDiscordAttachmentUrl } from './discord-attachment-url.ts';
