@@ -114,6 +114,23 @@ export function registerCardLinkTests(test: TestFn, target: () => CardLinkTarget
     t.like(json(badField.bytes).error, { code: 'invalid_request', details: [{ in: 'query', field: 'o.presenceStatus' }] });
   });
 
+  test(`${mode}: a Discord attachment URL in a link's options is a 400 that says it expires`, async (t) => {
+    const current = target();
+    const attachment = 'https://cdn.discordapp.com/attachments/1100000000000000000/1200000000000000000/bg.png?ex=6800&is=67ff&hm=ab12';
+    const cases: [Parameters<typeof cardUrl>[0]['card'], string][] = [
+      [{ customBackground: attachment }, 'o.customBackground'],
+      [{ customAvatar: attachment.replace('cdn.discordapp.com', 'media.discordapp.net') }, 'o.customAvatar'],
+      [{ customBadges: ['https://example.com/badge.png', attachment] }, 'o.customBadges.1'],
+    ];
+    for (const [card, field] of cases) {
+      const refused = await fetchLink(cardUrl({ baseUrl: current.url, apiKey: current.apiKey, userId: USER_ID, card }));
+      t.is(refused.status, 400, field);
+      const { error } = json(refused.bytes);
+      t.like(error, { code: 'invalid_request', details: [{ in: 'query', field }] });
+      t.regex(error.message, /Discord attachment URL.*expire after about a day/);
+    }
+  });
+
   test(`${mode}: a revoked key's links are 403 card_link_revoked, the stored card included; a first fetch counts a request and a card, later ones nothing`, async (t) => {
     const current = target();
     const created = await createKey(current.keysEnv, ['--name', `${mode}-link-bot`]);
@@ -196,6 +213,11 @@ export function registerTemplateTests(test: TestFn, target: () => CardLinkTarget
     const memberField = await call(current, owner.key, 'POST', '/v1/templates', { name: 'Mine', fields: { customUsername: 'Ada' } });
     t.is(memberField.status, 400, 'a member field is never part of a design');
     t.like(memberField.body.error.details[0], { in: 'body', field: 'fields.customUsername' });
+
+    const attachment = await call(current, owner.key, 'POST', '/v1/templates', { name: 'Photo', fields: { customBackground: 'https://media.discordapp.net/attachments/1/2/photo.jpg?ex=1&is=2&hm=3' } });
+    t.is(attachment.status, 400, 'a template is drawn for months: an attachment URL expires in a day');
+    t.like(attachment.body.error.details[0], { in: 'body', field: 'fields.customBackground' });
+    t.regex(attachment.body.error.details[0].message, /expire after about a day/);
 
     const listed = await call(current, owner.key, 'GET', '/v1/templates');
     t.deepEqual(listed.body, { templates: [created.body], limit: 25 });

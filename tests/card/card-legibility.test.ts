@@ -159,3 +159,47 @@ test('the measurement catches illegible text: white text on a white card without
   const measured = measure(png, name, 1);
   t.true(measured.contrast < 1.5, `measured ${measured.contrast.toFixed(2)}:1`);
 });
+
+/**
+ * The luminance standard deviation of the panel where no text is (right of the name, above the
+ * rank row, no badges): how much of the photo shows through it.
+ */
+function photoShowing(png: PNG): number {
+  const values: number[] = [];
+  for (let y = 40; y < 160; y += 2) {
+    for (let x = 620; x < 860; x += 2) values.push(relativeLuminance(pixelAt(png, x, y)));
+  }
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
+}
+
+test('the glass panel shows the photo: more of its variation behind the panel than the frosted panel lets through', async (t) => {
+  for (const name of ['busy', 'dark photo', 'light photo'] as const) {
+    const input = (panel: 'frosted' | 'glass'): CardInput => ({ profile: PROFILE, options: { panel, customBackground: 'https://example.com/photo.png', rankData: RANK }, images: { background: BACKGROUNDS[name] } });
+    const frosted = photoShowing(decodePng((await renderCard(input('frosted'))).png));
+    const glass = photoShowing(decodePng((await renderCard(input('glass'))).png));
+    t.true(glass > frosted * 1.5, `${name}: luminance deviation ${glass.toFixed(4)} on glass, ${frosted.toFixed(4)} frosted`);
+  }
+});
+
+for (const [backgroundName, background] of Object.entries(BACKGROUNDS)) {
+  test(`glass panel: every text still reaches its contrast on a ${backgroundName} background, in every layout`, async (t) => {
+    const problems: string[] = [];
+    for (const [layout, backgroundBrightness] of [['profile', 60], ['profile', 100], ['welcome', 60], ['welcome', 100], ['levelup', 100]] as const) {
+      for (const usernameColor of NAME_COLORS) {
+        const options = {
+          panel: 'glass' as const,
+          layout,
+          message: 'You are member #1,234',
+          customBackground: 'https://example.com/background.png',
+          backgroundBrightness,
+          rankData: RANK,
+          customSubtitle: 'A subtitle in the smallest text',
+          ...(usernameColor === undefined ? {} : { usernameColor }),
+        };
+        for (const problem of await shortfalls({ profile: PROFILE, options, images: { background } })) problems.push(`${layout}, brightness ${backgroundBrightness}, name ${usernameColor ?? 'default'}: ${problem}`);
+      }
+    }
+    t.deepEqual(problems, []);
+  });
+}

@@ -1,4 +1,4 @@
-import { cardOptionsSchema, hexColorField, isSupportedDateLocale, parseHexColor, refuseFutureSnowflake, snowflakeCreatedAt, snowflakeSchema } from '@utility-api/render-jobs';
+import { CARD_LIMITS, cardOptionsSchema, hexColorField, isSupportedDateLocale, parseHexColor, refuseFutureSnowflake, snowflakeCreatedAt, snowflakeSchema } from '@utility-api/render-jobs';
 import test from 'ava';
 
 const problems = (input: unknown) => {
@@ -38,6 +38,7 @@ test('every option of the spec is accepted and colors are normalized', (t) => {
     message: 'You are member #1,234',
     fontFamily: 'fira-sans',
     labels: { level: 'Niveau', rank: 'Rang', xp: 'EP', bot: 'Robot', welcome: 'Bienvenue' },
+    panel: 'glass',
   });
   t.is(options.layout, 'welcome');
   t.is(options.usernameColor, '#ff5533');
@@ -64,10 +65,12 @@ test('layout, headline and message: the layout names its values, texts have limi
   t.deepEqual(problems({ layout: 1 }), ['layout: must be one of profile, welcome, levelup']);
   t.deepEqual(problems({ layout: 'Welcome' }), ['layout: must be one of profile, welcome, levelup']);
   t.deepEqual(problems({ headline: 42 }), ['headline: must be text']);
+  t.deepEqual(problems({ panel: 'clear' }), ['panel: must be one of frosted, glass']);
   t.deepEqual(problems({ message: ['a'] }), ['message: must be text']);
-  t.deepEqual(problems({ headline: 'x'.repeat(41) }), ['headline: must be at most 40 characters']);
-  t.deepEqual(problems({ message: 'x'.repeat(97) }), ['message: must be at most 96 characters']);
-  t.deepEqual(problems({ layout: 'welcome', headline: 'x'.repeat(40), message: 'x'.repeat(96) }), []);
+  const { maxHeadlineLength, maxMessageLength } = CARD_LIMITS;
+  t.deepEqual(problems({ headline: 'x'.repeat(maxHeadlineLength + 1) }), [`headline: must be at most ${maxHeadlineLength} characters`]);
+  t.deepEqual(problems({ message: 'x'.repeat(maxMessageLength + 1) }), [`message: must be at most ${maxMessageLength} characters`]);
+  t.deepEqual(problems({ layout: 'welcome', headline: 'x'.repeat(maxHeadlineLength), message: 'x'.repeat(maxMessageLength) }), []);
   // Accepted with the profile layout too (documented as not drawn there), so switching layouts is one field.
   t.deepEqual(problems({ layout: 'profile', headline: 'Hi', message: 'there' }), []);
   t.deepEqual(problems({ headline: '', message: '' }), []);

@@ -78,6 +78,7 @@ const OPTION_CASES: [string, CardInput, CardInput][] = [
   ['backgroundBrightness', welcome({ backgroundBrightness: 100 }), welcome()],
   ['moreBackgroundBlur', { ...welcome({ moreBackgroundBlur: true, backgroundBrightness: 100 }), profile: { ...PROFILE, banner: landscape } }, { ...welcome({ backgroundBrightness: 100 }), profile: { ...PROFILE, banner: landscape } }],
   ['customBackground', welcome({ customBackground: 'https://example.com/a.png' }, { images: { background: sampleAbstractPng() } }), welcome()],
+  ['panel', welcome({ panel: 'glass', customBackground: 'https://example.com/a.png' }, { images: { background: landscape } }), welcome({ customBackground: 'https://example.com/a.png' }, { images: { background: landscape } })],
   ['customAvatar', welcome({ customAvatar: 'https://example.com/avatar.png' }, { images: { avatar: sampleBadgePng('#e84393') } }), welcome()],
   ['squareAvatar', welcome({ squareAvatar: true }), welcome()],
   ['removeAvatarFrame', welcome({ removeAvatarFrame: true }), welcome()],

@@ -365,6 +365,42 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     },
   },
   {
+    name: 'palette-pink-avatar',
+    description: 'No accent or theme colour, no banner: ring, border and generated art take the pink of the avatar (they took a hue from the user id before).',
+    input: { profile: { userId: '302050872383242240', username: 'mina.k', displayName: 'Mina', avatar: sampleAvatarPng(330) }, options: { rankData: rank({ rank: 4, currentXp: 3100 }) } },
+  },
+  {
+    name: 'palette-blue-avatar-welcome',
+    description: 'Welcome card, no colour given: the accent (ring, rule, border, art) from the blue avatar; headline with {name}.',
+    input: { profile: { userId: '302050872383242240', username: 'theo', displayName: 'Theo', avatar: avatarBlue }, options: { layout: 'welcome', headline: 'Welcome, {name}!', message: 'You are member #1,234' } },
+  },
+  {
+    name: 'glass-panel-photo',
+    description: 'panel "glass" over a custom photo: the landscape shows through the panel, each text keeps its contrast; accent from the avatar.',
+    input: {
+      profile: { userId: '302050872383242240', username: 'mina.k', displayName: 'Mina Kovač', avatar: sampleAvatarPng(330) },
+      options: { panel: 'glass', customBackground: 'https://example.com/landscape.jpg', rankData: rank({ rank: 3 }), presenceStatus: 'online' },
+      images: { background: landscape },
+    },
+  },
+  {
+    name: 'glass-panel-busy-welcome',
+    description: 'panel "glass" over the busy test picture in the welcome layout: the hardest ground, a scrim behind each text that needs one.',
+    input: {
+      profile: { userId: '302050872383242240', username: 'mina.k', displayName: 'Mina Kovač', avatar: sampleAvatarPng(330) },
+      options: { panel: 'glass', layout: 'welcome', headline: 'Welcome, {name}!', message: 'You are member #1,234', customBackground: 'https://example.com/busy.png' },
+      images: { background: busy },
+    },
+  },
+  {
+    name: 'welcome-80-character-name',
+    description: 'An 80-character display name with the README bot\'s headline `Welcome, {name}!`: the headline shrinks to 25 px then ends with "…", the name to 45 px then "…"; a 200, never a 400.',
+    input: {
+      profile: { userId: '302050872383242240', username: 'wilhelmina', displayName: 'Wilhelmina Konstantinopoulou-Vanderbilt the Third of Greater Manchestershireland', avatar: avatarBlue },
+      options: { layout: 'welcome', headline: 'Welcome, {name}!', message: 'You are member #1,234' },
+    },
+  },
+  {
     name: 'hidpi',
     description: 'scale 2: 1800x600 for HiDPI screens.',
     input: { profile: ADA, options: { rankData: rank({ rank: 2 }), presenceStatus: 'online' }, scale: 2 },

@@ -7,6 +7,7 @@ export { warmUpCardRenderer } from './warm-up.ts';
 export type { CardAnimationFormat } from './animation/encode-animation.ts';
 export { type AnimatedCardOptions, renderAnimatedCard, type RenderedAnimatedCard } from './animation/render-animated-card.ts';
 export { ANIMATION_CAPS } from './animation/timeline.ts';
+export { CARD_BYTE_CAPS, DISCORD_UPLOAD_LIMIT_BYTES } from './card-bytes.ts';
 export { cardAltText } from './text/alt-text.ts';
 export { type LeaderboardInput, renderLeaderboardCard } from './leaderboard/render-leaderboard.ts';
 export { leaderboardAltText } from './leaderboard/leaderboard-alt-text.ts';

@@ -1,4 +1,4 @@
-import { type CardLayout, CARD_FONT_FAMILIES, DEFAULT_CARD_FONT_FAMILY, DEFAULT_CARD_LAYOUT, DEFAULT_DATE_LOCALE, DEFAULT_LEVELUP_HEADLINE, DEFAULT_WELCOME_HEADLINE, snowflakeCreatedAt } from '@utility-api/render-jobs';
+import { type CardLayout, CARD_FONT_FAMILIES, DEFAULT_CARD_FONT_FAMILY, DEFAULT_CARD_LAYOUT, DEFAULT_CARD_PANEL, DEFAULT_DATE_LOCALE, DEFAULT_LEVELUP_HEADLINE, DEFAULT_WELCOME_HEADLINE, snowflakeCreatedAt } from '@utility-api/render-jobs';
 import type { Canvas, CanvasRenderingContext2D } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
 import { GROUND_TEXT } from './legibility/ground.ts';
@@ -170,6 +170,8 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
      * measures on a backdrop of its frames' worst case instead (animation/animated-layers.ts).
      */
     legibilityBackdrop: undefined as CanvasRenderingContext2D | undefined,
+    /** The panel style (`panel`): `glass` shows the background through it, with a scrim per text (legibility-step.ts). */
+    panel: options.panel ?? DEFAULT_CARD_PANEL,
     /** The black veil of `backgroundBrightness` (legibility/theme.ts: none by default on the light theme). */
     veilAlpha,
     /** The bytes the avatar was drawn from (custom or profile avatar), if one was: an animated card reads its other frames. */

@@ -11,7 +11,16 @@ import { discordIdSchema } from './snowflake.ts';
  * field's description: the job contract does not depend on the drawing package).
  */
 const ANIMATED_CARD_CAPS_TEXT =
-  'An animated card loops after at most 10 s, has at most 60 frames (15 at the 2x scale), frames of at least 20 ms (10 ms or less in the source plays as 100 ms, as browsers do) and at most 4 MiB: over it, it is drawn again with half the frames.';
+  'An animated card loops after at most 10 s, has at most 60 frames (15 at the 2x scale), frames of at least 20 ms (10 ms or less in the source plays as 100 ms, as browsers do) and at most 4 MiB: over it, it is drawn again with half the frames (still over it at two frames, the answer is the still card). Every card, still or animated, is under Discord\'s 10 MiB upload limit by construction (a still card at the 2x scale cannot pass 4.4 MB).';
+
+/**
+ * The panel the card's text stands on. `frosted` (default): a tinted panel the legibility step
+ * darkens (lightens) as a whole until every text reads. `glass`: a faint tint that lets the
+ * background show through; the legibility step instead puts a scrim behind each text that needs it.
+ */
+export const CARD_PANELS = ['frosted', 'glass'] as const;
+export type CardPanel = (typeof CARD_PANELS)[number];
+export const DEFAULT_CARD_PANEL: CardPanel = 'frosted';
 
 export const PRESENCE_STATUSES = ['offline', 'online', 'idle', 'dnd'] as const;
 export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
@@ -217,7 +226,9 @@ export const cardOptionsSchema = z.strictObject(
         examples: ['613425648685547541'],
       })
       .optional(),
-    customBackground: mediaUrl('Background image URL. Default: the profile banner, else a background generated from the profile colors.').optional(),
+    customBackground: mediaUrl(
+      'Background image URL. Default: the profile banner, else a background generated from the profile colors. A Discord attachment URL (`cdn.discordapp.com` or `media.discordapp.net` `/attachments/...`, as a slash command\'s attachment gives) is taken here: the card fetches it at once and keeps the drawn image. It is a 400 in a template or a signed card link (any of `customBackground`, `customAvatar`, `customBadges`), which are drawn again later from the URL, and Discord makes attachment links expire after about a day.',
+    ).optional(),
     badgesFrame: flag('Draws a translucent frame behind the badges. Default false.').optional(),
     overwriteBadges: flag('When true, `customBadges` are shown after the profile badges instead of replacing them. Default false.').optional(),
     removeBadges: flag('Hides every badge, profile or custom. Default false.').optional(),
@@ -280,6 +291,13 @@ export const cardOptionsSchema = z.strictObject(
       })
       .optional(),
     labels: labelsSchema.optional(),
+    panel: z
+      .enum(CARD_PANELS, { error: `must be one of ${CARD_PANELS.join(', ')}` })
+      .meta({
+        description: `Extension. The panel behind the text. \`frosted\` (default): a dark (light) tinted panel, darkened further as a whole where the background needs it, so the photo shows as a soft glow around and through it. \`glass\`: a faint tint, so the background photo (banner or \`customBackground\`) shows through the whole panel; every text still reaches its contrast (4.5:1, 3:1 for the name), the card putting a dark (light) scrim behind each text the photo would make hard to read instead of darkening the whole panel. Default \`${DEFAULT_CARD_PANEL}\`.`,
+        examples: ['glass'],
+      })
+      .optional(),
     disableProfileTheme: flag("Ignores the profile's theme colors (border, avatar ring, generated background). Default false.").optional(),
     discordUser: discordUserSchema.optional(),
     discordMember: discordMemberSchema.optional(),

@@ -94,6 +94,8 @@ export interface CardOptions {
   discordRoleColors?: DiscordRoleColors;
   /** Draws `display_name_styles` with the closest bundled fonts and effects (experimental). */
   experimentalDisplayNameStyles?: boolean;
+  /** The panel behind the text: `glass` lets the background photo show through (every text keeps its contrast). Default `frosted`. */
+  panel?: 'frosted' | 'glass';
   format?: CardFormat;
   /** A saved design of the key's account (`tpl_...`): its fields underneath, these over them. */
   template?: string;

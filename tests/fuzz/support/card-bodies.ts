@@ -1,4 +1,4 @@
-import { CARD_FONT_FAMILY_IDS, CARD_LAYOUTS, CARD_LIMITS, PRESENCE_STATUSES } from '@utility-api/render-jobs';
+import { CARD_FONT_FAMILY_IDS, CARD_LAYOUTS, CARD_LIMITS, CARD_PANELS, PRESENCE_STATUSES } from '@utility-api/render-jobs';
 import fc from 'fast-check';
 import { FIXED_NOW_MS } from '../../helpers/test-gateway.ts';
 
@@ -63,6 +63,7 @@ export function validCardOptions(withUrls: boolean): fc.Arbitrary<Record<string,
       headline: cardText(CARD_LIMITS.maxHeadlineLength),
       message: cardText(CARD_LIMITS.maxMessageLength),
       fontFamily: fc.constantFrom(...CARD_FONT_FAMILY_IDS),
+      panel: fc.constantFrom(...CARD_PANELS),
       labels: fc.record(
         {
           level: cardText(CARD_LIMITS.maxLabelLength),
@@ -87,7 +88,7 @@ export function validCardOptions(withUrls: boolean): fc.Arbitrary<Record<string,
 const KNOWN_FIELDS = new Set([
   'customUsername', 'customTag', 'customSubtitle', 'customBadges', 'customBackground', 'badgesFrame', 'overwriteBadges', 'removeBadges',
   'removeBorder', 'usernameColor', 'tagColor', 'borderColor', 'squareAvatar', 'backgroundBrightness', 'removeAvatarFrame', 'customDate',
-  'rankData', 'presenceStatus', 'moreBackgroundBlur', 'localDateType', 'disableProfileTheme', 'layout', 'headline', 'message', 'fontFamily', 'labels',
+  'rankData', 'presenceStatus', 'moreBackgroundBlur', 'localDateType', 'disableProfileTheme', 'layout', 'headline', 'message', 'fontFamily', 'labels', 'panel',
 ]);
 
 const notHttpUrl = fc.constantFrom('ftp://example.com/a.png', 'javascript:alert(1)', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=', 'not a url', '', '//example.com/a.png', 'http//x', 42, null, ['http://example.com/a.png']);
@@ -130,6 +131,7 @@ const breakage: fc.Arbitrary<{ field: string; patch: Record<string, unknown> }> 
   fc.constant({ field: 'rankData', patch: { layout: 'levelup', rankData: undefined } }),
   fc.constantFrom(null, 1, 'x', [], true).map((value) => ({ field: 'rankData', patch: { rankData: value } })),
   fc.constantFrom('Inter', 'comic-sans', '', 1, null, ['inter']).map((value) => ({ field: 'fontFamily', patch: { fontFamily: value } })),
+  fc.constantFrom('Glass', 'clear', '', 0.5, null, ['glass']).map((value) => ({ field: 'panel', patch: { panel: value } })),
   fc.tuple(fc.constantFrom('level', 'rank', 'xp', 'bot'), fc.integer({ min: 1, max: 200 }), fc.constantFrom('a', '👍')).map(([label, extra, unit]) => ({
     field: `labels.${label}`,
     patch: { labels: { [label]: unit.repeat(CARD_LIMITS.maxLabelLength + extra) } },

@@ -81,10 +81,15 @@ export async function renderAnimatedCard(input: CardInput, options: AnimatedCard
     const encoded = await encodeAnimation(pixels, { width, height, delaysMs: timeline.delaysMs, format: options.format });
     draw += encodeStarted - drawStarted;
     encode += performance.now() - encodeStarted;
-    // Too many bytes: the same loop with half the frames (sampled again from the sources' times).
-    if (encoded.bytes.length > (options.maxBytes ?? ANIMATION_CAPS.maxBytes) && timeline.delaysMs.length > 2) {
-      maxFrames = Math.ceil(timeline.delaysMs.length / 2);
-      continue;
+    // Too many bytes: the same loop with half the frames (sampled again from the sources' times);
+    // still too many at two frames, the still card (under the cap by construction: card-bytes.ts),
+    // so no answer can pass the cap, nor Discord's upload limit.
+    if (encoded.bytes.length > (options.maxBytes ?? ANIMATION_CAPS.maxBytes)) {
+      if (timeline.delaysMs.length > 2) {
+        maxFrames = Math.ceil(timeline.delaysMs.length / 2);
+        continue;
+      }
+      return stillCard(input, [...warnings, `the animation took ${encoded.bytes.length} bytes even with 2 frames, over the ${options.maxBytes ?? ANIMATION_CAPS.maxBytes}-byte cap: the still card instead`]);
     }
     // Every frame drawn alike (a source whose frames are all the same picture): the encoder kept
     // one, so nothing moves in the file, and the answer is the still card, as when nothing moves.

@@ -16,7 +16,7 @@ export const ANIMATION_CAPS = {
    * the others to about 20 ms, so shorter output frames would only play slower than written.
    */
   minFrameMs: 20,
-  /** The most bytes an encoded animation may take: a bot's Discord upload stays well under 8 MB. */
+  /** The most bytes an encoded animation may take: well under Discord's 10 MiB upload limit (card-bytes.ts checks it). */
   maxBytes: 4 * 1024 * 1024,
 } as const;
 

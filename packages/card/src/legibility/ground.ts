@@ -1,4 +1,4 @@
-import type { Rgb } from '@utility-api/render-jobs';
+import type { CardPanel, Rgb } from '@utility-api/render-jobs';
 
 /**
  * The tone the card's text stands on. White or light text (the default) stands on a dark frosted
@@ -13,10 +13,14 @@ export const GROUND_COLOR: Readonly<Record<Ground, Rgb>> = {
   light: { r: 246, g: 247, b: 250 },
 };
 
-/** The panel's own tint, left to right, before the legibility step adds what the pixels need. */
-export const PANEL_ALPHA: Readonly<Record<Ground, readonly [number, number]>> = {
-  dark: [0.5, 0.4],
-  light: [0.62, 0.5],
+/**
+ * The panel's own tint, left to right, per panel style (`panel`), before the legibility step adds
+ * what the pixels need. The glass panel's is a hint of an edge, not a veil: the photo behind it is
+ * the point, and each text gets its own scrim where it needs one (legibility-step.ts).
+ */
+export const PANEL_ALPHA: Readonly<Record<CardPanel, Readonly<Record<Ground, readonly [number, number]>>>> = {
+  frosted: { dark: [0.5, 0.4], light: [0.62, 0.5] },
+  glass: { dark: [0.16, 0.1], light: [0.2, 0.12] },
 };
 
 /** Default colors of the texts on each ground (each reaches 4.5:1 on its ground at full tint). */

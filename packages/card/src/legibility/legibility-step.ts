@@ -16,7 +16,9 @@ import { luminanceQuantileOffset } from './luminance-quantile.ts';
  * background, the veil and the panel) and darkens the panel (lightens, on a light ground) just as
  * much as the least legible run needs to reach its contrast (4.5:1 for small text, 3:1 for the
  * name). A run whose color wants the other ground (a light tag beside a dark name) or that is still
- * short gets a pill of its own ground behind it. Cards on ordinary dark photos get nothing.
+ * short gets a pill of its own ground behind it. Cards on ordinary dark photos get nothing. On the
+ * glass panel (`panel: "glass"`) the panel stays as it is and every run that is short gets its
+ * pill, a scrim just behind that text, so the photo stays visible everywhere else.
  */
 
 /** The share of pixels behind a run allowed to be lighter (darker) than the one measured: stray sparkles. */
@@ -82,7 +84,9 @@ export function legibilityStepFor(textRuns: (context: CanvasRenderingContext2D, 
       });
       const panelGround = GROUND_COLOR[scene.ground];
       const onPanelGround = runs.filter((measured) => measured.wantsDark === (scene.ground === 'dark'));
-      const panelAlpha = Math.max(0, ...onPanelGround.map((measured) => alphaNeeded(measured.behind, measured.color, panelGround, measured.target)));
+      // The glass panel is never darkened as a whole (the photo behind it is the point): every
+      // text that needs it gets its own scrim below instead.
+      const panelAlpha = scene.panel === 'glass' ? 0 : Math.max(0, ...onPanelGround.map((measured) => alphaNeeded(measured.behind, measured.color, panelGround, measured.target)));
       if (panelAlpha > 0) {
         roundedRectPath(context, PANEL.x, PANEL.y, PANEL.width, PANEL.height, PANEL.radius);
         context.fillStyle = rgba(panelGround, panelAlpha);

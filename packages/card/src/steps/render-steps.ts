@@ -37,8 +37,8 @@ const backgroundStep: RenderStep = {
  * then composites, either way); the hairline edge is stroked on the card itself, because stroking
  * it on the layer would round its antialiased pixels differently (checked: off by one there).
  */
-function panelFill(ground: Scene['ground'], scale: number): Canvas {
-  const key = `panel:${ground}:${scale}`;
+function panelFill(ground: Scene['ground'], panel: Scene['panel'], scale: number): Canvas {
+  const key = `panel:${panel}:${ground}:${scale}`;
   const cached = staticLayerCache.get(key);
   if (cached) return cached.canvas;
   const canvas = createCanvas(CARD.width * scale, CARD.height * scale);
@@ -46,7 +46,7 @@ function panelFill(ground: Scene['ground'], scale: number): Canvas {
   context.scale(scale, scale);
   roundedRectPath(context, PANEL.x, PANEL.y, PANEL.width, PANEL.height, PANEL.radius);
   const color = GROUND_COLOR[ground];
-  const [leftAlpha, rightAlpha] = PANEL_ALPHA[ground];
+  const [leftAlpha, rightAlpha] = PANEL_ALPHA[panel][ground];
   context.fillStyle = withStops(context.createLinearGradient(PANEL.x, 0, PANEL.x + PANEL.width, 0), [[0, rgba(color, leftAlpha)], [1, rgba(color, rightAlpha)]]);
   context.fill();
   staticLayerCache.set(key, { canvas });
@@ -63,7 +63,7 @@ const overlayStep: RenderStep = {
     }
     context.save();
     context.setTransform(1, 0, 0, 1, 0, 0);
-    context.drawImage(panelFill(scene.ground, scene.scale), 0, 0);
+    context.drawImage(panelFill(scene.ground, scene.panel, scene.scale), 0, 0);
     context.restore();
     roundedRectPath(context, PANEL.x, PANEL.y, PANEL.width, PANEL.height, PANEL.radius);
     context.lineWidth = 1;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { StorageUnavailableError, type MediaObject } from '@utility-api/media-store';
-import { MEDIA_FORMATS, renderJobId, type MediaFormat } from '@utility-api/render-jobs';
+import { discordAttachmentUrlProblems, MEDIA_FORMATS, renderJobId, type MediaFormat } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import type { CardLinkRender } from '../../accounts/account-model.ts';
 import type { AccountStore } from '../../accounts/account-store.ts';
@@ -67,6 +67,9 @@ const DESCRIPTION = [
   `template is kept ${TEMPLATE_LINK_MAX_AGE_SECONDS} s, so a template edit shows).`,
   'Refusals are JSON: `403 card_link_invalid` for any changed character (or an unknown key), `410 card_link_expired`,',
   '`403 card_link_revoked` once the key is revoked (403, not 401: no header would help).',
+  'A Discord attachment URL (`cdn.discordapp.com` or `media.discordapp.net` `/attachments/...`) as `customBackground`, `customAvatar`',
+  'or a `customBadges` entry is a `400` naming it (`o.customBackground`): Discord makes those links expire after about a day, and a',
+  "link's card is drawn again from its URL whenever its stored copy is gone; `POST /v1/profile-image` takes them (it fetches at once).",
 ].join(' ');
 
 /** The image answer's headers, stored or just drawn. */
@@ -139,6 +142,10 @@ export function cardLinkEndpoint(dependencies: CardLinkDependencies) {
     if (!userId.success) throw validationError(problemsFromZod(userId.error, 'query').map((problem) => ({ ...problem, field: 'u' })));
     const body = await resolve(dependencies.store, signer.identity.accountId, options, 'query', 'o.');
     checkDiscordIds(userId.data, body, 'query', 'o.');
+    // A link's card is drawn on its first fetch and again when its stored copy is gone, long after
+    // a Discord attachment URL in it has expired: refused, saying why (discord-attachment-url.ts).
+    const attachments = discordAttachmentUrlProblems(body);
+    if (attachments.length > 0) throw validationError(attachments.map((problem) => ({ in: 'query', field: `o.${problem.path.join('.')}`, message: problem.message })));
     const { format, template, ...cardOptions } = body;
     // The job id POST gives the same card: a link and a POST of one card share its render.
     const jobId = renderJobId({ userId: userId.data, options: cardOptions, format }, signer.identity.id);

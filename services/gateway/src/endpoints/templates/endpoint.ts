@@ -1,4 +1,4 @@
-import { cardFormatSchema, cardOptionsSchema, leaderboardOptionsSchema, refuseStillOnlyFormat } from '@utility-api/render-jobs';
+import { cardFormatSchema, cardOptionsSchema, discordAttachmentUrlProblems, leaderboardOptionsSchema, refuseStillOnlyFormat } from '@utility-api/render-jobs';
 import { z } from 'zod';
 import { TEMPLATE_ID, TEMPLATE_KINDS, type CardTemplate } from '../../accounts/account-model.ts';
 import type { AccountStore } from '../../accounts/account-store.ts';
@@ -29,7 +29,13 @@ const profileTemplateFieldsSchema = cardOptionsSchema
   .omit(PROFILE_MEMBER_FIELDS)
   .extend({ format: cardFormatSchema.optional() })
   .superRefine(refuseStillOnlyFormat)
-  .meta({ description: `Any \`POST /v1/profile-image\` body field except the member's own (${listed(PROFILE_MEMBER_FIELDS)}), which each card request gives.` });
+  // A template is drawn for months: a Discord attachment URL in it would expire in a day.
+  .superRefine((fields, context) => {
+    for (const problem of discordAttachmentUrlProblems(fields)) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+  })
+  .meta({
+    description: `Any \`POST /v1/profile-image\` body field except the member's own (${listed(PROFILE_MEMBER_FIELDS)}), which each card request gives. A Discord attachment URL (\`cdn.discordapp.com\` or \`media.discordapp.net\` \`/attachments/...\`) as \`customBackground\` or a \`customBadges\` entry is a 400: Discord makes those links expire after about a day, and a template is drawn for as long as it is kept.`,
+  });
 
 /** A leaderboard design: the board's look (title, score label, colours, format) without its rows, which each board request gives. */
 const leaderboardTemplateFieldsSchema = z
