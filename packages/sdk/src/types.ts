@@ -122,6 +122,13 @@ export interface LeaderboardRow {
   score?: number;
 }
 
+/** A leaderboard's server header. */
+export interface LeaderboardGuild {
+  name: string;
+  iconUrl?: string;
+  memberCount?: number;
+}
+
 /** The body of `POST /v1/leaderboard-image`. */
 export interface LeaderboardOptions {
   title?: string;
@@ -131,6 +138,12 @@ export interface LeaderboardOptions {
   scoreLabel?: string;
   autoColorRank?: boolean;
   accentColor?: Colour;
+  /** Ranks 1, 2 and 3 on a podium above the other rows (the rows must hold all three). */
+  podium?: boolean;
+  /** A server header above the rows: the icon (or the initials), the name, then the title and member count. */
+  guild?: LeaderboardGuild;
+  /** A background photo URL; every text's box is darkened by measure until it reaches its contrast. */
+  background?: string;
   format?: CardFormat;
   /** A leaderboard design of the key's account (`tpl_...`, saved with `kind: 'leaderboard'`): its fields underneath, these over them. */
   template?: string;
