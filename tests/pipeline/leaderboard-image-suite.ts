@@ -115,6 +115,26 @@ export function registerLeaderboardImageTests(test: TestFn, target: () => Pipeli
     t.deepEqual(contract.check('/v1/leaderboard-image', 'POST', 422, deadBackground.body), []);
   });
 
+  test(`${mode}: scale 2 draws a profile card, a welcome card and a leaderboard at twice the size; scale 3 is a 400`, async (t) => {
+    const current = target();
+    for (const layout of ['profile', 'welcome']) {
+      const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, { layout, scale: 2, customTag: `hidpi ${mode}` });
+      t.is(reply.status, 200, JSON.stringify(reply.body));
+      const pixels = decodePng(await media(reply.body.url));
+      t.deepEqual([pixels.width, pixels.height], [1800, 600], layout);
+    }
+    const board = await post(current, '/v1/leaderboard-image', { rows: [{ rank: 1, name: `Ada ${mode}`, avatarUrl: `${current.images.url}/blue.png` }], scale: 2 });
+    t.is(board.status, 200, JSON.stringify(board.body));
+    const pixels = decodePng(await media(board.body.url));
+    t.deepEqual([pixels.width, pixels.height], [1800, boardHeight(1, false) * 2]);
+    t.true(pixels.share(2 * (ROWS.avatarX - 15), 2 * (ROWS.top + ROWS.height / 2 - 15), 60, 60, isBluish) > 0.98, 'the avatar at twice its place');
+    for (const [path, body] of [[`/v1/profile-image?userId=${USER_ID}`, { scale: 3 }], ['/v1/leaderboard-image', { rows: [{ rank: 1, name: 'Ada' }], scale: 1.5 }]] as const) {
+      const refused = await post(current, path, body);
+      t.is(refused.status, 400);
+      t.deepEqual(refused.body.error.details.map((detail: any) => [detail.field, detail.message]), [['scale', 'must be 1 or 2']]);
+    }
+  });
+
   test(`${mode}: Accept image/png answers the leaderboard's bytes with its URL and alt text`, async (t) => {
     const current = target();
     const reply = await post(current, '/v1/leaderboard-image', { rows: [{ rank: 1, name: `Ada ${mode}`, score: 5 }] }, { accept: 'image/png' });

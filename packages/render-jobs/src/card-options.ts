@@ -15,6 +15,17 @@ const ANIMATED_CARD_CAPS_TEXT =
 export const PRESENCE_STATUSES = ['offline', 'online', 'idle', 'dnd'] as const;
 export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
 
+/**
+ * `scale`: 1 draws the card at its design size, 2 twice as wide and tall (HiDPI screens, a phone's
+ * full-screen view) from the same layout. No more: a 3x leaderboard of ten rows would be 10 MP.
+ */
+export const CARD_SCALES = [1, 2] as const;
+export type CardScale = (typeof CARD_SCALES)[number];
+
+/** The field both card endpoints take; its description is the endpoint's own. */
+export const scaleField = (description: string) =>
+  z.literal(CARD_SCALES, { error: `must be ${CARD_SCALES.join(' or ')}` }).meta({ description });
+
 export const CARD_LIMITS = { maxCustomBadges: 8, maxUrlLength: 2048, maxUsernameLength: 64, maxTagLength: 64, maxSubtitleLength: 96, maxDateLength: 48, maxXp: 1e15, maxHeadlineLength: 40, maxMessageLength: 96, maxLabelLength: 20 } as const;
 
 /** `profile`: the profile/rank card. `welcome`: a welcome (or goodbye) card with a big headline. `levelup`: old level -> new level. */
@@ -254,6 +265,9 @@ export const cardOptionsSchema = z.strictObject(
       .optional(),
     labels: labelsSchema.optional(),
     disableProfileTheme: flag("Ignores the profile's theme colors (border, avatar ring, generated background). Default false.").optional(),
+    scale: scaleField(
+      'Pixel density: `1` (default) draws 900x300, `2` draws 1800x600 (HiDPI), every layout from the same design, so text and images are sharp on a phone or a 2x screen. An animated card at `2` keeps the same caps (at most 60 x 900 x 300 output pixels, so 15 frames, and 4 MiB). A still PNG at `2` is about 2.4x the bytes of one at `1` (~200-400 KB against 90-180 KB).',
+    ).optional(),
   },
   { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
 );

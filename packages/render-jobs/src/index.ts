@@ -1,5 +1,5 @@
 /** The contract between the gateway and the renderers: nothing else passes between them. */
-export { CARD_FONT_FAMILIES, CARD_FONT_FAMILY_IDS, CARD_LAYOUTS, CARD_LIMITS, DEFAULT_CARD_FONT_FAMILY, DEFAULT_CARD_LABELS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_LEVELUP_HEADLINE, DEFAULT_WELCOME_HEADLINE, previousLevelOf, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema, isSupportedDateLocale } from './card-options.ts';
+export { CARD_FONT_FAMILIES, CARD_FONT_FAMILY_IDS, CARD_LAYOUTS, CARD_LIMITS, CARD_SCALES, type CardScale, DEFAULT_CARD_FONT_FAMILY, DEFAULT_CARD_LABELS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_LEVELUP_HEADLINE, DEFAULT_WELCOME_HEADLINE, previousLevelOf, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema, isSupportedDateLocale } from './card-options.ts';
 export type { CardFontFamily, CardLabel, CardLayout, CardOptions, PresenceStatus, RankData } from './card-options.ts';
 export { HEX_COLOR, hexColorField, integerColorToHex, parseHexColor, type Rgb } from './hex-color.ts';
 export { CARD_PIXEL_BUDGET, describePixelCount, detectImageFormat, IMAGE_SNIFF_LENGTH, imageSizeProblem, judgeImageFormat, MAX_ANIMATION_MS, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_JPEG_SCANS, MAX_SOURCE_FRAMES, type ImageFormat } from './image-rules.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CARD_LIMITS, flag, mediaUrl, text, wholeNumber, xp } from './card-options.ts';
+import { CARD_LIMITS, flag, mediaUrl, scaleField, text, wholeNumber, xp } from './card-options.ts';
 import { hexColorField } from './hex-color.ts';
 import { snowflakeSchema } from './snowflake.ts';
 
@@ -93,6 +93,7 @@ export const leaderboardOptionsSchema = z
         'When true, the rows ranked 1, 2 and 3 stand on a podium above the other rows (first in the middle and raised, larger avatars in gold, silver and bronze rings); the other rows follow as a list. Needs rows ranked 1, 2 and 3. Default false.',
       ).optional(),
       guild: guildSchema.optional(),
+      scale: scaleField('Pixel density: `1` (default) draws the board 900 px wide, `2` 1800 px wide and twice as tall (HiDPI), from the same design. A ten-row board with its extra row at `2` is 1800x2288 (4.1 MP), its PNG ~0.8-0.9 MB (2.6x the bytes of one at `1`).').optional(),
       background: mediaUrl(
         'Background image URL (PNG, JPEG, GIF or WebP; first frame), fetched and bounded like a profile card\'s `customBackground`, cover-cropped and softened. Every row and the header stay legible on it: the pixels behind each text are measured and its box darkened until the text reaches its contrast (4.5:1, names 3:1). An image that cannot be used refuses the board (422), as `customBackground` does. Default: art generated from `accentColor`.',
       ).optional(),

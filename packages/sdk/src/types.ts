@@ -86,6 +86,8 @@ export interface CardOptions {
   fontFamily?: 'inter' | 'manrope' | 'fira-sans' | 'comfortaa' | 'literata' | 'eb-garamond' | 'roboto-slab' | 'roboto-condensed' | 'jetbrains-mono' | 'press-start-2p';
   /** The card's fixed words, translated or replaced. */
   labels?: CardLabels;
+  /** Pixel density: 2 draws 1800x600 (HiDPI) from the same design. */
+  scale?: 1 | 2;
   format?: CardFormat;
   /** A saved design of the key's account (`tpl_...`): its fields underneath, these over them. */
   template?: string;
@@ -144,6 +146,8 @@ export interface LeaderboardOptions {
   guild?: LeaderboardGuild;
   /** A background photo URL; every text's box is darkened by measure until it reaches its contrast. */
   background?: string;
+  /** Pixel density: 2 draws the board 1800 px wide (HiDPI). */
+  scale?: 1 | 2;
   format?: CardFormat;
   /** A leaderboard design of the key's account (`tpl_...`, saved with `kind: 'leaderboard'`): its fields underneath, these over them. */
   template?: string;

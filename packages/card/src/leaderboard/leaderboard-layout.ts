@@ -41,7 +41,7 @@ export const BOARD_NAME = { left: 222, size: 45, gapToStats: 24 } as const;
  */
 export const BOARD_STATS = { right: 852, labelSize: 25, valueSize: 32, columnGap: 36, headingGap: 14 } as const;
 
-/** The highlighted row: opaque accent fill, a bright outline, a bar on its left edge and a glow. */
+/** The highlighted row: opaque accent fill, a bright outline, a bar on its left edge and a halo (`glow`, a faint stroke that wide). */
 export const BOARD_HIGHLIGHT = { outline: 4, barWidth: 8, glow: 16 } as const;
 
 /** The gap before the highlighted member's own row when it is not among the rows: an ellipsis in it. */

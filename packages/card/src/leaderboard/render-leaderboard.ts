@@ -137,9 +137,10 @@ interface DecodedBoard {
 
 /**
  * Every image checked and charged to the card's pixel budget in order (background, icon, avatars),
- * then decoded in parallel. Avatars are decoded at the size they are drawn (podium places larger).
+ * then decoded in parallel. Avatars are decoded at the size they are drawn (podium places larger),
+ * in device pixels (twice the size at `scale: 2`).
  */
-async function decodeBoard(input: LeaderboardInput, plan: BoardPlan): Promise<DecodedBoard> {
+async function decodeBoard(input: LeaderboardInput, plan: BoardPlan, scale: number): Promise<DecodedBoard> {
   const budget = new CardPixelBudget();
   const warnings: string[] = [];
   const refused = (error: unknown) => {
@@ -148,11 +149,11 @@ async function decodeBoard(input: LeaderboardInput, plan: BoardPlan): Promise<De
     return undefined;
   };
   // The caller chose the background: a bad one refuses the board, as `customBackground` refuses a card.
-  const background = input.background === undefined ? undefined : await checkPhotoBackground(input.background, { field: 'background', budget, softness: 'soft', width: BOARD.width, height: plan.height });
+  const background = input.background === undefined ? undefined : await checkPhotoBackground(input.background, { field: 'background', budget, softness: 'soft', width: BOARD.width * scale, height: plan.height * scale });
   const decodeSoft = async (bytes: Buffer | undefined, field: string, side: number): Promise<(() => Promise<Canvas | undefined>) | undefined> => {
     if (bytes === undefined) return undefined;
     try {
-      const decode = await checkImageCached(bytes, { field, budget, side });
+      const decode = await checkImageCached(bytes, { field, budget, side: side * scale });
       return () => decode().then((image) => image.source, refused);
     } catch (error) {
       return () => Promise.resolve(refused(error));
@@ -316,11 +317,12 @@ function drawBox(context: CanvasRenderingContext2D, rect: Rect, radius: number, 
   if (highlighted) {
     const color = parseHexColor(accent);
     const fill = highlightFill(accent);
-    context.shadowColor = rgba(lighten(color, 0.2), 0.75);
-    context.shadowBlur = BOARD_HIGHLIGHT.glow;
+    // A halo (a wide, faint stroke) rather than a blurred shadow: cairo blurring a box this size cost more than all of a row's text.
+    context.lineWidth = BOARD_HIGHLIGHT.glow;
+    context.strokeStyle = rgba(lighten(color, 0.2), 0.22);
+    context.stroke();
     context.fillStyle = withStops(context.createLinearGradient(rect.x, 0, rect.x + rect.width, 0), [[0, rgba(fill)], [1, rgba(darken(fill, 0.3))]]);
     context.fill();
-    context.shadowColor = 'rgba(0, 0, 0, 0)';
     context.lineWidth = BOARD_HIGHLIGHT.outline;
     context.strokeStyle = rgba(lighten(color, 0.35));
     context.stroke();
@@ -428,10 +430,10 @@ function headerRect(plan: BoardPlan): Rect {
  * least BOX_ALPHA for rows and podium places; the header and the column headings get a box only
  * when their texts need one.
  */
-function measuredAlphas(context: CanvasRenderingContext2D, texts: readonly BoxedText[]): Map<string, number> {
+function measuredAlphas(context: CanvasRenderingContext2D, texts: readonly BoxedText[], scale: number): Map<string, number> {
   const alphas = new Map<string, number>();
   for (const text of texts) {
-    const behind = worstPixel(context, textBounds(text), 1, true);
+    const behind = worstPixel(context, textBounds(text), scale, true);
     const needed = alphaNeeded(behind, textColor(text), BOX_GROUND, text.minContrast + CONTRAST_MARGIN);
     alphas.set(text.box, Math.max(alphas.get(text.box) ?? 0, needed));
   }
@@ -450,26 +452,29 @@ export async function renderLeaderboardCard(input: LeaderboardInput): Promise<Re
   const { options } = input;
   const accent = options.accentColor ?? DEFAULT_ACCENT;
   const plan = planBoard(options);
-  const decoded = await decodeBoard(input, plan);
+  const scale = options.scale ?? 1;
+  const decoded = await decodeBoard(input, plan, scale);
   const title = visibleText(options.title) ?? DEFAULT_LEADERBOARD_TITLE;
   const scoreLabel = visibleText(options.scoreLabel) ?? DEFAULT_SCORE_LABEL;
   // The art and default avatars take their hues from the accent, seeded by the title.
   const palette = resolvePalette({ userId: title, accentColor: accent }, false);
   const prepared = performance.now();
 
-  const canvas = createCanvas(BOARD.width, plan.height);
+  // At `scale: 2` the same layout is drawn through a transform, as the cards are.
+  const canvas = createCanvas(BOARD.width * scale, plan.height * scale);
   const context = canvas.getContext('2d');
+  context.scale(scale, scale);
   context.imageSmoothingEnabled = true;
   context.patternQuality = 'good';
   roundedRectPath(context, 0, 0, BOARD.width, plan.height, BOARD.radius);
   context.clip();
-  context.drawImage(decoded.background ?? generatedCardBackground(palette, title, BOARD.width, plan.height), 0, 0);
+  context.drawImage(decoded.background ?? generatedCardBackground(palette, title, BOARD.width * scale, plan.height * scale), 0, 0, BOARD.width, plan.height);
   context.fillStyle = 'rgba(0, 0, 0, 0.35)';
   context.fillRect(0, 0, BOARD.width, plan.height);
 
   const laidOut: BoxedText[] = [...headerTexts(context, options, title), ...plan.podium.flatMap((place) => podiumTexts(context, place, scoreLabel)), ...listTexts(context, options, plan, scoreLabel)];
   // Measured on the art too: its glows under the veil are light enough to take grey headings under 4.5:1 (a green accent).
-  const alphas = measuredAlphas(context, laidOut);
+  const alphas = measuredAlphas(context, laidOut, scale);
   const boxAlpha = (box: string) => Math.max(BOX_ALPHA, alphas.get(box) ?? 0);
   const headerAlpha = alphas.get('header') ?? 0;
   if (headerAlpha > 0) {
