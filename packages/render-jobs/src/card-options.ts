@@ -62,10 +62,11 @@ export const DEFAULT_CARD_FONT_FAMILY: CardFontFamily = 'inter';
 /**
  * The card's fixed words, which `labels` translates or replaces. `level`, `rank` and `bot` are drawn
  * in capitals (in cased scripts), `xp` as given; `welcome` is the welcome layout's headline when
- * `headline` is not given. Alt text says `level`, `rank` and `xp` as given and the default ones in
+ * `headline` is not given; `joined` names the account's creation date ("Joined Discord Apr 30,
+ * 2016": a bare date meant nothing to members). Alt text says `level`, `rank` and `xp` as given and the default ones in
  * lower case, as a sentence has them.
  */
-export const DEFAULT_CARD_LABELS = { level: 'Level', rank: 'Rank', xp: 'XP', bot: 'Bot', welcome: DEFAULT_WELCOME_HEADLINE } as const;
+export const DEFAULT_CARD_LABELS = { level: 'Level', rank: 'Rank', xp: 'XP', bot: 'Bot', welcome: DEFAULT_WELCOME_HEADLINE, joined: 'Joined Discord' } as const;
 export type CardLabel = keyof typeof DEFAULT_CARD_LABELS;
 
 /** Default `backgroundBrightness`: dim enough for white text on any photo, bright enough to see it. */
@@ -165,6 +166,10 @@ const labelsSchema = z
       welcome: labelWord(
         CARD_LIMITS.maxHeadlineLength,
         `The welcome layout's headline when \`headline\` is not given (\`headline\` wins). Default \`${DEFAULT_CARD_LABELS.welcome}\`, drawn in capitals.`,
+      ),
+      joined: labelWord(
+        CARD_LIMITS.maxLabelLength,
+        `Written before the account's creation date at the bottom right, as given (not with a \`customDate\`, which is drawn alone). Default \`${DEFAULT_CARD_LABELS.joined}\`.`,
       ),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? `must be an object of words: ${Object.keys(DEFAULT_CARD_LABELS).join(', ')}` : undefined) },

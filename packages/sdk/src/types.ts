@@ -100,6 +100,7 @@ export interface CardLabels {
   xp?: string;
   bot?: string;
   welcome?: string;
+  joined?: string;
 }
 
 /** The JSON answer of a card: where it is stored and how to describe it. */
