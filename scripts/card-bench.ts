@@ -6,6 +6,7 @@ import { cardCacheStats, clearCardCaches, PNG_ENCODING, prepareCardFonts, render
 import { benchCardSets, distinctBenchCard } from '../packages/card/samples/bench-cards.ts';
 import { formatCostTable, measureCardFormats, type BenchCard, type FormatCost } from './bench/card-formats.ts';
 import { benchAnimatedCard, cpuRounds, type CpuPerCard } from './bench/card-render.ts';
+import { benchLayouts, formatLayoutTable } from './bench/card-layouts.ts';
 
 /**
  * `pnpm card:bench [--quick]`: times renderCard on three option sets and prints markdown tables.
@@ -18,6 +19,8 @@ import { benchAnimatedCard, cpuRounds, type CpuPerCard } from './bench/card-rend
  * - PNG settings: the encode time and size of every zlib level and filter on these cards' pixels;
  * - animated: the "photo + rank" card with an animated GIF avatar (24 frames) and a 40-frame
  *   animated WebP background, as animated WebP and as GIF (whole renderAnimatedCard calls).
+ * - layouts: CPU per card of every layout and the leaderboards against the standard card (the
+ *   "photo + rank" profile card), scale 2 included (scripts/bench/card-layouts.ts);
  * - formats: what each stored format (PNG, WebP, AVIF, GIF) costs and weighs on the first
  *   FORMAT_CARDS cards of each set, encoded as the render worker does.
  * Results also go to bench-results/card.json. Takes about a minute on the 2-core machine.
@@ -163,6 +166,9 @@ const pngTable = settings.map((setting) => ({
 const ANIMATED_RENDERS = quick ? 2 : 8;
 const animatedTable = await benchAnimatedCard({ renders: ANIMATED_RENDERS });
 
+const LAYOUT_RENDERS = quick ? 20 : 60;
+const layoutTable = await benchLayouts({ renders: LAYOUT_RENDERS, warmup: quick ? 3 : 10 });
+
 const lines = [
   `## Card render benchmark (${quick ? 'quick' : 'full'})`,
   '',
@@ -189,6 +195,10 @@ const lines = [
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...animatedTable.map((row) => `| ${row.format} | ${row.frames} | ${ms(row.totalMs.median)} / ${ms(row.totalMs.p95)} | ${ms(row.timings.prepare)} | ${ms(row.timings.draw)} | ${ms(row.timings.encode)} | ${(row.bytes / 1024).toFixed(0)} |`),
   '',
+  `Layouts, ${LAYOUT_RENDERS} distinct cards each, caches warm; CPU per card against the standard card (the "photo + rank" profile card):`,
+  '',
+  ...formatLayoutTable(layoutTable),
+  '',
   `Stored formats (\`format\`), ${FORMAT_CARDS} cards per set encoded as the render worker does; encode ms includes the PNG encode:`,
   '',
   ...formatCostTable(formats),
@@ -209,6 +219,7 @@ writeFileSync(
       cacheStats,
       pngTable,
       animatedTable,
+      layoutTable,
       formats,
     },
     null,

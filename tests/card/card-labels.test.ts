@@ -71,9 +71,25 @@ test('overlong, unknown or malformed labels are refused naming the label and the
   t.deepEqual(problems({ labels: { level: 'x'.repeat(max + 1) } }), [`labels.level: must be at most ${max} characters`]);
   t.deepEqual(problems({ labels: { welcome: 'x'.repeat(CARD_LIMITS.maxHeadlineLength + 1) } }), [`labels.welcome: must be at most ${CARD_LIMITS.maxHeadlineLength} characters`]);
   t.deepEqual(problems({ labels: { xp: 5 } }), ['labels.xp: must be text']);
-  t.deepEqual(problems({ labels: 'Niveau' }), ['labels: must be an object of words: level, rank, xp, bot, welcome']);
-  t.deepEqual(problems({ labels: ['LEVEL'] }), ['labels: must be an object of words: level, rank, xp, bot, welcome']);
+  t.deepEqual(problems({ labels: 'Niveau' }), ['labels: must be an object of words: level, rank, xp, bot, welcome, joined']);
+  t.deepEqual(problems({ labels: ['LEVEL'] }), ['labels: must be an object of words: level, rank, xp, bot, welcome, joined']);
   t.is(problems({ labels: { levl: 'Niveau' } }).length, 1);
   t.regex(problems({ labels: { levl: 'Niveau' } })[0] ?? '', /^labels: .*levl/);
   t.deepEqual(problems(JSON.parse('{"labels": {"__proto__": {"level": "x"}}}')).length, 1, 'a __proto__ key from JSON is an unknown label');
+});
+
+test('the creation date is labelled: "Joined Discord" before it (labels.joined), none with a customDate or in the welcome layout', async (t) => {
+  const plain = await renderCard(card({}));
+  const label = plain.texts.find((text) => text.role === 'date label');
+  const date = plain.texts.find((text) => text.role === 'date');
+  t.is(label?.text, 'Joined Discord');
+  t.is(date?.text, 'Apr 13, 2017');
+  t.true(label!.x + label!.width < date!.x, 'the label ends before the date');
+  t.true(label!.style.size >= 25, 'the type scale\'s small size');
+  t.like(await textsOf(card({ labels: { joined: 'Auf Discord seit' }, localDateType: 'de' })), { 'date label': 'Auf Discord seit', date: '13.04.2017' });
+  const custom = await textsOf(card({ customDate: 'Joined Nov 22, 2026' }));
+  t.is(custom['date label'], undefined);
+  t.is(custom.date, 'Joined Nov 22, 2026');
+  t.is((await textsOf(card({ layout: 'welcome' })))['date label'], undefined);
+  t.deepEqual(problems({ labels: { joined: 'x'.repeat(CARD_LIMITS.maxLabelLength + 1) } }), [`labels.joined: must be at most ${CARD_LIMITS.maxLabelLength} characters`]);
 });

@@ -191,3 +191,17 @@ test('without a Discord token the card shows the placeholder name and no tag lin
   // A custom tag still shows.
   t.is((await buildScene({ profile: tokenless, options: { customTag: 'guest' } })).tag, 'guest');
 });
+
+test('a two-line name breaks between words, at a smaller size if need be, before it breaks inside one; never before a hyphen', async (t) => {
+  const rankData = { currentXp: 1, requiredXp: 5, level: 1, rank: 4, barColor: '#5865f2', levelColor: '#ffffff', autoColorRank: false };
+  const linesOf = async (name: string) => (await renderCard({ profile: PROFILE, options: { customUsername: name, rankData } })).texts.filter((text) => text.role.startsWith('name')).map((text) => text.text);
+  // Before: "Bartholomew Featherst" / "onehaugh", "Christopher Wolfeschle" / "gelstein", "Alexandria Montgomery" / "-Smythe".
+  t.deepEqual(await linesOf('Bartholomew Featherstonehaugh'), ['Bartholomew', 'Featherstonehaugh']);
+  t.deepEqual(await linesOf('Christopher Wolfeschlegelstein'), ['Christopher', 'Wolfeschlegelstein']);
+  t.deepEqual(await linesOf('Alexandria Montgomery-Smythe'), ['Alexandria', 'Montgomery-Smythe']);
+  t.deepEqual(await linesOf('Ada Lovelace Countess of Lovelace'), ['Ada Lovelace Countess', 'of Lovelace']);
+  // One word too long for either line is still cut inside it, then ends with "…".
+  const single = await linesOf('W'.repeat(40));
+  t.is(single.length, 2);
+  t.true(single[1]!.endsWith('…'));
+});

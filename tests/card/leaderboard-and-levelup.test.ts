@@ -8,8 +8,11 @@ import test from 'ava';
 import { leaderboardAltText, renderCard, renderLeaderboardCard, type CardInput, type LeaderboardInput } from '../../packages/card/src/index.ts';
 import { leaderboardHeight } from '../../packages/card/src/leaderboard/leaderboard-layout.ts';
 import { highlightFill } from '../../packages/card/src/leaderboard/render-leaderboard.ts';
+import { tabularWidth } from '../../packages/card/src/leaderboard/tabular-figures.ts';
+import { measureText } from '../../packages/card/src/text/rich-text.ts';
+import { createCanvas } from 'canvas';
 import { contrastRatio, relativeLuminance } from '../../packages/card/src/legibility/contrast.ts';
-import { sampleAvatarPng } from '../../packages/card/samples/sample-images.ts';
+import { sampleAvatarPng, sampleBusyPng, sampleLightPhotoJpeg, sampleSolidPng } from '../../packages/card/samples/sample-images.ts';
 import { layoutSteps } from '../../packages/card/src/steps/render-steps.ts';
 import { PODIUM_COLORS } from '../../packages/card/src/steps/rank-bar.ts';
 import { decodePng } from '../pipeline/png-pixels.ts';
@@ -18,6 +21,7 @@ import { decodePng } from '../pipeline/png-pixels.ts';
 const MIN_SECONDARY_SIZE = 25;
 const MIN_NAME_SIZE = 45;
 
+const makeContext = () => createCanvas(10, 10).getContext('2d');
 const rows = (count: number) => Array.from({ length: count }, (_, index) => ({ rank: index + 1, name: `Member ${index + 1}`, level: 50 - index, score: 10_000 - index * 900 }));
 const board = (options: Partial<LeaderboardOptions> & Pick<LeaderboardOptions, 'rows'>, avatars: LeaderboardInput['avatars'] = []): LeaderboardInput => ({
   kind: 'leaderboard',
@@ -45,10 +49,64 @@ test('every text is at least 25 px and every name 45 px at full size, however lo
     t.is(name.style.size, MIN_NAME_SIZE);
     t.true(name.text.endsWith('…'), name.text);
     // The name ends before the level on its row.
-    const level = card.texts.find((text) => text.role === 'level label' && Math.abs(text.baseline - name.baseline) < 20);
+    const level = card.texts.find((text) => text.role === 'level' && Math.abs(text.baseline - name.baseline) < 20);
     t.truthy(level);
     t.true(name.x + name.width < level!.x, `${name.x + name.width} < ${level!.x}`);
   }
+});
+
+test('level and score stand in columns: each right edge the same on every row, digits in tabular figures, headings drawn once above the list', async (t) => {
+  const varied = [
+    { rank: 1, name: 'Ada', level: 111, score: 1_111 },
+    { rank: 2, name: 'Kai', level: 8, score: 88_888 },
+    { rank: 3, name: 'Zoë', level: 42, score: 7 },
+  ];
+  const card = await renderLeaderboardCard(board({ rows: varied, highlight: { rank: 40, name: 'Me', level: 1, score: 2 }, scoreLabel: 'messages' }));
+  const rightEdges = (role: string) => new Set(card.texts.filter((text) => text.role === role).map((text) => Math.round(text.x + text.width)));
+  for (const role of ['level', 'score']) t.is(rightEdges(role).size, 1, `${role}: ${[...rightEdges(role)].join(', ')}`);
+  t.deepEqual(card.texts.filter((text) => text.role.endsWith('heading')).map((text) => text.text), ['LVL', 'messages']);
+  t.is(card.texts.filter((text) => text.role === 'score label' || text.role === 'level label').length, 0, 'no label beside every number');
+  // Tabular figures: "111" and "888" as wide (they are not in Inter's own, proportional digits).
+  const width = (text: string) => card.texts.find((run) => run.text === text)!.width;
+  t.is(width('111'), tabularWidth(makeContext(), '888', card.texts.find((run) => run.text === '111')!.style));
+  t.true(measureText(makeContext(), '111', { size: 32, weight: 800, color: '#ffffff' }) < measureText(makeContext(), '888', { size: 32, weight: 800, color: '#ffffff' }), 'the check can fail: proportional ones are narrower');
+});
+
+test('names get the room the numbers leave: a wide score label no longer cuts "Barbara Liskov"', async (t) => {
+  const card = await renderLeaderboardCard(board({ rows: [{ rank: 7, name: 'Barbara Liskov', level: 24, score: 50_000 }], scoreLabel: 'messages' }));
+  t.is(card.texts.find((text) => text.role === 'name')!.text, 'Barbara Liskov');
+});
+
+test('podium: ranks 2, 1, 3 side by side above the list, first in the middle and raised; it needs ranks 1 to 3', async (t) => {
+  const card = await renderLeaderboardCard(board({ rows: rows(5), podium: true, autoColorRank: true, highlight: { rank: 2, name: 'Member 2' } }));
+  t.is(card.height, leaderboardHeight(2, false, { podium: true }));
+  const names = card.texts.filter((text) => text.role === 'name');
+  t.deepEqual(names.map((text) => text.text), ['Member 2', 'Member 1', 'Member 3', 'Member 4', 'Member 5']);
+  const [second, first, third] = names;
+  t.true(second!.x < first!.x && first!.x < third!.x);
+  t.deepEqual(card.texts.filter((text) => text.role === 'medal').map((text) => text.text), ['2', '1', '3']);
+  t.is(card.texts.filter((text) => text.role === 'rank').length, 2, 'only the list rows have a #rank');
+  for (const text of card.texts) t.true(text.style.size >= MIN_SECONDARY_SIZE, `${text.role} "${text.text}" at ${text.style.size} px`);
+  for (const name of names) t.true(name.style.size >= MIN_NAME_SIZE);
+  const issues = leaderboardOptionsSchema.safeParse({ rows: rows(2), podium: true }).error?.issues ?? [];
+  t.deepEqual(issues.map((issue) => [issue.path.join('.'), issue.message]), [['podium', 'a podium needs rows ranked 1, 2 and 3 (missing 3)']]);
+});
+
+test('a podium place keeps the score when the numbers are huge: the level gives way, then the score label is cut', async (t) => {
+  const huge = [1, 2, 3].map((rank) => ({ rank, name: `M${rank}`, level: 999_999_999, score: 999_999_999_999_999 }));
+  const card = await renderLeaderboardCard(board({ rows: huge, podium: true, scoreLabel: 'reputation' }));
+  for (const rank of ['1', '2', '3']) t.truthy(card.texts.find((text) => text.role === 'score'), rank);
+  t.is(card.texts.filter((text) => text.role === 'level').length, 0);
+  for (const text of card.texts) t.true(text.style.size >= MIN_SECONDARY_SIZE, `${text.role} "${text.text}" at ${text.style.size} px`);
+});
+
+test('the server header: the icon, else the initials, the server name, then the title and member count', async (t) => {
+  const withIcon = await renderLeaderboardCard({ ...board({ rows: rows(1), title: 'Weekly', guild: { name: 'Café Nocturne', memberCount: 12_480 } }), guildIcon: sampleAvatarPng(205) });
+  t.is(withIcon.height, leaderboardHeight(1, false, { guild: true }));
+  t.deepEqual(withIcon.texts.filter((text) => ['guild name', 'title', 'guild initials'].includes(text.role)).map((text) => text.text), ['Café Nocturne', 'Weekly · 12.4K members']);
+  const initials = await renderLeaderboardCard({ ...board({ rows: rows(1), guild: { name: 'pixel garden', memberCount: 1 } }), guildIcon: Buffer.from('<html>') });
+  t.deepEqual(initials.texts.filter((text) => ['guild name', 'title', 'guild initials'].includes(text.role)).map((text) => text.text), ['pg', 'pixel garden', 'Leaderboard · 1 member']);
+  t.true(initials.warnings.some((warning) => warning.includes('guild.iconUrl')), JSON.stringify(initials.warnings));
 });
 
 test('autoColorRank draws ranks 1 to 3 in the podium colors and the rest white; without it all are white', async (t) => {
@@ -176,4 +234,23 @@ test('every text of the board reaches its contrast, on the highlighted row too, 
   // The check can fail: grey label text on the old light fill (white accent darkened by 35 %) does not reach 4.5:1.
   t.true(contrastRatio(relativeLuminance(parseHexColor('#b3b9c4')), relativeLuminance({ r: 166, g: 166, b: 166 })) < 4.5);
   t.true(contrastRatio(relativeLuminance(parseHexColor('#b3b9c4')), relativeLuminance(highlightFill('#ffffff'))) >= 4.5);
+});
+
+test('on a background photo every text of the board reaches its contrast: white, black, busy and light photos, with podium and server header', async (t) => {
+  const problems: string[] = [];
+  const photos = { white: sampleSolidPng('#ffffff'), black: sampleSolidPng('#000000'), busy: sampleBusyPng(), light: sampleLightPhotoJpeg() };
+  for (const [photo, background] of Object.entries(photos)) {
+    for (const podium of [false, true]) {
+      const card = await renderLeaderboardCard({
+        ...board({ rows: rows(5), podium, autoColorRank: true, scoreLabel: 'messages', guild: { name: 'Server', memberCount: 50 }, highlight: { rank: 12, name: 'Me', level: 1, score: 5 } }),
+        background,
+      });
+      const pixels = decodePng(card.png);
+      for (const run of card.texts) {
+        const contrast = contrastOf(pixels, run);
+        if (contrast < run.minContrast) problems.push(`${photo}${podium ? ' podium' : ''}: ${run.role} "${run.text}" ${contrast.toFixed(2)}:1 < ${run.minContrast}:1`);
+      }
+    }
+  }
+  t.deepEqual(problems, []);
 });

@@ -143,7 +143,8 @@ test('the option cases and the welcome samples cover every card option', (t) => 
   // `animated` is a different render (renderAnimatedCard, tests/card/animation), not a difference in a still card.
   // `guildId` changes what the renderer fetches (the member's server name and avatar), not how a card draws.
   // `localDateType` formats the creation date, which the welcome layout does not draw (its own test above).
-  const covered = new Set([...OPTION_CASES.map(([option]) => option), 'removeBadges', 'overwriteBadges', 'rankData', 'localDateType', 'layout', 'headline', 'animated', 'guildId']);
+  // `scale` 2 draws a welcome card of the same layout at twice the size (tests/card/goldens.test.ts and the pipeline).
+  const covered = new Set([...OPTION_CASES.map(([option]) => option), 'removeBadges', 'overwriteBadges', 'rankData', 'localDateType', 'layout', 'headline', 'animated', 'guildId', 'scale']);
   for (const option of Object.keys(cardOptionsSchema.shape)) t.true(covered.has(option), `${option} is not checked in the welcome layout`);
   t.true(SAMPLE_CARDS.filter((card) => card.input.options.layout === 'welcome').length >= 4);
 });

@@ -84,6 +84,57 @@ export function registerLeaderboardImageTests(test: TestFn, target: () => Pipeli
     t.true(warnings.some((warning) => warning.startsWith('rows.1.avatarUrl: ')), JSON.stringify(warnings));
   });
 
+  test(`${mode}: a leaderboard's server icon and background photo come through the fetcher; a dead icon is the initials, a dead background refuses the board`, async (t) => {
+    const current = target();
+    const images = current.images.url;
+    const rows = [1, 2, 3, 4].map((rank) => ({ rank, name: `Member ${rank}`, level: 10 - rank, score: 1000 - rank }));
+    const body = { rows, podium: true, guild: { name: `Server ${mode}`, iconUrl: `${images}/blue.png`, memberCount: 1234 }, background: `${images}/red.png` };
+    const reply = await post(current, '/v1/leaderboard-image', body);
+    t.is(reply.status, 200, JSON.stringify(reply.body));
+    t.deepEqual(reply.body.options, body);
+    const pixels = decodePng(await media(reply.body.url));
+    // leaderboard-layout.ts: server header 24 px taller, a 290 px podium and 52 px for the column headings, then one row.
+    t.is(pixels.height, ROWS.top + 24 + 290 + 52 + ROWS.height + 24);
+    t.true(pixels.share(68 - 15, 74 - 15, 30, 30, isBluish) > 0.98, 'the server icon');
+    t.true(pixels.share(7, 300, 10, 200, isReddish) > 0.98, 'the red background beside the boxes, under its veil');
+    const deadIcon = await post(current, '/v1/leaderboard-image', { rows, guild: { name: `Dead icon ${mode}`, iconUrl: `${images}/page.png` } });
+    t.is(deadIcon.status, 200, JSON.stringify(deadIcon.body));
+    // The initials' disc is the accent darkened (blurple here): never the test server's pure blue.
+    const pureBlue = (pixel: { r: number; g: number; b: number }) => pixel.b > 240 && pixel.r < 15 && pixel.g < 15;
+    t.is(decodePng(await media(deadIcon.body.url)).share(68 - 15, 74 - 15, 30, 30, pureBlue), 0, 'no icon');
+    t.true(pixels.share(68 - 15, 74 - 15, 30, 30, pureBlue) > 0.98, 'the check can fail');
+    const mediaKey = /\/media\/([0-9a-f-]{36})\.png$/.exec(deadIcon.body.url)![1]!;
+    const logged = (await current.renderLogOf(mediaKey)).map((line) => JSON.parse(line) as { warnings: string[] });
+    t.true(logged[0]!.warnings.some((warning) => warning.startsWith('guild.iconUrl: ')), JSON.stringify(logged));
+    const deadBackground = await post(current, '/v1/leaderboard-image', { rows, background: `${images}/page.png` });
+    t.is(deadBackground.status, 422, JSON.stringify(deadBackground.body));
+    t.is(deadBackground.body.error.code, 'image_unusable');
+    t.is(deadBackground.body.error.details[0].field, 'background');
+    const contract = await loadContract(current.url);
+    t.deepEqual(contract.check('/v1/leaderboard-image', 'POST', 200, reply.body), []);
+    t.deepEqual(contract.check('/v1/leaderboard-image', 'POST', 422, deadBackground.body), []);
+  });
+
+  test(`${mode}: scale 2 draws a profile card, a welcome card and a leaderboard at twice the size; scale 3 is a 400`, async (t) => {
+    const current = target();
+    for (const layout of ['profile', 'welcome']) {
+      const reply = await post(current, `/v1/profile-image?userId=${USER_ID}`, { layout, scale: 2, customTag: `hidpi ${mode}` });
+      t.is(reply.status, 200, JSON.stringify(reply.body));
+      const pixels = decodePng(await media(reply.body.url));
+      t.deepEqual([pixels.width, pixels.height], [1800, 600], layout);
+    }
+    const board = await post(current, '/v1/leaderboard-image', { rows: [{ rank: 1, name: `Ada ${mode}`, avatarUrl: `${current.images.url}/blue.png` }], scale: 2 });
+    t.is(board.status, 200, JSON.stringify(board.body));
+    const pixels = decodePng(await media(board.body.url));
+    t.deepEqual([pixels.width, pixels.height], [1800, boardHeight(1, false) * 2]);
+    t.true(pixels.share(2 * (ROWS.avatarX - 15), 2 * (ROWS.top + ROWS.height / 2 - 15), 60, 60, isBluish) > 0.98, 'the avatar at twice its place');
+    for (const [path, body] of [[`/v1/profile-image?userId=${USER_ID}`, { scale: 3 }], ['/v1/leaderboard-image', { rows: [{ rank: 1, name: 'Ada' }], scale: 1.5 }]] as const) {
+      const refused = await post(current, path, body);
+      t.is(refused.status, 400);
+      t.deepEqual(refused.body.error.details.map((detail: any) => [detail.field, detail.message]), [['scale', 'must be 1 or 2']]);
+    }
+  });
+
   test(`${mode}: Accept image/png answers the leaderboard's bytes with its URL and alt text`, async (t) => {
     const current = target();
     const reply = await post(current, '/v1/leaderboard-image', { rows: [{ rank: 1, name: `Ada ${mode}`, score: 5 }] }, { accept: 'image/png' });
@@ -112,6 +163,13 @@ export function registerLeaderboardImageTests(test: TestFn, target: () => Pipeli
       [{ rows: [{ rank: 0, name: 'Ada' }] }, 'rows.0.rank'],
       [{ rows: [row(1)], highlight: { rank: 2 } }, 'highlight.name'],
       [{ rows: [row(1)], colour: 'red' }, undefined],
+      [{ rows: [row(1), row(2)], podium: true }, 'podium'],
+      [{ rows: [row(1)], guild: { name: ' ' } }, 'guild.name'],
+      [{ rows: [row(1)], guild: { name: 'x'.repeat(101) } }, 'guild.name'],
+      [{ rows: [row(1)], guild: { name: 'Server', memberCount: -1 } }, 'guild.memberCount'],
+      [{ rows: [row(1)], guild: { name: 'Server', iconUrl: 'file:///etc/passwd' } }, 'guild.iconUrl'],
+      [{ rows: [row(1)], guild: { name: 'Server', id: '1' } }, undefined],
+      [{ rows: [row(1)], background: 'ftp://example.com/a.png' }, 'background'],
     ];
     for (const [body, field] of cases) {
       const reply = await post(current, '/v1/leaderboard-image', body);

@@ -186,6 +186,11 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     },
   },
   {
+    name: 'two-line-name-word-break',
+    description: 'A name too long for one line takes two, broken between its words ("Bartholomew" / "Featherstonehaugh"), not inside the surname.',
+    input: { profile: ADA, options: { customUsername: 'Bartholomew Featherstonehaugh', rankData: rank({ rank: 4 }) } },
+  },
+  {
     name: 'huge-numbers',
     description: 'The largest level, rank and XP the options allow: level and rank are abbreviated so the row never collides with the XP.',
     input: { profile: NEWCOMER, options: { rankData: rank({ level: 1e9, rank: 1e12, currentXp: 999_999_999_999_999, requiredXp: 1e15, autoColorRank: false, levelColor: '#38bdf8' }) } },

@@ -1,5 +1,5 @@
 import type { LeaderboardInput } from '../src/leaderboard/render-leaderboard.ts';
-import { sampleAvatarPng } from './sample-images.ts';
+import { sampleAbstractPng, sampleAvatarPng, sampleLightPhotoJpeg } from './sample-images.ts';
 
 export type SampleLeaderboard = { name: string; description: string; input: LeaderboardInput };
 
@@ -35,6 +35,40 @@ export const SAMPLE_LEADERBOARDS: readonly SampleLeaderboard[] = [
         accentColor: '#e11d48',
       },
       avatars: [avatars[0], undefined, avatars[2]],
+    },
+  },
+  {
+    name: 'leaderboard-podium-guild',
+    description: 'Podium header (ranks 2, 1, 3) under a server header with an icon and member count, seven list rows with a wide score label ("messages") and long names, the asking member #5 highlighted in place.',
+    input: {
+      kind: 'leaderboard',
+      options: {
+        title: 'Most active this week',
+        rows: topTen.map((row) => (row.rank === 7 ? { ...row, name: 'Barbara Liskov-Wing' } : row)),
+        podium: true,
+        autoColorRank: true,
+        scoreLabel: 'messages',
+        guild: { name: 'Café Nocturne 🌙', memberCount: 12_480 },
+        highlight: { rank: 5, name: 'Margaret' },
+        accentColor: '#14b8a6',
+      },
+      avatars: topTen.map((_row, index) => avatars[index % 4]),
+      guildIcon: sampleAbstractPng(9),
+    },
+  },
+  {
+    name: 'leaderboard-light-photo',
+    description: 'A light sky photo as background: the header and every row box darkened by measure until their text reaches its contrast; no icon (initials), the asking member #14 under an ellipsis.',
+    input: {
+      kind: 'leaderboard',
+      options: {
+        rows: topTen.slice(0, 5),
+        guild: { name: 'pixel garden', memberCount: 1 },
+        highlight: { rank: 14, name: 'Mika', level: 9, score: 4_210 },
+        accentColor: '#ffe08a',
+      },
+      avatars: [...topTen.slice(0, 5).map((_row, index) => avatars[index % 4]), avatars[3]],
+      background: sampleLightPhotoJpeg(),
     },
   },
 ];

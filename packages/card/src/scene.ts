@@ -117,7 +117,8 @@ export function welcomeHeadline(headline: string | undefined, layout: CardLayout
  */
 export async function buildScene(input: CardInput, budget = new CardPixelBudget()) {
   const { profile, options } = input;
-  const scale = input.scale ?? 1;
+  // `input.scale` for callers of the package (the preview, the bench), the request's `scale` for the API.
+  const scale = input.scale ?? input.options.scale ?? 1;
   const layout = options.layout ?? DEFAULT_CARD_LAYOUT;
   const avatarBox: AvatarBox = layout === 'welcome' ? WELCOME_AVATAR : AVATAR;
 

@@ -110,6 +110,20 @@ export function createRenderEngine(
     return { avatars, warnings };
   };
 
+  /** The server header's icon (`guild.iconUrl`) through the card's fetch session; one that cannot be had is the server's initials with a warning, as a dead avatar is the default avatar. */
+  const leaderboardGuildIcon = async (url: string | undefined, session: FetchSession): Promise<{ bytes: Buffer | undefined; warnings: string[] }> => {
+    if (url === undefined) return { bytes: undefined, warnings: [] };
+    try {
+      return { bytes: (await session.fetchImage(url, 'guild.iconUrl')).bytes, warnings: [] };
+    } catch (error) {
+      if (error instanceof ImageFetchError && error.reason === 'cancelled') throw error;
+      const failure = asRenderFailure(error);
+      if (!failure) throw error;
+      metrics.imageFailed(error);
+      return { bytes: undefined, warnings: [`guild.iconUrl: ${failure.detail}`] };
+    }
+  };
+
   const process: RenderEngine['process'] = async (payload, context = {}) => {
     const log = logger.child({ jobId: context.jobId, requestId: payload.requestId, ...(payload.kind === 'leaderboard' ? { kind: payload.kind } : { userId: payload.userId }) });
     const timings: Record<string, number> = {};
@@ -130,9 +144,15 @@ export function createRenderEngine(
     signal?.addEventListener('abort', abandon, { once: true });
     try {
       if (payload.kind === 'leaderboard') {
-        const { avatars, warnings } = await timed('avatars', () => leaderboardAvatars(payload, session));
+        const board = payload.leaderboard;
+        const [{ avatars, warnings }, guildIcon, background] = await Promise.all([
+          timed('avatars', () => leaderboardAvatars(payload, session)),
+          timed('guild icon', () => leaderboardGuildIcon(board.guild?.iconUrl, session)),
+          // The caller chose the background: one that cannot be had refuses the board, as `customBackground` refuses a card.
+          timed('background', async () => (board.background === undefined ? undefined : fetchImage(board.background, 'background'))),
+        ]);
         if (signal?.aborted) throw new RenderAbandonedError();
-        const input: LeaderboardInput = { kind: 'leaderboard', options: payload.leaderboard, avatars, warnings };
+        const input: LeaderboardInput = { kind: 'leaderboard', options: board, avatars, guildIcon: guildIcon.bytes, background, warnings: [...warnings, ...guildIcon.warnings] };
         const format = payload.format ?? DEFAULT_MEDIA_FORMAT;
         const card = await timed('render', () => pool.render(input, format, undefined, { tenant: payload.keyId, signal }));
         timings.draw = card.timings.draw;

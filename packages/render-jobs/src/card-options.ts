@@ -26,6 +26,17 @@ export const PRESENCE_STATUSES = ['offline', 'online', 'idle', 'dnd'] as const;
 export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
 
 /**
+ * `scale`: 1 draws the card at its design size, 2 twice as wide and tall (HiDPI screens, a phone's
+ * full-screen view) from the same layout. No more: a 3x leaderboard of ten rows would be 10 MP.
+ */
+export const CARD_SCALES = [1, 2] as const;
+export type CardScale = (typeof CARD_SCALES)[number];
+
+/** The field both card endpoints take; its description is the endpoint's own. */
+export const scaleField = (description: string) =>
+  z.literal(CARD_SCALES, { error: `must be ${CARD_SCALES.join(' or ')}` }).meta({ description });
+
+/**
  * Discord's longest display name, server nickname or username (32 characters). The card's own
  * limits on texts that carry a name stay far above it: a name 4x as long, or a headline or message
  * that holds one with words around it, is drawn (shrunk, then cut with "…"), never refused.
@@ -79,10 +90,11 @@ export const DEFAULT_CARD_FONT_FAMILY: CardFontFamily = 'inter';
 /**
  * The card's fixed words, which `labels` translates or replaces. `level`, `rank` and `bot` are drawn
  * in capitals (in cased scripts), `xp` as given; `welcome` is the welcome layout's headline when
- * `headline` is not given. Alt text says `level`, `rank` and `xp` as given and the default ones in
+ * `headline` is not given; `joined` names the account's creation date ("Joined Discord Apr 30,
+ * 2016": a bare date meant nothing to members). Alt text says `level`, `rank` and `xp` as given and the default ones in
  * lower case, as a sentence has them.
  */
-export const DEFAULT_CARD_LABELS = { level: 'Level', rank: 'Rank', xp: 'XP', bot: 'Bot', welcome: DEFAULT_WELCOME_HEADLINE } as const;
+export const DEFAULT_CARD_LABELS = { level: 'Level', rank: 'Rank', xp: 'XP', bot: 'Bot', welcome: DEFAULT_WELCOME_HEADLINE, joined: 'Joined Discord' } as const;
 export type CardLabel = keyof typeof DEFAULT_CARD_LABELS;
 
 /**
@@ -190,6 +202,10 @@ const labelsSchema = z
       welcome: labelWord(
         CARD_LIMITS.maxHeadlineLength,
         `The welcome layout's headline when \`headline\` is not given (\`headline\` wins); \`{name}\` in it is filled as in \`headline\`. Default \`${DEFAULT_CARD_LABELS.welcome}\`, drawn in capitals.`,
+      ),
+      joined: labelWord(
+        CARD_LIMITS.maxLabelLength,
+        `Written before the account's creation date at the bottom right, as given (not with a \`customDate\`, which is drawn alone). Default \`${DEFAULT_CARD_LABELS.joined}\`.`,
       ),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? `must be an object of words: ${Object.keys(DEFAULT_CARD_LABELS).join(', ')}` : undefined) },
@@ -304,6 +320,9 @@ export const cardOptionsSchema = z.strictObject(
     discordRoleColors: discordRoleColorsSchema.optional(),
     experimentalDisplayNameStyles: flag(
       "Experimental: draws the user's `display_name_styles` (Discord's name font, effect and colours, which Discord does not document) with the closest bundled typeface and effect. May change or go without notice. Default false: the name is drawn in `fontFamily` and the role or name colour.",
+    ).optional(),
+    scale: scaleField(
+      'Pixel density: `1` (default) draws 900x300, `2` draws 1800x600 (HiDPI), every layout from the same design, so text and images are sharp on a phone or a 2x screen. An animated card at `2` keeps the same caps (at most 60 x 900 x 300 output pixels, so 15 frames, and 4 MiB). A still PNG at `2` is about 2.4x the bytes of one at `1` (~200-400 KB against 90-180 KB).',
     ).optional(),
   },
   { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },

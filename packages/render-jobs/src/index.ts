@@ -1,5 +1,5 @@
 /** The contract between the gateway and the renderers: nothing else passes between them. */
-export { CARD_FONT_FAMILIES, CARD_FONT_FAMILY_IDS, CARD_LAYOUTS, CARD_LIMITS, CARD_PANELS, DEFAULT_CARD_PANEL, DISCORD_MAX_NAME_LENGTH, DEFAULT_CARD_ACCENT, DEFAULT_CARD_FONT_FAMILY, DEFAULT_CARD_LABELS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_LEVELUP_HEADLINE, DEFAULT_WELCOME_HEADLINE, previousLevelOf, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema, isSupportedDateLocale } from './card-options.ts';
+export { CARD_FONT_FAMILIES, CARD_FONT_FAMILY_IDS, CARD_LAYOUTS, CARD_LIMITS, CARD_PANELS, CARD_SCALES, type CardScale, DEFAULT_CARD_PANEL, DISCORD_MAX_NAME_LENGTH, DEFAULT_CARD_ACCENT, DEFAULT_CARD_FONT_FAMILY, DEFAULT_CARD_LABELS, DEFAULT_BACKGROUND_BRIGHTNESS, DEFAULT_CARD_LAYOUT, DEFAULT_LEVELUP_HEADLINE, DEFAULT_WELCOME_HEADLINE, previousLevelOf, DEFAULT_DATE_LOCALE, PRESENCE_STATUSES, cardOptionsSchema, isSupportedDateLocale } from './card-options.ts';
 export type { CardFontFamily, CardLabel, CardLayout, CardOptions, CardPanel, PresenceStatus, RankData } from './card-options.ts';
 export { HEX_COLOR, hexColorField, integerColorToHex, parseHexColor, rgbToHex, type Rgb } from './hex-color.ts';
 export { CARD_PIXEL_BUDGET, describePixelCount, detectImageFormat, IMAGE_SNIFF_LENGTH, imageSizeProblem, judgeImageFormat, MAX_ANIMATION_MS, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_JPEG_SCANS, MAX_SOURCE_FRAMES, type ImageFormat } from './image-rules.ts';
@@ -11,6 +11,6 @@ export { mediaKeyForImage, renderJobId } from './render-key.ts';
 export { RENDER_ABANDONED_REASON, RENDER_JOB_NAME, RENDER_JOB_OPTIONS, RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, RENDER_RETENTION, RenderAbandonedError, renderJobKeys } from './render-job-options.ts';
 export { anyCasePattern } from './any-case-pattern.ts';
 export { refuseFutureSnowflake, snowflakeCreatedAt, snowflakeSchema } from './snowflake.ts';
-export { DEFAULT_LEADERBOARD_TITLE, DEFAULT_SCORE_LABEL, highlightPlacement, LEADERBOARD_LIMITS, leaderboardOptionsSchema, type LeaderboardOptions, type LeaderboardRow } from './leaderboard-options.ts';
+export { DEFAULT_LEADERBOARD_TITLE, DEFAULT_SCORE_LABEL, highlightPlacement, LEADERBOARD_LIMITS, leaderboardOptionsSchema, PODIUM_RANKS, type LeaderboardOptions, type LeaderboardRow } from './leaderboard-options.ts';
 export { ASSET_PATH_PATTERN, DISCORD_OBJECT_LIMITS, PALETTE_PATTERN, discordMemberSchema, discordRoleColorsSchema, discordUserSchema, HOLOGRAPHIC_ROLE_COLORS, NAMEPLATE_PALETTES, discordIdMismatches, type DiscordCollectibles, type DiscordDisplayNameStyles, type DiscordMemberObject, type DiscordNameplate, type DiscordPrimaryGuild, type DiscordRoleColorsObject, type DiscordUserObject } from './discord-objects.ts';
 export { DISCORD_ATTACHMENT_URL_REFUSAL, discordAttachmentUrlProblems, isDiscordAttachmentUrl } from './discord-attachment-url.ts';

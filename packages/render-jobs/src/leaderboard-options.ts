@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CARD_LIMITS, flag, mediaUrl, text, wholeNumber, xp } from './card-options.ts';
+import { CARD_LIMITS, flag, mediaUrl, scaleField, text, wholeNumber, xp } from './card-options.ts';
 import { hexColorField } from './hex-color.ts';
 import { snowflakeSchema } from './snowflake.ts';
 
@@ -7,10 +7,40 @@ import { snowflakeSchema } from './snowflake.ts';
  * Limits of `POST /v1/leaderboard-image`. `maxRows` is canvacord's top 10; one more avatar may come
  * with the highlighted member, so a board fetches at most `maxRows + 1` avatars (`maxAvatars`).
  */
-export const LEADERBOARD_LIMITS = { maxRows: 10, maxAvatars: 11, maxTitleLength: 48, maxNameLength: CARD_LIMITS.maxUsernameLength, maxScoreLabelLength: 12, maxRank: 1e12, maxLevel: 1e9 } as const;
+export const LEADERBOARD_LIMITS = {
+  maxRows: 10,
+  maxAvatars: 11,
+  maxTitleLength: 48,
+  maxNameLength: CARD_LIMITS.maxUsernameLength,
+  maxScoreLabelLength: 12,
+  maxRank: 1e12,
+  maxLevel: 1e9,
+  /** Discord's own limit on a server name. */
+  maxGuildNameLength: 100,
+  /** Discord's largest servers hold a few million members; a billion leaves room and keeps "1B" short. */
+  maxMemberCount: 1e9,
+} as const;
+
+/** The ranks a `podium` header draws, in the order they stand on it (second, first, third). */
+export const PODIUM_RANKS = [2, 1, 3] as const;
 
 export const DEFAULT_LEADERBOARD_TITLE = 'Leaderboard';
 export const DEFAULT_SCORE_LABEL = 'XP';
+
+const guildSchema = z
+  .strictObject(
+    {
+      name: text(LEADERBOARD_LIMITS.maxGuildNameLength, 'Server name, not blank: the header\'s big line (the board\'s `title` goes under it). Cut with "…" when it does not fit.')
+        .refine((value) => value.trim().length > 0, { error: 'must not be blank' })
+        .meta({ pattern: '\\S' }),
+      iconUrl: mediaUrl(
+        'Server icon URL (PNG, JPEG, GIF or WebP; first frame), fetched and bounded like the rows\' avatars, drawn round left of the name. One that cannot be used is drawn as the server\'s initials, as Discord shows a server without an icon, with a warning; never an error.',
+      ).optional(),
+      memberCount: wholeNumber(0, LEADERBOARD_LIMITS.maxMemberCount, 'Member count, drawn under the name as `1.2K members` (rounded down). Default: not drawn.').optional(),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object with a name' : undefined) },
+  )
+  .meta({ description: 'A server header above the rows: the icon (or the initials), the server name, then the `title` and the member count. Default: no server header, the `title` alone.' });
 
 const rowSchema = z
   .strictObject(
@@ -59,6 +89,14 @@ export const leaderboardOptionsSchema = z
       scoreLabel: text(LEADERBOARD_LIMITS.maxScoreLabelLength, `Label after each row's \`score\`, such as \`XP\`, \`pts\` or \`msgs\`. Default \`${DEFAULT_SCORE_LABEL}\`.`).optional(),
       autoColorRank: flag('When true, ranks 1, 2 and 3 are drawn gold, silver and bronze. Default false.').optional(),
       accentColor: hexColorField('Color of the title rule and the highlighted row. Default #5865F2 (blurple).').optional(),
+      podium: flag(
+        'When true, the rows ranked 1, 2 and 3 stand on a podium above the other rows (first in the middle and raised, larger avatars in gold, silver and bronze rings); the other rows follow as a list. Needs rows ranked 1, 2 and 3. Default false.',
+      ).optional(),
+      guild: guildSchema.optional(),
+      scale: scaleField('Pixel density: `1` (default) draws the board 900 px wide, `2` 1800 px wide and twice as tall (HiDPI), from the same design. A ten-row board with its extra row at `2` is 1800x2288 (4.1 MP), its PNG ~0.8-0.9 MB (2.6x the bytes of one at `1`).').optional(),
+      background: mediaUrl(
+        'Background image URL (PNG, JPEG, GIF or WebP; first frame), fetched and bounded like a profile card\'s `customBackground`, cover-cropped and softened. Every row and the header stay legible on it: the pixels behind each text are measured and its box darkened until the text reaches its contrast (4.5:1, names 3:1). An image that cannot be used refuses the board (422), as `customBackground` does. Default: art generated from `accentColor`.',
+      ).optional(),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
   )
@@ -67,6 +105,10 @@ export const leaderboardOptionsSchema = z
     for (const [index, row] of board.rows.entries()) {
       if (seen.has(row.rank)) context.addIssue({ code: 'custom', path: ['rows', index, 'rank'], message: `rank ${row.rank} appears twice` });
       seen.add(row.rank);
+    }
+    if (board.podium === true) {
+      const missing = PODIUM_RANKS.filter((rank) => !seen.has(rank)).sort();
+      if (missing.length > 0) context.addIssue({ code: 'custom', path: ['podium'], message: `a podium needs rows ranked 1, 2 and 3 (missing ${missing.join(', ')})` });
     }
   });
 

@@ -96,6 +96,8 @@ export interface CardOptions {
   experimentalDisplayNameStyles?: boolean;
   /** The panel behind the text: `glass` lets the background photo show through (every text keeps its contrast). Default `frosted`. */
   panel?: 'frosted' | 'glass';
+  /** Pixel density: 2 draws 1800x600 (HiDPI) from the same design. */
+  scale?: 1 | 2;
   format?: CardFormat;
   /** A saved design of the key's account (`tpl_...`): its fields underneath, these over them. */
   template?: string;
@@ -170,6 +172,7 @@ export interface CardLabels {
   xp?: string;
   bot?: string;
   welcome?: string;
+  joined?: string;
 }
 
 /** The JSON answer of a card: where it is stored and how to describe it. */
@@ -194,6 +197,13 @@ export interface LeaderboardRow {
   score?: number;
 }
 
+/** A leaderboard's server header. */
+export interface LeaderboardGuild {
+  name: string;
+  iconUrl?: string;
+  memberCount?: number;
+}
+
 /** The body of `POST /v1/leaderboard-image`. */
 export interface LeaderboardOptions {
   title?: string;
@@ -203,6 +213,14 @@ export interface LeaderboardOptions {
   scoreLabel?: string;
   autoColorRank?: boolean;
   accentColor?: Colour;
+  /** Ranks 1, 2 and 3 on a podium above the other rows (the rows must hold all three). */
+  podium?: boolean;
+  /** A server header above the rows: the icon (or the initials), the name, then the title and member count. */
+  guild?: LeaderboardGuild;
+  /** A background photo URL; every text's box is darkened by measure until it reaches its contrast. */
+  background?: string;
+  /** Pixel density: 2 draws the board 1800 px wide (HiDPI). */
+  scale?: 1 | 2;
   format?: CardFormat;
   /** A leaderboard design of the key's account (`tpl_...`, saved with `kind: 'leaderboard'`): its fields underneath, these over them. */
   template?: string;

@@ -136,7 +136,7 @@ const breakage: fc.Arbitrary<{ field: string; patch: Record<string, unknown> }> 
     field: `labels.${label}`,
     patch: { labels: { [label]: unit.repeat(CARD_LIMITS.maxLabelLength + extra) } },
   })),
-  fc.tuple(fc.constantFrom('level', 'rank', 'xp', 'bot', 'welcome'), notText).map(([label, value]) => ({ field: `labels.${label}`, patch: { labels: { [label]: value } } })),
+  fc.tuple(fc.constantFrom('level', 'rank', 'xp', 'bot', 'welcome', 'joined'), notText).map(([label, value]) => ({ field: `labels.${label}`, patch: { labels: { [label]: value } } })),
   fc.constantFrom(null, 1, 'Niveau', [], true).map((value) => ({ field: 'labels', patch: { labels: value } })),
 );
 

@@ -31,7 +31,12 @@ export const PRESENCE = { radius: 19, cutout: 7, angle: Math.PI / 4 } as const;
 
 export const TEXT_COLUMN = { left: 272, right: 856 } as const;
 
-export const BADGES = { size: 30, gap: 8, top: 34, framePadding: 7 } as const;
+/**
+ * Badge icons and custom badge images, right-aligned at the top of the text column. 36 px is 16 px
+ * on a card shown 400 px wide: at 30 px they were 13 px there, too small to tell a custom badge's
+ * picture (issue 34). The row's bottom stays near where it was (66 px, was 64).
+ */
+export const BADGES = { size: 36, gap: 8, top: 30, framePadding: 7 } as const;
 
 /**
  * Text sizes from the type scale (type-scale.ts), sized for the 400 px Discord shows a card at.

@@ -32,7 +32,7 @@ const PILL = { padX: 5, padY: 4, radius: 8 } as const;
  * The pixel behind `box` that is hardest to read light text on (the lightest) or dark text on (the
  * darkest), ignoring the most extreme IGNORED_SHARE.
  */
-function worstPixel(context: CanvasRenderingContext2D, box: Rect, scale: number, lightText: boolean): Rgb {
+export function worstPixel(context: CanvasRenderingContext2D, box: Rect, scale: number, lightText: boolean): Rgb {
   const x = Math.max(0, Math.floor(box.x * scale));
   const y = Math.max(0, Math.floor(box.y * scale));
   const width = Math.max(1, Math.ceil(box.width * scale));
@@ -49,7 +49,7 @@ function under(color: Rgb, ground: Rgb, alpha: number): Rgb {
 }
 
 /** The least opacity of `ground` over `behind` that gives `text` the contrast `target` (1 if none does). */
-function alphaNeeded(behind: Rgb, text: Rgb, ground: Rgb, target: number): number {
+export function alphaNeeded(behind: Rgb, text: Rgb, ground: Rgb, target: number): number {
   const textLuminance = relativeLuminance(text);
   const reaches = (alpha: number) => contrastRatio(relativeLuminance(under(behind, ground, alpha)), textLuminance) >= target;
   if (reaches(0)) return 0;

@@ -8,26 +8,40 @@ import { drawText, fitText } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
 const ICON_GAP = 8;
+/** Between the `joined` label and the date. */
+const LABEL_GAP = 7;
+/** Less room than this for the label and it is left out rather than cut to a stub ("Jo…"). */
+const MIN_LABEL_ROOM = 60;
 
-/** The date line, right-aligned at the bottom of the text column, with room for the calendar mark; none when the layout leaves it out. */
+/**
+ * The date line, right-aligned at the bottom of the text column: the creation date after its label
+ * (`labels.joined`, "Joined Discord") and the calendar mark, or a `customDate` alone; none when the
+ * layout leaves it out. The date fits first; the label takes what is left of the column.
+ */
 export const dateLayout = layoutOncePerCard((context: CanvasRenderingContext2D, scene: Scene): PlacedText[] => {
   if (!scene.date.shown) return [];
   const iconRoom = scene.date.custom ? 0 : DATE.size + ICON_GAP;
-  const fitted = fitText(context, scene.date.text, { size: DATE.size, weight: 600, color: scene.textColors.date }, TEXT_COLUMN.right - TEXT_COLUMN.left - iconRoom, MIN_TEXT_SIZE);
-  return [{ role: 'date', text: fitted.text, x: TEXT_COLUMN.right - fitted.width, baseline: DATE.baseline, width: fitted.width, style: fitted.style, minContrast: SMALL_TEXT_CONTRAST }];
+  const room = TEXT_COLUMN.right - TEXT_COLUMN.left - iconRoom;
+  const fitted = fitText(context, scene.date.text, { size: DATE.size, weight: 600, color: scene.textColors.date }, room, MIN_TEXT_SIZE);
+  const date: PlacedText = { role: 'date', text: fitted.text, x: TEXT_COLUMN.right - fitted.width, baseline: DATE.baseline, width: fitted.width, style: fitted.style, minContrast: SMALL_TEXT_CONTRAST };
+  const labelRoom = room - fitted.width - LABEL_GAP;
+  if (scene.date.custom || labelRoom < MIN_LABEL_ROOM) return [date];
+  const label = fitText(context, scene.words.joined, { size: fitted.style.size, weight: 600, color: scene.textColors.label }, labelRoom, fitted.style.size);
+  return [{ role: 'date label', text: label.text, x: date.x - LABEL_GAP - label.width, baseline: DATE.baseline, width: label.width, style: label.style, minContrast: SMALL_TEXT_CONTRAST }, date];
 });
 
 /** The account creation date with a calendar mark, or `customDate` as given, at the bottom right. */
 export const dateStep: RenderStep = {
   name: 'date',
   draw(context, scene) {
-    for (const run of dateLayout(context, scene)) {
-      if (!scene.date.custom) {
-        const iconSize = run.style.size;
-        drawCalendarIcon(context, run.x - ICON_GAP - iconSize, DATE.baseline - iconSize * 0.92, iconSize, run.style.color);
-      }
-      drawText(context, run.text, run.x, run.baseline, run.style);
+    const runs = dateLayout(context, scene);
+    const first = runs[0];
+    if (first && !scene.date.custom) {
+      // Before the whole line: the label's when there is one.
+      const iconSize = first.style.size;
+      drawCalendarIcon(context, first.x - ICON_GAP - iconSize, DATE.baseline - iconSize * 0.92, iconSize, runs.at(-1)?.style.color ?? first.style.color);
     }
+    for (const run of runs) drawText(context, run.text, run.x, run.baseline, run.style);
   },
 };
 

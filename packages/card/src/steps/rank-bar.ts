@@ -17,7 +17,8 @@ import type { RenderStep } from './render-steps.ts';
  * own on the light theme, so it has deeper ones (each above 4:1 on the light panel).
  */
 export const PODIUM_COLORS: Readonly<Record<Ground, Readonly<Record<number, string>>>> = {
-  dark: { 1: '#f5c542', 2: '#b4c0d2', 3: '#d9894a' },
+  // Silver is a cool blue-grey, not the near-white #b4c0d2 it was: beside white names and ranks it read as white.
+  dark: { 1: '#f5c542', 2: '#93a7c4', 3: '#d9894a' },
   light: { 1: '#a66b00', 2: '#5b6678', 3: '#a8541c' },
 };
 

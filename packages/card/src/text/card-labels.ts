@@ -29,5 +29,5 @@ export function inCapitals(word: string): string {
  */
 export function cardWords(labels: CardOptions['labels']): CardWords {
   const word = (label: CardLabel) => visibleText(labels?.[label]) ?? DEFAULT_CARD_LABELS[label];
-  return { level: word('level'), rank: word('rank'), xp: word('xp'), bot: word('bot'), welcome: word('welcome') };
+  return { level: word('level'), rank: word('rank'), xp: word('xp'), bot: word('bot'), welcome: word('welcome'), joined: word('joined') };
 }

@@ -51,7 +51,7 @@ export function isLeaderboardInput(input: CardInput | LeaderboardInput): input i
 /** The card input as the worker received it, with every image byte array a Buffer again. */
 export function reviveCardInput<Input extends CardInput | LeaderboardInput>(input: Input): Input;
 export function reviveCardInput(input: CardInput | LeaderboardInput): CardInput | LeaderboardInput {
-  if (isLeaderboardInput(input)) return { ...input, avatars: input.avatars.map((bytes) => asBuffer(bytes)) };
+  if (isLeaderboardInput(input)) return { ...input, avatars: input.avatars.map((bytes) => asBuffer(bytes)), guildIcon: asBuffer(input.guildIcon), background: asBuffer(input.background) };
   const { profile, images } = input;
   return {
     ...input,

@@ -42,9 +42,10 @@ type LeaderboardResult = z.infer<typeof resultSchema>;
 const DESCRIPTION = (dependencies: LeaderboardImageDependencies) =>
   [
     `Draws a leaderboard card (an extension of the original service): a title and 1 to ${LEADERBOARD_LIMITS.maxRows} rows, each with its rank, avatar, name, level and`,
-    'score (`scoreLabel`, default XP), ranks 1 to 3 in gold, silver and bronze with `autoColorRank`, and optionally the asking member highlighted:',
-    'in place when their rank is on the board, else as an extra row under it after an ellipsis. 900 px wide; 228 px tall for one row plus',
-    '88 px per further row (1020 px for ten), 124 px more for the extra row. Answered like `POST /v1/profile-image`: JSON with the public `url`',
+    'score (`scoreLabel`, default XP; level and score in columns aligned from row to row, their headings once above the list), ranks 1 to 3 in gold, silver and bronze with `autoColorRank`, and optionally the asking member highlighted:',
+    'in place when their rank is on the board, else as an extra row under it after an ellipsis. Optional: `podium` (ranks 1 to 3 on a podium above the list), `guild` (a server header: icon, name, member count)',
+    'and `background` (a photo; every box is darkened by measure until its text reaches its contrast). 900 px wide; 228 px tall for one row plus',
+    '88 px per further row (1020 px for ten), 124 px more for the extra row, 24 px more with `guild`, 342 px more with `podium` (its three rows leave the list). Answered like `POST /v1/profile-image`: JSON with the public `url`',
     'and `altText` by default, the image bytes (with `Content-Location`, `ETag` and `X-Alt-Text`) when `Accept` prefers `image/png`, `image/webp`,',
     '`image/avif` or `image/gif`; `format` picks the stored format, and one contradicting `Accept` is a 406. Never animated.',
     `Avatars come from each row's \`avatarUrl\` (fetched like a profile card's images: http or https, no private addresses, 5 s, 8 MB each and`,
@@ -90,7 +91,10 @@ const RESPONSES = (dependencies: LeaderboardImageDependencies): Record<number, R
   },
   400: { description: 'A bad body field (more than 10 rows, a rank twice, both `avatarUrl` and `userId` on a row...); `details` names each one.' },
   404: { codes: ['template_not_found'], description: "`template` names no template of the key's account." },
-  422: { codes: ['template_kind_mismatch'], description: '`template` names a profile design, not a leaderboard one.' },
+  422: {
+    codes: ['image_unusable', 'template_kind_mismatch'],
+    description: '`image_unusable`: the `background` image cannot be used (unreachable, refused address, not an image, over a budget), naming the field; `template_kind_mismatch`: `template` names a profile design, not a leaderboard one.',
+  },
   406: { description: '`not_acceptable`: `Accept` names none of the offered types, or an image type other than the `format` field asks for. Checked before anything is drawn.' },
   503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed` or `overloaded`; carries `Retry-After`.', retryAfter: true },
   504: { description: '`render_timeout`: no renderer finished in time.' },

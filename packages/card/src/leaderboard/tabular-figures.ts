@@ -1,0 +1,68 @@
+import { type Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas';
+import { staticLayerCache } from '../cache/card-caches.ts';
+import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
+
+/**
+ * Numbers in a column set in tabular figures: every digit takes the width of the family's widest
+ * digit, centred in it, so the digits of one row stand under those of the next ("1,204" under
+ * "9,870"). node-canvas gives Pango no OpenType features (no `tnum`), and Inter's digits are
+ * proportional by default, so the cells are laid out here; the other characters of a compact
+ * number ("K", ".") keep their own width.
+ *
+ * Each character is drawn once per style and scale onto a small layer (the static layer cache) and
+ * copied onto the board: drawing the ~80 characters of a board one Pango call each cost ~20 ms of
+ * CPU, more than the rest of its text. The board is drawn in the default family (it has no
+ * `fontFamily`), so the family is not part of the key.
+ */
+const DIGIT = /^[0-9]$/;
+
+function digitCell(context: CanvasRenderingContext2D, style: TextStyle): number {
+  // Ten measurements, each from the text measurement cache after the first board.
+  return Math.max(...'0123456789'.split('').map((digit) => measureText(context, digit, style)));
+}
+
+function advances(context: CanvasRenderingContext2D, text: string, style: TextStyle): { character: string; width: number; digit: boolean }[] {
+  const cell = digitCell(context, style);
+  return Array.from(text, (character) => (DIGIT.test(character) ? { character, width: cell, digit: true } : { character, width: measureText(context, character, style), digit: false }));
+}
+
+/** The width `text` takes in tabular figures. */
+export function tabularWidth(context: CanvasRenderingContext2D, text: string, style: TextStyle): number {
+  return advances(context, text, style).reduce((sum, advance) => sum + advance.width, 0);
+}
+
+/** Room around a glyph on its layer, in 1x pixels: overhangs and antialiasing. */
+const PAD = 4;
+
+/** One character on a transparent layer at device pixels: its pen at (PAD, `size` + PAD) in 1x units. */
+function glyphLayer(context: CanvasRenderingContext2D, character: string, width: number, style: TextStyle, scale: number): Canvas {
+  const key = `tabular:${style.size}:${style.weight}:${style.color}:${scale}:${character}`;
+  const cached = staticLayerCache.get(key);
+  if (cached) return cached.canvas;
+  const canvas = createCanvas(Math.ceil((width + PAD * 2) * scale), Math.ceil((style.size * 1.3 + PAD * 2) * scale));
+  const layer = canvas.getContext('2d');
+  layer.scale(scale, scale);
+  drawText(layer, character, PAD, style.size + PAD, style);
+  staticLayerCache.set(key, { canvas });
+  return canvas;
+}
+
+/**
+ * Draws `text` in tabular figures from its left edge `x` on the baseline `y`. Each layer lands on
+ * whole device pixels (as the card's emoji do), so it is copied, never resampled: a character may
+ * sit up to half a device pixel from where a text run would put it.
+ */
+export function drawTabular(context: CanvasRenderingContext2D, text: string, x: number, y: number, style: TextStyle): void {
+  const { a: scale, e: offsetX, f: offsetY } = context.getTransform();
+  let cursor = x;
+  context.save();
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  for (const advance of advances(context, text, style)) {
+    const glyphWidth = advance.digit ? measureText(context, advance.character, style) : advance.width;
+    const left = advance.digit ? cursor + (advance.width - glyphWidth) / 2 : cursor;
+    const layer = glyphLayer(context, advance.character, glyphWidth, style, scale);
+    context.drawImage(layer, Math.round((left - PAD) * scale + offsetX), Math.round((y - style.size - PAD) * scale + offsetY));
+    cursor += advance.width;
+  }
+  context.restore();
+}
