@@ -97,7 +97,7 @@ const HEADLINE_PLACEHOLDER = /\{\{|\}\}|\{name\}/g;
  * `Welcome, {name}!` without repeating, or outgrowing, the member's name itself); `{{` and `}}`
  * are one literal brace each, so `{{name}}` draws `{name}`.
  */
-export function fillHeadline(headline: string, name: string): string {
+function fillHeadline(headline: string, name: string): string {
   return headline.replace(HEADLINE_PLACEHOLDER, (found) => (found === '{name}' ? name : found.charAt(0)));
 }
 
