@@ -9,6 +9,7 @@ import { createSignInLink, redeemSignInLink } from '../accounts/sign-in-links.ts
 import type { EndpointDefinition } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
+import { drainRefusedBody } from '../http/refused-body.ts';
 import type { GatewayContext, GatewayState, NextStep } from '../http/request-pipeline.ts';
 import { IMMUTABLE_ASSET, loadStaticBundle, sendStaticFile, type StaticFile } from '../http/static-bundle.ts';
 import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
@@ -93,7 +94,16 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   });
   const readBody = async <Schema extends z.ZodType>(ctx: GatewayContext, schema: Schema): Promise<z.output<Schema>> => {
     if (!ctx.request.is('application/json')) throw new ApiError('unsupported_media_type', 'Send the body as application/json.');
-    await parseBody(ctx, async () => {});
+    try {
+      await parseBody(ctx, async () => {});
+    } catch (error) {
+      // As for the API's bodies: the refused rest is read (up to a bound) so the browser gets the answer.
+      if (!ctx.req.complete) {
+        await drainRefusedBody(ctx.req);
+        ctx.set('Connection', 'close');
+      }
+      throw error;
+    }
     const parsed = schema.safeParse(ctx.request.body);
     if (!parsed.success) throw new ApiError('invalid_request', z.prettifyError(parsed.error));
     return parsed.data;
