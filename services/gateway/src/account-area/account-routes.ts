@@ -16,7 +16,7 @@ import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts
 import { DISCORD_CALLBACK_PATH, type AccountAreaSettings } from './account-area-settings.ts';
 import { AccountKeys, newKeySchema, sessionActor } from './account-keys.ts';
 import { accountForDiscordUser, finishDiscordSignIn, OAUTH_STATE_TTL_MS, startDiscordSignIn } from './discord-sign-in.ts';
-import { AccountSessions, cookieHeader, requireCsrfToken, requireSameOrigin, tokenCookie, type SignedIn } from './sessions.ts';
+import { AccountSessions, accountOrigins, cookieHeader, requireCsrfToken, requireSameOrigin, tokenCookie, type SignedIn } from './sessions.ts';
 import { usageReport } from './usage-report.ts';
 
 export interface AccountAreaParts {
@@ -81,7 +81,7 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   const { store, settings } = parts;
   const sessions = new AccountSessions(store, parts.publicBaseUrl);
   const keys = new AccountKeys(store, settings.keyRollGraceMs);
-  const publicOrigin = new URL(parts.publicBaseUrl).origin;
+  const trustedOrigins = accountOrigins(parts.publicBaseUrl);
   const { assetVersion, assets, pages } = loadStaticBundle({ folder: new URL('./assets/', import.meta.url), prefix: ASSET_PREFIX, assets: ASSETS, pages: PAGES });
   const parseBody = koaBody({
     json: true, urlencoded: false, text: false, multipart: false, jsonStrict: true, jsonLimit: MAX_BODY_BYTES,
@@ -128,7 +128,7 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   };
   /** A state-changing call: same origin, a session, and its CSRF token. */
   const changing = async (ctx: GatewayContext): Promise<SignedIn> => {
-    requireSameOrigin(ctx, publicOrigin);
+    requireSameOrigin(ctx, trustedOrigins);
     const current = await signedIn(ctx);
     requireCsrfToken(ctx, current.session);
     return current;
@@ -192,7 +192,7 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   });
 
   router.post('/account/api/sign-in/link', async (ctx) => {
-    requireSameOrigin(ctx, publicOrigin);
+    requireSameOrigin(ctx, trustedOrigins);
     const blocked = blockedMs(ctx);
     if (blocked > 0) throw tooMany(blocked);
     const { token } = await readBody(ctx, linkBodySchema);
