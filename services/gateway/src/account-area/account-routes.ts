@@ -6,6 +6,7 @@ import { OWNER_ACCOUNT_ID, TEMPLATE_ID, type Session } from '../accounts/account
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Plans } from '../accounts/plans.ts';
 import { createSignInLink, redeemSignInLink } from '../accounts/sign-in-links.ts';
+import type { ApiKeyVerifier } from '../auth/key-verifier.ts';
 import type { EndpointDefinition } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
@@ -25,6 +26,8 @@ export interface AccountAreaParts {
   settings: AccountAreaSettings;
   /** Cookies are `__Host-` and `Secure` when this is https; state-changing requests must come from its origin. */
   publicBaseUrl: string;
+  /** This gateway's key checks: a key revoked here is refused by it before the area answers. */
+  keys?: Pick<ApiKeyVerifier, 'revokedHere'> | undefined;
   /** The card operation the playground previews with a session (absent in an app without the render path). */
   previewEndpoint?: EndpointDefinition | undefined;
   /** The `/v1/templates` operations, which the area's template routes run with the session in place of a key. */
@@ -238,6 +241,9 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   router.post('/account/api/keys/:id/revoke', async (ctx) => {
     const { session } = await changing(ctx);
     const revoked = await keys.revoke(session, keyIdParam(ctx), new Date());
+    // Synchronously, before the answer: a bot told "revoked" must not be served by this gateway
+    // again (others keep their poll bound, KEY_POLL_INTERVAL_MS plus one reload).
+    parts.keys?.revokedHere(revoked.id);
     ctx.body = { id: revoked.id, prefix: revoked.prefix, revokedAt: revoked.revokedAt };
   });
 
