@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import test from 'ava';
@@ -139,4 +140,12 @@ test.serial('a refused body within the drain bound is read to its end before the
   const answer = Buffer.concat(chunks).toString('latin1');
   t.true(answeredWith413({ received: answer }));
   t.regex(answer, /\r\nConnection: close\r\n/i);
+});
+
+test('docs/security.md and docs/operations.md state the drain bound the gateway uses', (t) => {
+  const bound = `${REFUSED_BODY_DRAIN_BYTES / MB} MB`;
+  for (const page of ['security', 'operations']) {
+    const text = readFileSync(new URL(`../../docs/${page}.md`, import.meta.url), 'utf8').replaceAll('\n', ' ');
+    t.true(text.includes(`**${bound}**`) && text.includes('REFUSED_BODY_DRAIN_BYTES'), page);
+  }
 });
