@@ -300,9 +300,15 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     return true;
   };
 
+  /** Idle workers in the order they take cards: a retiring one last, so it is idle to retire sooner. */
+  const idleSlots = function* () {
+    for (const slot of slots) if (!slot.retiring && slot.process.idle && slot.current === undefined) yield slot;
+    for (const slot of slots) if (slot.retiring && slot.process.idle && slot.current === undefined) yield slot;
+  };
+
   const dispatch = () => {
-    for (const slot of slots) {
-      if (!slot.process.idle || slot.current !== undefined) continue;
+    // Lazy: each slot is checked as it is reached, after the cards handed out before it.
+    for (const slot of idleSlots()) {
       const pending = takeNextFairly();
       if (!pending) return;
       slot.current = pending;
