@@ -94,4 +94,5 @@ STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "src/main.ts"]
+# The gateway's V8 heap limits (GATEWAY_HEAP_FLAGS in src/config.ts): its share of the embedded tree.
+CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=4", "src/main.ts"]

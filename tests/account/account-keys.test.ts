@@ -104,6 +104,16 @@ test.serial('revoke: the key is refused (401) within a second; a revoked key can
   t.is((await owner.post(`/account/api/keys/${created.body.id}/revoke`)).status, 200, 'revoking again changes nothing');
 });
 
+test.serial('a key the area answered "revoked" is refused by this gateway from the next request on', async (t) => {
+  const created = await owner.post('/account/api/keys', { name: 'revoked at once' });
+  t.is(await callWith(created.body.key), 200);
+  const revoked = await owner.post(`/account/api/keys/${created.body.id}/revoke`);
+  t.is(revoked.status, 200);
+  // No wait for the key poll: the revocation reached this gateway's key checks before the answer.
+  const statuses = await Promise.all(Array.from({ length: 5 }, () => callWith(created.body.key)));
+  t.deepEqual(statuses, [401, 401, 401, 401, 401]);
+});
+
 test.serial('only the account\'s own keys: another account can neither see, roll nor revoke them', async (t) => {
   const mine = await owner.post('/account/api/keys', { name: 'owner only' });
   const stranger = await otherAccount('acct_stranger');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
+import { get as httpGet, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -261,6 +261,7 @@ test.serial('forged cross-site POSTs are refused: no or foreign Origin, cross-si
     ['a wrong CSRF token', { origin: browser.origin, 'x-csrf-token': 'B'.repeat(43) }, 'csrf_token_invalid'],
     ['another session\'s CSRF token', { origin: browser.origin, 'x-csrf-token': other.csrfToken! }, 'csrf_token_invalid'],
     ['a huge CSRF header', { origin: browser.origin, 'x-csrf-token': 'C'.repeat(8000) }, 'csrf_token_invalid'],
+    ['a loopback alias on another port', { origin: `http://localhost:${Number(new URL(gateway.url).port) + 1}`, 'x-csrf-token': browser.csrfToken! }, 'cross_origin_refused'],
   ];
   for (const [what, headers, code] of attempts) {
     const answer = await browser.json('/account/api/keys', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
@@ -276,6 +277,40 @@ test.serial('forged cross-site POSTs are refused: no or foreign Origin, cross-si
   t.false(records.some((record) => record.name === 'forged'), 'no forged request made a key');
   t.is((await browser.json('/account/api/me')).status, 200, 'still signed in');
   t.is((await browser.post('/account/api/keys', { name: 'real one' })).status, 201, 'the page itself succeeds');
+  // The request's own Host is the client's to write (fetch would not send a forged one): an Origin
+  // matching a forged Host is still foreign, whatever the CSRF token says.
+  const forged = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const { hostname, port } = new URL(gateway.url);
+    const outgoing = httpRequest({ host: hostname, port, path: '/account/api/keys', method: 'POST', headers: {
+      host: 'evil.example', origin: 'http://evil.example', cookie: browser.cookieHeader(), 'x-csrf-token': browser.csrfToken!, 'content-type': 'application/json',
+    } }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+  t.is(forged.status, 403, 'a forged Host with a matching Origin');
+  t.is(JSON.parse(forged.body).error.code, 'cross_origin_refused');
+  // PUBLIC_BASE_URL is a loopback address here: the same port under another loopback name is the same place.
+  t.is((await browser.post('/account/api/keys', { name: 'from localhost' }, { origin: `http://localhost:${new URL(gateway.url).port}` })).status, 201);
+});
+
+test.serial('a Discord display name is stored without controls, escape sequences, bidi overrides or lone surrogates', async (t) => {
+  // Clear screen, a window title, NUL, a C1 CSI, a right-to-left override and a lone surrogate.
+  const hostile = '\u001b[2J\u001b]0;pwned\u0007Eve\u0000\u009b31m\u202etxt.exe\ud800 \u200fok';
+  fake.user = { id: '444444444444444444', username: 'eve', global_name: hostile };
+  const browser = client();
+  t.is((await browser.signInWithDiscord()).headers.get('location'), '/account');
+  const [account] = (await store.listAccounts()).filter((stored) => stored.discordUserId === '444444444444444444');
+  // The printable rest stays, the direction mark (RLM) too: it only nudges neutral characters.
+  t.is(account!.name, '[2J]0;pwnedEve31mtxt.exe \u200fok');
+  t.true(account!.name.isWellFormed());
+  // A name of controls only falls back to the Discord id.
+  fake.user = { id: '555555555555555555', username: 'x', global_name: '\u001b\u202e\udc00' };
+  t.is((await client().signInWithDiscord()).headers.get('location'), '/account');
+  t.is((await store.listAccounts()).find((stored) => stored.discordUserId === '555555555555555555')!.name, 'Discord user 555555555555555555');
 });
 
 test.serial('hostile bodies, cookies and headers get a clear 4xx', async (t) => {

@@ -118,6 +118,19 @@ test.serial('bad fields are the API\'s 400, naming the field', async (t) => {
   t.deepEqual((await owner.json('/account/api/templates')).body.templates, []);
 });
 
+test.serial('a template name is stored without controls, escape sequences, bidi overrides or lone surrogates', async (t) => {
+  const created = await send(owner, 'POST', '/account/api/templates', { name: ' \u001b]0;pwned\u0007Dark\u0000 \u202emode\ud800 ', fields: DESIGN });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  t.is(created.body.name, ']0;pwnedDark mode');
+  const replaced = await send(owner, 'PUT', `/account/api/templates/${created.body.id}`, { name: 'Light\u009b2J\u2066mode', fields: DESIGN });
+  t.is(replaced.body.name, 'Light2Jmode');
+  // Nothing left to show is the usual 400 naming the field.
+  const empty = await send(owner, 'POST', '/account/api/templates', { name: '\u001b\u202e\udc00', fields: DESIGN });
+  t.is(empty.status, 400);
+  t.like(empty.body.error.details[0], { in: 'body', field: 'name' });
+  t.is((await send(owner, 'DELETE', `/account/api/templates/${created.body.id}`)).status, 204);
+});
+
 test.serial("another account's template is 404 and never shown", async (t) => {
   const secret = 'owner only design';
   const created = await send(owner, 'POST', '/account/api/templates', { name: secret, fields: { customTag: secret } });

@@ -5,6 +5,7 @@ import { REPO_ROOT } from '../helpers/processes.ts';
 import { aptPackages, envOf, execForm, finalStage, instructionsOf, readDockerfile, stageNamed } from './dockerfile.ts';
 import { IMAGES, NODE_BASE } from './images.ts';
 import { workspaceClosure } from './workspace.ts';
+import { GATEWAY_HEAP_FLAGS } from '../../services/gateway/src/config.ts';
 
 const BUILD_TOOLS = new Set(['build-essential', 'gcc', 'g++', 'make', 'python3', 'pkg-config', 'node-gyp']);
 
@@ -64,7 +65,9 @@ for (const image of IMAGES) {
     t.is(instructionsOf(runtime, 'STOPSIGNAL').at(-1)?.text, 'SIGTERM');
     t.deepEqual(execForm(instructionsOf(runtime, 'ENTRYPOINT').at(-1)?.text ?? ''), ['/usr/bin/tini', '--']);
     // Node 24 strips the types itself: the image runs the .ts sources with no loader installed.
-    t.deepEqual(execForm(instructionsOf(runtime, 'CMD').at(-1)?.text ?? ''), ['node', 'src/main.ts']);
+    // The gateway starts with its heap limits (its share of the embedded tree), as `pnpm start` does.
+    const nodeFlags = image.service === 'gateway' ? [...GATEWAY_HEAP_FLAGS] : [];
+    t.deepEqual(execForm(instructionsOf(runtime, 'CMD').at(-1)?.text ?? ''), ['node', ...nodeFlags, 'src/main.ts']);
     for (const { folder } of workspaceClosure(image.workspacePackage)) {
       const manifest = JSON.parse(readFileSync(join(REPO_ROOT, folder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
       t.false('tsx' in (manifest.dependencies ?? {}), `${folder} ships no TypeScript loader`);
@@ -125,4 +128,19 @@ test('gateway: the emojibase-data folders the image keeps are the only ones the 
     imported.filter((folder) => !kept.includes(folder)),
     [],
   );
+});
+
+test('pnpm start runs the gateway with its heap limits, as the image does', (t) => {
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  t.true(manifest.scripts.start!.endsWith(`node ${GATEWAY_HEAP_FLAGS.join(' ')} services/gateway/src/main.ts`), manifest.scripts.start);
+});
+
+test('docs/operations.md and docs/run-modes.md state the heap limits the gateway starts with', (t) => {
+  for (const page of ['operations', 'run-modes']) {
+    const text = readFileSync(join(REPO_ROOT, 'docs', `${page}.md`), 'utf8').replaceAll('\n', ' ');
+    for (const flag of GATEWAY_HEAP_FLAGS) {
+      const [name, value] = flag.split('=');
+      t.true(text.includes(flag) || (name === '--max-old-space-size' ? text.includes(`old space ${value} MiB`) : text.includes(`semi-space ${value} MiB`)), `${page}: ${flag}`);
+    }
+  }
 });

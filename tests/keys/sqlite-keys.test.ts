@@ -324,3 +324,29 @@ test.serial('an old keys file is imported once by the CLI when it opens the data
   }
   t.true(existsSync(old.keysFile));
 });
+
+test.serial('names other people chose reach the terminal escaped: no clear screen, window title, C1 or bidi control runs', async (t) => {
+  // Written straight into the store, as an older gateway (or another writer) could have left it.
+  const store = openSqliteAccountStore({ path: env.DATABASE_PATH! });
+  const hostile = '\u001b[2J\u001b]0;pwned\u0007Eve\u009b31m\u202etxt.exe\n\ud800';
+  try {
+    await store.createAccount({ id: 'acct_hostile', name: hostile, discordUserId: '666666666666666666', plan: 'free', createdAt: new Date().toISOString() });
+  } finally {
+    await store.close();
+  }
+  const table = await runKeysCli(['accounts', 'list'], env);
+  t.is(table.code, 0, table.stderr);
+  const row = table.stdout.split('\n').find((line) => line.startsWith('acct_hostile'));
+  t.truthy(row, 'one line: the line break in the name is escaped too');
+  t.true(row!.includes(String.raw`\u001B[2J\u001B]0;pwned\u0007Eve\u009B31m\u202Etxt.exe\u000A\uD800`), row);
+  // Nothing a terminal acts on is left anywhere in the output.
+  t.false(/[\p{Cc}--[\n]]|\p{Bidi_Control}|\p{Surrogate}/v.test(table.stdout));
+  // --json stays JSON, and reads back as the stored name.
+  const json = await runKeysCli(['accounts', 'list', '--json'], env);
+  t.false(/[\p{Cc}--[\n]]|\p{Bidi_Control}/v.test(json.stdout));
+  t.is(JSON.parse(json.stdout).find((account: { id: string }) => account.id === 'acct_hostile').name, hostile);
+  const link = await runKeysCli(['sign-in-link', '--account', 'acct_hostile'], { ...env, PUBLIC_BASE_URL: 'http://127.0.0.1:47001' });
+  t.is(link.code, 0, link.stderr);
+  t.true(link.stdout.includes(String.raw`("\u001B[2J`), link.stdout);
+  t.false(/[\p{Cc}--[\n]]|\p{Bidi_Control}|\p{Surrogate}/v.test(link.stdout + link.stderr), link.stdout);
+});

@@ -108,7 +108,9 @@ test('a worker whose card takes it over the memory ceiling is killed and the car
   const idle = await readProcessUsage(onlyWorker(probe.pool).pid);
   await probe.pool.close();
   t.truthy(idle);
-  const { pool, logs } = startPool({ memoryLimitBytes: idle!.rssBytes + 32 * MB });
+  // Recycling (default: above 60 % of the ceiling, which a warm worker already is here) kept out
+  // of it: the replacement it starts would stand beside the worker this test follows.
+  const { pool, logs } = startPool({ memoryLimitBytes: idle!.rssBytes + 32 * MB, recycleAboveBytes: idle!.rssBytes + 32 * MB });
   await pool.render(LIGHT);
   const before = onlyWorker(pool).pid;
 
@@ -185,17 +187,69 @@ test('a worker above the recycling threshold after a card answers it, then is re
   const { pool, logs } = startPool({ recycleAboveBytes: 1 });
   const first = await pool.render(LIGHT);
   t.is(first.width, 900);
-  // Killed once it answered: the pool hears of its exit (and logs it) a moment after the card.
+  // Retired once its replacement is ready: the pool logs the exit a moment after.
   const recycledLog = () => logs().find((entry) => String(entry.msg).startsWith('render worker recycled'));
   while (recycledLog() === undefined) await sleep(20);
   const recycled = recycledLog();
   t.false(isAlive(Number(recycled!.pid)));
   const second = await pool.render(LIGHT);
   t.is(second.width, 900);
-  t.not(onlyWorker(pool).pid, recycled!.pid);
+  t.false(pool.workers.some((worker) => worker.pid === recycled!.pid));
   // The second card retires its worker too.
   while (pool.workersRecycled < 2) await sleep(20);
   t.deepEqual(pool.workersLost, NO_LOSSES);
+});
+
+test('a card asked for while its worker is due for recycling is drawn by that worker, not after the replacement starts', async (t) => {
+  const { pool } = startPool({ recycleAboveBytes: 1 });
+  pool.warmUp();
+  while (pool.readyWorkers < 1) await sleep(20);
+  const [first] = pool.workers;
+  await pool.render(LIGHT);
+  // The replacement is starting beside the worker that drew the card, which is still ready.
+  const replacement = pool.workers.find((worker) => worker.pid !== first!.pid);
+  t.truthy(replacement);
+  t.false(replacement!.ready);
+  t.deepEqual(pool.workers.find((worker) => worker.pid === first!.pid), { pid: first!.pid, busy: false, ready: true, retiring: true });
+  // Taken at once (the pool hands out cards as they arrive) by the worker already running.
+  const second = pool.render(LIGHT);
+  t.deepEqual(pool.workers.filter((worker) => worker.busy).map((worker) => worker.pid), [first!.pid]);
+  t.is((await second).width, 900);
+  t.deepEqual(pool.workersLost, NO_LOSSES);
+});
+
+test('through recycling after every card, a pool of two never has fewer than two ready workers', async (t) => {
+  // Every card starts a worker (1.5-3 s each on a free core, far more on a busy one).
+  t.timeout(240_000);
+  const size = 2;
+  const cardCount = 6;
+  const readyAt: number[] = [];
+  const lines: string[] = [];
+  // pino writes each line synchronously as the pool logs it: every worker start, readiness and
+  // retirement is an event at which the count is read.
+  const watched: { pool?: CardRenderPool } = {};
+  const logger = createLogger({ service: 'pool-test', level: 'info', destination: { write: (line: string) => {
+    lines.push(line);
+    if (watched.pool !== undefined) readyAt.push(watched.pool.readyWorkers);
+  } } });
+  const pool = createCardRenderPool({ ...DEFAULTS, size, logger, recycleAboveBytes: 1 });
+  watched.pool = pool;
+  pools.push(pool);
+  pool.warmUp();
+  while (pool.readyWorkers < size) await sleep(20);
+  readyAt.length = 0;
+  const cards = Array.from({ length: cardCount }, (_, index) => pool.render(LIGHT, undefined, undefined, { tenant: `key-${index % 3}` }));
+  // Counted also as each card comes back.
+  const drawn = await Promise.all(cards.map((card) => card.then((result) => (readyAt.push(pool.readyWorkers), result))));
+  t.true(drawn.every((card) => card.width === 900));
+  // A worker may draw several cards while its replacement starts: it is retired once.
+  while (pool.workers.some((worker) => worker.retiring)) await sleep(20);
+  t.true(pool.workersRecycled >= 1);
+  t.is(pool.workers.length, size);
+  t.true(readyAt.length > cardCount);
+  t.is(Math.min(...readyAt), size, `ready workers at each event: ${readyAt.join(' ')}`);
+  t.deepEqual(pool.workersLost, NO_LOSSES);
+  t.true(lines.length > 0);
 });
 
 test('with the default threshold, ordinary and heavy cards leave the worker in place', async (t) => {

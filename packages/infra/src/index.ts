@@ -7,6 +7,7 @@ export { runService } from './run-service.ts';
 export { checkReadiness, DeadlineError, withDeadline } from './deadline.ts';
 export { createLogger, DROPPED_LINES_REPORT_MS, flushLogger, LOG_BACKLOG_MAX_BYTES, LOG_LEVELS, type Logger } from './logging.ts';
 export { templateLineWriter } from './template-line.ts';
+export { storedDisplayName, terminalSafe } from './display-text.ts';
 export { serviceEnvironmentShape } from './service-environment.ts';
 export { checkRedisAtBoot } from './redis-boot-check.ts';
 export {

@@ -119,6 +119,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     plans: config.plans,
     settings: config.accountArea,
     publicBaseUrl: parts.publicBaseUrl,
+    keys,
     previewEndpoint: endpoints.find((endpoint) => endpoint.operationId === 'createProfileImage'),
     templateEndpoints: templates,
   };

@@ -21,6 +21,15 @@ import { envRateSpec } from './rate-limits/rate-spec.ts';
  */
 const EMBEDDED_TREE_MEMORY_MB = 1024;
 const EMBEDDED_GATEWAY_SHARE_MB = 256;
+/**
+ * How the gateway holds its share: V8's old space capped at 128 MiB and each semi-space at 4 MiB,
+ * set where the process starts (`pnpm start`, the image's CMD; a test checks both). Without them V8
+ * sizes its heap from the machine's memory and collects late: the gateway peaked at 315 MiB under
+ * 8 parallel 8-card batches plus 1-16 MB bodies at full speed, and at 237 MiB with them (VmHWM, see
+ * docs/performance.md). The rest of the share is Node, canvas's and sharp's native code, and
+ * buffers outside the heap (bodies are read up to 1 MB, refused ones drained without keeping them).
+ */
+export const GATEWAY_HEAP_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=4'] as const;
 const EMBEDDED_RENDER_POOL_MEMORY_MB = EMBEDDED_TREE_MEMORY_MB - EMBEDDED_GATEWAY_SHARE_MB;
 
 /** Keys are secrets: long enough not to be guessed, and free of the separators the list uses. */

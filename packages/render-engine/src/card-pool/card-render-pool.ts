@@ -71,6 +71,11 @@ const SHARED_LANE = '';
 interface WorkerSlot {
   process: RenderWorkerProcess;
   current: PendingTask | undefined;
+  /**
+   * Due for recycling, its replacement started: it still draws until the replacement is ready,
+   * then is retired (at once when idle, else after its card). Not counted towards the pool's size.
+   */
+  retiring: boolean;
 }
 
 /** Workers that die before they can draw are restarted after a growing pause, never in a hot loop. */
@@ -128,13 +133,14 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
 
   const startWorker = () => {
     const startedAt = performance.now();
-    const slot = { current: undefined } as WorkerSlot;
+    const slot = { current: undefined, retiring: false } as WorkerSlot;
     const limits = options.poolMemoryLimitBytes === undefined ? options : { ...options, memoryCeiling: ceilingFor(slot) };
     Object.assign(slot, {
       process: new RenderWorkerProcess(limits, {
         onReady: () => {
           failedStartsInARow = 0;
           logger.info({ pid: slot.process.pid, startMs: Math.round(performance.now() - startedAt) }, 'render worker ready');
+          retireReplaced();
           dispatch();
         },
         onOutcome: (outcome) => {
@@ -142,6 +148,13 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
           slot.current = undefined;
           if (pending) finishedDrawing(pending);
           if (pending?.task.id === outcome.id) settle(pending, outcome);
+          if (slot.process.recycleDue && !slot.retiring && !closed) {
+            // The replacement starts now, beside it: until it is ready this worker goes on drawing.
+            slot.retiring = true;
+            logger.info({ pid: slot.process.pid, rssBytes: slot.process.rssBytes }, 'render worker due for recycling: it kept too much memory after a card; starting its replacement');
+            refillUnlessScheduled();
+          }
+          retireReplaced();
           dispatch();
         },
         onExit: (exit) => workerExited(slot, exit),
@@ -159,10 +172,10 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
       pending?.reject(new RenderPoolClosedError());
       return;
     }
-    // Retired after answering its card (no card is lost): replaced like any other, not counted as a loss.
+    // Retired idle once its replacement was ready (no card is lost, none waited): not counted as a loss.
     if (exit.cause === 'recycled' && pending === undefined) {
       workersRecycled += 1;
-      logger.info({ pid: exit.pid, rssBytes: exit.rssBytes }, 'render worker recycled: it kept too much memory after a card; starting a fresh one');
+      logger.info({ pid: exit.pid, rssBytes: exit.rssBytes }, 'render worker recycled: its replacement was ready');
       scheduleRefill();
       return;
     }
@@ -178,8 +191,34 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     scheduleRefill();
   };
 
+  /** Workers that count towards the pool's size: all but those retiring. */
+  const activeCount = () => {
+    let count = 0;
+    for (const slot of slots) if (!slot.retiring) count += 1;
+    return count;
+  };
+
+  /** Workers that can draw now, or after their card (retiring ones included): never fewer than `size` during a recycle. */
+  const readyCount = () => {
+    let count = 0;
+    for (const slot of slots) if (slot.process.ready) count += 1;
+    return count;
+  };
+
+  /**
+   * Retires idle workers due for recycling while the others ready are as many as the pool's size;
+   * one drawing is retired after its card (its outcome calls this again).
+   */
+  const retireReplaced = () => {
+    for (const slot of slots) {
+      if (!slot.retiring || slot.current !== undefined || !slot.process.ready) continue;
+      if (readyCount() - 1 < options.size) return;
+      slot.process.retire();
+    }
+  };
+
   const refill = () => {
-    while (!closed && slots.size < options.size) startWorker();
+    while (!closed && activeCount() < options.size) startWorker();
   };
   /** Starts missing workers unless a restart is already scheduled (its backoff must hold). */
   const refillUnlessScheduled = () => {
@@ -261,9 +300,15 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     return true;
   };
 
+  /** Idle workers in the order they take cards: a retiring one last, so it is idle to retire sooner. */
+  const idleSlots = function* () {
+    for (const slot of slots) if (!slot.retiring && slot.process.idle && slot.current === undefined) yield slot;
+    for (const slot of slots) if (slot.retiring && slot.process.idle && slot.current === undefined) yield slot;
+  };
+
   const dispatch = () => {
-    for (const slot of slots) {
-      if (!slot.process.idle || slot.current !== undefined) continue;
+    // Lazy: each slot is checked as it is reached, after the cards handed out before it.
+    for (const slot of idleSlots()) {
       const pending = takeNextFairly();
       if (!pending) return;
       slot.current = pending;
@@ -295,9 +340,16 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
     },
     /** Worker processes the pool keeps running. */
     size: options.size,
-    /** The live worker processes and whether each is drawing a card (diagnostics and tests). */
+    /**
+     * The live worker processes (diagnostics and tests): whether each is drawing a card, is ready
+     * (started, not killed), and is retiring (due for recycling, its replacement started).
+     */
     get workers() {
-      return [...slots].map((slot) => ({ pid: slot.process.pid, busy: slot.current !== undefined }));
+      return [...slots].map((slot) => ({ pid: slot.process.pid, busy: slot.current !== undefined, ready: slot.process.ready, retiring: slot.retiring }));
+    },
+    /** Workers that draw cards now or after their current one: at least `size` once warm, through every recycle. */
+    get readyWorkers() {
+      return readyCount();
     },
     /** Workers lost since the pool started, by cause (read by the metrics at scrape time). */
     workersLost: workersLost as Readonly<typeof workersLost>,

@@ -177,6 +177,7 @@ export class RenderWorkerProcess {
   readonly #limits: RenderWorkerLimits;
   readonly #events: RenderWorkerEvents;
   #ready = false;
+  #recycleDue = false;
   #busy = false;
   #exited = false;
   #killedFor: WorkerExitCause | undefined;
@@ -229,7 +230,26 @@ export class RenderWorkerProcess {
 
   /** Started and not drawing: the pool may hand it a card. */
   get idle(): boolean {
-    return this.#ready && !this.#busy && !this.#exited && this.#killedFor === undefined;
+    return this.ready && !this.#busy;
+  }
+
+  /** Started, and neither killed nor exited: it draws cards, now or when handed one. */
+  get ready(): boolean {
+    return this.#ready && !this.#exited && this.#killedFor === undefined;
+  }
+
+  /**
+   * It answered a card still holding more than the recycling threshold: the pool starts its
+   * replacement and retires it (`retire`) once the replacement is ready. Until then it keeps
+   * drawing, under the same ceiling and budgets, so the pool never has fewer workers than its size.
+   */
+  get recycleDue(): boolean {
+    return this.#recycleDue;
+  }
+
+  /** Retires a worker whose replacement is ready; it exits with cause `recycled`. */
+  retire(): void {
+    this.kill('recycled');
   }
 
   /** Sends one card; the outcome arrives through `onOutcome`, or the loss through `onExit`. */
@@ -275,8 +295,9 @@ export class RenderWorkerProcess {
    * A worker that ends a card above its ceiling or its CPU budget is killed and the card counted
    * lost with it: the sampler alone would catch a short peak, or the last milliseconds over the
    * budget, only if a sample happened to land on them; so the budgets hold whatever the sampling.
-   * A worker under both that still holds more than the recycling threshold answers, then is
-   * retired: the next card meets a fresh worker, not one carrying the last card's leftovers.
+   * A worker under both that still holds more than the recycling threshold answers and is marked
+   * due for recycling (`recycleDue`): the pool retires it once a fresh worker is ready to take its
+   * place, so later cards meet a worker without the last card's leftovers, and none waits for a start.
    */
   async #finishCard(outcome: RenderTaskOutcome): Promise<void> {
     clearTimeout(this.#backstopTimer);
@@ -284,9 +305,9 @@ export class RenderWorkerProcess {
     this.#busy = false;
     this.#card = undefined;
     const recycleAbove = this.#limits.recycleAboveBytes ?? idleRecycleBytes(this.#limits.memoryLimitBytes);
-    // Retired before the outcome goes out, so the pool does not hand it the next card.
-    if (this.#rssBytes !== undefined && this.#rssBytes > recycleAbove) this.kill('recycled');
-    else this.#scheduleSample(IDLE_SAMPLE_MS);
+    // Marked before the outcome goes out, so the pool starts the replacement as it hears of the card.
+    if (this.#rssBytes !== undefined && this.#rssBytes > recycleAbove) this.#recycleDue = true;
+    this.#scheduleSample(IDLE_SAMPLE_MS);
     this.#events.onOutcome(outcome);
   }
 

@@ -6,16 +6,18 @@ import { OWNER_ACCOUNT_ID, TEMPLATE_ID, type Session } from '../accounts/account
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Plans } from '../accounts/plans.ts';
 import { createSignInLink, redeemSignInLink } from '../accounts/sign-in-links.ts';
+import type { ApiKeyVerifier } from '../auth/key-verifier.ts';
 import type { EndpointDefinition } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
+import { drainRefusedBody } from '../http/refused-body.ts';
 import type { GatewayContext, GatewayState, NextStep } from '../http/request-pipeline.ts';
 import { IMMUTABLE_ASSET, loadStaticBundle, sendStaticFile, type StaticFile } from '../http/static-bundle.ts';
 import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
 import { DISCORD_CALLBACK_PATH, type AccountAreaSettings } from './account-area-settings.ts';
 import { AccountKeys, newKeySchema, sessionActor } from './account-keys.ts';
 import { accountForDiscordUser, finishDiscordSignIn, OAUTH_STATE_TTL_MS, startDiscordSignIn } from './discord-sign-in.ts';
-import { AccountSessions, cookieHeader, requireCsrfToken, requireSameOrigin, tokenCookie, type SignedIn } from './sessions.ts';
+import { AccountSessions, accountOrigins, cookieHeader, requireCsrfToken, requireSameOrigin, tokenCookie, type SignedIn } from './sessions.ts';
 import { usageReport } from './usage-report.ts';
 
 export interface AccountAreaParts {
@@ -24,6 +26,8 @@ export interface AccountAreaParts {
   settings: AccountAreaSettings;
   /** Cookies are `__Host-` and `Secure` when this is https; state-changing requests must come from its origin. */
   publicBaseUrl: string;
+  /** This gateway's key checks: a key revoked here is refused by it before the area answers. */
+  keys?: Pick<ApiKeyVerifier, 'revokedHere'> | undefined;
   /** The card operation the playground previews with a session (absent in an app without the render path). */
   previewEndpoint?: EndpointDefinition | undefined;
   /** The `/v1/templates` operations, which the area's template routes run with the session in place of a key. */
@@ -80,7 +84,7 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   const { store, settings } = parts;
   const sessions = new AccountSessions(store, parts.publicBaseUrl);
   const keys = new AccountKeys(store, settings.keyRollGraceMs);
-  const publicOrigin = new URL(parts.publicBaseUrl).origin;
+  const trustedOrigins = accountOrigins(parts.publicBaseUrl);
   const { assetVersion, assets, pages } = loadStaticBundle({ folder: new URL('./assets/', import.meta.url), prefix: ASSET_PREFIX, assets: ASSETS, pages: PAGES });
   const parseBody = koaBody({
     json: true, urlencoded: false, text: false, multipart: false, jsonStrict: true, jsonLimit: MAX_BODY_BYTES,
@@ -93,7 +97,16 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   });
   const readBody = async <Schema extends z.ZodType>(ctx: GatewayContext, schema: Schema): Promise<z.output<Schema>> => {
     if (!ctx.request.is('application/json')) throw new ApiError('unsupported_media_type', 'Send the body as application/json.');
-    await parseBody(ctx, async () => {});
+    try {
+      await parseBody(ctx, async () => {});
+    } catch (error) {
+      // As for the API's bodies: the refused rest is read (up to a bound) so the browser gets the answer.
+      if (!ctx.req.complete) {
+        await drainRefusedBody(ctx.req);
+        ctx.set('Connection', 'close');
+      }
+      throw error;
+    }
     const parsed = schema.safeParse(ctx.request.body);
     if (!parsed.success) throw new ApiError('invalid_request', z.prettifyError(parsed.error));
     return parsed.data;
@@ -118,7 +131,7 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   };
   /** A state-changing call: same origin, a session, and its CSRF token. */
   const changing = async (ctx: GatewayContext): Promise<SignedIn> => {
-    requireSameOrigin(ctx, publicOrigin);
+    requireSameOrigin(ctx, trustedOrigins);
     const current = await signedIn(ctx);
     requireCsrfToken(ctx, current.session);
     return current;
@@ -182,7 +195,7 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   });
 
   router.post('/account/api/sign-in/link', async (ctx) => {
-    requireSameOrigin(ctx, publicOrigin);
+    requireSameOrigin(ctx, trustedOrigins);
     const blocked = blockedMs(ctx);
     if (blocked > 0) throw tooMany(blocked);
     const { token } = await readBody(ctx, linkBodySchema);
@@ -228,6 +241,9 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
   router.post('/account/api/keys/:id/revoke', async (ctx) => {
     const { session } = await changing(ctx);
     const revoked = await keys.revoke(session, keyIdParam(ctx), new Date());
+    // Synchronously, before the answer: a bot told "revoked" must not be served by this gateway
+    // again (others keep their poll bound, KEY_POLL_INTERVAL_MS plus one reload).
+    parts.keys?.revokedHere(revoked.id);
     ctx.body = { id: revoked.id, prefix: revoked.prefix, revokedAt: revoked.revokedAt };
   });
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { storedDisplayName } from '@utility-api/infra';
 import type { Account } from '../accounts/account-model.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { DiscordOAuthSettings } from './account-area-settings.ts';
@@ -123,7 +124,10 @@ export async function finishDiscordSignIn(
 export async function accountForDiscordUser(store: AccountStore, user: DiscordUser, plan: string, now: Date): Promise<{ account: Account; created: boolean }> {
   const existing = await store.accountByDiscordId(user.id);
   if (existing) return { account: existing, created: false };
-  const candidate: Account = { id: `acct_d${user.id}`, name: user.name.slice(0, 100), discordUserId: user.id, plan, createdAt: now.toISOString() };
+  // Stored clean (no controls, bidi overrides or lone surrogates), cut to the 100 UTF-16 units an
+  // account name holds and cleaned again, as the cut may split a surrogate pair.
+  const name = storedDisplayName(storedDisplayName(user.name).slice(0, 100)) || `Discord user ${user.id}`;
+  const candidate: Account = { id: `acct_d${user.id}`, name, discordUserId: user.id, plan, createdAt: now.toISOString() };
   const account = await store.createAccount(candidate);
   return { account, created: account.createdAt === candidate.createdAt && account.id === candidate.id };
 }

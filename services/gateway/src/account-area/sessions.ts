@@ -125,17 +125,37 @@ export class AccountSessions {
   }
 }
 
+/** The names a loopback address goes by in a browser's address bar. */
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'] as const;
+
+/**
+ * The origins the account area's pages are served from: `PUBLIC_BASE_URL`'s, and when that is a
+ * loopback address, the same scheme and port under each loopback name (a local operator may open
+ * `localhost` as well as `127.0.0.1`). Never the origin a request says it was addressed to: its
+ * `Host` header is the client's to write, so trusting it let a forged Host with a matching Origin
+ * through.
+ */
+export function accountOrigins(publicBaseUrl: string): ReadonlySet<string> {
+  const url = new URL(publicBaseUrl);
+  if (!(LOOPBACK_HOSTS as readonly string[]).includes(url.hostname)) return new Set([url.origin]);
+  return new Set(LOOPBACK_HOSTS.map((host) => {
+    const loopback = new URL(url);
+    loopback.hostname = host;
+    return loopback.origin;
+  }));
+}
+
 /**
  * A state-changing request must come from a page of this origin (OWASP's "verify origin with
  * standard headers"): `Sec-Fetch-Site`, when the browser sends it, must be `same-origin`, and
- * `Origin` must be this gateway's public origin or the origin the request was addressed to. A
- * request with neither header is refused: every browser that can carry our cookie sends `Origin`
- * on a POST, so only non-browser clients, which have no session to abuse, are refused by that.
+ * `Origin` must be one of `trusted` (see {@link accountOrigins}). A request with neither header is
+ * refused: every browser that can carry our cookie sends `Origin` on a POST, so only non-browser
+ * clients, which have no session to abuse, are refused by that.
  */
-export function requireSameOrigin(ctx: GatewayContext, publicOrigin: string): void {
+export function requireSameOrigin(ctx: GatewayContext, trusted: ReadonlySet<string>): void {
   const site = ctx.get('sec-fetch-site');
   const origin = ctx.get('origin');
-  const fromHere = origin === '' ? site === 'same-origin' : origin === publicOrigin || origin === `${ctx.protocol}://${ctx.host}`;
+  const fromHere = origin === '' ? site === 'same-origin' : trusted.has(origin);
   if ((site !== '' && site !== 'same-origin') || !fromHere) {
     throw new ApiError('cross_origin_refused', 'This request must come from the account area itself (its Origin is not this site).');
   }

@@ -55,6 +55,12 @@ export class ApiKeyVerifier {
   #nextRefresh: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #failing = false;
+  /**
+   * Keys this gateway revoked itself (the account area) that no snapshot has shown revoked yet: a
+   * reload that read the store just before the revocation must not bring them back. Each leaves
+   * the set once a snapshot agrees, so it holds at most the revocations of one poll interval.
+   */
+  readonly #revokedHere = new Set<string>();
   /** The key made for this run when there was none at all (`generateWhenEmpty`), for the start-up summary. */
   generatedKey: string | undefined;
 
@@ -103,6 +109,17 @@ export class ApiKeyVerifier {
 
   close(): void {
     clearInterval(this.#timer);
+  }
+
+  /**
+   * A key revoked through this gateway (the account area), refused by it from now on: called after
+   * the store has recorded the revocation and before the answer says "revoked", so no request that
+   * follows the answer is served with it here. Other gateways learn it from their next poll.
+   */
+  revokedHere(id: string): void {
+    this.#revokedHere.add(id);
+    const known = this.#managed.get(id);
+    if (known) known.revoked = true;
   }
 
   /**
@@ -196,9 +213,10 @@ export class ApiKeyVerifier {
   }
 
   #apply(snapshot: KeyRecordsSnapshot): void {
+    for (const record of snapshot.records) if (record.revokedAt !== null) this.#revokedHere.delete(record.id);
     this.#managed = new Map(snapshot.records.map((record: ApiKeyRecord) => [record.id, {
       hash: Buffer.from(record.hash, 'hex'),
-      revoked: record.revokedAt !== null,
+      revoked: record.revokedAt !== null || this.#revokedHere.has(record.id),
       identity: {
         id: record.prefix,
         name: record.name,

@@ -2,6 +2,7 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import { Reply, type BodyEncoding, type EndpointDefinition, type MalformedBodyKind, type RequestSnapshot } from '../endpoints/endpoint.ts';
 import type { ApiKeyIdentity } from '../auth/api-keys.ts';
 import { ApiError, problemsFromZod, validationError, type FieldProblem } from '../errors/api-error.ts';
+import { drainRefusedBody } from './refused-body.ts';
 import type { GatewayContext, GuardStep, NextStep } from './request-pipeline.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -299,10 +300,14 @@ function bodyParser(encodings: readonly BodyEncoding[]): (ctx: GatewayContext) =
     try {
       await parse(ctx, done);
     } catch (error) {
-      // A failed read can leave the rest of the body on the wire (a compressed body stops being read
-      // once it inflates past the limit, or at its first corrupt byte): the connection cannot carry
-      // another request, and saying so keeps a keep-alive client from sending one into a closing socket.
-      if (!ctx.req.complete) ctx.set('Connection', 'close');
+      // A failed read can leave the rest of the body on the wire (a body over the limit, a compressed
+      // body that inflates past it or has a corrupt byte): it is read and discarded, up to a bound,
+      // so a client still sending it gets to read the answer; then the connection closes (saying so
+      // keeps a keep-alive client from sending its next request into a closing socket).
+      if (!ctx.req.complete) {
+        await drainRefusedBody(ctx.req);
+        ctx.set('Connection', 'close');
+      }
       throw error;
     }
     if (exceedsJsonDepth(ctx.request.body, MAX_JSON_DEPTH)) {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigurationError, envInteger, envUrl, parseEnvironment } from '@utility-api/infra';
+import { ConfigurationError, envInteger, envUrl, parseEnvironment, terminalSafe } from '@utility-api/infra';
 import { createRedisConnection, type RedisClient } from '@utility-api/infra/redis';
 import { z } from 'zod';
 import { ACCOUNT_ID, KEY_SCOPES, OWNER_ACCOUNT_ID, type Account, type AuditEvent, type KeyScope } from '../accounts/account-model.ts';
@@ -102,6 +102,9 @@ function accountIdOption(value: string | undefined, option: string): string | un
   return value;
 }
 
+/** A name inside one of the CLI's messages: escaped whole, so it cannot break the line either. */
+const shown = (name: string) => terminalSafe(name);
+
 /** An account's name: what a person reads in a list, so printable text only. */
 const ACCOUNT_NAME = /^[^\p{C}]{1,100}$/u;
 
@@ -144,13 +147,22 @@ function accountsTable(accounts: readonly Account[]): string[] {
   return table([['ID', 'NAME', 'PLAN', 'DISCORD', 'CREATED'], ...rows]);
 }
 
-function table(rows: string[][]): string[] {
+/** Cells hold names other people chose (a Discord display name): each is escaped whole, line breaks too. */
+function table(cells: string[][]): string[] {
+  const rows = cells.map((row) => row.map((cell) => terminalSafe(cell)));
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
 }
 
 /** `./run keys ...`; returns the exit code. */
-export async function runKeysCli(argv: readonly string[], environment: Record<string, string | undefined>, output: CliOutput): Promise<number> {
+export async function runKeysCli(argv: readonly string[], environment: Record<string, string | undefined>, printed: CliOutput): Promise<number> {
+  // Whatever is printed goes through terminalSafe: names come from the store, where other people
+  // wrote them, and a terminal would run the escape sequences they could hold. Line breaks stay for
+  // the CLI's own messages; names, in tables and in messages, are escaped whole (`shown`).
+  const output: CliOutput = {
+    out: (line) => printed.out(terminalSafe(line, { keepLineBreaks: true })),
+    err: (line) => printed.err(terminalSafe(line, { keepLineBreaks: true })),
+  };
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   const command = args[0];
   if (command === undefined || command === 'help' || command === '--help' || command === '-h' || args.includes('--help') || args.includes('-h')) {
@@ -200,7 +212,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       if (values.json) {
         output.out(JSON.stringify({ key, ...publicView(record) }));
       } else {
-        output.out(`Created key ${record.id} (${record.prefix}) named "${record.name}" for account ${account.id} in ${records.location}`);
+        output.out(`Created key ${record.id} (${record.prefix}) named "${shown(record.name)}" for account ${account.id} in ${records.location}`);
         output.out(`Scopes: ${publicView(record).scopes.join(', ')}`);
         output.out(`Limits: ${limitsText(record.limits)}`);
         output.out('The key, shown this once (only its hash is stored; it cannot be shown again):');
@@ -249,10 +261,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
         return EXIT.noSuchKey;
       }
       if (before?.revokedAt) {
-        output.out(`Key ${record.id} (${record.prefix}) "${record.name}" was already revoked at ${record.revokedAt}.`);
+        output.out(`Key ${record.id} (${record.prefix}) "${shown(record.name)}" was already revoked at ${record.revokedAt}.`);
       } else {
         await audit(store, record.accountId ?? OWNER_ACCOUNT_ID, 'key_revoked', { key: record.prefix, name: record.name });
-        output.out(`Revoked key ${record.id} (${record.prefix}) "${record.name}" at ${record.revokedAt}; every gateway refuses it within a second.`);
+        output.out(`Revoked key ${record.id} (${record.prefix}) "${shown(record.name)}" at ${record.revokedAt}; every gateway refuses it within a second.`);
       }
       return EXIT.ok;
     });
@@ -275,7 +287,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       if (!account) return EXIT.noSuchKey;
       const link = await createSignInLink(store, { accountId: account.id, baseUrl, now: new Date() });
       await audit(store, account.id, 'sign_in_link_created', { expiresAt: link.expiresAt.toISOString() });
-      output.out(`A sign-in link for account ${account.id} ("${account.name}"), valid once until ${link.expiresAt.toISOString()}:`);
+      output.out(`A sign-in link for account ${account.id} ("${shown(account.name)}"), valid once until ${link.expiresAt.toISOString()}:`);
       output.out('');
       output.out(`  ${link.url}`);
       output.out('');
@@ -312,7 +324,7 @@ const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
       if (stored.id !== account.id || stored.createdAt !== account.createdAt) throw new Error(`account id ${account.id} is taken; run the command again`);
       await audit(store, account.id, 'account_created', { name, plan });
       if (values.json) output.out(JSON.stringify(account));
-      else output.out(`Created account ${account.id} "${account.name}" on plan ${account.plan} in ${store.location}`);
+      else output.out(`Created account ${account.id} "${shown(account.name)}" on plan ${account.plan} in ${store.location}`);
       return EXIT.ok;
     });
   },
@@ -330,7 +342,7 @@ const ACCOUNT_COMMANDS: Readonly<Record<string, Command>> = {
         return EXIT.noSuchKey;
       }
       await audit(store, accountId, 'plan_changed', { from: before.plan, to: plan });
-      output.out(`Account ${accountId} "${account.name}" moved from plan ${before.plan} to ${plan}.`);
+      output.out(`Account ${accountId} "${shown(account.name)}" moved from plan ${before.plan} to ${plan}.`);
       return EXIT.ok;
     });
   },

@@ -1,5 +1,6 @@
 import { cardFormatSchema, cardOptionsSchema, discordAttachmentUrlProblems, leaderboardOptionsSchema, refuseStillOnlyFormat } from '@utility-api/render-jobs';
 import { z } from 'zod';
+import { storedDisplayName } from '@utility-api/infra';
 import { TEMPLATE_ID, TEMPLATE_KINDS, type CardTemplate } from '../../accounts/account-model.ts';
 import type { AccountStore } from '../../accounts/account-store.ts';
 import { planOf, templatesAllowed, type Plans } from '../../accounts/plans.ts';
@@ -44,7 +45,13 @@ const leaderboardTemplateFieldsSchema = z
   .extend({ format: cardFormatSchema.optional() })
   .meta({ description: `Any \`POST /v1/leaderboard-image\` body field except the board's own data (${listed(LEADERBOARD_MEMBER_FIELDS)}), which each board request gives.` });
 
-const nameSchema = z.string().trim().min(1).max(100).meta({ description: 'Your name for the design (1 to 100 characters).', examples: ['Welcome, dark'] });
+/** A display name other people read (the account pages, the playground): stored without controls, bidi overrides or lone surrogates. */
+const nameSchema = z
+  .string()
+  .overwrite(storedDisplayName)
+  .min(1)
+  .max(100)
+  .meta({ description: 'Your name for the design (1 to 100 characters), stored without control characters, bidi overrides and lone surrogates and trimmed.', examples: ['Welcome, dark'] });
 const profileKind = z.literal('profile').meta({ description: 'A profile card design (the default): `POST /v1/profile-image`, signed links and batch items may name it.' });
 const leaderboardKind = z.literal('leaderboard').meta({ description: 'A leaderboard design: `POST /v1/leaderboard-image` may name it.' });
 const kindError = { error: (issue: { code: string }) => (issue.code === 'invalid_union' ? `must be one of ${TEMPLATE_KINDS.map((kind) => `'${kind}'`).join(', ')}` : undefined) };
