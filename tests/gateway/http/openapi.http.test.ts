@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { CARD_LIMITS, LEADERBOARD_LIMITS } from '@utility-api/render-jobs';
 import test from 'ava';
 import { LIGHT_PATHS } from '../../helpers/light-paths.ts';
 import { loadContract, type OpenApiContract } from '../../helpers/openapi-contract.ts';
@@ -52,9 +53,9 @@ test('the profile-image body documents the welcome layout fields: the layout val
     t.is(properties.layout.type, 'string');
     t.regex(properties.layout.description, /`profile` \(default\)/);
     t.regex(properties.layout.description, /does not show `rankData`/);
-    t.deepEqual([properties.headline.type, properties.headline.maxLength], ['string', 40]);
+    t.deepEqual([properties.headline.type, properties.headline.maxLength], ['string', CARD_LIMITS.maxHeadlineLength]);
     t.regex(properties.headline.description, /Default `Welcome`.*Only drawn when `layout` is `welcome`/);
-    t.deepEqual([properties.message.type, properties.message.maxLength], ['string', 96]);
+    t.deepEqual([properties.message.type, properties.message.maxLength], ['string', CARD_LIMITS.maxMessageLength]);
     t.regex(properties.message.description, /Only drawn when `layout` is `welcome`/);
     t.regex(properties.rankData.description, /drawn in the profile layout; the `levelup` layout draws its `previousLevel → level`/);
     t.regex(properties.layout.description, /`levelup` \(extension\)/);
@@ -73,7 +74,7 @@ test('the leaderboard-image body documents its rows, the highlighted member and 
   const row = body.properties.rows.items;
   t.deepEqual(row.required.sort(), ['name', 'rank']);
   t.deepEqual(Object.keys(row.properties).sort(), ['avatarUrl', 'level', 'name', 'rank', 'score', 'userId']);
-  t.is(row.properties.name.maxLength, 64);
+  t.is(row.properties.name.maxLength, LEADERBOARD_LIMITS.maxNameLength);
   t.regex(body.properties.highlight.description, /under the others, after a gap with an ellipsis/);
   t.deepEqual(body.properties.format.enum, ['png', 'webp', 'avif', 'gif']);
   t.deepEqual(contract.check('/v1/leaderboard-image', 'POST', 200, operation.responses['200'].content['application/json'].example), [], 'the example matches its schema');
