@@ -66,6 +66,14 @@ test('when ready, a plain summary says where it answers, the key to use, the sig
     t.regex(link ?? '', new RegExp(`^${base}/account/sign-in#token=[A-Za-z0-9_-]{43}$`));
     t.regex(summary, new RegExp(`^ {2}Docs {8}${base}/docs$`, 'm'));
     t.regex(summary, new RegExp(`^ {2}Playground {2}${base}/playground$`, 'm'));
+    // "Ready" means a card can be drawn: the log (one ordered stream, unlike the summary on stderr)
+    // says a render worker was ready before the gateway said it was, and the summary follows that.
+    const readyLine = JSON.parse(await gateway.process.waitFor(/"msg":"gateway ready"/));
+    t.is(readyLine.renderWorkerReady, true);
+    const output = gateway.process.output();
+    const workerReady = output.indexOf('"msg":"render worker ready"');
+    t.true(workerReady >= 0 && workerReady < output.indexOf('"msg":"gateway ready"'), 'the gateway waited for a render worker');
+    t.false(summary.includes('no render worker is ready'));
     // What it says works: the key calls the API.
     t.is((await fetch(`${base}/v1/coin-flip`, { headers: { authorization: key! } })).status, 200);
   } finally {

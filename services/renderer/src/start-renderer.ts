@@ -16,7 +16,7 @@ export async function startRenderer(config: RendererConfig, logger: Logger, life
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const engine = createRenderEngine(config.rendering, { store, redis, logger, lifecycle, registry });
-  engine.pool.warmUp();
+  void engine.pool.warmUp();
 
   const worker = createRenderWorker({ connection: redis, engine, concurrency: config.concurrency, locks: config.locks, logger });
   worker.on('active', (job) => engine.metrics.queueWait((job.processedOn ?? Date.now()) - job.timestamp));

@@ -123,6 +123,8 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
   let closed = false;
   let failedStartsInARow = 0;
   let restartTimer: NodeJS.Timeout | undefined;
+  /** Settles when the first worker can draw: what a start-up summary that says "ready" waits for. */
+  const firstWorkerReady = Promise.withResolvers<void>();
 
   /** Under a pool budget: what the other workers leave of it, by their last readings. */
   const ceilingFor = (slot: WorkerSlot) => () => {
@@ -140,6 +142,7 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
         onReady: () => {
           failedStartsInARow = 0;
           logger.info({ pid: slot.process.pid, startMs: Math.round(performance.now() - startedAt) }, 'render worker ready');
+          firstWorkerReady.resolve();
           retireReplaced();
           dispatch();
         },
@@ -322,8 +325,14 @@ export function createCardRenderPool(options: CardRenderPoolOptions) {
   };
 
   return {
-    /** Starts the workers now instead of at the first render (each loads fonts and canvas, ~0.5 s). */
-    warmUp: refillUnlessScheduled,
+    /**
+     * Starts the workers now instead of at the first render (each loads fonts and canvas, ~0.5 s);
+     * resolves once one of them can draw (at once when one already could).
+     */
+    warmUp: (): Promise<void> => {
+      refillUnlessScheduled();
+      return firstWorkerReady.promise;
+    },
     /** Tasks waiting for a free worker plus tasks being drawn. */
     get load() {
       return waitingCount + [...slots].filter((slot) => slot.current !== undefined).length;

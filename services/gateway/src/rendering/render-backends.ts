@@ -15,8 +15,11 @@ interface RenderBackends {
   /** Redis in distributed mode, process memory in embedded mode. */
   backingStore: BackingStore;
   redis: RedisClient | undefined;
-  /** Starts render workers ahead of the first card (embedded mode; a no-op when distributed). */
-  warmUp(): void;
+  /**
+   * Starts render workers ahead of the first card and resolves when one can draw (embedded mode;
+   * distributed, the renderers are other processes and it resolves at once).
+   */
+  warmUp(): Promise<void>;
 }
 
 /**
@@ -54,6 +57,6 @@ export async function openRenderBackends(config: GatewayConfig, logger: Logger, 
     media,
     backingStore: { kind: 'redis', ping: async () => void (await producer.ping()) },
     redis: producer,
-    warmUp: () => {},
+    warmUp: async () => {},
   };
 }
