@@ -19,7 +19,7 @@ export function lighten(color: Rgb, amount: number): Rgb {
   return mix(color, WHITE, amount);
 }
 
-function toHsl({ r, g, b }: Rgb): { h: number; s: number; l: number } {
+export function toHsl({ r, g, b }: Rgb): { h: number; s: number; l: number } {
   const [red, green, blue] = [r / 255, g / 255, b / 255];
   const max = Math.max(red, green, blue);
   const min = Math.min(red, green, blue);

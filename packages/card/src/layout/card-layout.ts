@@ -31,6 +31,13 @@ export const PRESENCE = { radius: 19, cutout: 7, angle: Math.PI / 4 } as const;
 
 export const TEXT_COLUMN = { left: 272, right: 856 } as const;
 
+/**
+ * Discord's nameplate behind the name block: reaches from `avatarGap` right of the avatar's
+ * decoration to `right`, the block's height plus `padY`; its image is fitted to `imageHeight` (1x pixels).
+ */
+export const NAMEPLATE = { avatarGap: 8, right: 872, padY: 12, radius: 14, imageHeight: 120, alpha: 0.9 } as const;
+/** The server tag pill after the name (and its bot chip), as tall as the bot chip: badge, then the tag (at most 4 characters) in bold at the smallest text size. */
+export const SERVER_TAG = { height: 34, padX: 10, gap: 14, badgeSize: 22, badgeGap: 6, radius: 9 } as const;
 export const BADGES = { size: 30, gap: 8, top: 34, framePadding: 7 } as const;
 
 /**
