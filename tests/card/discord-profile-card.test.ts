@@ -18,7 +18,7 @@ import { createImageFetcher } from '@utility-api/safe-fetch';
 import test, { type ExecutionContext } from 'ava';
 import { createCanvas, loadImage } from 'canvas';
 import sharp from 'sharp';
-import { renderCard, type CardProfile } from '../../packages/card/src/index.ts';
+import { renderAnimatedCard, renderCard, type CardProfile } from '../../packages/card/src/index.ts';
 import { sampleAvatarPng, sampleBadgePng, sampleDecorationPng, sampleLandscapeJpeg, sampleNameplatePng } from '../../packages/card/samples/sample-images.ts';
 import { contrastRatio, LARGE_TEXT_CONTRAST, needsDarkGround, relativeLuminance } from '../../packages/card/src/legibility/contrast.ts';
 import { GROUND_COLOR } from '../../packages/card/src/legibility/ground.ts';
@@ -199,4 +199,15 @@ test('every role colour is lifted until it reads on its ground, keeping its hue;
   t.deepEqual(fill.gradient, [liftForGround('#e91e63', 'dark'), '#a9c9ff']);
   t.is(fill.color, liftForGround('#e91e63', 'dark'), 'the darker stop is what legibility measures on the dark ground');
   t.deepEqual(nameFill(['#a9c9ff', '#a9c9ff'], 'dark'), { color: '#a9c9ff' });
+});
+
+test("an animated card asks for the decoration's APNG (passthrough) and moves it", async (t) => {
+  const before = discord.cdnRequests().length;
+  const options = cardOptionsSchema.parse({ discordUser: apiUser, animated: true });
+  const profile = await profiles.resolveProfile(USER, { animated: true, objects: { user: options.discordUser } });
+  const asked = discord.cdnRequests().slice(before).map((request) => request.path);
+  t.true(asked.includes(`/avatar-decoration-presets/${HASHES.decoration}.png?passthrough=true`), asked.join(' '));
+  const card = await renderAnimatedCard({ profile, options }, { format: 'webp' });
+  t.true(card.animated);
+  t.is(card.frames, 2);
 });
