@@ -6,7 +6,7 @@ import type { CardProfile } from './card-profile.ts';
  * these are the bundled typefaces that look closest to the fonts Discord's client offers, by the
  * `font_id` it sends (as observed; Discord may renumber them). An id not listed keeps the card's font.
  */
-export const DISPLAY_NAME_FONTS: Readonly<Record<number, CardFontFamily>> = Object.freeze({
+const DISPLAY_NAME_FONTS: Readonly<Record<number, CardFontFamily>> = Object.freeze({
   // Tempo: a narrow grotesque.
   1: 'roboto-condensed',
   // Sakura and Jellybean: soft, rounded letters.
@@ -23,7 +23,7 @@ export const DISPLAY_NAME_FONTS: Readonly<Record<number, CardFontFamily>> = Obje
 });
 
 /** `effect_id` of Discord's solid style: one colour, the first. Every other effect is drawn as a gradient of its colours. */
-export const SOLID_EFFECT_ID = 1;
+const SOLID_EFFECT_ID = 1;
 
 /** The name's typeface and colours from a display-name style; undefined without one. */
 export function displayNameStyleFill(style: CardProfile['displayNameStyle']): { family?: string; colors: readonly string[] } | undefined {

@@ -27,7 +27,7 @@ const tagStyle = (scene: Scene): TextStyle => ({ size: MIN_TEXT_SIZE, weight: 80
 
 const badgeRoom = (scene: Scene) => (scene.serverTag?.badge ? SERVER_TAG.badgeSize + SERVER_TAG.badgeGap : 0);
 
-export const serverTagLayout = {
+const serverTagLayout = {
   /** The pill's width; 0 without a tag. */
   width(context: CanvasRenderingContext2D, scene: Scene): number {
     if (!scene.serverTag) return 0;
@@ -43,7 +43,7 @@ export const serverTagLayout = {
 };
 
 /** The pill and badge under the placed tag run (drawn before the texts, so the tag lies on top). */
-export function serverTagPillStep(context: CanvasRenderingContext2D, scene: Scene, placed: readonly PlacedText[]): void {
+function serverTagPillStep(context: CanvasRenderingContext2D, scene: Scene, placed: readonly PlacedText[]): void {
   const run = placed.find((candidate) => candidate.role === ROLE);
   if (!run || !scene.serverTag) return;
   const middle = run.baseline - (run.style.size * CAP_HEIGHT) / 2;
