@@ -129,24 +129,20 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   const pendingAvatar: PendingImage<ProfileImageOutcome<DecodedImage>> = customAvatar
     ? await checkImageCached(customAvatar, { field: 'customAvatar', budget, side: avatarSide }).then((decode) => async () => ({ value: await decode() }))
     : await optionalProfileImage(profile.avatar, (bytes) => checkImageCached(bytes, { field: 'avatar', budget, side: avatarSide }));
+  // Discord's nameplate (behind the name) and server tag badge: profile images like the decoration,
+  // checked before it, decoded after the others (both are small).
+  const pendingNameplate = await optionalProfileImage(profile.nameplate?.image, (bytes) => checkImageCached(bytes, { field: 'nameplate', budget, side: NAMEPLATE.imageHeight * scale }));
+  const pendingTagBadge = await optionalProfileImage(profile.serverTag?.badge, (bytes) => checkImageCached(bytes, { field: 'serverTagBadge', budget, side: SERVER_TAG.badgeSize * scale }));
   // removeAvatarFrame hides the decoration: it is not even checked, so a broken one cannot warn.
   const decorationBytes = options.removeAvatarFrame ? undefined : profile.avatarDecoration;
   const pendingDecoration = await optionalProfileImage(decorationBytes, (bytes) => checkImageCached(bytes, { field: 'avatarDecoration', budget, side: avatarSide * AVATAR_DECORATION_SCALE }));
-  // Discord's nameplate (behind the name) and server tag badge: profile images like the decoration.
-  const pendingNameplate = await optionalProfileImage(profile.nameplate?.image, (bytes) => checkImageCached(bytes, { field: 'nameplate', budget, side: NAMEPLATE.imageHeight * scale }));
-  const pendingTagBadge = await optionalProfileImage(profile.serverTag?.badge, (bytes) => checkImageCached(bytes, { field: 'serverTagBadge', budget, side: SERVER_TAG.badgeSize * scale }));
-  const [background, customBadgeImages, avatar, decoration, nameplateImage, tagBadge] = await Promise.all([
-    pendingBackground(),
-    Promise.all(pendingBadges.map((decode) => decode())),
-    pendingAvatar(),
-    pendingDecoration(),
-    pendingNameplate(),
-    pendingTagBadge(),
-  ]);
+  const [background, customBadgeImages, avatar, decoration] = await Promise.all([pendingBackground(), Promise.all(pendingBadges.map((decode) => decode())), pendingAvatar(), pendingDecoration()]);
   // Warnings in the same fixed order, whichever decode finished first.
-  const warnings = [background, avatar, decoration, nameplateImage, tagBadge].flatMap((outcome) => (outcome.warning === undefined ? [] : [outcome.warning]));
+  const warnings = [background, avatar, decoration].flatMap((outcome) => (outcome.warning === undefined ? [] : [outcome.warning]));
 
   const badges = resolveBadges(input, customBadgeImages.map((image) => image.source));
+  const [nameplateImage, tagBadge] = await Promise.all([pendingNameplate(), pendingTagBadge()]);
+  for (const outcome of [nameplateImage, tagBadge]) if (outcome.warning !== undefined) warnings.push(outcome.warning);
   const badgesWidth =
     badges.length === 0 ? 0 : badges.length * BADGES.size + (badges.length - 1) * BADGES.gap + (options.badgesFrame ? BADGES.framePadding * 2 : 0);
 
