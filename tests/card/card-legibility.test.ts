@@ -40,9 +40,24 @@ function pixelAt(png: PNG, x: number, y: number): Rgb {
 }
 
 /**
+ * The colour a run's glyphs have at device column `x`: its colour, or for a gradient name (a role
+ * gradient, holographic) the stops interpolated across the run's width, as canvas paints them.
+ */
+function glyphColorAt(run: PlacedText, x: number, scale: number): Rgb {
+  const stops = run.style.gradient?.map(parseHexColor);
+  if (!stops || stops.length < 2) return parseHexColor(run.style.color);
+  const position = Math.min(1, Math.max(0, (x / scale - run.x) / Math.max(1, run.width))) * (stops.length - 1);
+  const index = Math.min(stops.length - 2, Math.floor(position));
+  const [from, to] = [stops[index]!, stops[index + 1]!];
+  const share = position - index;
+  return { r: from.r + (to.r - from.r) * share, g: from.g + (to.g - from.g) * share, b: from.b + (to.b - from.b) * share };
+}
+
+/**
  * The contrast between a run's colour and the ground around its glyphs, read from the PNG alone:
  * glyph pixels are found by colour, their antialiased edges skipped, and the ground's lightest
- * (darkest, for dark text) few percent ignored.
+ * (darkest, for dark text) few percent ignored. A gradient run is measured with its `color`, the
+ * stop hardest to read (name-fill.ts), so every stop is held to the name's contrast.
  */
 function measure(png: PNG, run: PlacedText, scale: number): Measured {
   const color = parseHexColor(run.style.color);
@@ -56,7 +71,8 @@ function measure(png: PNG, run: PlacedText, scale: number): Measured {
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
       const pixel = pixelAt(png, left + x, top + y);
-      const distance = Math.hypot(pixel.r - color.r, pixel.g - color.g, pixel.b - color.b);
+      const expected = glyphColorAt(run, left + x, scale);
+      const distance = Math.hypot(pixel.r - expected.r, pixel.g - expected.g, pixel.b - expected.b);
       if (distance < GLYPH_DISTANCE) glyph[y * width + x] = 1;
     }
   }

@@ -34,7 +34,7 @@ test('the layout is part of the render key: the same user and body with another 
 test('each layout has its own steps; the welcome card draws no rank bar and names its steps in the timings', async (t) => {
   t.is(layoutSteps('profile').steps, RENDER_STEPS);
   const names = layoutSteps('welcome').steps.map((step) => step.name);
-  t.deepEqual(names, ['background', 'overlay', 'legibility', 'avatar', 'welcome text', 'badges', 'date', 'border']);
+  t.deepEqual(names, ['background', 'overlay', 'nameplate', 'legibility', 'avatar', 'welcome text', 'server tag', 'badges', 'date', 'border']);
   const card = await renderCard(welcome({ rankData: RANK }));
   t.deepEqual(Object.keys(card.timings.steps), names);
   t.deepEqual([card.width, card.height], [900, 300]);
@@ -144,7 +144,11 @@ test('the option cases and the welcome samples cover every card option', (t) => 
   // `guildId` changes what the renderer fetches (the member's server name and avatar), not how a card draws.
   // `localDateType` formats the creation date, which the welcome layout does not draw (its own test above).
   // `scale` 2 draws a welcome card of the same layout at twice the size (tests/card/goldens.test.ts and the pipeline).
-  const covered = new Set([...OPTION_CASES.map(([option]) => option), 'removeBadges', 'overwriteBadges', 'rankData', 'localDateType', 'layout', 'headline', 'animated', 'guildId', 'scale']);
+  // The Discord objects, like `guildId`, change the profile the renderer resolves; their welcome
+  // cards are goldens (discord-holographic-welcome), and experimentalDisplayNameStyles is tested
+  // with them (tests/card/discord-profile-card.test.ts).
+  const discord = ['discordUser', 'discordMember', 'discordRoleColors', 'experimentalDisplayNameStyles'];
+  const covered = new Set([...OPTION_CASES.map(([option]) => option), 'removeBadges', 'overwriteBadges', 'rankData', 'localDateType', 'layout', 'headline', 'animated', 'guildId', 'scale', ...discord]);
   for (const option of Object.keys(cardOptionsSchema.shape)) t.true(covered.has(option), `${option} is not checked in the welcome layout`);
   t.true(SAMPLE_CARDS.filter((card) => card.input.options.layout === 'welcome').length >= 4);
 });

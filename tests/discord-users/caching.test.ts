@@ -106,6 +106,10 @@ test('member data in the Redis cache is shared by two replicas and expires by PX
   t.true((await redis.pttl(key)) > 0);
   await redis.set(key, JSON.stringify({ nick: 'x', avatar: '../../etc' }));
   t.is(await cache().getMember(guildId, userId), undefined);
+  // The member's Discord extras and its role colours come back from Redis as they went in.
+  const extras = { nick: null, avatar: null, banner: 'a_0123456789abcdef', avatar_decoration_data: { asset: 'a_0123' }, collectibles: { nameplate: { asset: 'nameplates/x/', palette: 'sky' } }, role_colors: { primary_color: 11127295, secondary_color: 16759788, tertiary_color: 16761760 } };
+  await cache().setMember(guildId, userId, extras, 60_000);
+  t.deepEqual(await cache().getMember(guildId, userId), extras);
 });
 
 test('a corrupt or foreign Redis entry is a miss, not an error', async (t) => {

@@ -93,6 +93,13 @@ const SEMANTIC_ANSWERS: readonly { operationId: string; answer: RegExp; why: str
   ...['createProfileImage', 'createProfileImageForUser'].map((operationId) => ({ operationId, answer: /is a Discord id from the future/, why: 'snowflake timestamps after the clock' })),
   // One field compared with another: `previousLevel` below `level`; rankData required by the levelup layout.
   ...['createProfileImage', 'createProfileImageForUser'].map((operationId) => ({ operationId, answer: /must be below level|is required when layout is levelup/, why: 'one field against another' })),
+  // Discord objects checked against the card's own user id (a query or path field), the body's `guildId`, each other, and a JSON size bound, as their descriptions say.
+  ...['createProfileImage', 'createProfileImageForUser'].map((operationId) => ({
+    operationId,
+    answer: /not the card's user id|, not guildId|but user\.id is|\(primary_color or primaryColor\)|bytes of JSON/,
+    why: 'discordUser/discordMember ids against the request, one object against another',
+  })),
+  { operationId: 'createLeaderboardImage', answer: /must have the row's userId as its id|\(primary_color or primaryColor\)|bytes of JSON/, why: "a row's discordUser id against its userId" },
   // uniqueItems compares whole rows, not one field of them: a rank given twice is refused, as the schema's description says.
   { operationId: 'createLeaderboardImage', answer: /appears twice/, why: 'ranks unique across rows' },
   // A template's design is checked as a card body is: `animated` with a still-only `format` is refused, a rule between two fields.

@@ -107,3 +107,26 @@ test.serial('an asset that is missing, fails or hangs leaves the card drawn with
     t.true(pixels!.share(110, 125, 40, 40, isReddish) < 0.1, 'no red avatar: the default one');
   }
 });
+
+test.serial("a leaderboard row's discordUser draws its avatar from the CDN; with avatarUrl or another userId it is a 400", async (t) => {
+  // A hash of its own: the renderer's image cache keeps the avatar the other cards fetched.
+  const boardAvatar = 'abababababababababababababababab';
+  discord.images.set(`/avatars/${USER}/${boardAvatar}.png`, solidPng(64, 64, '#ff0000'));
+  const before = discord.cdnRequests().length;
+  const rows = [
+    { rank: 1, name: 'Ada', discordUser: { ...apiUser, avatar: boardAvatar }, score: 1200 },
+    { rank: 2, name: 'Bob', discordUser: { ...apiUser, id: '802050872383243249', avatar: 'ffffffffffffffffffffffffffffffff' }, score: 900 },
+  ];
+  const response = await post('/v1/leaderboard-image', { rows });
+  const body = (await response.json()) as any;
+  t.is(response.status, 200, JSON.stringify(body));
+  const asked = discord.cdnRequests().slice(before).map((request) => request.path);
+  t.true(asked.some((path) => path.startsWith(`/avatars/${USER}/${boardAvatar}.png`)), asked.join(' '));
+  // The second avatar is a CDN 404: the default avatar, still a board.
+  t.true(asked.some((path) => path.startsWith('/avatars/802050872383243249/')));
+  const both = await post('/v1/leaderboard-image', { rows: [{ rank: 1, name: 'Ada', discordUser: apiUser, avatarUrl: 'https://example.com/a.png' }] });
+  t.is(both.status, 400);
+  t.deepEqual(((await both.json()) as any).error.details.map((detail: any) => detail.field), ['rows.0.discordUser']);
+  const other = await post('/v1/leaderboard-image', { rows: [{ rank: 1, name: 'Ada', discordUser: apiUser, userId: '802050872383243242' }] });
+  t.deepEqual(((await other.json()) as any).error.details.map((detail: any) => detail.field), ['rows.0.discordUser.id']);
+});

@@ -1,5 +1,5 @@
 import type { CardInput, CardProfile } from '../src/profile/card-profile.ts';
-import { sampleAbstractPng, sampleAvatarPng, sampleBadgePng, sampleBusyPng, sampleDecorationPng, sampleLandscapeJpeg, sampleLightPhotoJpeg, sampleSolidPng } from './sample-images.ts';
+import { sampleAbstractPng, sampleAvatarPng, sampleBadgePng, sampleBusyPng, sampleDecorationPng, sampleLandscapeJpeg, sampleLightPhotoJpeg, sampleNameplatePng, sampleSolidPng } from './sample-images.ts';
 
 /**
  * Named cards covering every option at least once, with names in many scripts. The preview
@@ -31,6 +31,16 @@ const ADA: CardProfile = {
 };
 
 const NEWCOMER: CardProfile = { userId: '1083722195840204800', username: 'newcomer' };
+
+/** A member as the Discord objects give it (discordUser, discordMember, discordRoleColors): every Discord extra at once. */
+const MEMBER: CardProfile = {
+  ...ADA,
+  displayName: 'Ada Lovelace',
+  avatarDecoration: decoration,
+  nameplate: { colors: ['#2d5401', '#6aa624'], image: sampleNameplatePng() },
+  serverTag: { tag: 'ADA', badge: sampleBadgePng('#ff5cae') },
+  roleColors: { colors: ['#e91e63', '#5865f2'], holographic: false },
+};
 
 const rank = (overrides: Partial<NonNullable<CardInput['options']['rankData']>> = {}) => ({
   currentXp: 1240, requiredXp: 5000, level: 12, rank: 1, barColor: '#7c5cff', levelColor: '#ffd166', autoColorRank: true, ...overrides,
@@ -414,5 +424,28 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     name: 'hidpi-emoji',
     description: 'scale 2 with color emoji in the name and tag, under the text shadow.',
     input: { profile: { ...NEWCOMER, avatar: avatarBlue, accentColor: '#ff7a59' }, options: { customUsername: 'Mika 🔥😀 ⚙️', customTag: '🎮 gamer ✨ 🇯🇵', presenceStatus: 'idle' }, scale: 2 },
+  },
+  {
+    name: 'discord-member',
+    description: 'From Discord objects: display name in a role gradient, avatar decoration, nameplate (forest palette and artwork) behind the name, server tag pill with its badge.',
+    input: { profile: MEMBER, options: { presenceStatus: 'online', rankData: rank({ rank: 4 }) } },
+  },
+  {
+    name: 'discord-holographic-welcome',
+    description: "Welcome layout from Discord objects: Discord's holographic role colours, a violet nameplate without artwork, the tag pill after @username, and (experimentalDisplayNameStyles) the display-name style's font.",
+    input: {
+      profile: {
+        ...MEMBER,
+        nameplate: { colors: ['#730ba9', '#972fed'] },
+        roleColors: { colors: ['#a9c9ff', '#ffbbec', '#ffc3a0'], holographic: true },
+        displayNameStyle: { fontId: 5, effectId: 2, colors: [] },
+      },
+      options: { layout: 'welcome', message: 'You are member #1,234', experimentalDisplayNameStyles: true },
+    },
+  },
+  {
+    name: 'discord-dark-role-light-card',
+    description: 'A dark role colour (navy) on the light theme keeps its hue, and on the dark theme it is lifted until it reads; the tag pill without a badge.',
+    input: { profile: { ...NEWCOMER, avatar, displayName: 'Navy Role', serverTag: { tag: 'NAVY' }, roleColors: { colors: ['#1a1a40', '#3b0a45'], holographic: false } }, options: { customBackground: 'https://example.com/light.jpg' }, images: { background: lightPhoto } },
   },
 ];

@@ -204,3 +204,20 @@ export function sampleLightPhotoJpeg(seed = 5): Buffer {
   }
   return canvas.toBuffer('image/jpeg', { quality: 0.9 });
 }
+
+/**
+ * A nameplate's artwork as Discord's CDN serves its `static.png`: leaves drifting in from the right
+ * on transparency, PNG, 600x120 (a stand-in for a collectible such as `bonsai`).
+ */
+export function sampleNameplatePng(seed = 17): Buffer {
+  const canvas = createCanvas(600, 120);
+  const context = canvas.getContext('2d');
+  const random = mulberry(seed);
+  for (let index = 0; index < 16; index += 1) {
+    context.fillStyle = `hsla(${95 + random() * 40}, 60%, ${30 + random() * 25}%, 0.85)`;
+    context.beginPath();
+    context.ellipse(300 + random() * 300, random() * 120, 16 + random() * 14, 8 + random() * 8, random() * Math.PI, 0, Math.PI * 2);
+    context.fill();
+  }
+  return canvas.toBuffer('image/png');
+}

@@ -2,11 +2,13 @@ import { type CardLayout, CARD_FONT_FAMILIES, DEFAULT_CARD_FONT_FAMILY, DEFAULT_
 import type { Canvas, CanvasRenderingContext2D } from 'canvas';
 import { checkImageCached } from './cache/card-caches.ts';
 import { GROUND_TEXT } from './legibility/ground.ts';
+import { nameFill } from './legibility/name-fill.ts';
+import { displayNameStyleFill } from './profile/display-name-styles.ts';
 import { chooseTheme } from './legibility/theme.ts';
 import { lighten, rgba } from './color/color.ts';
 import { CardImageError } from './images/card-image-error.ts';
 import { CardPixelBudget, type DecodedImage } from './images/decode-image.ts';
-import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD, type AvatarBox } from './layout/card-layout.ts';
+import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD, NAMEPLATE, SERVER_TAG, type AvatarBox } from './layout/card-layout.ts';
 import { WELCOME_AVATAR } from './layout/welcome-layout.ts';
 import { checkPhotoBackground, generatedCardBackground } from './paint/card-backgrounds.ts';
 import type { Drawable, Softness } from './paint/soften.ts';
@@ -136,6 +138,10 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   const pendingAvatar: PendingImage<ProfileImageOutcome<DecodedImage>> = customAvatar
     ? await checkImageCached(customAvatar, { field: 'customAvatar', budget, side: avatarSide }).then((decode) => async () => ({ value: await decode() }))
     : await optionalProfileImage(profile.avatar, (bytes) => checkImageCached(bytes, { field: 'avatar', budget, side: avatarSide }));
+  // Discord's nameplate (behind the name) and server tag badge: profile images like the decoration,
+  // checked before it, decoded after the others (both are small).
+  const pendingNameplate = await optionalProfileImage(profile.nameplate?.image, (bytes) => checkImageCached(bytes, { field: 'nameplate', budget, side: NAMEPLATE.imageHeight * scale }));
+  const pendingTagBadge = await optionalProfileImage(profile.serverTag?.badge, (bytes) => checkImageCached(bytes, { field: 'serverTagBadge', budget, side: SERVER_TAG.badgeSize * scale }));
   // removeAvatarFrame hides the decoration: it is not even checked, so a broken one cannot warn.
   const decorationBytes = options.removeAvatarFrame ? undefined : profile.avatarDecoration;
   const pendingDecoration = await optionalProfileImage(decorationBytes, (bytes) => checkImageCached(bytes, { field: 'avatarDecoration', budget, side: avatarSide * AVATAR_DECORATION_SCALE }));
@@ -148,13 +154,21 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   const warnings = [background, avatar, decoration].flatMap((outcome) => (outcome.warning === undefined ? [] : [outcome.warning]));
 
   const badges = resolveBadges(input, customBadgeImages.map((image) => image.source));
+  const [nameplateImage, tagBadge] = await Promise.all([pendingNameplate(), pendingTagBadge()]);
+  for (const outcome of [nameplateImage, tagBadge]) if (outcome.warning !== undefined) warnings.push(outcome.warning);
   const badgesWidth =
     badges.length === 0 ? 0 : badges.length * BADGES.size + (badges.length - 1) * BADGES.gap + (options.badgesFrame ? BADGES.framePadding * 2 : 0);
 
   const texts = resolveTexts(input);
   const { ground, veilAlpha } = chooseTheme(options, background.value);
   const textColors = GROUND_TEXT[ground];
-  const nameColor = options.usernameColor ?? textColors.value;
+  // The name's colour: `usernameColor`, else (experimental) the display-name style's colours, else
+  // the role's colour or gradient, each lifted to read on the ground; else the ground's own.
+  const styled = options.experimentalDisplayNameStyles ? displayNameStyleFill(profile.displayNameStyle) : undefined;
+  const memberColors = styled?.colors.length ? styled.colors : profile.roleColors?.colors;
+  const fill = options.usernameColor !== undefined ? { color: options.usernameColor } : memberColors?.length ? nameFill(memberColors, ground) : { color: textColors.value };
+  const nameColor = fill.color;
+  const serverTagText = visibleText(profile.serverTag?.tag);
   const words = cardWords(options.labels);
   const creationDate = new Intl.DateTimeFormat(options.localDateType ?? DEFAULT_DATE_LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
   return {
@@ -188,6 +202,14 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     presence: options.presenceStatus,
     name: texts.name,
     nameColor,
+    /** Left-to-right colours of the name (a role gradient, holographic), each reading on the ground; `nameColor` is the hardest to read of them. */
+    nameGradient: fill.gradient,
+    /** The name's own typeface (experimental display-name styles), tried before the card's. */
+    nameFamily: styled?.family,
+    /** Discord's nameplate behind the name: its palette's colours and its image, either may be missing. */
+    nameplate: profile.nameplate && (profile.nameplate.colors || nameplateImage.value) ? { colors: profile.nameplate.colors, image: nameplateImage.value?.source } : undefined,
+    /** The server tag pill after the name, with its badge when it could be drawn. */
+    serverTag: serverTagText === undefined ? undefined : { tag: serverTagText, badge: tagBadge.value?.source },
     /** The tone the text stands on (legibility/ground.ts), from the name's color, else the background's (legibility/theme.ts). */
     ground,
     textColors,

@@ -167,7 +167,7 @@ export interface DiscordCardObjects {
  * server id (the member's own `guild_id`, else the request's `guildId`); without one the user's
  * own are drawn.
  */
-export async function profileFromDiscord(
+async function profileFromDiscord(
   parts: { userId: string; user: DiscordUserObject | undefined; member: (MemberFields & { guild_id?: string | undefined }) | undefined; roleColors: DiscordRoleColorsObject | undefined; guildId: string | undefined },
   images: ProfileImages,
   cdnBaseUrl: string,

@@ -94,6 +94,8 @@ export function createRenderEngine(
       drawn.map(async ([row, field]): Promise<Buffer | undefined> => {
         try {
           if (row.avatarUrl !== undefined) return (await session.fetchImage(row.avatarUrl, `${field}.avatarUrl`)).bytes;
+          // The row's own object: its avatar from the CDN, without asking Discord for the user.
+          if (row.discordUser !== undefined) return (await resolveProfile(row.discordUser.id, false, undefined, { user: row.discordUser })).avatar;
           if (row.userId !== undefined) return (await resolveProfile(row.userId, false, undefined)).avatar;
           return undefined;
         } catch (error) {
@@ -102,7 +104,7 @@ export function createRenderEngine(
           if (!failure) throw error;
           metrics.imageFailed(error);
           // The row's own field, whatever the fetcher or the profile source called it.
-          warnings.push(`${field}.${row.avatarUrl === undefined ? 'userId' : 'avatarUrl'}: ${failure.detail}`);
+          warnings.push(`${field}.${row.avatarUrl !== undefined ? 'avatarUrl' : row.discordUser !== undefined ? 'discordUser' : 'userId'}: ${failure.detail}`);
           return undefined;
         }
       }),

@@ -238,7 +238,7 @@ export const cardOptionsSchema = z.strictObject(
     guildId: discordIdSchema('server')
       .meta({
         description:
-          "Discord server (guild) id. With a bot token configured (`DISCORD_BOT_TOKEN`) and the bot in that server, the card uses the member's server nickname (as the displayed name) and server avatar, as `member.displayName` and `member.displayAvatarURL()` give a bot; a member without either, a server the bot cannot see, or a user who is not a member falls back to the user's own name and avatar (never an error). Without a bot token it changes nothing. `customUsername` and `customAvatar` still win. An id whose timestamp lies in the future is a 400.",
+          "Discord server (guild) id. With a bot token configured (`DISCORD_BOT_TOKEN`) and the bot in that server, the card uses the member's server nickname (as the displayed name) and server avatar, as `member.displayName` and `member.displayAvatarURL()` give a bot; a member without either, a server the bot cannot see, or a user who is not a member falls back to the user's own name and avatar (never an error). Without a bot token it changes nothing, except naming the server of `discordMember`'s per-server avatar and banner (a member's own `guild_id`/`guildId` must equal it). `customUsername` and `customAvatar` still win. An id whose timestamp lies in the future is a 400.",
         examples: ['613425648685547541'],
       })
       .optional(),

@@ -79,7 +79,7 @@ const flagBits = z.union(
 const bool = z.boolean({ error: 'must be true or false' });
 
 /** Internal shapes: what the card reads, in the API's spelling. */
-export interface DiscordDecorationData {
+interface DiscordDecorationData {
   asset: string;
 }
 export interface DiscordNameplate {

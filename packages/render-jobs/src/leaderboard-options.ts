@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CARD_LIMITS, flag, mediaUrl, scaleField, text, wholeNumber, xp } from './card-options.ts';
+import { discordUserSchema } from './discord-objects.ts';
 import { hexColorField } from './hex-color.ts';
 import { snowflakeSchema } from './snowflake.ts';
 
@@ -56,14 +57,27 @@ const rowSchema = z
       userId: snowflakeSchema
         .meta({ description: 'Discord user id whose avatar is drawn (with a bot token configured; without one, or for an unknown user, the default avatar). Give `avatarUrl` or `userId`, not both.', examples: ['302050872383242240'] })
         .optional(),
+      discordUser: discordUserSchema
+        .meta({
+          description:
+            "Extension: the member's Discord user object (the API's, or discord.js `user.toJSON()`), read as `POST /v1/profile-image`'s `discordUser` is, of which the row draws the avatar (from Discord's CDN, no bot token needed; one that cannot be fetched is the default avatar). `name` stays the row's name. Not with `avatarUrl`; with `userId`, its `id` must be the same.",
+        })
+        .optional(),
       level: wholeNumber(0, LEADERBOARD_LIMITS.maxLevel, 'Level, drawn as `LVL <level>`. Default: not drawn.').optional(),
       score: xp('XP or score, drawn abbreviated (`12.3K`) and rounded down, followed by `scoreLabel`. Default: not drawn.').optional(),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object with rank and name' : undefined) },
   )
   .refine((row) => row.avatarUrl === undefined || row.userId === undefined, { error: 'give avatarUrl or userId, not both', path: ['avatarUrl'] })
-  // The same rule for the document.
-  .meta({ not: { properties: { avatarUrl: {}, userId: {} }, required: ['avatarUrl', 'userId'] } });
+  .refine((row) => row.avatarUrl === undefined || row.discordUser === undefined, { error: 'give avatarUrl or discordUser, not both', path: ['discordUser'] })
+  .refine((row) => row.userId === undefined || row.discordUser === undefined || row.discordUser.id === row.userId, { error: 'must have the row\'s userId as its id', path: ['discordUser', 'id'] })
+  // The same rules for the document (the ids' equality it cannot state: its description says it).
+  .meta({
+    allOf: [
+      { not: { properties: { avatarUrl: {}, userId: {} }, required: ['avatarUrl', 'userId'] } },
+      { not: { properties: { avatarUrl: {}, discordUser: {} }, required: ['avatarUrl', 'discordUser'] } },
+    ],
+  });
 
 export type LeaderboardRow = z.output<typeof rowSchema>;
 

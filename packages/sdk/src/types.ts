@@ -193,6 +193,8 @@ export interface LeaderboardRow {
   name: string;
   avatarUrl?: string;
   userId?: string;
+  /** The member's Discord user (API shape or discord.js `User#toJSON()`), for the avatar when `avatarUrl` is not given. */
+  discordUser?: DiscordUserObject;
   level?: number;
   score?: number;
 }

@@ -73,7 +73,7 @@ test('the leaderboard-image body documents its rows, the highlighted member and 
   t.deepEqual([body.properties.rows.minItems, body.properties.rows.maxItems], [1, 10]);
   const row = body.properties.rows.items;
   t.deepEqual(row.required.sort(), ['name', 'rank']);
-  t.deepEqual(Object.keys(row.properties).sort(), ['avatarUrl', 'level', 'name', 'rank', 'score', 'userId']);
+  t.deepEqual(Object.keys(row.properties).sort(), ['avatarUrl', 'discordUser', 'level', 'name', 'rank', 'score', 'userId']);
   t.is(row.properties.name.maxLength, LEADERBOARD_LIMITS.maxNameLength);
   t.regex(body.properties.highlight.description, /under the others, after a gap with an ellipsis/);
   t.deepEqual(body.properties.format.enum, ['png', 'webp', 'avif', 'gif']);

@@ -32,6 +32,13 @@ export const PRESENCE = { radius: 19, cutout: 7, angle: Math.PI / 4 } as const;
 export const TEXT_COLUMN = { left: 272, right: 856 } as const;
 
 /**
+ * Discord's nameplate behind the name block: reaches from `avatarGap` right of the avatar's
+ * decoration to `right`, the block's height plus `padY`; its image is fitted to `imageHeight` (1x pixels).
+ */
+export const NAMEPLATE = { avatarGap: 8, right: 872, padY: 12, radius: 14, imageHeight: 120, alpha: 0.9 } as const;
+/** The server tag pill after the name (and its bot chip), as tall as the bot chip: badge, then the tag (at most 4 characters) in bold at the smallest text size. */
+export const SERVER_TAG = { height: 34, padX: 10, gap: 14, badgeSize: 22, badgeGap: 6, radius: 9 } as const;
+/**
  * Badge icons and custom badge images, right-aligned at the top of the text column. 36 px is 16 px
  * on a card shown 400 px wide: at 30 px they were 13 px there, too small to tell a custom badge's
  * picture (issue 34). The row's bottom stays near where it was (66 px, was 64).

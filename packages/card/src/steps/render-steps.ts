@@ -10,6 +10,8 @@ import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
 import { avatarStep } from './avatar.ts';
 import { badgesStep } from './badges.ts';
+import { nameplateStepFor } from './nameplate.ts';
+import { profileServerTagLayout, serverTagStepFor, welcomeServerTagLayout } from './server-tag.ts';
 import { dateLayout, dateStep } from './date.ts';
 import { rankBarStep, rankRowLayout } from './rank-bar.ts';
 import { textBlockLayout, textStep } from './text.ts';
@@ -86,16 +88,18 @@ const borderStep: RenderStep = {
 
 /** Every text of the profile card where it will be drawn, in drawing order. */
 function profileCardTexts(context: CanvasRenderingContext2D, scene: Scene): PlacedText[] {
-  return [...textBlockLayout(context, scene).placed, ...rankRowLayout(context, scene), ...dateLayout(context, scene)];
+  return [...textBlockLayout(context, scene).placed, ...profileServerTagLayout(context, scene), ...rankRowLayout(context, scene), ...dateLayout(context, scene)];
 }
 
 /** The card, bottom layer first. */
 export const RENDER_STEPS: readonly RenderStep[] = [
   backgroundStep,
   overlayStep,
+  nameplateStepFor(profileCardTexts),
   legibilityStepFor(profileCardTexts),
   avatarStep,
   textStep,
+  serverTagStepFor(profileServerTagLayout),
   badgesStep,
   rankBarStep,
   dateStep,
@@ -104,14 +108,14 @@ export const RENDER_STEPS: readonly RenderStep[] = [
 
 /** Every text of the welcome card where it will be drawn. */
 function welcomeCardTexts(context: CanvasRenderingContext2D, scene: Scene): PlacedText[] {
-  return [...welcomeTextLayout(context, scene).placed, ...dateLayout(context, scene)];
+  return [...welcomeTextLayout(context, scene).placed, ...welcomeServerTagLayout(context, scene), ...dateLayout(context, scene)];
 }
 
 /**
  * The welcome layout: the same layers with the centred welcome text instead of the name block, and
  * no rank block (`rankData` is not shown in this layout; docs/card-design.md).
  */
-const WELCOME_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, legibilityStepFor(welcomeCardTexts), avatarStep, welcomeTextStep, badgesStep, dateStep, borderStep];
+const WELCOME_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, nameplateStepFor(welcomeCardTexts), legibilityStepFor(welcomeCardTexts), avatarStep, welcomeTextStep, serverTagStepFor(welcomeServerTagLayout), badgesStep, dateStep, borderStep];
 
 /**
  * The level-up layout: the avatar and the centred level-up text; no badges, date or rank bar, so

@@ -61,7 +61,7 @@ const BADGE_CLEARANCE = 16;
  */
 function layoutBlock(context: CanvasRenderingContext2D, scene: Scene, nameRoom: NameRoom, allowTwoLines: boolean): Block {
   const columnWidth = TEXT_COLUMN.right - TEXT_COLUMN.left;
-  const nameStyle: TextStyle = { size: NAME.size, weight: 800, color: scene.nameColor };
+  const nameStyle: TextStyle = { size: NAME.size, weight: 800, color: scene.nameColor, gradient: scene.nameGradient, family: scene.nameFamily };
   const nameLines = allowTwoLines ? fitLines(context, scene.name, nameStyle, nameRoom, NAME) : [fitText(context, scene.name, nameStyle, nameRoom.first, NAME.minSize)];
   const lines: Line[] = nameLines.map((fitted, index) => ({
     role: 'name',

@@ -91,7 +91,7 @@ function drawRule(context: CanvasRenderingContext2D, scene: Scene, rule: RuleBox
  * alone, with the whole line.
  */
 function nameRow(context: CanvasRenderingContext2D, scene: Scene, width: number, gap: number, withTag: boolean): Row {
-  const nameStyle: TextStyle = { size: WELCOME_NAME.size, weight: 800, color: scene.nameColor };
+  const nameStyle: TextStyle = { size: WELCOME_NAME.size, weight: 800, color: scene.nameColor, gradient: scene.nameGradient, family: scene.nameFamily };
   const tagStyle: TextStyle = { size: WELCOME_TAG.size, weight: 600, color: scene.tagColor };
   const tag = withTag ? scene.tag : undefined;
   let tagFit: FittedText | undefined;
@@ -122,7 +122,7 @@ function nameRow(context: CanvasRenderingContext2D, scene: Scene, width: number,
 /** Whether the name and the tag both fit on one line at their full sizes. */
 function tagFitsBeside(context: CanvasRenderingContext2D, scene: Scene, width: number): boolean {
   if (scene.tag === undefined) return true;
-  const name = measureText(context, scene.name, { size: WELCOME_NAME.size, weight: 800, color: scene.nameColor });
+  const name = measureText(context, scene.name, { size: WELCOME_NAME.size, weight: 800, color: scene.nameColor, family: scene.nameFamily });
   const tag = measureText(context, scene.tag, { size: WELCOME_TAG.size, weight: 600, color: scene.tagColor });
   return name + WELCOME_TAG.gap + tag <= width;
 }

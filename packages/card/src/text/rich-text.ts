@@ -1,5 +1,5 @@
 import { CARD_FONT_FAMILIES, DEFAULT_CARD_FONT_FAMILY } from '@utility-api/render-jobs';
-import type { CanvasRenderingContext2D } from 'canvas';
+import type { CanvasGradient, CanvasRenderingContext2D } from 'canvas';
 import { textMeasurementCache, type TextMeasurement } from '../cache/card-caches.ts';
 import { emojiGlyph, emojiGlyphAtSize } from './emoji-glyphs.ts';
 import { PLAIN, styledPieces, type LetterEmphasis } from './math-letters.ts';
@@ -37,6 +37,10 @@ export interface TextStyle {
   italic?: boolean;
   /** Extra space between letters, in pixels (used by small caps labels). */
   letterSpacing?: number;
+  /** A family tried before the card's (`experimentalDisplayNameStyles`' name font); the card's and the fallbacks follow. */
+  family?: string | undefined;
+  /** Colours filling the text left to right instead of `color` (a role gradient); `color` stays what legibility measures. */
+  gradient?: readonly string[] | undefined;
 }
 
 type MeasuredRun = TextMeasurement['runs'][number];
@@ -54,8 +58,8 @@ const NO_SHADOW = 'rgba(0, 0, 0, 0)';
 
 const quoted = (family: string) => `"${family}"`;
 
-function fontFor(style: Pick<TextStyle, 'size' | 'weight' | 'italic'>, emphasis: LetterEmphasis = PLAIN): string {
-  const families = [...new Set([...(emphasis.monospace ? [MONOSPACE_FAMILY] : []), cardFamily, ...FALLBACK_STACK])];
+function fontFor(style: Pick<TextStyle, 'size' | 'weight' | 'italic' | 'family'>, emphasis: LetterEmphasis = PLAIN): string {
+  const families = [...new Set([...(emphasis.monospace ? [MONOSPACE_FAMILY] : []), ...(style.family ? [style.family] : []), cardFamily, ...FALLBACK_STACK])];
   const italic = style.italic === true || emphasis.italic;
   return `${italic ? 'italic ' : ''}${emphasis.bold ? BOLDER[style.weight] : style.weight} ${style.size}px ${families.map(quoted).join(', ')}`;
 }
@@ -142,6 +146,13 @@ function drawEmoji(context: CanvasRenderingContext2D, emoji: string, left: numbe
   context.restore();
 }
 
+/** The stops spread evenly across the drawn text, from its left edge to its right. */
+function textGradient(context: CanvasRenderingContext2D, colors: readonly string[], left: number, width: number): CanvasGradient {
+  const gradient = context.createLinearGradient(left, 0, left + Math.max(1, width), 0);
+  for (const [index, color] of colors.entries()) gradient.addColorStop(index / (colors.length - 1), color);
+  return gradient;
+}
+
 /** Draws text with emojis on the alphabetic baseline `y`, aligned to `x`; returns the width drawn. */
 export function drawText(context: CanvasRenderingContext2D, text: string, x: number, y: number, style: TextStyle, align: 'left' | 'right' | 'center' = 'left'): number {
   context.save();
@@ -158,7 +169,7 @@ export function drawText(context: CanvasRenderingContext2D, text: string, x: num
   context.textDrawingMode = 'glyph';
   context.textBaseline = 'alphabetic';
   context.textAlign = 'left';
-  context.fillStyle = style.color;
+  context.fillStyle = style.gradient && style.gradient.length > 1 ? textGradient(context, style.gradient, cursor, total) : style.color;
   // A shadow set by the caller falls on emoji only. node-canvas draws 'glyph'-mode text without
   // one: it shadows the (empty) path before the glyphs, which changes no pixel but still pushes
   // and paints a group the size of the whole clip on every call (1.7-2 ms of a card's 9-13 ms of
