@@ -143,6 +143,9 @@ test.serial('desktop: the printed link signs in, a key is made and copied, it ca
   t.is(await text(page, '#by-endpoint tr[data-endpoint="coinFlip"] td:nth-child(2)'), '20');
   t.is(await text(page, '#by-format tr[data-format="png"] td:nth-child(2)'), '4');
   t.is(await text(page, `#keys-table tr[data-key="${prefix.slice(8)}"] .requests-today`), '17');
+  // The owner's start-up key (API_KEYS) is listed too, read-only: its source said, no roll or revoke.
+  t.regex(await text(page, '#keys-table tr[data-startup="API_KEYS"] td[data-label="Name"]'), /start-up key from API_KEYS/);
+  t.is((await page.$$('#keys-table tr[data-startup] button')).length, 0);
   // The local owner's plan has no quotas: the count alone, no meter.
   t.regex(await text(page, '#quota [data-quota="Cards"]'), /5 this month \(no limit on this plan\)/);
   t.is(await page.$('#quota [data-quota="Cards"] meter'), null);

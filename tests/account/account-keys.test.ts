@@ -5,9 +5,10 @@ import test from 'ava';
 import { dayOf, OWNER_ACCOUNT_ID, type UsageCount } from '../../services/gateway/src/accounts/account-model.ts';
 import type { AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
 import { createSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
+import { apiKeyId, hashApiKey } from '../../services/gateway/src/auth/api-keys.ts';
 import { createApiKey } from '../../services/gateway/src/auth/key-records.ts';
 import { timeUntil } from '../keys/key-processes.ts';
-import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
+import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 import { AccountClient, linkToken, openTestStore, ownerLinkToken } from './account-client.ts';
 
 /**
@@ -50,6 +51,18 @@ async function otherAccount(id: string): Promise<AccountClient> {
   await browser.signInWithToken(linkToken(link.url));
   return browser;
 }
+
+test.serial("the owner's start-up keys (API_KEYS) are listed read-only, by their public id, with their use; another account never sees them", async (t) => {
+  t.is(await callWith(TEST_API_KEY), 200);
+  const startupId = apiKeyId(hashApiKey(TEST_API_KEY));
+  const listed = (await owner.json('/account/api/keys')).body.keys.filter((key: any) => key.startup !== undefined);
+  t.true(listed.some((key: any) => key.id === startupId && key.prefix === startupId && key.startup === 'API_KEYS' && key.revokedAt === null));
+  t.false(JSON.stringify(listed).includes(TEST_API_KEY), 'never the key itself');
+  // Not a managed key: the area cannot roll or revoke it (it lives in the environment).
+  t.is((await owner.post(`/account/api/keys/${startupId}/revoke`, {})).status, 404);
+  const stranger = await otherAccount('acct_startup_stranger');
+  t.false((await stranger.json('/account/api/keys')).body.keys.some((key: any) => key.startup !== undefined));
+});
 
 test.serial('a key made in the area is shown once, works at once, and is listed by its prefix only', async (t) => {
   const created = await owner.post('/account/api/keys', { name: 'my bot', scopes: ['cards', 'utility'] });

@@ -17,13 +17,26 @@ export interface KeyView {
   name: string;
   prefix: string;
   scopes: readonly string[];
-  createdAt: string;
+  /** Unknown for a start-up key (it lives in the gateway's environment, not in the store). */
+  createdAt: string | null;
   revokedAt: string | null;
   rolledAt: string | null;
   /** Until when the secret before the last roll still works, while it does. */
   previousValidUntil: string | null;
   lastUsedAt: string | null;
   requestsToday: number;
+  /**
+   * A start-up key of the owner (`API_KEYS`, or the `dev_` key `./run start` made for this run):
+   * listed so the owner sees it and its use, but changed only where it comes from, not here.
+   */
+  startup?: 'API_KEYS' | 'this run';
+}
+
+/** A gateway's start-up key as the area lists it: its public id (`key_<hash prefix>`) and its name. */
+export interface StartupKey {
+  id: string;
+  name: string;
+  generated: boolean;
 }
 
 /** Keys an account may have that are not revoked, exact under any number of racing creators (the CLI is not held to it). */
@@ -48,13 +61,27 @@ export class AccountKeys {
     this.#graceMs = graceMs;
   }
 
-  async list(accountId: string, now: Date): Promise<KeyView[]> {
+  async list(accountId: string, now: Date, startupKeys: readonly StartupKey[] = []): Promise<KeyView[]> {
     const records = (await listApiKeys(this.#store)).filter((record) => ownerOf(record) === accountId);
-    const prefixes = records.map((record) => record.prefix);
+    const startup = accountId === OWNER_ACCOUNT_ID ? startupKeys : [];
+    const prefixes = [...records.map((record) => record.prefix), ...startup.map((key) => key.id)];
     const [lastUsed, today] = await Promise.all([this.#store.keysLastUsed(prefixes), this.#store.usage(accountId, dayOf(now), dayOf(now))]);
     const requestsToday = new Map<string, number>();
     for (const count of today) if (count.metric === 'requests') requestsToday.set(count.keyId, (requestsToday.get(count.keyId) ?? 0) + count.count);
-    return records.map((record) => ({
+    const startupViews = startup.map((key): KeyView => ({
+      id: key.id,
+      name: key.generated ? 'Start-up key (made for this run)' : key.name,
+      prefix: key.id,
+      scopes: [...KEY_SCOPES],
+      createdAt: null,
+      revokedAt: null,
+      rolledAt: null,
+      previousValidUntil: null,
+      lastUsedAt: lastUsed[key.id] ?? null,
+      requestsToday: requestsToday.get(key.id) ?? 0,
+      startup: key.generated ? 'this run' : 'API_KEYS',
+    }));
+    return [...startupViews, ...records.map((record) => ({
       id: record.id,
       name: record.name,
       prefix: record.prefix,
@@ -65,7 +92,7 @@ export class AccountKeys {
       previousValidUntil: record.previousExpiresAt !== undefined && Date.parse(record.previousExpiresAt) > now.getTime() ? record.previousExpiresAt : null,
       lastUsedAt: lastUsed[record.prefix] ?? null,
       requestsToday: requestsToday.get(record.prefix) ?? 0,
-    }));
+    }))];
   }
 
   async create(session: Session, request: z.infer<typeof newKeySchema>, now: Date): Promise<{ key: string; record: ApiKeyRecord }> {

@@ -27,7 +27,7 @@ export interface AccountAreaParts {
   /** Cookies are `__Host-` and `Secure` when this is https; state-changing requests must come from its origin. */
   publicBaseUrl: string;
   /** This gateway's key checks: a key revoked here is refused by it before the area answers. */
-  keys?: Pick<ApiKeyVerifier, 'revokedHere'> | undefined;
+  keys?: Pick<ApiKeyVerifier, 'revokedHere' | 'startupKeys'> | undefined;
   /** The card operation the playground previews with a session (absent in an app without the render path). */
   previewEndpoint?: EndpointDefinition | undefined;
   /** The `/v1/templates` operations, which the area's template routes run with the session in place of a key. */
@@ -224,7 +224,7 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
 
   router.get('/account/api/keys', async (ctx) => {
     const { session } = await signedIn(ctx);
-    ctx.body = { keys: await keys.list(session.accountId, new Date()) };
+    ctx.body = { keys: await keys.list(session.accountId, new Date(), parts.keys?.startupKeys) };
   });
   router.post('/account/api/keys', async (ctx) => {
     const { session } = await changing(ctx);

@@ -92,6 +92,11 @@ export class ApiKeyVerifier {
     return verifier;
   }
 
+  /** The keys from `API_KEYS` (or the one made for this run), by public id and name, for the owner's account area. */
+  get startupKeys(): { id: string; name: string; generated: boolean }[] {
+    return this.#bootstrap.map((key) => ({ id: key.identity.id, name: key.identity.name, generated: this.generatedKey !== undefined }));
+  }
+
   get bootstrapCount(): number {
     return this.#bootstrap.length;
   }

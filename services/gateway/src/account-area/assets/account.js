@@ -67,17 +67,25 @@ async function loadKeys() {
   byId('no-keys').hidden = keys.length > 0;
   for (const key of keys) {
     const revoked = key.revokedAt !== null;
-    const status = revoked ? `revoked ${when(key.revokedAt)}` : key.previousValidUntil ? `rolled; old secret works until ${when(key.previousValidUntil)}` : '';
-    const actions = revoked
+    const status = key.startup
+      ? key.startup === 'API_KEYS'
+        ? 'start-up key from API_KEYS: change it there'
+        : 'start-up key ./run start made for this run: it ends when the gateway stops'
+      : revoked
+        ? `revoked ${when(key.revokedAt)}`
+        : key.previousValidUntil
+          ? `rolled; old secret works until ${when(key.previousValidUntil)}`
+          : '';
+    const actions = revoked || key.startup
       ? []
       : [
           element('button', { type: 'button', class: 'ghost small', 'data-action': 'roll', onClick: () => roll(key) }, ['Roll']),
           element('button', { type: 'button', class: 'danger small', 'data-action': 'revoke', onClick: () => revoke(key) }, ['Revoke']),
         ];
     body.append(
-      element('tr', { 'data-key': key.id, class: revoked ? 'revoked' : undefined }, [
+      element('tr', { 'data-key': key.id, 'data-startup': key.startup, class: revoked ? 'revoked' : undefined }, [
         element('td', { 'data-label': 'Name' }, [key.name, status ? element('div', { class: 'hint' }, [status]) : null]),
-        element('td', { 'data-label': 'Key' }, [element('code', {}, [`${key.prefix}_…`])]),
+        element('td', { 'data-label': 'Key' }, [element('code', {}, [key.startup ? key.prefix : `${key.prefix}_…`])]),
         element('td', { 'data-label': 'Scopes' }, [key.scopes.join(', ')]),
         element('td', { 'data-label': 'Created' }, [when(key.createdAt)]),
         element('td', { 'data-label': 'Last used' }, [when(key.lastUsedAt)]),
