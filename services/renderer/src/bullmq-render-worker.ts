@@ -38,7 +38,8 @@ const NO_ROOM_DELAY_MS = 250;
  */
 export function createRenderWorker(parts: {
   connection: RedisClient;
-  engine: RenderEngine;
+  /** The render engine, or only what the worker uses of it (the distributed bench's no-op renderer). */
+  engine: Pick<RenderEngine, 'process'> & { pool: Pick<RenderEngine['pool'], 'animatedPerTenant'> };
   concurrency: number;
   /** How long a job stays locked without renewal, and how often stalled jobs are looked for. */
   locks: { lockDurationMs: number; stalledIntervalMs: number };
