@@ -9,7 +9,11 @@ import {
   RenderAbandonedError,
   renderJobKeys,
   renderJobPayloadSchema,
+  REPLY_STREAM,
+  replyFields,
+  replyStreamKey,
   type RenderJobResult,
+  type ReplyEntry,
 } from '@utility-api/render-jobs';
 import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
 
@@ -118,6 +122,26 @@ export function createRenderWorker(parts: {
   const checker = setInterval(() => void checkHeld().catch((error: unknown) => logger.debug({ err: error }, 'could not check for abandoned render jobs')), ABANDONED_CHECK_MS);
   checker.unref();
   worker.on('closed', () => clearInterval(checker));
+
+  /**
+   * Hands a finished job's answer to the gateways waiting for it: one entry on each registered
+   * gateway's reply stream. Run once BullMQ has stored the job as finished, so a gateway that
+   * registers after the waiters were read finds the answer in the job itself (it registers before
+   * it reads the job). NOMKSTREAM: a dead gateway's expired stream is not brought back. A lost
+   * entry (a failover, an error here) is found by the waiter's recheck of the job.
+   */
+  const deliver = async (entry: ReplyEntry) => {
+    const gateways = await connection.hkeys(renderJobKeys.waiters(entry.jobId));
+    const fields = replyFields(entry);
+    await Promise.all(gateways.map((gatewayId) => connection.xadd(replyStreamKey(gatewayId), 'NOMKSTREAM', 'MAXLEN', '~', REPLY_STREAM.maxLength, '*', ...fields)));
+  };
+  const deliverLogged = (entry: ReplyEntry) => void deliver(entry).catch((error: unknown) => logger.debug({ err: error, jobId: entry.jobId }, 'could not deliver a render answer; its waiters will find it in the job'));
+  worker.on('completed', (job, result) => deliverLogged({ jobId: job.id!, result: JSON.stringify(result) }));
+  // Only a final failure answers (an attempt BullMQ retries has no finishedOn). Jobs failed by the
+  // stalled-job check (renderers that died on them) are not seen here: their waiters' recheck finds them.
+  worker.on('failed', (job) => {
+    if (job?.id !== undefined && job.finishedOn !== undefined) deliverLogged({ jobId: job.id, failedReason: job.failedReason });
+  });
 
   worker.on('error', (error) => logger.error({ err: error }, 'render worker error'));
   worker.on('stalled', (jobId) => logger.warn({ jobId }, 'render job stalled; picked up again'));
