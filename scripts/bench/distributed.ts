@@ -60,8 +60,8 @@ export interface DistributedMeasurement {
   impliedCeiling: number;
 }
 
-/** Gateways with rate limits on (each request pays for its counter) and budgets no run uses up. */
-const GATEWAY_ENV = { LOG_LEVEL: 'info', RATE_LIMIT_DEFAULT: '999999999/60s', RATE_LIMIT_PROFILE_IMAGE: '999999999/60s', CARDS_IN_FLIGHT_PER_KEY: '10000' };
+/** Gateways with rate limits and quotas on (each request pays for its counters) and budgets no run uses up. */
+const GATEWAY_ENV = { LOG_LEVEL: 'info', PLANS: 'bench:cards=1000000000,requests=1000000000', RATE_LIMIT_DEFAULT: '999999999/60s', RATE_LIMIT_PROFILE_IMAGE: '999999999/60s', CARDS_IN_FLIGHT_PER_KEY: '10000' };
 const WARMUP_MS = 3000;
 const REQUEST_TIMEOUT_MS = 20_000;
 

@@ -1,7 +1,7 @@
 import { checkRedisAtBoot, runService } from '@utility-api/infra';
 import { createRedisConnection } from '@utility-api/infra/redis';
 import type { RenderJobResult } from '@utility-api/render-jobs';
-import { createRenderWorker } from '../../services/renderer/src/bullmq-render-worker.ts';
+import { createRenderWorkers } from '../../services/renderer/src/bullmq-render-worker.ts';
 import { loadRendererConfig } from '../../services/renderer/src/config.ts';
 
 /**
@@ -30,10 +30,12 @@ await runService({
     const redis = lifecycle.add('redis', createRedisConnection(config.redis, 'blocking', 'renderer'), (connection) => void connection.disconnect());
     await checkRedisAtBoot(redis, { allowEviction: config.allowRedisEviction, logger });
     const engine = { process: async () => NOOP_RESULT, pool: { animatedPerTenant: 1 } };
-    const worker = createRenderWorker({ connection: redis, engine, concurrency: config.concurrency, locks: config.locks, logger });
-    lifecycle.add('render worker', worker, (running) => running.close());
-    void worker.run().catch((error: unknown) => logger.error({ err: error }, 'render worker stopped'));
-    await worker.waitUntilReady();
+    const workers = createRenderWorkers({ connection: redis, engine, concurrency: config.concurrency, locks: config.locks, logger, shards: config.queueShards });
+    for (const worker of workers) {
+      lifecycle.add('render worker', worker, (running) => running.close());
+      void worker.run().catch((error: unknown) => logger.error({ err: error }, 'render worker stopped'));
+    }
+    await Promise.all(workers.map((worker) => worker.waitUntilReady()));
     logger.info('renderer ready');
   },
 });

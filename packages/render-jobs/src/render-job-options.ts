@@ -32,17 +32,12 @@ export const RENDER_JOB_OPTIONS = {
 } as const;
 
 /**
- * Redis keys beside the queue's own, under its hash tag (one cluster slot with the queue): the
- * gateways waiting for a job (a hash: gateway id → its waits, so a renderer knows whose reply
- * stream gets the answer, and a job another gateway waits for is never withdrawn), whether every
- * waiter has left it, and each API key's jobs in the queue (the rank that orders a key's cards
- * behind its own; see fair-priority in the gateway).
+ * Each API key's render jobs in the queues (the rank that orders a key's cards behind its own; see
+ * KEY_RANK_SCRIPT in the gateway), under the key's own hash tag: with sharded queues no one master
+ * holds every key's ranks. A job's waiters and abandonment mark live beside its queue
+ * (`renderQueueShards(...).waiters`, `.abandoned`).
  */
-export const renderJobKeys = {
-  waiters: (jobId: string) => `${RENDER_QUEUE_PREFIX}:waiters:${jobId}`,
-  abandoned: (jobId: string) => `${RENDER_QUEUE_PREFIX}:abandoned:${jobId}`,
-  keyJobs: (keyId: string) => `${RENDER_QUEUE_PREFIX}:key-jobs:${keyId}`,
-} as const;
+export const renderKeyJobsKey = (keyId: string) => `{card-key:${keyId}}:render-jobs`;
 
 /**
  * The failed reason of a job a renderer dropped because nobody waited for it any more. Such a
@@ -60,7 +55,7 @@ export class RenderAbandonedError extends Error {
 
 /**
  * Each gateway's reply stream: renderers add a finished job's answer to the stream of every gateway
- * registered as its waiter (`renderJobKeys.waiters`), so a gateway reads only its own cards' answers
+ * registered as its waiter (the job's waiter hash, `renderQueueShards(...).waiters`: gateway id → its waits), so a gateway reads only its own cards' answers
  * (no shared events stream every gateway reads in full). Under its own hash tag, so a cluster
  * spreads the gateways' streams over its masters. See docs/redis-cluster.md for the failure modes.
  */

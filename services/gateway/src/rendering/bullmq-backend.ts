@@ -8,11 +8,11 @@ import {
   RENDER_JOB_NAME,
   RENDER_JOB_OPTIONS,
   RENDER_QUEUE_NAME,
-  RENDER_QUEUE_PREFIX,
   RENDER_RETENTION,
   RenderAbandonedError,
   readReplyFields,
-  renderJobKeys,
+  renderKeyJobsKey,
+  renderQueueShards,
   renderJobResultSchema,
   REPLY_STREAM,
   replyStreamKey,
@@ -101,21 +101,26 @@ function readResult(returnvalue: unknown): RenderJobResult {
  * the jobs' BullMQ priority (KEY_RANK_SCRIPT); a job nobody waits for any more is withdrawn or
  * marked (`leave`).
  */
-export async function createBullmqBackend(parts: { producer: RedisClient; events: RedisClient; logger: Logger; registry: Registry }): Promise<RenderBackend & { close(): Promise<void> }> {
-  const queue = new Queue(RENDER_QUEUE_NAME, { connection: parts.producer, prefix: RENDER_QUEUE_PREFIX });
-  queue.on('error', (error) => parts.logger.warn({ err: error }, 'render queue error'));
+export async function createBullmqBackend(parts: { producer: RedisClient; events: RedisClient; logger: Logger; registry: Registry; shards: number }): Promise<RenderBackend & { close(): Promise<void> }> {
+  // One Queue per shard, all on the one producer connection; a job goes to its id's shard.
+  const shards = renderQueueShards(parts.shards);
+  const queues = shards.shards.map((shard) => new Queue(RENDER_QUEUE_NAME, { connection: parts.producer, prefix: shard.prefix }));
+  for (const queue of queues) queue.on('error', (error) => parts.logger.warn({ err: error }, 'render queue error'));
+  const queueOf = (jobId: string) => queues[shards.shardOf(jobId).index]!;
   /** This process's name in the jobs' waiter hashes; a restarted gateway is another one. */
   const gatewayId = randomUUID();
   const replyKey = replyStreamKey(gatewayId);
   new Gauge({
     name: 'card_render_queue_jobs',
-    help: 'Render jobs in the shared queue by state, read from Redis at scrape time.',
+    help: 'Render jobs in the shared queues (every shard) by state, read from Redis at scrape time.',
     labelNames: ['state'],
     registers: [parts.registry],
     async collect() {
       // Every job has a priority (its key's rank), so waiting jobs are in BullMQ's 'prioritized' state.
-      const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed').catch(() => undefined);
-      for (const [state, count] of Object.entries(counts ?? {})) this.set({ state }, count);
+      const counts = await Promise.all(queues.map((queue) => queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed'))).catch(() => undefined);
+      const totals = new Map<string, number>();
+      for (const shard of counts ?? []) for (const [state, count] of Object.entries(shard)) totals.set(state, (totals.get(state) ?? 0) + count);
+      for (const [state, count] of totals) this.set({ state }, count);
     },
   });
 
@@ -197,7 +202,7 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
    * when another job fails, so one may linger: its card may be tried again).
    */
   const finishedState = async (jobId: string): Promise<RenderJobResult | 'pending' | 'absent' | 'abandoned' | 'expired'> => {
-    const job = await Job.fromId<unknown, unknown>(queue, jobId);
+    const job = await Job.fromId<unknown, unknown>(queueOf(jobId), jobId);
     if (!job) return 'absent';
     if (job.finishedOn === undefined) return 'pending';
     if (job.failedReason === RENDER_ABANDONED_REASON) return 'abandoned';
@@ -214,10 +219,10 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
     let priority = 1;
     if (payload.keyId !== undefined) {
       const now = Date.now();
-      const rank = await redis.cardKeyRank(renderJobKeys.keyJobs(payload.keyId), jobId, now, now - BOOKKEEPING_TTL_MS, BOOKKEEPING_TTL_MS);
+      const rank = await redis.cardKeyRank(renderKeyJobsKey(payload.keyId), jobId, now, now - BOOKKEEPING_TTL_MS, BOOKKEEPING_TTL_MS);
       priority = Math.min(LOWEST_PRIORITY, Math.max(1, rank));
     }
-    await queue.add(RENDER_JOB_NAME, payload, { jobId, priority, ...RENDER_JOB_OPTIONS });
+    await queueOf(jobId).add(RENDER_JOB_NAME, payload, { jobId, priority, ...RENDER_JOB_OPTIONS });
   };
 
   /**
@@ -227,14 +232,14 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
    * this call put it in the queue.
    */
   const submit = async (jobId: string, payload: RenderJobPayload): Promise<'added' | 'joined' | RenderJobResult> => {
-    await redis.multi().hincrby(renderJobKeys.waiters(jobId), gatewayId, 1).pexpire(renderJobKeys.waiters(jobId), BOOKKEEPING_TTL_MS).del(renderJobKeys.abandoned(jobId)).exec();
+    await redis.multi().hincrby(shards.waiters(jobId), gatewayId, 1).pexpire(shards.waiters(jobId), BOOKKEEPING_TTL_MS).del(shards.abandoned(jobId)).exec();
     const state = await finishedState(jobId);
     // A finished card, or renderers that died on this one (re-adding it would kill more of
     // them), answers identical requests until the job ages out of Redis. Any other failure
     // (a bad image, storage, Discord) is no verdict forever: a fresh attempt.
     if (typeof state === 'object' && (state.ok || state.failure.code === 'render_failed')) return state;
     if (state === 'pending') return 'joined';
-    if (state !== 'absent') await queue.remove(jobId);
+    if (state !== 'absent') await queueOf(jobId).remove(jobId);
     await addJob(jobId, payload);
     return 'added';
   };
@@ -245,15 +250,15 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
    * so the renderer drops it if it has not started drawing and never retries it.
    */
   const leave = async (jobId: string, payload: RenderJobPayload, abandoned: boolean, added: boolean) => {
-    const left = await redis.cardJobLeave(renderJobKeys.waiters(jobId), gatewayId);
+    const left = await redis.cardJobLeave(shards.waiters(jobId), gatewayId);
     if (abandoned && left <= 0) {
       // 0 when a renderer holds the job's lock: it is being fetched for or drawn.
-      const removed = await queue.remove(jobId);
-      if (removed === 0) await redis.set(renderJobKeys.abandoned(jobId), '1', 'PX', BOOKKEEPING_TTL_MS);
+      const removed = await queueOf(jobId).remove(jobId);
+      if (removed === 0) await redis.set(shards.abandoned(jobId), '1', 'PX', BOOKKEEPING_TTL_MS);
       parts.logger.info({ jobId, removed: removed === 1 }, removed === 1 ? 'render job abandoned: removed from the queue' : 'render job abandoned while a renderer holds it: marked');
     }
     // The job no longer counts to its key's rank once its adder stops waiting for it.
-    if (added && payload.keyId !== undefined) await redis.zrem(renderJobKeys.keyJobs(payload.keyId), jobId);
+    if (added && payload.keyId !== undefined) await redis.zrem(renderKeyJobsKey(payload.keyId), jobId);
   };
 
   return {
@@ -308,7 +313,7 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
       failAllWaiters('gateway shutting down');
       // The stream goes now rather than at its expiry; the parked read ends with its connection.
       await parts.producer.del(replyKey).catch(() => {});
-      await queue.close();
+      await Promise.all(queues.map((queue) => queue.close()));
     },
   };
 }
