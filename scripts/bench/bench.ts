@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { REPO_ROOT } from '../local-stack/service-process.ts';
 import { HAS_TASKSET } from './bench-process.ts';
 import { benchAnimatedCard, benchCardRender } from './card-render.ts';
+import { benchDistributed, distributedReport, distributedSettingsFromArgs } from './distributed.ts';
 import { benchLightEndpoints } from './light-endpoints.ts';
 import { benchProfileImage, STACK_RENDER_WORKERS } from './profile-image.ts';
 import { benchRendererScaling } from './renderer-scaling.ts';
@@ -27,12 +28,26 @@ import { scaleSettingsFromArgs } from './scale-settings.ts';
  * Prints markdown tables and each target as PASS/MISS; writes bench-results/bench.json.
  * `--scale` (root, cgroup v1) runs only the renderer scaling measurement instead, each renderer in a
  * cgroup with a CPU quota (flags in scale-settings.ts); it writes bench-results/scale.json.
+ * `--distributed` runs only the system-scale measurement (distributed.ts: gateways, no-op renderers
+ * and Redis Clusters of several masters); it prints its table and writes bench-results/distributed.json.
  */
 const quick = process.argv.includes('--quick');
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
 const baselineArgument = process.argv.find((argument) => argument.startsWith('--baseline-gateway='));
 const baselineCheckout = baselineArgument === undefined ? undefined : resolve(baselineArgument.slice('--baseline-gateway='.length));
 const scale = process.argv.includes('--scale');
+if (process.argv.includes('--distributed')) {
+  const settings = distributedSettingsFromArgs(process.argv);
+  const began = Date.now();
+  const log = (line: string) => console.log(`[${Math.round((Date.now() - began) / 1000)} s] ${line}`);
+  log(`distributed: gateways ${settings.gatewayCounts.join(', ')}, shards ${settings.shardCounts.join(', ')}, ${settings.renderers} no-op renderers, ${settings.rounds} round(s) of ${settings.windowSeconds} s windows, ${settings.clients} clients; load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  const measurements = await benchDistributed(settings, log);
+  console.log(`\n${distributedReport(measurements)}\n\nload average after: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  const output = resolve(REPO_ROOT, 'bench-results/distributed.json');
+  mkdirSync(dirname(output), { recursive: true });
+  writeFileSync(output, `${JSON.stringify({ date: new Date().toISOString(), settings, measurements }, null, 2)}\n`);
+  process.exit(0);
+}
 const phases = new Set((onlyArgument?.slice('--only='.length) ?? (scale ? 'scale' : 'light,card,profile')).split(','));
 // Read before anything starts: a bad flag stops the run at once.
 const scaleSettings = phases.has('scale') ? scaleSettingsFromArgs(process.argv) : undefined;

@@ -4,7 +4,7 @@ import { percentile } from './stats.ts';
 export interface RequestSample {
   finishedAt: number;
   latencyMs: number;
-  /** HTTP status, or 'network error'. */
+  /** HTTP status (with the error code of a refusal: `429 rate_limited`), or 'network error'. */
   status: string;
   /** `X-Card-Render` of a 200: `new`, or `reused` when an identical request's render answered it. */
   render?: string;
@@ -62,8 +62,10 @@ export function startClosedLoop(options: { url: string; headers: Record<string, 
       let render: string | undefined;
       try {
         const response = await fetch(options.url, { method: 'POST', headers: options.headers, body, signal: AbortSignal.timeout(options.requestTimeoutMs) });
-        await response.arrayBuffer();
+        const answer = await response.arrayBuffer();
         status = String(response.status);
+        // A refusal is told apart by its error code (a 429 may be a rate limit, a quota or a card slot).
+        if (response.status !== 200) status += ` ${/"code":"([a-z_]+)"/.exec(Buffer.from(answer).toString('utf8'))?.[1] ?? ''}`.trimEnd();
         render = response.headers.get('x-card-render') ?? undefined;
       } catch {
         // Recorded as a network error (a timeout included).

@@ -101,12 +101,22 @@ export async function startRedisCluster(options: { masters?: number; replicasPer
       nodes.push(node);
       runningNodes.add(node);
     }
-    await redisCli([
-      '--cluster', 'create',
-      ...nodes.map((node) => `127.0.0.1:${node.port}`),
-      '--cluster-replicas', String(replicasPerMaster),
-      '--cluster-yes',
-    ]);
+    if (nodes.length === 1) {
+      // `redis-cli --cluster create` wants three masters at least; one node (the distributed
+      // bench's one-shard cluster) takes every slot itself.
+      // Alone, it never learns its address from a peer: announced, or CLUSTER SLOTS names no host.
+      await askNode(nodes[0]!.port, async (redis) => {
+        await redis.config('SET', 'cluster-announce-ip', '127.0.0.1');
+        await redis.call('CLUSTER', 'ADDSLOTSRANGE', '0', String(ALL_SLOTS - 1));
+      });
+    } else {
+      await redisCli([
+        '--cluster', 'create',
+        ...nodes.map((node) => `127.0.0.1:${node.port}`),
+        '--cluster-replicas', String(replicasPerMaster),
+        '--cluster-yes',
+      ]);
+    }
   } catch (error) {
     await stop();
     throw error;

@@ -32,15 +32,12 @@ export const RENDER_JOB_OPTIONS = {
 } as const;
 
 /**
- * Redis keys beside the queue's own, under its hash tag (one cluster slot with the queue): how many
- * gateway waiters a job has, whether every waiter has left it, and each API key's jobs in the
- * queue (the rank that orders a key's cards behind its own; see fair-priority in the gateway).
+ * Each API key's render jobs in the queues (the rank that orders a key's cards behind its own; see
+ * KEY_RANK_SCRIPT in the gateway), under the key's own hash tag: with sharded queues no one master
+ * holds every key's ranks. A job's waiters and abandonment mark live beside its queue
+ * (`renderQueueShards(...).waiters`, `.abandoned`).
  */
-export const renderJobKeys = {
-  waiters: (jobId: string) => `${RENDER_QUEUE_PREFIX}:waiters:${jobId}`,
-  abandoned: (jobId: string) => `${RENDER_QUEUE_PREFIX}:abandoned:${jobId}`,
-  keyJobs: (keyId: string) => `${RENDER_QUEUE_PREFIX}:key-jobs:${keyId}`,
-} as const;
+export const renderKeyJobsKey = (keyId: string) => `{card-key:${keyId}}:render-jobs`;
 
 /**
  * The failed reason of a job a renderer dropped because nobody waited for it any more. Such a
@@ -54,4 +51,38 @@ export class RenderAbandonedError extends Error {
     super(RENDER_ABANDONED_REASON);
     this.name = 'RenderAbandonedError';
   }
+}
+
+/**
+ * Each gateway's reply stream: renderers add a finished job's answer to the stream of every gateway
+ * registered as its waiter (the job's waiter hash, `renderQueueShards(...).waiters`: gateway id → its waits), so a gateway reads only its own cards' answers
+ * (no shared events stream every gateway reads in full). Under its own hash tag, so a cluster
+ * spreads the gateways' streams over its masters. See docs/redis-cluster.md for the failure modes.
+ */
+export const replyStreamKey = (gatewayId: string) => `{card-reply:${gatewayId}}`;
+
+export const REPLY_STREAM = {
+  /**
+   * The gateway refreshes its stream's expiry this often, and the stream outlives a dead gateway
+   * by `ttlMs` at most; renderers add with NOMKSTREAM, so they never bring a dead gateway's back.
+   */
+  heartbeatMs: 5000,
+  ttlMs: 30_000,
+  /** Entries kept (approximately): a gateway that fell this far behind finds older answers by its recheck. */
+  maxLength: 10_000,
+} as const;
+
+/** One reply-stream entry: the job and its answer (a RenderJobResult as JSON) or the job's final failed reason. */
+export type ReplyEntry = { jobId: string; result: string } | { jobId: string; failedReason: string };
+
+/** The entry's fields as XADD takes them. */
+export const replyFields = (entry: ReplyEntry): string[] => ('result' in entry ? ['job', entry.jobId, 'result', entry.result] : ['job', entry.jobId, 'failed', entry.failedReason]);
+
+/** An entry read back from XREAD's flat field list; undefined for anything else (the gateway's own heartbeat). */
+export function readReplyFields(fields: readonly string[]): ReplyEntry | undefined {
+  const [jobField, jobId, kind, value] = fields;
+  if (jobField !== 'job' || jobId === undefined || value === undefined) return undefined;
+  if (kind === 'result') return { jobId, result: value };
+  if (kind === 'failed') return { jobId, failedReason: value };
+  return undefined;
 }

@@ -9,6 +9,7 @@ import { plansEnvironmentShape, toPlans } from './accounts/plans.ts';
 import { DEFAULT_USAGE_FLUSH_MS } from './accounts/usage-meter.ts';
 import { databasePathField, keysFileField } from './auth/key-records.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';
+import { RENDER_QUEUE_SHARDS } from '@utility-api/render-jobs';
 
 /**
  * The embedded gateway promises that it and its render workers together stay under 1 GiB. The
@@ -55,6 +56,8 @@ const environmentSchema = z
     RENDER_TIMEOUT_MS: envInteger({ min: 1000, max: 120_000, default: 20_000 }),
     /** Embedded mode: distinct cards waiting or drawing at once; more are refused with 503 overloaded. */
     RENDER_QUEUE_LIMIT: envInteger({ min: 1, max: 100_000, default: 64 }),
+    /** Distributed mode: render queues, each under its own hash tag; the same on every gateway and renderer (docs/redis-cluster.md). */
+    RENDER_QUEUE_SHARDS: envInteger({ min: 1, max: RENDER_QUEUE_SHARDS.max, default: RENDER_QUEUE_SHARDS.default }),
     METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
     /** A client must finish sending headers within this (slowloris); at most REQUEST_TIMEOUT_MS. */
     HEADERS_TIMEOUT_MS: envInteger({ min: 500, max: 600_000, default: 10_000 }),
@@ -109,6 +112,7 @@ const environmentSchema = z
     redis: toRedisTarget(env),
     renderTimeoutMs: env.RENDER_TIMEOUT_MS,
     renderQueueLimit: env.RENDER_QUEUE_LIMIT,
+    renderQueueShards: env.RENDER_QUEUE_SHARDS,
     metricsToken: env.METRICS_TOKEN,
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,

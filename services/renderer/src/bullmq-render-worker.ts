@@ -5,13 +5,16 @@ import {
   cardAnimationEncoding,
   RENDER_ABANDONED_REASON,
   RENDER_QUEUE_NAME,
-  RENDER_QUEUE_PREFIX,
   RenderAbandonedError,
-  renderJobKeys,
+  renderQueueShards,
   renderJobPayloadSchema,
+  REPLY_STREAM,
+  replyFields,
+  replyStreamKey,
   type RenderJobResult,
+  type ReplyEntry,
 } from '@utility-api/render-jobs';
-import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 
 /**
  * How often a renderer asks whether the jobs it holds are still wanted. A job is held while its
@@ -35,25 +38,33 @@ const NO_ROOM_DELAY_MS = 250;
  * with the producer's backoff, and answered on the last one. A job nobody waits for any more is
  * dropped before it is drawn (failed with RENDER_ABANDONED_REASON, which the gateway reads as no
  * verdict on the card) and never retried.
+ *
+ * One BullMQ Worker per render queue shard (`shards`), each taking up to `concurrency` jobs, all
+ * sharing this renderer's bookkeeping (the jobs it holds, a key's animated jobs): so every shard
+ * is always read (none starves behind another's backlog), and a key's limit on animated jobs holds
+ * across shards. A renderer can hold up to shards × concurrency jobs; its render pool's lanes then
+ * order them between keys.
  */
-export function createRenderWorker(parts: {
+export function createRenderWorkers(parts: {
   connection: RedisClient;
-  engine: RenderEngine;
+  /** The render engine, or only what the worker uses of it (the distributed bench's no-op renderer). */
+  engine: Pick<RenderEngine, 'process'> & { pool: Pick<RenderEngine['pool'], 'animatedPerTenant'> };
   concurrency: number;
   /** How long a job stays locked without renewal, and how often stalled jobs are looked for. */
   locks: { lockDurationMs: number; stalledIntervalMs: number };
   logger: Logger;
-}): Worker<unknown, RenderJobResult> {
+  /** RENDER_QUEUE_SHARDS: the same on every gateway and renderer. */
+  shards: number;
+}): Worker<unknown, RenderJobResult>[] {
   const { logger, connection } = parts;
+  const shards = renderQueueShards(parts.shards);
   /** The jobs this renderer holds, each with the signal that tells the engine nobody waits any more. */
   const held = new Map<string, AbortController>();
-  const isAbandoned = async (jobId: string) => (await connection.exists(renderJobKeys.abandoned(jobId))) === 1;
+  const isAbandoned = async (jobId: string) => (await connection.exists(shards.abandoned(jobId))) === 1;
   /** Animated jobs this renderer holds (from pickup to answer), by key. */
   const animatedHeld = new Map<string, number>();
 
-  const worker = new Worker<unknown, RenderJobResult>(
-    RENDER_QUEUE_NAME,
-    async (job, token) => {
+  const processJob = async (job: Job<unknown, RenderJobResult>, token: string | undefined): Promise<RenderJobResult> => {
       const parsed = renderJobPayloadSchema.safeParse(job.data);
       // A job this renderer cannot read came from a mismatched producer; retrying cannot help.
       if (!parsed.success) throw new UnrecoverableError('render job payload does not match the contract');
@@ -90,35 +101,67 @@ export function createRenderWorker(parts: {
       // Another attempt for nobody would only take a render slot from a card someone waits for.
       if (retry && !(await isAbandoned(jobId).catch(() => false))) throw new Error(result.failure.detail);
       return result;
-    },
-    {
-      connection, prefix: RENDER_QUEUE_PREFIX, concurrency: parts.concurrency,
-      lockDuration: parts.locks.lockDurationMs, stalledInterval: parts.locks.stalledIntervalMs,
-      // A job that stalls twice (two renderers died on it) fails instead of killing a third.
-      maxStalledCount: 1,
-      autorun: false,
-    },
+  };
+
+  const workers = shards.shards.map(
+    (shard) =>
+      new Worker<unknown, RenderJobResult>(RENDER_QUEUE_NAME, processJob, {
+        connection, prefix: shard.prefix, concurrency: parts.concurrency,
+        lockDuration: parts.locks.lockDurationMs, stalledInterval: parts.locks.stalledIntervalMs,
+        // A job that stalls twice (two renderers died on it) fails instead of killing a third.
+        maxStalledCount: 1,
+        autorun: false,
+      }),
   );
 
-  // One round trip for every held job (their keys share the queue's hash tag, so one cluster slot).
+  // One round trip per shard for every held job of it (their keys share the shard's hash tag, so one cluster slot).
   const checkHeld = async () => {
-    const jobIds = [...held.keys()];
-    if (jobIds.length === 0) return;
-    const answers = await connection.pipeline(jobIds.map((jobId) => ['exists', renderJobKeys.abandoned(jobId)])).exec();
-    jobIds.forEach((jobId, index) => {
-      if (answers?.[index]?.[1] !== 1) return;
-      const controller = held.get(jobId);
-      if (controller && !controller.signal.aborted) {
-        logger.info({ jobId }, 'render job abandoned by every request: dropping it');
-        controller.abort();
-      }
-    });
+    const byShard = new Map<number, string[]>();
+    for (const jobId of held.keys()) {
+      const index = shards.shardOf(jobId).index;
+      byShard.set(index, [...(byShard.get(index) ?? []), jobId]);
+    }
+    await Promise.all(
+      [...byShard.values()].map(async (jobIds) => {
+        const answers = await connection.pipeline(jobIds.map((jobId) => ['exists', shards.abandoned(jobId)])).exec();
+        jobIds.forEach((jobId, index) => {
+          if (answers?.[index]?.[1] !== 1) return;
+          const controller = held.get(jobId);
+          if (controller && !controller.signal.aborted) {
+            logger.info({ jobId }, 'render job abandoned by every request: dropping it');
+            controller.abort();
+          }
+        });
+      }),
+    );
   };
   const checker = setInterval(() => void checkHeld().catch((error: unknown) => logger.debug({ err: error }, 'could not check for abandoned render jobs')), ABANDONED_CHECK_MS);
   checker.unref();
-  worker.on('closed', () => clearInterval(checker));
+  let open = workers.length;
+  for (const worker of workers) worker.on('closed', () => (open -= 1) === 0 && clearInterval(checker));
 
-  worker.on('error', (error) => logger.error({ err: error }, 'render worker error'));
-  worker.on('stalled', (jobId) => logger.warn({ jobId }, 'render job stalled; picked up again'));
-  return worker;
+  /**
+   * Hands a finished job's answer to the gateways waiting for it: one entry on each registered
+   * gateway's reply stream. Run once BullMQ has stored the job as finished, so a gateway that
+   * registers after the waiters were read finds the answer in the job itself (it registers before
+   * it reads the job). NOMKSTREAM: a dead gateway's expired stream is not brought back. A lost
+   * entry (a failover, an error here) is found by the waiter's recheck of the job.
+   */
+  const deliver = async (entry: ReplyEntry) => {
+    const gateways = await connection.hkeys(shards.waiters(entry.jobId));
+    const fields = replyFields(entry);
+    await Promise.all(gateways.map((gatewayId) => connection.xadd(replyStreamKey(gatewayId), 'NOMKSTREAM', 'MAXLEN', '~', REPLY_STREAM.maxLength, '*', ...fields)));
+  };
+  const deliverLogged = (entry: ReplyEntry) => void deliver(entry).catch((error: unknown) => logger.debug({ err: error, jobId: entry.jobId }, 'could not deliver a render answer; its waiters will find it in the job'));
+  for (const worker of workers) {
+    worker.on('completed', (job, result) => deliverLogged({ jobId: job.id!, result: JSON.stringify(result) }));
+    // Only a final failure answers (an attempt BullMQ retries has no finishedOn). Jobs failed by the
+    // stalled-job check (renderers that died on them) are not seen here: their waiters' recheck finds them.
+    worker.on('failed', (job) => {
+      if (job?.id !== undefined && job.finishedOn !== undefined) deliverLogged({ jobId: job.id, failedReason: job.failedReason });
+    });
+    worker.on('error', (error) => logger.error({ err: error }, 'render worker error'));
+    worker.on('stalled', (jobId) => logger.warn({ jobId }, 'render job stalled; picked up again'));
+  }
+  return workers;
 }

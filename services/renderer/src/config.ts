@@ -2,6 +2,7 @@ import { discordEnvironmentShape, toDiscordSettings } from '@utility-api/discord
 import { envInteger, parseEnvironment, redisEnvironmentShape, refineRedisEnvironment, serviceEnvironmentShape, toRedisTarget } from '@utility-api/infra';
 import { mediaEnvironmentShape, refineMediaEnvironment, toMediaSettings } from '@utility-api/media-store/config';
 import { refineRenderPoolEnvironment, renderPoolEnvironmentShape, toRenderPoolSettings } from '@utility-api/render-engine/config';
+import { RENDER_QUEUE_SHARDS } from '@utility-api/render-jobs';
 import { fetchEnvironmentShape, toImageFetchSettings } from '@utility-api/safe-fetch/config';
 import { z } from 'zod';
 
@@ -9,7 +10,10 @@ const environmentSchema = z
   .object({
     /** REDIS_URL or REDIS_CLUSTER_NODES, one of them required: a renderer only works from the queue. */
     ...redisEnvironmentShape,
+    /** Jobs at once per render queue shard (a renderer reads every shard: up to RENDER_QUEUE_SHARDS × this). */
     RENDER_CONCURRENCY: envInteger({ min: 1, max: 256, default: 4 }),
+    /** Render queues, each under its own hash tag; the same on every gateway and renderer (docs/redis-cluster.md). */
+    RENDER_QUEUE_SHARDS: envInteger({ min: 1, max: RENDER_QUEUE_SHARDS.max, default: RENDER_QUEUE_SHARDS.default }),
     HEALTH_PORT: envInteger({ min: 0, max: 65535, default: 3001 }),
     HEALTH_HOST: z.string().default('127.0.0.1'),
     /**
@@ -34,6 +38,7 @@ const environmentSchema = z
     redis: toRedisTarget(env)!,
     /** Jobs in progress at once: more than the render workers, so fetching and uploading overlap drawing. */
     concurrency: env.RENDER_CONCURRENCY,
+    queueShards: env.RENDER_QUEUE_SHARDS,
     health: { port: env.HEALTH_PORT, host: env.HEALTH_HOST },
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -4,7 +4,7 @@ import { openMediaStore } from '@utility-api/media-store';
 import { createRenderEngine } from '@utility-api/render-engine';
 import { RENDER_ABANDONED_REASON } from '@utility-api/render-jobs';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createRenderWorker } from './bullmq-render-worker.ts';
+import { createRenderWorkers } from './bullmq-render-worker.ts';
 import type { RendererConfig } from './config.ts';
 import { startHealthServer } from './health-server.ts';
 
@@ -18,17 +18,19 @@ export async function startRenderer(config: RendererConfig, logger: Logger, life
   const engine = createRenderEngine(config.rendering, { store, redis, logger, lifecycle, registry });
   void engine.pool.warmUp();
 
-  const worker = createRenderWorker({ connection: redis, engine, concurrency: config.concurrency, locks: config.locks, logger });
-  worker.on('active', (job) => engine.metrics.queueWait((job.processedOn ?? Date.now()) - job.timestamp));
-  worker.on('completed', () => engine.metrics.jobFinished('completed'));
-  worker.on('failed', (job) => {
-    // Abandoned jobs are counted by the engine (card_render_jobs_abandoned_total), not as failures.
-    if (job?.failedReason !== RENDER_ABANDONED_REASON) engine.metrics.jobFinished(job?.finishedOn === undefined ? 'retried' : 'failed');
-  });
-  // worker.close() waits for jobs in progress: a SIGTERM drains instead of dropping work.
-  lifecycle.add('render worker', worker, (running) => running.close());
-  void worker.run().catch((error: unknown) => logger.error({ err: error }, 'render worker stopped'));
-  await worker.waitUntilReady();
+  const workers = createRenderWorkers({ connection: redis, engine, concurrency: config.concurrency, locks: config.locks, logger, shards: config.queueShards });
+  for (const worker of workers) {
+    worker.on('active', (job) => engine.metrics.queueWait((job.processedOn ?? Date.now()) - job.timestamp));
+    worker.on('completed', () => engine.metrics.jobFinished('completed'));
+    worker.on('failed', (job) => {
+      // Abandoned jobs are counted by the engine (card_render_jobs_abandoned_total), not as failures.
+      if (job?.failedReason !== RENDER_ABANDONED_REASON) engine.metrics.jobFinished(job?.finishedOn === undefined ? 'retried' : 'failed');
+    });
+    // worker.close() waits for jobs in progress: a SIGTERM drains instead of dropping work.
+    lifecycle.add('render worker', worker, (running) => running.close());
+    void worker.run().catch((error: unknown) => logger.error({ err: error }, 'render worker stopped'));
+  }
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
 
   const health = await startHealthServer({
     ...config.health,
@@ -38,5 +40,5 @@ export async function startRenderer(config: RendererConfig, logger: Logger, life
     },
   });
   lifecycle.add('health server', health.server, (server) => new Promise<void>((resolve) => server.close(() => resolve())));
-  logger.info({ concurrency: config.concurrency, workers: engine.pool.size, store: store.kind, health: health.url }, 'renderer ready');
+  logger.info({ concurrency: config.concurrency, queueShards: config.queueShards, workers: engine.pool.size, store: store.kind, health: health.url }, 'renderer ready');
 }

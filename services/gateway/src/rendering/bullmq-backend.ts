@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@utility-api/infra';
 import type { RedisClient } from '@utility-api/infra/redis';
 import {
@@ -6,23 +8,38 @@ import {
   RENDER_JOB_NAME,
   RENDER_JOB_OPTIONS,
   RENDER_QUEUE_NAME,
-  RENDER_QUEUE_PREFIX,
   RENDER_RETENTION,
   RenderAbandonedError,
-  renderJobKeys,
+  readReplyFields,
+  renderKeyJobsKey,
+  renderQueueShards,
   renderJobResultSchema,
+  REPLY_STREAM,
+  replyStreamKey,
   type RenderJobPayload,
   type RenderJobResult,
+  type ReplyEntry,
 } from '@utility-api/render-jobs';
-import { Job, Queue, QueueEvents } from 'bullmq';
+import { Job, Queue } from 'bullmq';
 import { Gauge, type Registry } from 'prom-client';
 import { RenderQueueUnavailableError, type RenderBackend } from './render-queue.ts';
 
 /**
- * A QueueEvents stream can miss an event (it starts at "now", and reconnects skip ahead), so a
- * waiter that heard nothing for this long asks Redis for the job's state directly.
+ * A reply can be missed (a renderer's XADD lost in a failover, a gateway behind by more than the
+ * stream keeps, a job failed by the stalled-job check, which no renderer answers), so a waiter
+ * that heard nothing for this long asks Redis for the job's state directly.
  */
 const RECHECK_INTERVAL_MS = 2000;
+
+/**
+ * How long one blocking read of the reply stream waits before it is sent again. Short enough that a
+ * read parked on a connection the cluster moved away from is renewed soon.
+ */
+const REPLY_BLOCK_MS = 5000;
+/** Answers taken from the reply stream per read. */
+const REPLY_BATCH = 1000;
+/** The pause after a failed read (Redis away, a failover) before the next. */
+const REPLY_RETRY_MS = 250;
 
 /** A job fails only when renderers crashed on it (or gave up on a card that crashed its worker). */
 const FAILED_JOB: RenderJobResult = { ok: false, failure: RENDER_FAILED };
@@ -48,21 +65,24 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return redis.call('ZCARD', KEYS[1])`;
 
-/** Leaves a job: one waiter fewer; 0 or less means nobody in the whole system waits for it now. */
+/**
+ * This gateway leaves a job: one wait fewer under its id; returns how many gateways still wait
+ * (0: nobody in the whole system waits for it now; the emptied hash is gone with its last field).
+ */
 const LEAVE_SCRIPT = `
-local left = redis.call('DECR', KEYS[1])
-if left <= 0 then redis.call('DEL', KEYS[1]) end
-return left`;
+local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+return redis.call('HLEN', KEYS[1])`;
 
 type FairnessCommands = {
   cardKeyRank(key: string, jobId: string, now: number, staleBefore: number, ttlMs: number): Promise<number>;
-  cardJobLeave(key: string): Promise<number>;
+  cardJobLeave(key: string, gatewayId: string): Promise<number>;
 };
 
 /** A completed job's return value, or `render_failed` for one that does not match the contract. */
 function readResult(returnvalue: unknown): RenderJobResult {
   try {
-    // QueueEvents hands the value over as JSON text, a fetched Job already parsed.
+    // The reply stream hands the value over as JSON text, a fetched Job already parsed.
     const parsed = renderJobResultSchema.safeParse(typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue);
     if (parsed.success) return parsed.data;
   } catch {
@@ -72,28 +92,35 @@ function readResult(returnvalue: unknown): RenderJobResult {
 }
 
 /**
- * Distributed mode: one Queue and one QueueEvents per gateway process. The render queue above
- * runs one wait per job id at a time, so each job has one waiter here, fed by the shared
- * QueueEvents (no `waitUntilFinished`: it adds a listener per call and races with job removal).
- * Every wait registers its waiter before it reads the job, so a completion between the two is
- * never lost. Fairness between keys is the jobs' BullMQ priority (KEY_RANK_SCRIPT); a job
- * nobody waits for any more is withdrawn or marked (`leave`).
+ * Distributed mode: one Queue and one reply stream per gateway process. The render queue above
+ * runs one wait per job id at a time, so each job has one waiter here. Every wait registers this
+ * gateway as the job's waiter in Redis before it reads the job, and a renderer hands a finished
+ * job's answer to the reply stream of each gateway registered then (after storing the job as
+ * finished), so an answer is either in the stream or in the job when the waiter reads it. Gateways
+ * read no shared events stream: each reads its own cards' answers only. Fairness between keys is
+ * the jobs' BullMQ priority (KEY_RANK_SCRIPT); a job nobody waits for any more is withdrawn or
+ * marked (`leave`).
  */
-export async function createBullmqBackend(parts: { producer: RedisClient; events: RedisClient; logger: Logger; registry: Registry }): Promise<RenderBackend & { close(): Promise<void> }> {
-  const queue = new Queue(RENDER_QUEUE_NAME, { connection: parts.producer, prefix: RENDER_QUEUE_PREFIX });
-  const queueEvents = new QueueEvents(RENDER_QUEUE_NAME, { connection: parts.events, prefix: RENDER_QUEUE_PREFIX, autorun: true });
-  queue.on('error', (error) => parts.logger.warn({ err: error }, 'render queue error'));
-  queueEvents.on('error', (error) => parts.logger.warn({ err: error }, 'render queue events error'));
-  await queueEvents.waitUntilReady();
+export async function createBullmqBackend(parts: { producer: RedisClient; events: RedisClient; logger: Logger; registry: Registry; shards: number }): Promise<RenderBackend & { close(): Promise<void> }> {
+  // One Queue per shard, all on the one producer connection; a job goes to its id's shard.
+  const shards = renderQueueShards(parts.shards);
+  const queues = shards.shards.map((shard) => new Queue(RENDER_QUEUE_NAME, { connection: parts.producer, prefix: shard.prefix }));
+  for (const queue of queues) queue.on('error', (error) => parts.logger.warn({ err: error }, 'render queue error'));
+  const queueOf = (jobId: string) => queues[shards.shardOf(jobId).index]!;
+  /** This process's name in the jobs' waiter hashes; a restarted gateway is another one. */
+  const gatewayId = randomUUID();
+  const replyKey = replyStreamKey(gatewayId);
   new Gauge({
     name: 'card_render_queue_jobs',
-    help: 'Render jobs in the shared queue by state, read from Redis at scrape time.',
+    help: 'Render jobs in the shared queues (every shard) by state, read from Redis at scrape time.',
     labelNames: ['state'],
     registers: [parts.registry],
     async collect() {
       // Every job has a priority (its key's rank), so waiting jobs are in BullMQ's 'prioritized' state.
-      const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed').catch(() => undefined);
-      for (const [state, count] of Object.entries(counts ?? {})) this.set({ state }, count);
+      const counts = await Promise.all(queues.map((queue) => queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed'))).catch(() => undefined);
+      const totals = new Map<string, number>();
+      for (const shard of counts ?? []) for (const [state, count] of Object.entries(shard)) totals.set(state, (totals.get(state) ?? 0) + count);
+      for (const [state, count] of totals) this.set({ state }, count);
     },
   });
 
@@ -112,10 +139,51 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
     if ('result' in outcome) waiter?.resolve(outcome.result);
     else waiter?.reject(outcome.error);
   };
-  queueEvents.on('completed', ({ jobId, returnvalue }) => settle(jobId, { result: readResult(returnvalue) }));
-  // Emitted once the job is finally failed, not for the attempts BullMQ retries. A job a renderer
-  // dropped because nobody waited is no verdict on the card: a caller who came back asks again.
-  queueEvents.on('failed', ({ jobId, failedReason }) => settle(jobId, failedReason === RENDER_ABANDONED_REASON ? { error: new RenderAbandonedError() } : { result: FAILED_JOB }));
+  const settleFromReply = (entry: ReplyEntry) => {
+    if ('result' in entry) settle(entry.jobId, { result: readResult(entry.result) });
+    // A job a renderer dropped because nobody waited is no verdict on the card: a caller who came back asks again.
+    else settle(entry.jobId, entry.failedReason === RENDER_ABANDONED_REASON ? { error: new RenderAbandonedError() } : { result: FAILED_JOB });
+  };
+
+  /**
+   * The stream exists while this gateway lives: created (and trimmed to what is unread) now and
+   * every REPLY_STREAM.heartbeatMs, expiring REPLY_STREAM.ttlMs after the last, so a dead gateway's
+   * stream goes away by itself and renderers (NOMKSTREAM) do not bring it back.
+   */
+  let lastReplyId = '0-0';
+  const heartbeat = async () => {
+    await parts.producer
+      .multi()
+      .xadd(replyKey, 'MAXLEN', '~', REPLY_STREAM.maxLength, '*', 'alive', '1')
+      .xtrim(replyKey, 'MINID', lastReplyId)
+      .pexpire(replyKey, REPLY_STREAM.ttlMs)
+      .exec();
+  };
+  await heartbeat();
+  const heartbeats = setInterval(() => void heartbeat().catch((error: unknown) => parts.logger.debug({ err: error }, 'could not refresh the reply stream')), REPLY_STREAM.heartbeatMs);
+  heartbeats.unref();
+
+  let closed = false;
+  const readReplies = async () => {
+    while (!closed) {
+      try {
+        const answer = (await parts.events.xread('COUNT', REPLY_BATCH, 'BLOCK', REPLY_BLOCK_MS, 'STREAMS', replyKey, lastReplyId));
+        for (const [, entries] of answer ?? []) {
+          for (const [id, fields] of entries) {
+            lastReplyId = id;
+            const entry = readReplyFields(fields);
+            if (entry) settleFromReply(entry);
+          }
+        }
+      } catch (error) {
+        if (closed) return;
+        parts.logger.debug({ err: error }, 'reply stream read failed; reading again');
+        await sleep(REPLY_RETRY_MS);
+      }
+    }
+  };
+  void readReplies();
+
   // A request waiting on a job when Redis goes away gets a prompt 503 rather than the deadline: a
   // restarted Redis may have forgotten the job, and if it kept it, the client's retry reuses the render.
   const failAllWaiters = (reason: string) => {
@@ -134,7 +202,7 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
    * when another job fails, so one may linger: its card may be tried again).
    */
   const finishedState = async (jobId: string): Promise<RenderJobResult | 'pending' | 'absent' | 'abandoned' | 'expired'> => {
-    const job = await Job.fromId<unknown, unknown>(queue, jobId);
+    const job = await Job.fromId<unknown, unknown>(queueOf(jobId), jobId);
     if (!job) return 'absent';
     if (job.finishedOn === undefined) return 'pending';
     if (job.failedReason === RENDER_ABANDONED_REASON) return 'abandoned';
@@ -151,27 +219,27 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
     let priority = 1;
     if (payload.keyId !== undefined) {
       const now = Date.now();
-      const rank = await redis.cardKeyRank(renderJobKeys.keyJobs(payload.keyId), jobId, now, now - BOOKKEEPING_TTL_MS, BOOKKEEPING_TTL_MS);
+      const rank = await redis.cardKeyRank(renderKeyJobsKey(payload.keyId), jobId, now, now - BOOKKEEPING_TTL_MS, BOOKKEEPING_TTL_MS);
       priority = Math.min(LOWEST_PRIORITY, Math.max(1, rank));
     }
-    await queue.add(RENDER_JOB_NAME, payload, { jobId, priority, ...RENDER_JOB_OPTIONS });
+    await queueOf(jobId).add(RENDER_JOB_NAME, payload, { jobId, priority, ...RENDER_JOB_OPTIONS });
   };
 
   /**
-   * Registers this gateway as a waiter of the job (a counter in Redis, so a job another gateway
-   * also waits for is never withdrawn under it) and takes back an abandonment a renderer has not
+   * Registers this gateway as a waiter of the job (its field in the job's waiter hash: renderers
+   * answer on its reply stream, and a job another gateway also waits for is never withdrawn under it) and takes back an abandonment a renderer has not
    * acted on yet. Then adds the job unless it is running or has a lasting answer; 'added' when
    * this call put it in the queue.
    */
   const submit = async (jobId: string, payload: RenderJobPayload): Promise<'added' | 'joined' | RenderJobResult> => {
-    await redis.multi().incr(renderJobKeys.waiters(jobId)).pexpire(renderJobKeys.waiters(jobId), BOOKKEEPING_TTL_MS).del(renderJobKeys.abandoned(jobId)).exec();
+    await redis.multi().hincrby(shards.waiters(jobId), gatewayId, 1).pexpire(shards.waiters(jobId), BOOKKEEPING_TTL_MS).del(shards.abandoned(jobId)).exec();
     const state = await finishedState(jobId);
     // A finished card, or renderers that died on this one (re-adding it would kill more of
     // them), answers identical requests until the job ages out of Redis. Any other failure
     // (a bad image, storage, Discord) is no verdict forever: a fresh attempt.
     if (typeof state === 'object' && (state.ok || state.failure.code === 'render_failed')) return state;
     if (state === 'pending') return 'joined';
-    if (state !== 'absent') await queue.remove(jobId);
+    if (state !== 'absent') await queueOf(jobId).remove(jobId);
     await addJob(jobId, payload);
     return 'added';
   };
@@ -182,15 +250,15 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
    * so the renderer drops it if it has not started drawing and never retries it.
    */
   const leave = async (jobId: string, payload: RenderJobPayload, abandoned: boolean, added: boolean) => {
-    const left = await redis.cardJobLeave(renderJobKeys.waiters(jobId));
+    const left = await redis.cardJobLeave(shards.waiters(jobId), gatewayId);
     if (abandoned && left <= 0) {
       // 0 when a renderer holds the job's lock: it is being fetched for or drawn.
-      const removed = await queue.remove(jobId);
-      if (removed === 0) await redis.set(renderJobKeys.abandoned(jobId), '1', 'PX', BOOKKEEPING_TTL_MS);
+      const removed = await queueOf(jobId).remove(jobId);
+      if (removed === 0) await redis.set(shards.abandoned(jobId), '1', 'PX', BOOKKEEPING_TTL_MS);
       parts.logger.info({ jobId, removed: removed === 1 }, removed === 1 ? 'render job abandoned: removed from the queue' : 'render job abandoned while a renderer holds it: marked');
     }
     // The job no longer counts to its key's rank once its adder stops waiting for it.
-    if (added && payload.keyId !== undefined) await redis.zrem(renderJobKeys.keyJobs(payload.keyId), jobId);
+    if (added && payload.keyId !== undefined) await redis.zrem(renderKeyJobsKey(payload.keyId), jobId);
   };
 
   return {
@@ -239,10 +307,13 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
       }
     },
     async close() {
+      closed = true;
+      clearInterval(heartbeats);
       parts.producer.off('close', onConnectionLost);
       failAllWaiters('gateway shutting down');
-      await queueEvents.close();
-      await queue.close();
+      // The stream goes now rather than at its expiry; the parked read ends with its connection.
+      await parts.producer.del(replyKey).catch(() => {});
+      await Promise.all(queues.map((queue) => queue.close()));
     },
   };
 }

@@ -48,7 +48,7 @@ export async function openRenderBackends(config: GatewayConfig, logger: Logger, 
   const events = lifecycle.add('redis (events)', createRedisConnection(config.redis, 'blocking', 'gateway-events'), (redis) => void redis.disconnect());
   events.on('error', (error) => logger.debug({ err: error }, 'redis events connection error'));
   await checkRedisAtBoot(producer, { allowEviction: config.allowRedisEviction, logger });
-  const bullmq = lifecycle.add('render queue', await createBullmqBackend({ producer, events, logger, registry }), (opened) => opened.close());
+  const bullmq = lifecycle.add('render queue', await createBullmqBackend({ producer, events, logger, registry, shards: config.renderQueueShards }), (opened) => opened.close());
   if (media.kind === 'disk') logger.warn('distributed mode with a disk media store: renderers must share MEDIA_DIR with this gateway');
   logger.info({ store: media.kind, redis: config.redis.kind }, 'distributed mode: rendering through BullMQ');
   return {
