@@ -24,6 +24,8 @@ const USER_ID = '302050872383242240';
 test('an owner key past the free quotas still gets 200s; a tenant on free gets 429 quota_exceeded; the summary and GET /v1/account name the plan', async (t) => {
   const gateway = await startGatewayProcess({ env: { PLANS, USAGE_FLUSH_MS: '100' } });
   t.teardown(() => gateway.stop());
+  // The summary is printed once a render worker can draw, after the "gateway listening" line.
+  await gateway.process.waitFor(/^ {2}Plan {8}/);
   t.regex(gateway.process.output(), /^ {2}Plan {8}owner \(no monthly quotas on your own keys; \.\/run keys accounts plan acct_owner <plan> sets another\)$/m);
 
   const as = (key: string) => ({ headers: { authorization: key } });

@@ -1,3 +1,4 @@
+import { LEADERBOARD_LIMITS } from '@utility-api/render-jobs';
 import type { TestFn } from 'ava';
 import { loadContract } from '../helpers/openapi-contract.ts';
 import { decodePng, isBluish, isReddish } from './png-pixels.ts';
@@ -156,7 +157,7 @@ export function registerLeaderboardImageTests(test: TestFn, target: () => Pipeli
       [{ rows: Array.from({ length: 11 }, (_, index) => row(index + 1)) }, 'rows'],
       [{ rows: [] }, 'rows'],
       [{ rows: [row(1), row(1)] }, 'rows.1.rank'],
-      [{ rows: [{ rank: 1, name: 'x'.repeat(65) }] }, 'rows.0.name'],
+      [{ rows: [{ rank: 1, name: 'x'.repeat(LEADERBOARD_LIMITS.maxNameLength + 1) }] }, 'rows.0.name'],
       [{ rows: [{ rank: 1, name: '   ' }] }, 'rows.0.name'],
       [{ rows: [{ rank: 1, name: 'Ada', avatarUrl: 'https://example.com/a.png', userId: USER_ID }] }, 'rows.0.avatarUrl'],
       [{ rows: [{ rank: 1, name: 'Ada', avatarUrl: 'file:///etc/passwd' }] }, 'rows.0.avatarUrl'],
