@@ -88,6 +88,20 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     for (const loser of candidates.filter((candidate) => candidate.id !== winner!.id)) t.is(await first.getAccount(loser.id), undefined);
   });
 
+  test(`${name}: quota units taken by 150 racers on two connections end at exactly the limit; given back, they can be taken again`, async (t) => {
+    const account = await first.createAccount(newAccount());
+    const granted = await Promise.all(Array.from({ length: 150 }, (_, index) => (index % 2 === 0 ? first : second).takeQuota(account.id, '2024-06', 'cards', 1, 25, 0)));
+    t.is(granted.reduce((sum, one) => sum + one, 0), 25);
+    t.is(await first.takeQuota(account.id, '2024-06', 'cards', 1, 25, 0), 0);
+    await second.giveBackQuota(account.id, '2024-06', 'cards', 2);
+    t.is(await first.takeQuota(account.id, '2024-06', 'cards', 5, 25, 0), 2, 'a lease is cut to what is left');
+    // Another kind and another month are counters of their own; a floor above the counter counts as taken.
+    t.is(await first.takeQuota(account.id, '2024-06', 'requests', 10, 100, 95), 5);
+    t.is(await first.takeQuota(account.id, '2024-07', 'cards', 3, 25, 0), 3);
+    await first.giveBackQuota(account.id, '2024-08', 'cards', 4);
+    t.is(await first.takeQuota(account.id, '2024-08', 'cards', 1, 1, 0), 1, 'giving back never goes below zero');
+  });
+
   test(`${name}: plans changed at once from two connections: every change lands, none is lost`, async (t) => {
     const account = await first.createAccount(newAccount());
     const plans = Array.from({ length: 12 }, (_, index) => `plan-${index}`);

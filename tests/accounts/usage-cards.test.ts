@@ -81,9 +81,9 @@ test("a plan's cards quota refuses the next card with 429 quota_exceeded naming 
   t.is((await gateway.request('/v1/hex-to-rgb?hex=fff', { headers: { authorization: key } })).status, 200);
   const { body } = await gateway.json('/v1/account', { headers: { authorization: key } });
   t.deepEqual(body.cards, { limit: 2, used: 2, remaining: 0, resetsAt: '2024-07-01T00:00:00.000Z' });
-  // The refused card is a 429, not a request: two card requests, one light one, this call.
-  t.is(body.requests.used, 4);
-  t.deepEqual(body.key.today, { day: TODAY, requests: 4, cards: 2, rateLimited: 1, errors: 0 });
+  // The refused card passed the requests quota (a request) and was refused its card: three card requests, one light one, this call.
+  t.is(body.requests.used, 5);
+  t.deepEqual(body.key.today, { day: TODAY, requests: 5, cards: 2, rateLimited: 1, errors: 0 });
 });
 
 test('a leaderboard is a card: counted by its stored format, refused by the cards quota and to a utility-only key', async (t) => {
@@ -96,8 +96,8 @@ test('a leaderboard is a card: counted by its stored format, refused by the card
   t.is(refused.status, 429);
   t.is(refused.body.error.code, 'quota_exceeded');
   t.regex(refused.body.error.message, /monthly cards quota \(2 on the cardless plan\)/);
-  // The refused third is counted as refused, not as a request (as for profile cards).
-  const expected = { 'requests createLeaderboardImage': 2, 'cards png': 1, 'cards webp': 1, 'rate_limited createLeaderboardImage': 1 };
+  // The refused third is a request refused its card (as for profile cards).
+  const expected = { 'requests createLeaderboardImage': 3, 'cards png': 1, 'cards webp': 1, 'rate_limited createLeaderboardImage': 1 };
   t.deepEqual(await untilStored(store, 'acct_boards', TODAY, expected, id), expected);
   await makeAccount(store, 'acct_boards_utility', 'free');
   const utilityOnly = await makeKey(store, { accountId: 'acct_boards_utility', scopes: ['utility'] });

@@ -9,6 +9,8 @@ import { planOf } from './accounts/plans.ts';
 import { Quotas } from './accounts/quotas.ts';
 import { answeringUnavailable, storeUsable, watchAccountStore } from './accounts/store-file-watch.ts';
 import { UsageMeter } from './accounts/usage-meter.ts';
+import { CardAdmission } from './admission/card-admission.ts';
+import type { ApiKeyIdentity } from './auth/api-keys.ts';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
 import { ensureOwnerAccount, openAccountStore } from './auth/key-records.ts';
 import type { GatewayConfig } from './config.ts';
@@ -18,6 +20,7 @@ import type { EndpointDefinition } from './endpoints/endpoint.ts';
 import type { CardAccounting } from './endpoints/profile-image-batch/endpoint.ts';
 import { lightEndpoints } from './endpoints/light-endpoints.ts';
 import { templateEndpoints } from './endpoints/templates/endpoint.ts';
+import { ApiError } from './errors/api-error.ts';
 import type { BackingStore } from './health/backing-store.ts';
 import { requestPipeline, type GatewayState } from './http/request-pipeline.ts';
 import { buildRouter } from './http/router.ts';
@@ -83,20 +86,32 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   // Registered after the store, so it closes (writing its last counts) before the store does.
   const meter = parts.lifecycle.add('usage meter', new UsageMeter({ store: accounts, clock: parts.runtime.clock, logger, flushMs: config.usageFlushMs }), (usage) => usage.close());
   // Quotas are limits: RATE_LIMITS=off turns them off with the others; usage is counted either way.
-  const quotas = config.rateLimits.enabled ? new Quotas({ store: accounts, meter, plans: config.plans, clock: parts.runtime.clock, logger }) : undefined;
-  // A batch's cards after its first: each is admitted by the account's cards quota and the key's
-  // profile-image budget, and counted as a card, as a request of its own would be.
+  // Registered after the meter, so it closes first: unspent request leases go back to the store.
+  const quotas = config.rateLimits.enabled
+    ? parts.lifecycle.add('quotas', new Quotas({ store: accounts, meter, plans: config.plans, clock: parts.runtime.clock, logger }), (quota) => quota.close())
+    : undefined;
+  const cardAdmission = new CardAdmission({ rateLimits, quotas, slotsPerKey: config.rateLimits.cardsInFlightPerKey, logger });
+  // A batch's cards: each is admitted as a card of its own (a slot of the key, waited for, and a
+  // unit of the cards quota), the ones after the first spend the key's profile-image budget, and
+  // each answered one is counted as a card.
+  const refused = (key: ApiKeyIdentity, error: unknown) => {
+    if (error instanceof ApiError && error.status === 429) meter.count(key.accountId, key.id, 'rate_limited', 'createProfileImageBatch');
+  };
   const cardAccounting: CardAccounting = {
-    async admit(key) {
-      const refusal = quotas?.refusal(key.accountId, true);
-      const quotaRefusal = refusal instanceof Promise ? await refusal : refusal;
-      if (quotaRefusal) {
-        meter.count(key.accountId, key.id, 'rate_limited', 'createProfileImageBatch');
-        return quotaRefusal;
+    async admit(key, options) {
+      const ticket = await cardAdmission.admit(key, options).catch((error: unknown) => {
+        refused(key, error);
+        throw error;
+      });
+      if (options.spendsBudget) {
+        const budgetRefusal = await rateLimits?.spend(key, 'profileImage');
+        if (budgetRefusal) {
+          ticket.settle(false);
+          refused(key, budgetRefusal);
+          throw budgetRefusal;
+        }
       }
-      const budgetRefusal = await rateLimits?.spend(key, 'profileImage');
-      if (budgetRefusal) meter.count(key.accountId, key.id, 'rate_limited', 'createProfileImageBatch');
-      return budgetRefusal;
+      return ticket;
     },
     counted: (key, format) => meter.count(key.accountId, key.id, 'cards', format),
   };
@@ -140,6 +155,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     },
     rateLimits,
     usage: { meter, quotas },
+    cardAdmission,
     docs: { site: loadDocsSite(document) },
     accountArea,
   });

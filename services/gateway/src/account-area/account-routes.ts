@@ -1,3 +1,4 @@
+import type { CardAdmission } from '../admission/card-admission.ts';
 import type { Router } from '@koa/router';
 import type { Logger } from '@utility-api/infra';
 import { HttpMethodEnum, koaBody } from 'koa-body';
@@ -80,7 +81,7 @@ const signInPage = (error: string) => `/account/sign-in?error=${error}`;
  * (RATE_LIMIT_AUTH_FAILURES, shared with wrong API keys, so guessing links and guessing keys draw
  * from one budget).
  */
-export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountAreaParts, rateLimits: RateLimits | undefined): void {
+export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountAreaParts, rateLimits: RateLimits | undefined, cardAdmission?: CardAdmission): void {
   const { store, settings } = parts;
   const sessions = new AccountSessions(store, parts.publicBaseUrl);
   const keys = new AccountKeys(store, settings.keyRollGraceMs);
@@ -260,13 +261,15 @@ export function mountAccountRoutes(router: Router<GatewayState>, parts: AccountA
     // The card operation itself (same schema, queue, budgets per card and answers), entered with
     // the session instead of a key: same origin, CSRF token, then the account's own preview budget
     // and card slots. Its lane in the render queue is the account's preview lane, and it is not
-    // usage of any key.
+    // usage of any key; each preview drawn is a card of the account's monthly cards quota (the
+    // card admission's one rule), given back when it is not drawn.
     const previewAs = async (ctx: GatewayContext, next: () => Promise<unknown>) => {
       const { session } = await changing(ctx);
       ctx.state.apiKey = { id: `preview_${session.accountId}`, name: 'playground preview', accountId: session.accountId };
       await next();
     };
-    const budget = rateLimits ? [rateLimits.middleware({ budget: 'preview', holdsCardSlot: true })] : [];
+    const budget = rateLimits ? [rateLimits.middleware({ budget: 'preview' })] : [];
+    if (cardAdmission?.limited === true) budget.push(cardAdmission.guard());
     router.post(PREVIEW_PATH, previewAs, ...budget, endpointRoute(parts.previewEndpoint));
   }
 

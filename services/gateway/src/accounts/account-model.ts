@@ -80,6 +80,8 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
  */
 export const USAGE_METRICS = ['requests', 'cards', 'rate_limited', 'errors'] as const;
 export type UsageMetric = (typeof USAGE_METRICS)[number];
+/** What a plan's monthly quotas count. */
+export type QuotaKind = 'cards' | 'requests';
 
 export interface UsageCount {
   accountId: string;

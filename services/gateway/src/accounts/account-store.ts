@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { ApiKeyRecords } from '../auth/key-records.ts';
-import type { Account, AuditEvent, CardLinkRender, CardTemplate, Session, UsageCount } from './account-model.ts';
+import type { Account, AuditEvent, CardLinkRender, CardTemplate, QuotaKind, Session, UsageCount } from './account-model.ts';
 
 /** Audit events each store keeps per account (the newest): the list a user reads, not an archive. */
 export const AUDIT_KEPT = 1000;
@@ -59,6 +59,16 @@ export interface AccountStore extends ApiKeyRecords {
   usage(accountId: string, fromDay: string, toDay: string): Promise<UsageCount[]>;
   /** The account's requests and cards in the month `YYYY-MM` (what the quota counts). */
   monthTotals(accountId: string, month: string): Promise<{ requests: number; cards: number }>;
+  /**
+   * Takes up to `amount` units of the account's monthly `kind` quota of `month` (`YYYY-MM`) in one
+   * atomic step, so any number of gateways together never take more than `limit`: the units taken
+   * so far are the store's counter or `floor` (the month's flushed usage, for counts made before
+   * this counter existed), whichever is larger; returns how many were granted (0 to `amount`).
+   * Cards take one unit per card at admission; requests take leases (see Quotas).
+   */
+  takeQuota(accountId: string, month: string, kind: QuotaKind, amount: number, limit: number, floor: number): Promise<number>;
+  /** Gives back units taken and not used (a card that failed before it was drawn, a lease not spent); never below zero. */
+  giveBackQuota(accountId: string, month: string, kind: QuotaKind, amount: number): Promise<void>;
   /** When each key (by id) was last used, as far as the flushed counts know. */
   keysLastUsed(keyIds: readonly string[]): Promise<Record<string, string>>;
 

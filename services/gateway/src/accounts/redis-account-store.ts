@@ -21,6 +21,8 @@ const once = (kind: string, hash: string) => `utility-api:once:${kind}:${hash}`;
 const auditList = (accountId: string) => `utility-api:audit:${accountId}`;
 const usageDay = (accountId: string, day: string) => `{utility-api:usage:${accountId}}:day:${day}`;
 const usageMonth = (accountId: string, month: string) => `{utility-api:usage:${accountId}}:month:${month}`;
+/** Units of the account's monthly quotas taken (fields `cards`, `requests`): beside its usage, in its slot. */
+const quotaTaken = (accountId: string, month: string) => `{utility-api:usage:${accountId}}:quota:${month}`;
 const KEYS_LAST_USED = 'utility-api:keys-last-used';
 /** An account's templates: one hash per account, so a lookup can only ever find that account's own. */
 const accountTemplates = (accountId: string) => `utility-api:templates:${accountId}`;
@@ -54,6 +56,23 @@ return 'inserted'`;
 const CREATE_TEMPLATE_SCRIPT = `
 if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
 return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])`;
+
+/**
+ * Takes up to ARGV[2] units of quota field ARGV[1] (limit ARGV[3]; what was taken is the counter or
+ * the floor ARGV[4], whichever is larger) in one step: how many were granted.
+ */
+const TAKE_QUOTA_SCRIPT = `
+local taken = math.max(tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0'), tonumber(ARGV[4]))
+local granted = math.max(0, math.min(tonumber(ARGV[2]), tonumber(ARGV[3]) - taken))
+redis.call('HSET', KEYS[1], ARGV[1], taken + granted)
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return granted`;
+/** Gives back ARGV[2] units of field ARGV[1], never below zero. */
+const GIVE_BACK_QUOTA_SCRIPT = `
+local taken = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if taken <= 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], math.max(0, taken - tonumber(ARGV[2])))
+return 1`;
 
 /** Day counts outlive the 30 days the account area shows; month totals the month after. */
 const USAGE_DAY_TTL_SECONDS = 40 * 86_400;
@@ -124,6 +143,8 @@ type StoreCommands = {
   takeSessions(sessions: string, nowMs: number): Promise<string[]>;
   setKeysLastUsed(lastUsed: string, ...idsAndTimes: string[]): Promise<number>;
   createTemplateRecord(templates: string, id: string, json: string, max: number): Promise<number>;
+  takeQuota(counter: string, kind: string, amount: number, limit: number, floor: number, ttlSeconds: number): Promise<number>;
+  giveBackQuota(counter: string, kind: string, amount: number): Promise<number>;
 };
 
 /**
@@ -145,6 +166,8 @@ export function redisAccountStore(client: RedisClient, location: string): Accoun
   redis.defineCommand('setKeysLastUsed', { numberOfKeys: 1, lua: KEYS_LAST_USED_SCRIPT });
   redis.defineCommand('createTemplateRecord', { numberOfKeys: 1, lua: CREATE_TEMPLATE_SCRIPT });
   redis.defineCommand('changeTemplateRecord', { numberOfKeys: 1, lua: CHANGE_RECORD_SCRIPT });
+  redis.defineCommand('takeQuota', { numberOfKeys: 1, lua: TAKE_QUOTA_SCRIPT });
+  redis.defineCommand('giveBackQuota', { numberOfKeys: 1, lua: GIVE_BACK_QUOTA_SCRIPT });
   const parseKey = (json: string, id: string) => parseStoredKeys(apiKeyRecordSchema, json, `Redis ${KEY_RECORDS}[${id}]`);
   const parseAccount = (json: string) => parseStoredKeys(accountSchema, json, `Redis ${ACCOUNTS}`);
   const parseSession = (json: string) => parseStoredKeys(sessionSchema, json, 'Redis session');
@@ -330,6 +353,12 @@ export function redisAccountStore(client: RedisClient, location: string): Accoun
           return [{ accountId, keyId, day, metric: metric as UsageMetric, label, count: Number(value) }];
         });
       });
+    },
+    async takeQuota(accountId, month, kind, amount, limit, floor) {
+      return Number(await redis.takeQuota(quotaTaken(accountId, month), kind, amount, limit, floor, USAGE_MONTH_TTL_SECONDS));
+    },
+    async giveBackQuota(accountId, month, kind, amount) {
+      await redis.giveBackQuota(quotaTaken(accountId, month), kind, amount);
     },
     async monthTotals(accountId, month) {
       const totals = await redis.hgetall(usageMonth(accountId, month));

@@ -28,6 +28,9 @@ const MIGRATIONS = [
    CREATE INDEX card_templates_by_account ON card_templates (account_id, seq);
    CREATE TABLE card_link_renders (job_id TEXT PRIMARY KEY, expires_at TEXT NOT NULL, record TEXT NOT NULL) STRICT;
    CREATE INDEX card_link_renders_by_expiry ON card_link_renders (expires_at);`,
+  // Units of each monthly quota taken at admission (cards) or leased (requests), across gateways.
+  `CREATE TABLE quota_taken (account_id TEXT NOT NULL, month TEXT NOT NULL, kind TEXT NOT NULL, taken INTEGER NOT NULL,
+     PRIMARY KEY (account_id, month, kind)) STRICT, WITHOUT ROWID;`,
 ];
 
 /** A hand-made keys file (before the database) is imported once; this marks it done. */
@@ -254,6 +257,21 @@ export function openSqliteAccountStore(options: { path: string; keysFile?: strin
         .prepare('SELECT account_id AS accountId, key_id AS keyId, day, metric, label, count FROM usage WHERE account_id = ? AND day BETWEEN ? AND ? ORDER BY day')
         .all(accountId, fromDay, toDay) as unknown as UsageCount[];
       return rows.map((row) => ({ ...row }));
+    },
+    async takeQuota(accountId, month, kind, amount, limit, floor) {
+      return transaction(() => {
+        const row = db.prepare('SELECT taken FROM quota_taken WHERE account_id = ? AND month = ? AND kind = ?').get(accountId, month, kind) as { taken: number } | undefined;
+        const taken = Math.max(Number(row?.taken ?? 0), floor);
+        const granted = Math.max(0, Math.min(amount, limit - taken));
+        if (granted > 0 || row === undefined || taken !== Number(row.taken)) {
+          db.prepare('INSERT INTO quota_taken (account_id, month, kind, taken) VALUES (?, ?, ?, ?) ON CONFLICT (account_id, month, kind) DO UPDATE SET taken = excluded.taken')
+            .run(accountId, month, kind, taken + granted);
+        }
+        return granted;
+      });
+    },
+    async giveBackQuota(accountId, month, kind, amount) {
+      db.prepare('UPDATE quota_taken SET taken = MAX(0, taken - ?) WHERE account_id = ? AND month = ? AND kind = ?').run(amount, accountId, month, kind);
     },
     async monthTotals(accountId, month) {
       const rows = db

@@ -32,10 +32,10 @@ function usageLabels(endpoint: EndpointDefinition): ReadonlyMap<string, string> 
  * before the rate budget is spent:
  * - scopes: a key whose scopes lack the endpoint's gets `403 key_scope_forbidden` (it spends no
  *   rate budget and holds no card slot; it is counted, as a request and an error);
- * - quota (when limits are on): an account over its monthly requests quota, or over its cards
- *   quota on a card endpoint, gets `429 quota_exceeded`, counted as `rate_limited` but not as a
- *   request, so refusals do not push the account further over (GET /v1/account is never refused:
- *   it is how a caller learns where the quota stands);
+ * - quota (when limits are on): an account over its monthly requests quota gets `429
+ *   quota_exceeded`, counted as `rate_limited` but not as a request, so refusals do not push the
+ *   account further over (GET /v1/account is never refused: it is how a caller learns where the
+ *   quota stands); the cards quota is taken per card by the card admission (CardAdmission);
  * - usage: every other request counts as `requests` of its operation id as it is admitted (so the
  *   quota is exact within one gateway), then its answer as `rate_limited` (429), `errors` (any
  *   other 4xx or 5xx) or, for a card answered 200, `cards` of the stored card's format.
@@ -58,8 +58,8 @@ export function accountGuard(endpoint: EndpointDefinition, meter: UsageMeter, qu
       throw keyScopeForbidden(scope, key.scopes);
     }
     if (quota) {
-      const pending = quota.refusal(accountId, card);
-      // Awaited only on an account's first request here: the check and the count below stay in one turn.
+      const pending = quota.requestRefusal(accountId);
+      // Awaited only on an account's first request here and when its lease runs out.
       const refusal = pending instanceof Promise ? await pending : pending;
       if (refusal) {
         meter.count(accountId, key.id, 'rate_limited', label);

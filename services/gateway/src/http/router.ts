@@ -12,6 +12,7 @@ import { routerPath, type EndpointDefinition } from '../endpoints/endpoint.ts';
 import { mountHomeRoutes } from '../home/home-routes.ts';
 import { mountPlaygroundRoutes } from '../playground/playground-routes.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
+import type { CardAdmission } from '../admission/card-admission.ts';
 import { accountGuard } from './account-guard.ts';
 import { admissionRoute, endpointRoute } from './endpoint-route.ts';
 import { mountMediaRoutes } from './media-routes.ts';
@@ -38,6 +39,8 @@ interface RouterParts {
   accountArea: AccountAreaParts;
   /** Usage counting, and the monthly quotas (undefined when `RATE_LIMITS=off`). */
   usage: { meter: UsageMeter; quotas: Quotas | undefined };
+  /** Each card's slot and unit of quota, taken before it is queued. */
+  cardAdmission: CardAdmission;
 }
 
 const CHECK_TIMEOUT_MS = 1000;
@@ -61,12 +64,14 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
   const { rateLimits } = parts;
   const requireKey = authenticate(parts.keys, rateLimits);
   for (const endpoint of parts.endpoints) {
-    // Key first, then its scope, quota and usage count, then its budget and card slot, then the
-    // endpoint: a refused request costs no parsing.
+    // Key first, then its scope, requests quota and usage count, then its budget, then (a card) its
+    // slot and unit of cards quota, then the endpoint: a refused request costs no parsing.
     const accountChecks = accountGuard(endpoint, parts.usage.meter, parts.usage.quotas);
     // A signed link is its own credential: `admit` checks it in place of the key header.
     const credential = endpoint.admit ? admissionRoute({ ...endpoint, admit: endpoint.admit }) : requireKey;
-    const guards = endpoint.authenticated ? [credential, accountChecks, ...(rateLimits ? [rateLimits.middleware(endpoint.limits)] : [])] : [];
+    const limits = rateLimits ? [rateLimits.middleware(endpoint.limits)] : [];
+    const card = endpoint.limits?.holdsCardSlot === true && parts.cardAdmission.limited ? [parts.cardAdmission.guard()] : [];
+    const guards = endpoint.authenticated ? [credential, accountChecks, ...limits, ...card] : [];
     // GET routes answer HEAD too, as the router does for every GET.
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
     router.register(routerPath(endpoint.path), methods.map((method) => method.toLowerCase()), [guarded(guards, endpointRoute(endpoint))]);
@@ -91,7 +96,7 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
   mountMediaRoutes(router, parts.media);
   mountPlaygroundRoutes(router);
   mountHomeRoutes(router);
-  mountAccountRoutes(router, parts.accountArea, rateLimits);
+  mountAccountRoutes(router, parts.accountArea, rateLimits, parts.cardAdmission);
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };

@@ -101,18 +101,12 @@ export class RateLimits {
   /**
    * The middleware of an authenticated endpoint, run after `authenticate`: spends one request of
    * the key's budget (a 429 `rate_limited` with `Retry-After` when it is empty) and sets the
-   * `RateLimit-*` headers, which stay on whatever the request ends as. An endpoint that holds a
-   * card slot then takes one of the key's slots, counted across every gateway: a 429
-   * `too_many_cards_in_flight` when it has all of them. The slot is given back when the handler
-   * settles, however that happens: an answer, an error, the render deadline or the client hanging
-   * up (its card is then abandoned: withdrawn from the queue unless it is already being drawn, so
-   * hanging up and asking again queues nothing more). The rate budget bounds how many cards a key
-   * may ask for per window; the slots how many it can hold open at once.
+   * `RateLimit-*` headers, which stay on whatever the request ends as. The rate budget bounds how
+   * many cards a key may ask for per window; the card slots (`takeCardSlot`, taken by the card
+   * admission for each card) how many it can hold open at once.
    */
   middleware(limits: EndpointLimits = {}): GuardStep {
     const budget = limits.budget ?? 'default';
-    const holdsCardSlot = limits.holdsCardSlot === true;
-    const { cardsInFlightPerKey } = this.#settings;
     // Per spec (the plan's budget, or a key's own), its counters and its fixed header values, found
     // once instead of rebuilt from strings on every request.
     const bySpec = new WeakMap<RateSpec, SpecCounters>();
@@ -140,18 +134,7 @@ export class RateLimits {
         const message = `This key's ${BUDGET_NAMES[budget]} budget (${spec.points} per ${spec.durationSeconds} s) is used up; retry in ${reset} s.`;
         throw new ApiError('rate_limited', message, { retryAfterSeconds: Number(reset) });
       }
-      if (!holdsCardSlot) return next(ctx);
-      const release = await this.#takeCardSlot(key.id, cardsInFlightPerKey);
-      if (!release) {
-        ctx.state.log.info({ cardsInFlight: cardsInFlightPerKey }, 'too many cards in flight');
-        const message = `This key already has ${cardsInFlightPerKey} cards in progress, the most it may have at once; retry when one of them has been answered.`;
-        throw new ApiError('too_many_cards_in_flight', message);
-      }
-      try {
-        await next(ctx);
-      } finally {
-        release();
-      }
+      return next(ctx);
     };
   }
 
@@ -168,11 +151,12 @@ export class RateLimits {
   }
 
   /**
-   * One of the key's card slots, across every gateway when there is Redis (in this process while
-   * Redis is unavailable, as for the budgets): the function that gives it back, or undefined
-   * when the key holds `cap` already.
+   * One of the key's card slots (`CARDS_IN_FLIGHT_PER_KEY`), across every gateway when there is
+   * Redis (in this process while Redis is unavailable, as for the budgets): the function that
+   * gives it back, or undefined when the key holds all of them already.
    */
-  async #takeCardSlot(keyId: string, cap: number): Promise<(() => void) | undefined> {
+  async takeCardSlot(keyId: string): Promise<(() => void) | undefined> {
+    const cap = this.#settings.cardsInFlightPerKey;
     const redis = this.#redis as (RedisClient & CardSlotCommands) | undefined;
     if (redis && performance.now() >= this.#storeRetryAt) {
       const key = `${CARD_SLOTS_KEY_PREFIX}:${keyId}`;

@@ -96,7 +96,7 @@ const RESPONSES = (dependencies: LeaderboardImageDependencies): Record<number, R
     description: '`image_unusable`: the `background` image cannot be used (unreachable, refused address, not an image, over a budget), naming the field; `template_kind_mismatch`: `template` names a profile design, not a leaderboard one.',
   },
   406: { description: '`not_acceptable`: `Accept` names none of the offered types, or an image type other than the `format` field asks for. Checked before anything is drawn.' },
-  503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed` or `overloaded`; carries `Retry-After`.', retryAfter: true },
+  503: { description: '`queue_unavailable`, `storage_unavailable`, `render_failed`, `overloaded` or `store_unavailable` (the cards quota could not be taken); carries `Retry-After`.', retryAfter: true },
   504: { description: '`render_timeout`: no renderer finished in time.' },
   ...tooManyRequests(dependencies),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ApiKeyIdentity } from '../../auth/api-keys.ts';
+import type { CardTicket } from '../../admission/card-admission.ts';
 import { ApiError, problemsFromZod, validationError } from '../../errors/api-error.ts';
 import { errorBodySchema } from '../../errors/error-body.ts';
 import { systemClock } from '../../runtime/clock.ts';
@@ -12,10 +13,14 @@ const MAX_BATCH_CARDS = 50;
 /** Cards of a batch drawn at once when the deployment sets no CARDS_IN_FLIGHT_PER_KEY (limits off). */
 const UNLIMITED_BATCH_CONCURRENCY = 8;
 
-/** What a batch's cards after its first are admitted and counted by: the key's own quota, budget and usage. */
+/** What each card of a batch is admitted and counted by: the key's slots, its account's cards quota, its budget and usage. */
 export interface CardAccounting {
-  /** The refusal of one more card of the key (its monthly cards quota, then one request of its profile-image budget), or undefined. */
-  admit(key: ApiKeyIdentity): Promise<ApiError | undefined>;
+  /**
+   * Admits one card of the key (CardAdmission: a slot, waited for up to `waitMs`, and a unit of the
+   * cards quota; then, with `spendsBudget`, one request of its profile-image budget): the ticket to
+   * settle when the card is over, or throws the refusal (an ApiError).
+   */
+  admit(key: ApiKeyIdentity, options: { waitMs: number; gone?: AbortSignal | undefined; spendsBudget: boolean }): Promise<CardTicket>;
   /** Counts one card answered, by its stored format (the usage meter's `cards`). */
   counted(key: ApiKeyIdentity, format: string): void;
 }
@@ -65,11 +70,12 @@ const DESCRIPTION = (concurrency: number | undefined) =>
     "(JSON) would have answered for `cards[i]`, or `{\"error\": {...}}` with that request's error. The batch answers `200` once it is admitted",
     'whatever its cards do; refusals of the batch itself (key, scope, quota, budget, cards in flight, a body whose `cards` is not a list of 1 to 50)',
     'are the usual errors. An item its schema refuses (a bad field, or not an object at all) is a `400` in its own result.',
-    "Each card counts as a card request would: the batch is one request of the account's monthly quota and holds one of the key's cards in flight;",
-    "every card is one request of the key's profile-image budget (the first spent when the batch is admitted, each other one when its turn comes)",
-    "and one card of the monthly cards quota; a card over either is `429` in its own result. A card that fails validation spends nothing.",
-    `The cards are drawn ${concurrency === undefined ? `${UNLIMITED_BATCH_CONCURRENCY}` : `\`CARDS_IN_FLIGHT_PER_KEY\` (${concurrency})`} at a time, in the key's own lane of the`,
-    "render queue, so a batch delays another key no more than that key's own cards would; each card has the render deadline of a single request.",
+    "Each card counts as a card request would: the batch is one request of the account's monthly quota; every card takes its own slot of the key's",
+    `cards in flight (${concurrency === undefined ? 'none while limits are off' : `\`CARDS_IN_FLIGHT_PER_KEY\`, ${concurrency}, shared with the key's other cards and batches`}), waiting for one up to the render deadline`,
+    "(then that card alone is `429 too_many_cards_in_flight` in its result), and its own unit of the account's monthly cards quota in the store",
+    '(given back unless the card is answered; a card over the quota is `429 quota_exceeded` with `Retry-After` in its result). Every card is one request',
+    "of the key's profile-image budget (the first spent when the batch is admitted, each other one when its turn comes). A card that fails validation spends nothing.",
+    `So a key never has more than ${concurrency === undefined ? UNLIMITED_BATCH_CONCURRENCY : concurrency} cards queued or drawing however many batches it sends; each card has the render deadline of a single request.`,
   ].join(' ');
 
 /** `POST /v1/profile-image/batch`: many cards, one request, each card's result in order. */
@@ -87,13 +93,18 @@ export function profileImageBatchEndpoint(dependencies: BatchDependencies) {
     // Checked as received; with a template, the merged fields are checked again as a whole.
     const body = received.template === undefined ? received : await resolve(dependencies.templates, key.accountId, received, 'body', `${prefix}.`);
     checkDiscordIds(userId, body, 'body', `${prefix}.`);
-    // The batch's admission paid for its first card; every other one pays as it starts.
-    if (index > 0) {
-      const refusal = await dependencies.accounting.admit(key);
-      if (refusal) throw refusal;
+    // Each card waits for a slot of its key and takes a unit of the cards quota before it is queued;
+    // the batch's admission spent the first card's budget, every other one spends its own.
+    const ticket = await dependencies.accounting.admit(key, { waitMs: dependencies.renderTimeoutMs, gone: request.gone, spendsBudget: index > 0 });
+    let answered = false;
+    let result;
+    try {
+      const { format, template: _template, ...options } = body;
+      ({ result } = await dependencies.queue.render({ userId, options, format, requestId: request.requestId }, dependencies.renderTimeoutMs, key.id, request.gone));
+      answered = result.ok;
+    } finally {
+      ticket.settle(answered);
     }
-    const { format, template: _template, ...options } = body;
-    const { result } = await dependencies.queue.render({ userId, options, format, requestId: request.requestId }, dependencies.renderTimeoutMs, key.id, request.gone);
     if (!result.ok) throw renderFailureToApiError(result.failure);
     dependencies.accounting.counted(key, result.format);
     return {
@@ -115,7 +126,8 @@ export function profileImageBatchEndpoint(dependencies: BatchDependencies) {
     tags: ['Profile image'],
     authenticated: true,
     scope: 'cards',
-    limits: { budget: 'profileImage', holdsCardSlot: true },
+    // No slot for the batch itself: each of its cards takes its own (CardAccounting).
+    limits: { budget: 'profileImage' },
     stopsWhenClientLeaves: true,
     body: bodySchema,
     bodyExample: { cards: [{ userId: '302050872383242240', customTag: 'Welcome!' }, { userId: '80351110224678912', template: 'tpl_3k9x2m7q1c0z', customUsername: 'Grace' }] },

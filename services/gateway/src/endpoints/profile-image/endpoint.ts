@@ -136,8 +136,9 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     ...(dependencies.cardsInFlightPerKey === undefined
       ? []
       : [
-          `A key may have at most ${dependencies.cardsInFlightPerKey} cards in progress at once, counted across every gateway; one more is`,
-          '`429 too_many_cards_in_flight` with `Retry-After: 1`.',
+          `A key may have at most ${dependencies.cardsInFlightPerKey} cards in progress at once, counted across every gateway and shared with its batches' cards; one more is`,
+          "`429 too_many_cards_in_flight` with `Retry-After: 1`. Each card takes one unit of the account's monthly cards quota in the store before it is queued",
+          '(given back unless it is answered; a reused render counts), so the cards quota is never exceeded, however many keys and gateways ask: one more is `429 quota_exceeded` with `Retry-After`.',
         ]),
   ].join(' ');
 
@@ -191,7 +192,7 @@ const RESPONSES = (dependencies: ProfileImageDependencies): Record<number, Respo
   },
   422: { codes: ['image_unusable', 'template_kind_mismatch'], description: '`template_kind_mismatch`: `template` names a leaderboard design.' },
   502: { codes: ['discord_unavailable'], description: '' },
-  503: { codes: ['queue_unavailable', 'storage_unavailable', 'render_failed', 'overloaded', 'discord_unavailable'], description: 'Each carries `Retry-After` (Discord only when it gave one).' },
+  503: { codes: ['queue_unavailable', 'storage_unavailable', 'render_failed', 'overloaded', 'discord_unavailable', 'store_unavailable'], description: 'Each carries `Retry-After` (Discord only when it gave one); `store_unavailable`: the account store did not take the card unit of the monthly cards quota within 2 s, so no card is drawn uncounted.' },
   504: { codes: ['render_timeout'], description: 'The card is abandoned: withdrawn if it was still queued, finished if it was being drawn (then a retry reuses it).' },
   ...tooManyRequests(dependencies),
 });
