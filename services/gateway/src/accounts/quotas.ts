@@ -3,7 +3,7 @@ import { ApiError } from '../errors/api-error.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { monthOf, type QuotaKind, type UsageCount } from './account-model.ts';
 import type { AccountStore } from './account-store.ts';
-import { planOf, type Plan, type Plans } from './plans.ts';
+import { planOf, unlimited, type Plan, type Plans } from './plans.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
 /** A first look at an account must not hold a light request long when the store is slow: past this the request is let through. */
@@ -133,6 +133,8 @@ export class Quotas {
     const now = this.#clock.now();
     const month = this.#current(accountId, state, now);
     if (!state.known) return storeUnavailable();
+    // An unlimited plan (the operator's own `owner` plan) has nothing to take: no store round trip.
+    if (unlimited(state.plan.cards)) return { giveBack: () => {} };
     let granted: number;
     try {
       granted = await withDeadline(this.#store.takeQuota(accountId, month, 'cards', 1, state.plan.cards, state.stored.cards), CARD_QUOTA_TIMEOUT_MS, 'card quota');
@@ -159,7 +161,7 @@ export class Quotas {
   #spendRequest(accountId: string, state: AccountQuotaState): ApiError | undefined | Promise<ApiError | undefined> {
     const now = this.#clock.now();
     this.#current(accountId, state, now);
-    if (!state.known) return undefined;
+    if (!state.known || unlimited(state.plan.requests)) return undefined;
     if (state.lease > 0) {
       state.lease -= 1;
       return undefined;
