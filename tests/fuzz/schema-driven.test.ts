@@ -42,6 +42,17 @@ test.after.always(async () => {
   await gateway?.close();
 });
 
+/** A body schema with its `#/components/schemas/...` references replaced by what they name: the generator and ajv see it whole. */
+function withComponentsInlined(schema: unknown, schemas: Record<string, unknown>, depth = 0): unknown {
+  if (depth > 20) throw new Error('component references nest too deep');
+  if (Array.isArray(schema)) return schema.map((item) => withComponentsInlined(item, schemas, depth));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const { $ref, ...rest } = schema as Record<string, unknown>;
+  const named = typeof $ref === 'string' && $ref.startsWith('#/components/schemas/') ? schemas[$ref.slice('#/components/schemas/'.length)] : undefined;
+  const own = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, withComponentsInlined(value, schemas, depth)]));
+  return named === undefined ? { ...($ref === undefined ? {} : { $ref }), ...own } : { ...(withComponentsInlined(named, schemas, depth + 1) as object), ...own };
+}
+
 function operationsOf(document: Record<string, any>): Operation[] {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
@@ -52,7 +63,7 @@ function operationsOf(document: Record<string, any>): Operation[] {
         method: method.toUpperCase(),
         operationId: operation.operationId as string,
         parameters: (operation.parameters ?? []) as Parameter[],
-        ...(json ? { body: { schema: json.schema as JsonSchema, required: operation.requestBody.required === true } } : {}),
+        ...(json ? { body: { schema: withComponentsInlined(json.schema, document.components?.schemas ?? {}) as JsonSchema, required: operation.requestBody.required === true } } : {}),
         statuses: new Set(Object.keys(operation.responses as object)),
       });
     }
@@ -102,6 +113,8 @@ const SEMANTIC_ANSWERS: readonly { operationId: string; answer: RegExp; why: str
   { operationId: 'createLeaderboardImage', answer: /must have the row's userId as its id|\(primary_color or primaryColor\)|bytes of JSON/, why: "a row's discordUser id against its userId" },
   // uniqueItems compares whole rows, not one field of them: a rank given twice is refused, as the schema's description says.
   { operationId: 'createLeaderboardImage', answer: /appears twice/, why: 'ranks unique across rows' },
+  // `podium` draws the top three rows: it needs rows ranked 1, 2 and 3, as its description says.
+  { operationId: 'createLeaderboardImage', answer: /a podium needs rows ranked 1, 2 and 3/, why: 'podium against the rows' },
   // A template's design is checked as a card body is: `animated` with a still-only `format` is refused, a rule between two fields.
   ...['createTemplate', 'updateTemplate'].map((operationId) => ({ operationId, answer: /when animated is true: \w+ cannot move/, why: 'animated with png or avif' })),
 ];

@@ -4,7 +4,7 @@
  * progress) until its client hangs up.
  */
 import test from 'ava';
-import { RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX } from '@utility-api/render-jobs';
+import { RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, renderKeyJobsKey } from '@utility-api/render-jobs';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
 import { eventually } from '../helpers/processes.ts';
@@ -59,7 +59,7 @@ test.serial("a key's cards in flight are counted across gateways; hung-up cards 
   }
 
   // Each job is queued behind the key's own: its priority is its rank among them, 1 to 4.
-  const rankKeys = await client.keys(`${RENDER_QUEUE_PREFIX}:key-jobs:*`);
+  const rankKeys = await client.keys(renderKeyJobsKey('*'));
   t.is(rankKeys.length, 1, 'one key asked');
   const jobIds = await client.zrange(rankKeys[0]!, '0', '-1');
   const priorities = await Promise.all(jobIds.map((jobId) => client.hget(`${RENDER_QUEUE_PREFIX}:${RENDER_QUEUE_NAME}:${jobId}`, 'priority')));
@@ -75,6 +75,6 @@ test.serial("a key's cards in flight are counted across gateways; hung-up cards 
   again.abort();
   await Promise.all(accepted);
   await eventually(async () => ((await queuedJobs()) === 0 ? true : undefined), 30_000, 50);
-  await eventually(async () => ((await client.keys(`${RENDER_QUEUE_PREFIX}:key-jobs:*`)).length === 0 ? true : undefined), 10_000, 50);
+  await eventually(async () => ((await client.keys(renderKeyJobsKey('*'))).length === 0 ? true : undefined), 10_000, 50);
   t.deepEqual(await client.keys(`${RENDER_QUEUE_PREFIX}:waiters:*`), [], 'no waiter counts are left behind');
 });

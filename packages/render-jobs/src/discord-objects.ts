@@ -149,7 +149,9 @@ function boundedSize(value: unknown, context: z.RefinementCtx): void {
 
 const decorationSchema = z
   .looseObject({ asset: hash('avatar decoration') }, { error: 'must be an object with asset' })
-  .transform(({ asset }): DiscordDecorationData => ({ asset }));
+  .transform(({ asset }): DiscordDecorationData => ({ asset }))
+  // Named: one schema in the document for both spellings of the field (see the gateway's openapi-document.ts).
+  .meta({ id: 'DiscordAvatarDecoration' });
 
 const nameplateSchema = z
   .looseObject(
@@ -198,7 +200,8 @@ const primaryGuildSchema = z
         tag: guild.tag,
         badge: guild.badge,
       }),
-  );
+  )
+  .meta({ id: 'DiscordPrimaryGuild' });
 
 const styleId = z
   .number({ error: 'must be a whole number' })
@@ -214,7 +217,8 @@ const displayNameStylesSchema = z
     { font_id: styleId.optional(), fontId: styleId.optional(), effect_id: styleId.optional(), effectId: styleId.optional(), colors: styleColors.optional() },
     { error: 'must be an object' },
   )
-  .transform((styles): DiscordDisplayNameStyles => ({ font_id: either(styles.font_id, styles.fontId) ?? 0, effect_id: either(styles.effect_id, styles.effectId) ?? 0, colors: styles.colors ?? [] }));
+  .transform((styles): DiscordDisplayNameStyles => ({ font_id: either(styles.font_id, styles.fontId) ?? 0, effect_id: either(styles.effect_id, styles.effectId) ?? 0, colors: styles.colors ?? [] }))
+  .meta({ id: 'DiscordDisplayNameStyles' });
 
 /** The user fields in both spellings: one object schema, so a bad field is named in the spelling it came in. */
 const userShape = {

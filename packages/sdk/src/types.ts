@@ -228,10 +228,14 @@ export interface LeaderboardOptions {
   template?: string;
 }
 
+/** A row as the server echoes it: the Discord user as the fields it read (snake_case). */
+type LeaderboardRowEcho = Omit<LeaderboardRow, 'discordUser'> & { discordUser?: unknown };
+
 export interface LeaderboardJson {
   success: true;
   message: 'Image Created';
-  options: LeaderboardOptions;
+  /** The options as the server read them. */
+  options: Omit<LeaderboardOptions, 'rows' | 'highlight'> & { rows: LeaderboardRowEcho[]; highlight?: LeaderboardRowEcho };
   url: string;
   altText: string;
 }

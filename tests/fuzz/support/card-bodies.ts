@@ -108,7 +108,7 @@ const breakage: fc.Arbitrary<{ field: string; patch: Record<string, unknown> }> 
     patch: { customBadges: [...Array.from({ length: index }, () => 'https://example.com/a.png'), value] },
   })),
   notHttpUrl.filter((value) => !Array.isArray(value)).map((value) => ({ field: 'customBackground', patch: { customBackground: value } })),
-  fc.tuple(fc.constantFrom(['customUsername', 64], ['customTag', 64], ['customSubtitle', 96], ['customDate', 48], ['headline', 40], ['message', 96]), fc.integer({ min: 1, max: 500 }), fc.constantFrom('a', '👍')).map(
+  fc.tuple(fc.constantFrom(['customUsername', CARD_LIMITS.maxUsernameLength], ['customTag', CARD_LIMITS.maxTagLength], ['customSubtitle', CARD_LIMITS.maxSubtitleLength], ['customDate', CARD_LIMITS.maxDateLength], ['headline', CARD_LIMITS.maxHeadlineLength], ['message', CARD_LIMITS.maxMessageLength]), fc.integer({ min: 1, max: 500 }), fc.constantFrom('a', '👍')).map(
     // zod counts code points, so an emoji is one character here.
     ([[field, max], extra, unit]) => ({ field, patch: { [field]: unit.repeat(Number(max) + extra) } }),
   ),

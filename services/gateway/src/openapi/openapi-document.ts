@@ -24,10 +24,31 @@ type ResponseObject = { description: string; headers?: Record<string, unknown>; 
  * side of transforms to describe: clients send the input of a body and read the output of a
  * response; query fields are described by their parsed (typed) form.
  */
+/**
+ * Object shapes given a zod `id` (`.meta({ id })`), written once under `components.schemas` and
+ * referenced from every place they appear. Only where it matters: the Discord objects accept each
+ * nested object under both spellings (`avatar_decoration_data` and discord.js's
+ * `avatarDecorationData`), and client generators that name an inline object after its property
+ * (orval) would make two types of one name from them. Filled as documents are built: an id always
+ * names the same schema.
+ */
+const NAMED_SCHEMAS = new Map<string, JsonSchema>();
+
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
   delete generated.$schema;
-  return withUntaggedUnionsAsAnyOf(generated);
+  const definitions = generated.$defs as Record<string, JsonSchema> | undefined;
+  delete generated.$defs;
+  const referenced = (json: JsonSchema) => JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  for (const [id, definition] of Object.entries(definitions ?? {})) NAMED_SCHEMAS.set(id, withUntaggedUnionsAsAnyOf(referenced(definition)));
+  return withUntaggedUnionsAsAnyOf(definitions === undefined ? generated : referenced(generated));
+}
+
+/** The named schemas the paths refer to. */
+function namedSchemasIn(paths: object): Record<string, JsonSchema> {
+  const used = new Set([...JSON.stringify(paths).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]!));
+  for (const id of [...used]) for (const [, inner] of JSON.stringify(NAMED_SCHEMAS.get(id) ?? {}).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) used.add(inner!);
+  return Object.fromEntries([...NAMED_SCHEMAS].filter(([id]) => used.has(id)).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /**
@@ -371,7 +392,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
             'Your API key as the whole header value (`Authorization: <key>`); `Authorization: Bearer <key>` works too. Keys are made in the account area (`/account`); a self-hosted gateway started without `API_KEYS` prints a key for that run (`./run start`), and `./run keys create` makes more.',
         },
       },
-      schemas: { Error: jsonSchemaOf(errorBodySchema, 'output') },
+      schemas: { Error: jsonSchemaOf(errorBodySchema, 'output'), ...namedSchemasIn(paths) },
       headers: { ...SHARED_HEADERS, ...(info.rateLimited ? RATE_LIMIT_HEADERS : {}) },
       responses: sharedResponseComponents(info.rateLimited),
     },
