@@ -13,7 +13,7 @@ const LOAD_TIMEOUT_MS = 200;
  * this (a card takes longer than that to draw anyway); a store that does not answer by then is a
  * `503 store_unavailable`, never a card let through uncounted.
  */
-export const CARD_QUOTA_TIMEOUT_MS = 2000;
+const CARD_QUOTA_TIMEOUT_MS = 2000;
 /** A store that failed a lease is asked again after this; meanwhile the account's requests go through uncounted by the lease. */
 const LEASE_RETRY_MS = 1000;
 /** Accounts with no request here for this long leave the cache (and are read afresh when they come back). */
@@ -21,7 +21,7 @@ const IDLE_EVICT_MS = 10 * 60_000;
 /** Accounts remembered at once; beyond, the least recently loaded are dropped first. */
 const MAX_ACCOUNTS = 50_000;
 /** A gateway leases this share of an account's monthly requests quota at a time... */
-export const REQUEST_LEASE_SHARE = 0.01;
+const REQUEST_LEASE_SHARE = 0.01;
 /** ...and at most this many: the most requests one gateway can hold unspent for one account. */
 export const MAX_REQUEST_LEASE = 100;
 

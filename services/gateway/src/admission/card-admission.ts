@@ -9,7 +9,7 @@ import type { RateLimits } from '../rate-limits/rate-limits.ts';
  * A card waiting for one of its key's slots looks again this often for slots freed by other
  * gateways (a slot freed in this process wakes its waiters at once).
  */
-export const SLOT_POLL_MS = 100;
+const SLOT_POLL_MS = 100;
 
 /** A card admitted: it holds one of its key's slots and one unit of its account's cards quota until settled. */
 export interface CardTicket {
