@@ -10,14 +10,15 @@ import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-pro
 import { TEST_API_KEY } from '../helpers/test-gateway.ts';
 
 const GATEWAYS = 3;
-const PLAN = { name: 'free', cards: 10, requests: 600 };
+// TEST_API_KEY is the local owner's: its account is on the `owner` plan, which PLANS limits here.
+const PLAN = { name: 'owner', cards: 10, requests: 600 };
 const LEASE = requestLeaseSize(PLAN);
 let redis: RunningRedis;
 let gateways: GatewayProcess[] = [];
 
 test.before(async () => {
   redis = await startRedisServer({});
-  const env = { REDIS_URL: redis.url, PLANS: `${PLAN.name}:cards=${PLAN.cards},requests=${PLAN.requests}`, RATE_LIMIT_DEFAULT: '100000/60s' };
+  const env = { REDIS_URL: redis.url, PLANS: `free:cards=1000,requests=100000;${PLAN.name}:cards=${PLAN.cards},requests=${PLAN.requests}`, RATE_LIMIT_DEFAULT: '100000/60s' };
   gateways = await Promise.all(Array.from({ length: GATEWAYS }, () => startGatewayProcess({ env })));
 });
 
