@@ -251,6 +251,9 @@ test.serial('the card shows at full size and at the 400 px Discord gives it; the
     await page.type('#field-customBackground', `${images.url}/moving.webp`);
     await page.click('#field-animated');
     await waitForRender(page, renders);
+    // Typing the URL alone asks for a still card: on a busy machine that one can be the render just
+    // waited for, so wait until the page shows the animated answer (a PNG answer here times out).
+    await page.waitForFunction(() => document.querySelector('#preview-format')?.textContent?.startsWith('WEBP') === true);
     t.is(reports.requests.filter((request) => request.url.includes('/v1/profile-image')).at(-1)!.headers.accept, 'image/webp');
     t.is(await page.$eval('[data-field="format"] input[value=""] + span', (node) => node.textContent), 'webp (auto)', 'the format choice left at its default names what comes');
     const webp = answers.at(-1)!;
