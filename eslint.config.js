@@ -10,7 +10,9 @@ export default tseslint.config(
     // Type-checked by tests/sdk/typescript-sdk.test.ts against the types it generates.
     'tests/sdk/types/**',
     // The README's and docs/' code blocks, written out and type-checked by tests/docs/readme-examples.test.ts.
-    'tests/docs/generated/**'] },
+    'tests/docs/generated/**',
+    // The SDK's types, generated from the served document by scripts/sdk-types.ts.
+    'packages/sdk/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,8 +1,11 @@
 /**
- * The SDK's hand-written types against the types openapi-typescript generates from the served
- * document (`generated/schema.ts`, written by tests/sdk/typescript-sdk.test.ts, never committed).
- * Each `same` line fails the type-check when the document and the SDK disagree on a shape, and
- * `everyOperation` when the document has an operation the client has no method for.
+ * The SDK's named types (aliases into `packages/sdk/src/generated/openapi.ts`, which
+ * `scripts/sdk-types.ts` generates at build time) against the types openapi-typescript generates
+ * here from the document the test's gateway serves (`generated/schema.ts`, written by
+ * tests/sdk/typescript-sdk.test.ts, never committed). A `same` line fails the type-check when the
+ * SDK's generated file is older than the served document (`node scripts/sdk-types.ts` brings it up
+ * to date) or an alias names the wrong operation, and `everyOperation` when the document has an
+ * operation the client has no method for.
  */
 import type { components, operations } from './generated/schema.ts';
 import type * as sdk from '@utility-api/client';
