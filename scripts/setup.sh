@@ -21,9 +21,10 @@ SYSTEM_PACKAGES=(
 )
 # `setup.sh --test` (what `pnpm test` runs) also installs the browser the docs and playground tests
 # drive through puppeteer-core, and what tests/sdk needs to install and run the Python SDK
-# (sdk/python) with Debian's python3: pip and setuptools to install it offline, discord.py for its
-# helper; `./run start` needs none of them.
-if [ "${1:-}" = "--test" ]; then SYSTEM_PACKAGES+=(chromium python3-pip python3-setuptools python3-discord); fi
+# (sdk/python) with Debian's python3: pip, setuptools and wheel to build its wheel offline (setuptools
+# before 70.1 has no bdist_wheel of its own), venv to install it into a fresh environment, discord.py
+# for its helper; `./run start` needs none of them.
+if [ "${1:-}" = "--test" ]; then SYSTEM_PACKAGES+=(chromium python3-pip python3-setuptools python3-wheel python3-venv python3-discord); fi
 
 missing=()
 for package in "${SYSTEM_PACKAGES[@]}"; do

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { build, transform } from 'esbuild';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 
@@ -47,7 +47,7 @@ function typescriptSnippets() {
   return { usage, templates };
 }
 
-function checkUsageOutput(t: import('ava').ExecutionContext, stdout: string, where: string) {
+function checkUsageOutput(t: ExecutionContext, stdout: string, where: string) {
   const [json, image, error] = stdout.trimEnd().split('\n');
   t.regex(json ?? '', /^http:\/\/127\.0\.0\.1:\d+\/media\/[\w-]+\.png Welcome card for /, where);
   t.regex(image ?? '', /^image\/webp \d+ Profile card for /, where);
@@ -61,7 +61,8 @@ test('the TypeScript SDK packs, passes npm publish --dry-run, installs from its 
   t.true(Number(/^v(\d+)/.exec(nodeVersion)?.[1]) >= 20, `${PLAIN_NODE} is ${nodeVersion}`);
   t.log(`plain Node: ${nodeVersion}`);
 
-  // Packing builds first (prepack): the types from a gateway's document, tsc into dist/.
+  // `pnpm --filter @utility-api/client pack --pack-destination <dir>`, as the READMEs say. Packing
+  // builds first (prepack): the types from a gateway's document, then tsc into dist/.
   const packed = join(folder, 'packed');
   await run('pnpm', ['--filter', '@utility-api/client', 'pack', '--pack-destination', packed], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
   const [tarballName] = readdirSync(packed).filter((name) => name.endsWith('.tgz'));
