@@ -8,7 +8,7 @@
  *   node scripts/sdk-types.ts               always writes (what the SDK's build runs)
  *   node scripts/sdk-types.ts --if-missing  writes only when there is no file yet (lint on a fresh clone)
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -60,7 +60,11 @@ export async function sdkTypesSource(document: string): Promise<string> {
 export async function writeSdkTypes(): Promise<void> {
   const source = await sdkTypesSource(await servedDocument());
   mkdirSync(dirname(SDK_TYPES_FILE), { recursive: true });
-  writeFileSync(SDK_TYPES_FILE, source);
+  // Written aside and renamed over: a type-check running meanwhile (the SDK tests pack while others
+  // compile against the file) reads the old file or the new one, never half of one.
+  const partial = `${SDK_TYPES_FILE}.${process.pid}.tmp`;
+  writeFileSync(partial, source);
+  renameSync(partial, SDK_TYPES_FILE);
 }
 
 if (import.meta.main) {
