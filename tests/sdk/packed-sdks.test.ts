@@ -54,7 +54,7 @@ function checkUsageOutput(t: ExecutionContext, stdout: string, where: string) {
   t.regex(error ?? '', /^400 invalid_request \[/, where);
 }
 
-test('the TypeScript SDK packs, passes npm publish --dry-run, installs from its tarball and runs its README on plain Node and bundled', async (t) => {
+test('the TypeScript SDK packs, passes npm publish --dry-run, installs from its tarball, runs its README on plain Node and bundled, and loads with require()', async (t) => {
   // Packing starts a gateway for the document and compiles; npm and tsc run on a busy machine.
   t.timeout(240_000);
   const nodeVersion = (await run(PLAIN_NODE, ['--version'])).stdout.trim();
@@ -73,7 +73,7 @@ test('the TypeScript SDK packs, passes npm publish --dry-run, installs from its 
   const publish = await run(PLAIN_NPM, ['publish', '--dry-run', tarball], { cwd: packed, env: PLAIN_ENV });
   t.regex(`${publish.stdout}${publish.stderr}`, /\+ @utility-api\/client@\d+\.\d+\.\d+/);
   const files = `${publish.stdout}${publish.stderr}`;
-  t.true(files.includes('dist/index.js') && files.includes('dist/index.d.ts') && files.includes('dist/discord-js.js'), files);
+  for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/discord-js.js', 'dist/cjs/index.cjs', 'dist/cjs/index.d.cts', 'dist/cjs/discord-js.cjs']) t.true(files.includes(file), `${file} ships:\n${files}`);
   t.false(/\bsrc\//.test(files), 'no TypeScript sources ship');
 
   // A fresh bot project: the tarball installed with the plain Node's npm, nothing else from the registry.
@@ -107,11 +107,27 @@ test('the TypeScript SDK packs, passes npm publish --dry-run, installs from its 
   symlinkSync(realpathSync(join(ROOT, 'node_modules/discord.js')), join(project, 'node_modules/discord.js'));
   const helper = await run(PLAIN_NODE, ['--input-type=module', '--eval', "const helper = await import('@utility-api/client/discord.js'); console.log(typeof helper.cardAttachment, typeof helper.cardMessage);"], { cwd: project, env: PLAIN_ENV });
   t.is(helper.stdout, 'function function\n');
+
+  // CommonJS too (Node 20 cannot require() an ES module): the require conditions' bundles and their .d.cts.
+  const commonJs = [
+    "const { createClient } = require('@utility-api/client');",
+    "const { cardAttachment } = require('@utility-api/client/discord.js');",
+    'createClient({ baseUrl: process.env.UTILITY_API_URL, apiKey: process.env.UTILITY_API_KEY })',
+    "  .hexToRgb({ hex: '#FF5733' }).then((answer) => console.log(answer.mainRgb, typeof cardAttachment));",
+  ].join('\n');
+  writeFileSync(join(project, 'required.cjs'), commonJs);
+  t.is((await run(PLAIN_NODE, ['required.cjs'], { cwd: project, env: snippetEnv() })).stdout, '255, 87, 51 function\n');
+  writeFileSync(join(project, 'required.cts'), [
+    "import { createClient, type CardOptions } from '@utility-api/client';",
+    "import { cardAttachment } from '@utility-api/client/discord.js';",
+    "const card: CardOptions = { layout: 'welcome' };",
+    "export const calls = [createClient({ baseUrl: 'http://localhost:3000', apiKey: 'key' }).createProfileImage('302050872383242240', card), cardAttachment];",
+  ].join('\n'));
   cpSync(join(ROOT, 'examples/discord-js-welcome.ts'), join(project, 'welcome.ts'));
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
     // What a bot's own project has: no skipLibCheck, so the SDK's declarations are checked too.
     compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], strict: true, noEmit: true },
-    files: ['welcome.ts', 'usage.ts', 'templates.ts'],
+    files: ['welcome.ts', 'usage.ts', 'templates.ts', 'required.cts'],
   }));
   const typecheck = await run(join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: project }).then(
     () => '',
