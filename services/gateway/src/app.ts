@@ -12,7 +12,7 @@ import { UsageMeter } from './accounts/usage-meter.ts';
 import { CardAdmission } from './admission/card-admission.ts';
 import type { ApiKeyIdentity } from './auth/api-keys.ts';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
-import { ensureOwnerAccount, openAccountStore } from './auth/key-records.ts';
+import { ensureOwnerAccount, openAccountStore } from './accounts/open-account-store.ts';
 import type { GatewayConfig } from './config.ts';
 import { loadDocsSite } from './docs/docs-site.ts';
 import { accountEndpoint } from './endpoints/account/endpoint.ts';
