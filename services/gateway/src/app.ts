@@ -2,6 +2,7 @@ import type { Lifecycle, Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import type { RedisClient } from '@utility-api/infra/redis';
 import Koa from 'koa';
+import { accountApi } from './account-area/account-api.ts';
 import { announceOwnerSignIn } from './account-area/account-routes.ts';
 import { accountUsageSource } from './accounts/account-usage.ts';
 import type { AccountStore } from './accounts/account-store.ts';
@@ -157,7 +158,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     usage: { meter, quotas },
     cardAdmission,
     docs: { site: loadDocsSite(document) },
-    accountArea,
+    accountArea: accountApi(accountArea, rateLimits),
   });
 
   // Behind one trusted proxy, the client is the last X-Forwarded-For entry (the one our proxy added):
@@ -168,5 +169,5 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   app.use(requestPipeline(logger, parts.metrics.latency));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return { app, keys, rateLimits, accounts, ownerSignInLink, ownerPlan };
+  return { app, router, keys, rateLimits, accounts, ownerSignInLink, ownerPlan };
 }
