@@ -11,7 +11,7 @@ import test from 'ava';
 import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
 import { OWNER_PLAN, toPlans } from '../../services/gateway/src/accounts/plans.ts';
 import { openSqliteAccountStore } from '../../services/gateway/src/accounts/sqlite-account-store.ts';
-import { ensureOwnerAccount } from '../../services/gateway/src/auth/key-records.ts';
+import { ensureOwnerAccount } from '../../services/gateway/src/accounts/open-account-store.ts';
 import { startupSummary } from '../../services/gateway/src/startup-summary.ts';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import { postJson, TEST_API_KEY } from '../helpers/test-gateway.ts';

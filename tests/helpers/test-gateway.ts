@@ -26,6 +26,25 @@ export interface TestGateway {
   /** Response body as parsed JSON plus the response itself. */
   json<T = any>(path: string, init?: RequestInit): Promise<{ status: number; body: T; response: Response }>;
   close(): Promise<void>;
+  /** Every route the router serves, by path as registered (`/account/api/keys/:id/roll`), with its methods. */
+  routes: readonly RegisteredRoute[];
+}
+
+interface RegisteredRoute {
+  path: string;
+  methods: readonly string[];
+}
+
+/** The router's routes, one per path (a path may be registered several times, once per method group). */
+function registeredRoutes(router: { stack: readonly { path: string | RegExp; methods: readonly string[] }[] }): RegisteredRoute[] {
+  const byPath = new Map<string, Set<string>>();
+  for (const layer of router.stack) {
+    if (typeof layer.path !== 'string') continue;
+    const methods = byPath.get(layer.path) ?? new Set<string>();
+    for (const method of layer.methods) methods.add(method);
+    byPath.set(layer.path, methods);
+  }
+  return [...byPath].map(([path, methods]) => ({ path, methods: [...methods] }));
 }
 
 export interface TestGatewayOptions {
@@ -64,7 +83,7 @@ export function testEnvironment(mediaDir: string, env: Record<string, string> = 
 }
 
 /** The client half of a test gateway: requests with the test key, JSON bodies, and closing. */
-function testClient(url: string, mediaDir: string, shutdown: () => Promise<void>): TestGateway {
+function testClient(url: string, mediaDir: string, shutdown: () => Promise<void>, routes: readonly RegisteredRoute[]): TestGateway {
   const request = (path: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
     if (!headers.has('authorization')) headers.set('authorization', TEST_API_KEY);
@@ -73,6 +92,7 @@ function testClient(url: string, mediaDir: string, shutdown: () => Promise<void>
   return {
     url,
     mediaDir,
+    routes,
     request,
     async json(path, init) {
       const response = await request(path, init);
@@ -100,13 +120,13 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const shutdown = () => lifecycle.shutdown(5000).then(() => undefined);
   if (options.render === true) {
     if (options.media !== undefined || options.backingStore !== undefined) throw new Error('a gateway with the render path opens its own media and backing store');
-    const { url } = await startGateway(config, runtime, logger, lifecycle);
-    return testClient(url, mediaDir, shutdown);
+    const { url, router } = await startGateway(config, runtime, logger, lifecycle);
+    return testClient(url, mediaDir, shutdown, registeredRoutes(router));
   }
   const media = options.media ?? lifecycle.add('media', await createDiskMediaStore({ directory: mediaDir, ttlMs: 86_400_000 }), (store) => store.close());
   const { port, serve } = await listen(config, lifecycle);
   const url = defaultPublicBaseUrl(config.host, port);
-  const { app } = await createGatewayApp({
+  const { app, router } = await createGatewayApp({
     config,
     runtime,
     logger,
@@ -119,7 +139,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     renderEndpoints: [],
   });
   serve(app.callback());
-  return testClient(url, mediaDir, shutdown);
+  return testClient(url, mediaDir, shutdown, registeredRoutes(router));
 }
 
 /** JSON POST init for `request`/`json`. */

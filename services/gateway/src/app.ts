@@ -2,6 +2,7 @@ import type { Lifecycle, Logger } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import type { RedisClient } from '@utility-api/infra/redis';
 import Koa from 'koa';
+import { accountApi } from './account-area/account-api.ts';
 import { announceOwnerSignIn } from './account-area/account-routes.ts';
 import { accountUsageSource } from './accounts/account-usage.ts';
 import type { AccountStore } from './accounts/account-store.ts';
@@ -12,7 +13,7 @@ import { UsageMeter } from './accounts/usage-meter.ts';
 import { CardAdmission } from './admission/card-admission.ts';
 import type { ApiKeyIdentity } from './auth/api-keys.ts';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
-import { ensureOwnerAccount, openAccountStore } from './auth/key-records.ts';
+import { ensureOwnerAccount, openAccountStore } from './accounts/open-account-store.ts';
 import type { GatewayConfig } from './config.ts';
 import { loadDocsSite } from './docs/docs-site.ts';
 import { accountEndpoint } from './endpoints/account/endpoint.ts';
@@ -157,7 +158,7 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     usage: { meter, quotas },
     cardAdmission,
     docs: { site: loadDocsSite(document) },
-    accountArea,
+    accountArea: accountApi(accountArea, rateLimits),
   });
 
   // Behind one trusted proxy, the client is the last X-Forwarded-For entry (the one our proxy added):
@@ -168,5 +169,5 @@ export async function createGatewayApp(parts: GatewayAppParts) {
   app.use(requestPipeline(logger, parts.metrics.latency));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return { app, keys, rateLimits, accounts, ownerSignInLink, ownerPlan };
+  return { app, router, keys, rateLimits, accounts, ownerSignInLink, ownerPlan };
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { accountAreaEnvironmentShape, refineAccountAreaEnvironment, toAccountAreaSettings } from './account-area/account-area-settings.ts';
 import { plansEnvironmentShape, toPlans } from './accounts/plans.ts';
 import { DEFAULT_USAGE_FLUSH_MS } from './accounts/usage-meter.ts';
-import { databasePathField, keysFileField } from './auth/key-records.ts';
+import { databasePathField, keysFileField } from './accounts/open-account-store.ts';
 import { envRateSpec } from './rate-limits/rate-spec.ts';
 import { RENDER_QUEUE_SHARDS } from '@utility-api/render-jobs';
 

@@ -32,7 +32,7 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
   });
   const { server, port, serve } = await listen(config, lifecycle);
   const publicBaseUrl = config.publicBaseUrl ?? defaultPublicBaseUrl(config.host, port);
-  const { app, keys, rateLimits, ownerSignInLink, ownerPlan } = await createGatewayApp({
+  const { app, router, keys, rateLimits, ownerSignInLink, ownerPlan } = await createGatewayApp({
     config, runtime, logger, lifecycle: appLifecycle, metrics, publicBaseUrl,
     redis: backends.redis, media: backends.media, backingStore: backends.backingStore,
     renderEndpoints: ({ keys, accounts, cardAccounting }) => {
@@ -65,7 +65,8 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
   const keyCounts = { keys: keys.bootstrapCount, managedKeys: keys.activeCount, keyStore: keys.backend };
   logger.info({ url, publicBaseUrl, ...keyCounts, rateLimits: rateLimitStore, mode: backends.mode }, 'gateway listening');
   const summary = startupSummary({ publicBaseUrl, generatedKey: keys.generatedKey, bootstrapKeys: keys.bootstrapCount, managedKeys: keys.activeCount, signInLink: ownerSignInLink, ownerPlan, quotasEnforced: config.rateLimits.enabled });
-  return { server, url, backends, summary };
+  // The router too, for tests that hold its routes against the documents.
+  return { server, url, backends, summary, router };
 }
 
 /**

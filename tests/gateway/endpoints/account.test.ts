@@ -46,7 +46,7 @@ test("the answer sums the key's counts into today and the month, and clamps rema
 
 test('a store that fails or does not answer is a 503 store_unavailable with Retry-After, not a 500', async (t) => {
   const endpoint = accountEndpoint(() => Promise.reject(new Error('account usage: no answer within 2000 ms')));
-  const request = { method: 'GET', url: '/v1/account', path: '/v1/account', query: {}, headers: {}, receivedAt: 0, requestId: 'r1', keyId: key.id, key };
+  const request = { method: 'GET', url: '/v1/account', path: '/v1/account', query: {}, headers: {}, receivedAt: 0, requestId: 'r1', keyId: key.id, key, clientAddress: '127.0.0.1' };
   const error = await t.throwsAsync(async () => endpoint.handle({ query: {}, body: undefined, params: {}, request }), { instanceOf: ApiError });
   t.is(error?.status, 503);
   t.is(error?.code, 'store_unavailable');

@@ -70,6 +70,7 @@ function snapshot(endpoint: EndpointDefinition, method: string, query: Record<st
     headers: { host: 'api.example.com', authorization: '[redacted]', accept: '*/*', 'user-agent': 'curl/8.5.0' },
     receivedAt: performance.now(),
     requestId: 'req_example',
+    clientAddress: '127.0.0.1',
   };
 }
 

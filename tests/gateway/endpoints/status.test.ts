@@ -17,6 +17,7 @@ function snapshot(overrides: Partial<RequestSnapshot> = {}): RequestSnapshot {
     headers: { host: 'api.example.com', authorization: 'secret-key-0123456789', accept: '*/*' },
     receivedAt: 0,
     requestId: 'test-request',
+    clientAddress: '127.0.0.1',
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Session } from '../accounts/account-model.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
+import type { SignedInSession } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { GatewayContext } from '../http/request-pipeline.ts';
 
@@ -56,11 +57,6 @@ export function sameToken(presented: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export interface SignedIn {
-  session: Session;
-  idHash: string;
-}
-
 /**
  * Browser sessions of the account area. The cookie holds 32 random bytes; the store keeps only
  * their SHA-256, so a copy of the store (a backup, a Redis dump) signs nobody in.
@@ -79,12 +75,12 @@ export class AccountSessions {
   }
 
   /**
-   * Signs the browser in: a fresh id every time (the session a browser had before, or one planted
-   * in it, is deleted: session fixation gets the attacker nothing).
+   * Signs a browser in; returns the Set-Cookie header that gives it the session. A fresh id every
+   * time: the session it had before (`replacing`, the hash of its cookie), or one planted in it, is
+   * deleted, so session fixation gets the attacker nothing.
    */
-  async open(ctx: GatewayContext, accountId: string, method: Session['method'], now: Date): Promise<void> {
-    const previous = tokenCookie(ctx, this.#cookies.session);
-    if (previous !== undefined) await this.#store.deleteSession(sha256hex(previous));
+  async open(replacing: string | undefined, accountId: string, method: Session['method'], now: Date): Promise<string> {
+    if (replacing !== undefined) await this.#store.deleteSession(replacing);
     const id = randomToken();
     await this.#store.createSession({
       idHash: sha256hex(id),
@@ -95,11 +91,24 @@ export class AccountSessions {
       expiresAt: new Date(now.getTime() + ABSOLUTE_TIMEOUT_MS).toISOString(),
       method,
     }, MAX_SESSIONS_PER_ACCOUNT);
-    ctx.append('Set-Cookie', cookieHeader(this.#cookies.session, id, ABSOLUTE_TIMEOUT_MS / 1000, this.#cookies.secure));
+    return cookieHeader(this.#cookies.session, id, ABSOLUTE_TIMEOUT_MS / 1000, this.#cookies.secure);
+  }
+
+  /** Opens a session (see `open`) and writes the sign-in to the account's audit log; the Set-Cookie header. */
+  async signIn(replacing: string | undefined, accountId: string, method: Session['method'], now: Date): Promise<string> {
+    const cookie = await this.open(replacing, accountId, method, now);
+    await this.#store.audit({ at: now.toISOString(), accountId, type: 'signed_in', actor: `session:${method}`, detail: { method } });
+    return cookie;
+  }
+
+  /** The hash of the browser's session cookie, live or not (what a new sign-in replaces). */
+  cookieIdHash(ctx: GatewayContext): string | undefined {
+    const id = tokenCookie(ctx, this.#cookies.session);
+    return id === undefined ? undefined : sha256hex(id);
   }
 
   /** The browser's live session, or undefined (no cookie, unknown, idle too long, past its end). */
-  async current(ctx: GatewayContext, now: Date): Promise<SignedIn | undefined> {
+  async current(ctx: GatewayContext, now: Date): Promise<SignedInSession | undefined> {
     const id = tokenCookie(ctx, this.#cookies.session);
     if (id === undefined) return undefined;
     const idHash = sha256hex(id);
@@ -114,14 +123,14 @@ export class AccountSessions {
     return { session, idHash };
   }
 
-  /** Ends this browser's session and clears its cookie. */
-  async close(ctx: GatewayContext, signedIn: SignedIn): Promise<void> {
+  /** Ends this browser's session; the Set-Cookie header that clears its cookie. */
+  async close(signedIn: SignedInSession): Promise<string> {
     await this.#store.deleteSession(signedIn.idHash);
-    this.clearCookie(ctx);
+    return this.clearingCookie();
   }
 
-  clearCookie(ctx: GatewayContext): void {
-    ctx.append('Set-Cookie', cookieHeader(this.#cookies.session, '', 0, this.#cookies.secure));
+  clearingCookie(): string {
+    return cookieHeader(this.#cookies.session, '', 0, this.#cookies.secure);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@utility-api/api-errors';
 import type { z } from 'zod';
-import type { KeyScope } from '../accounts/account-model.ts';
+import type { KeyScope, Session } from '../accounts/account-model.ts';
 import type { ApiKeyIdentity } from '../auth/api-keys.ts';
 import type { FieldProblem } from '../errors/api-error.ts';
 import type { RateBudget } from '../rate-limits/rate-spec.ts';
@@ -41,6 +41,31 @@ export interface RequestSnapshot {
   gone?: AbortSignal | undefined;
   /** What the endpoint's `admit` handed on (a signed card link's checked card request). */
   admitted?: unknown;
+  /** The account area's browser session, on endpoints with a `session` credential (undefined: none, where optional). */
+  signedIn?: SignedInSession | undefined;
+  /** The client's address (behind a trusted proxy, the one it saw), for limits kept per address. */
+  clientAddress: string;
+}
+
+/** A live browser session: the stored session and the hash of its cookie, which ends it. */
+export interface SignedInSession {
+  session: Session;
+  idHash: string;
+}
+
+/**
+ * The account area's credential, in place of an API key: the browser's session cookie. Requests
+ * with an unsafe method must also come from the area's own origin, and, with a session, carry its
+ * CSRF token (OWASP ASVS: synchronizer token plus origin check).
+ */
+export interface SessionCredential {
+  /** `required`: no live session is `401 not_signed_in`; `optional`: the handler runs with or without one. */
+  signedIn: 'required' | 'optional';
+  /**
+   * For a `/v1` operation run from the area (templates, the playground's preview): the stand-in key
+   * identity it runs as, `<idPrefix>_<account id>`. It is no key: no key's usage counts it.
+   */
+  asKey?: { idPrefix: string; name: string };
 }
 
 /**
@@ -135,6 +160,10 @@ export interface EndpointDefinition<
    * `authenticated` means the key guards run after it, and no Authorization header is read.
    */
   admit?: (request: AdmissionRequest) => Promise<Admission>;
+  /** For an account-area endpoint: the browser session stands in for the key (`authenticated` is then false). */
+  session?: SessionCredential;
+  /** The largest body accepted, in bytes (decoded); MAX_BODY_BYTES unless the endpoint needs far less. */
+  maxBodyBytes?: number;
   /** The per-key limits an authenticated endpoint is under; the router applies them, nothing matches paths. */
   limits?: EndpointLimits;
   /** Whether the handler is told (`request.gone`) when its client hangs up, to stop work nobody will read. */

@@ -1,5 +1,5 @@
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import { Reply, type BodyEncoding, type EndpointDefinition, type MalformedBodyKind, type RequestSnapshot } from '../endpoints/endpoint.ts';
+import { Reply, type BodyEncoding, type EndpointDefinition, type MalformedBodyKind, type RequestSnapshot, type SignedInSession } from '../endpoints/endpoint.ts';
 import type { ApiKeyIdentity } from '../auth/api-keys.ts';
 import { ApiError, problemsFromZod, validationError, type FieldProblem } from '../errors/api-error.ts';
 import { drainRefusedBody } from './refused-body.ts';
@@ -20,7 +20,7 @@ const MEDIA_TYPES: Record<BodyEncoding, readonly string[]> = {
  * endpoint's own schemas, call its handler, and write what it returns.
  */
 export function endpointRoute(endpoint: EndpointDefinition): NextStep {
-  const parseBody = endpoint.body ? bodyParser(endpoint.bodyEncodings ?? ['json']) : undefined;
+  const parseBody = endpoint.body ? bodyParser(endpoint.bodyEncodings ?? ['json'], endpoint.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
   const queryNames = endpoint.query ? Object.keys(endpoint.query.shape) : [];
 
   return async (ctx) => {
@@ -144,6 +144,7 @@ class RequestView implements RequestSnapshot {
   readonly key: ApiKeyIdentity | undefined;
   readonly gone: AbortSignal | undefined;
   readonly admitted: unknown;
+  readonly signedIn: SignedInSession | undefined;
 
   constructor(ctx: GatewayContext, gone: AbortSignal | undefined) {
     this.#ctx = ctx;
@@ -153,6 +154,11 @@ class RequestView implements RequestSnapshot {
     this.key = ctx.state.apiKey;
     this.gone = gone;
     this.admitted = ctx.state.admitted;
+    this.signedIn = ctx.state.signedIn;
+  }
+
+  get clientAddress(): string {
+    return this.#ctx.ip;
   }
 
   /** Path plus query, also when the request target came in absolute form (`GET http://host/v1/status`). */
@@ -203,11 +209,16 @@ function unsupportedEncoding(): ApiError {
   return new ApiError('unsupported_media_type', `Send the body with a Content-Encoding of ${CONTENT_ENCODINGS.join(', ')}, or none.`);
 }
 
+/** A body limit as people say it: `1 MB`, `4096 bytes`. */
+export function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MB` : `${bytes} bytes`;
+}
+
 /** co-body's failures, by their `type`, as the API's errors. */
-function bodyError(error: { status?: number; type?: string; message?: string; body?: unknown }): ApiError {
+function bodyError(error: { status?: number; type?: string; message?: string; body?: unknown }, maxBytes: number): ApiError {
   switch (error.type) {
     case 'entity.too.large':
-      return new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
+      return new ApiError('payload_too_large', `The request body is larger than ${sizeText(maxBytes)}.`);
     case 'charset.unsupported':
       return new ApiError('unsupported_media_type', UTF8_ONLY);
     case 'encoding.unsupported':
@@ -266,11 +277,11 @@ function exceedsJsonDepth(value: unknown, maxDepth: number): boolean {
 
 /**
  * Reads the body of POST, PUT, PATCH and DELETE requests into `ctx.request.body`, accepting only
- * the listed encodings (anything else is a 415) and rejecting bodies over 1 MB (413) or nested
+ * the listed encodings (anything else is a 415) and rejecting bodies over `maxBytes` (413) or nested
  * deeper than MAX_JSON_DEPTH (400), so no later code walks an unbounded structure.
  * A request with no body leaves `ctx.request.body` undefined.
  */
-function bodyParser(encodings: readonly BodyEncoding[]): (ctx: GatewayContext) => Promise<void> {
+function bodyParser(encodings: readonly BodyEncoding[], maxBytes: number): (ctx: GatewayContext) => Promise<void> {
   const mediaTypes = encodings.flatMap((encoding) => MEDIA_TYPES[encoding]);
   const parse = koaBody({
     json: encodings.includes('json'),
@@ -278,11 +289,11 @@ function bodyParser(encodings: readonly BodyEncoding[]): (ctx: GatewayContext) =
     text: false,
     multipart: false,
     jsonStrict: true,
-    jsonLimit: MAX_BODY_BYTES,
-    formLimit: MAX_BODY_BYTES,
+    jsonLimit: maxBytes,
+    formLimit: maxBytes,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
     onError: (error) => {
-      throw bodyError(error);
+      throw bodyError(error, maxBytes);
     },
   });
   const done = async () => {};

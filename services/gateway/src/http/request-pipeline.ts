@@ -6,6 +6,7 @@ import { templateLineWriter, type Logger } from '@utility-api/infra';
 import type { Context, Middleware, ParameterizedContext } from 'koa';
 import type { Histogram } from 'prom-client';
 import type { ApiKeyIdentity } from '../auth/api-keys.ts';
+import type { SignedInSession } from '../endpoints/endpoint.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { errorBody } from '../errors/error-body.ts';
 
@@ -23,6 +24,8 @@ export class GatewayState {
   cardFormat?: string;
   /** Set by an endpoint's `admit` (a signed card link): what its handler reads as `request.admitted`. */
   admitted?: unknown;
+  /** Set by the session credential of an account-area endpoint: the browser's live session. */
+  signedIn?: SignedInSession;
   readonly #root: Logger;
   #log: Logger | undefined;
   #logHasKey = false;

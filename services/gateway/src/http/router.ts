@@ -2,7 +2,8 @@ import { Router } from '@koa/router';
 import { checkReadiness } from '@utility-api/infra';
 import type { MediaStore } from '@utility-api/media-store';
 import type { Registry } from 'prom-client';
-import { mountAccountRoutes, type AccountAreaParts } from '../account-area/account-routes.ts';
+import type { AccountApi } from '../account-area/account-api.ts';
+import { mountAccountRoutes } from '../account-area/account-routes.ts';
 import type { Quotas } from '../accounts/quotas.ts';
 import type { UsageMeter } from '../accounts/usage-meter.ts';
 import { authenticate, type ApiKeyVerifier } from '../auth/key-verifier.ts';
@@ -16,6 +17,7 @@ import type { CardAdmission } from '../admission/card-admission.ts';
 import { accountGuard } from './account-guard.ts';
 import { admissionRoute, endpointRoute } from './endpoint-route.ts';
 import { mountMediaRoutes } from './media-routes.ts';
+import { sessionCredential } from './session-guard.ts';
 import type { GatewayState, GuardStep, NextStep } from './request-pipeline.ts';
 
 interface HealthRouteParts {
@@ -35,8 +37,8 @@ interface RouterParts {
   health: HealthRouteParts;
   /** Undefined when `RATE_LIMITS=off`. */
   rateLimits: RateLimits | undefined;
-  /** `/account`: sign-in, keys and usage for people, in a browser. */
-  accountArea: AccountAreaParts;
+  /** `/account`: sign-in, keys and usage for people, in a browser; its JSON endpoints run behind the session. */
+  accountArea: AccountApi;
   /** Usage counting, and the monthly quotas (undefined when `RATE_LIMITS=off`). */
   usage: { meter: UsageMeter; quotas: Quotas | undefined };
   /** Each card's slot and unit of quota, taken before it is queued. */
@@ -56,14 +58,17 @@ function guarded(steps: readonly GuardStep[], endpoint: NextStep): NextStep {
 
 /**
  * A thin table: each endpoint definition becomes one route, behind the key check and its limits
- * when it needs a key; then the public routes: docs, media, and the probes for orchestrators and
+ * when it needs a key, or behind the browser session for the account area's (`/account/api`);
+ * then the public routes: docs, media, and the probes for orchestrators and
  * Prometheus (`/healthz` says the process answers, `/readyz` that Redis and storage do too).
  */
 export function buildRouter(parts: RouterParts): Router<GatewayState> {
   const router = new Router<GatewayState>();
   const { rateLimits } = parts;
   const requireKey = authenticate(parts.keys, rateLimits);
-  for (const endpoint of parts.endpoints) {
+  const { accountArea } = parts;
+  const allEndpoints = [...parts.endpoints, ...accountArea.endpoints];
+  for (const endpoint of allEndpoints) {
     // Key first, then its scope, requests quota and usage count, then its budget, then (a card) its
     // slot and unit of cards quota, then the endpoint: a refused request costs no parsing.
     const accountChecks = accountGuard(endpoint, parts.usage.meter, parts.usage.quotas);
@@ -71,14 +76,18 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     const credential = endpoint.admit ? admissionRoute({ ...endpoint, admit: endpoint.admit }) : requireKey;
     const limits = rateLimits ? [rateLimits.middleware(endpoint.limits)] : [];
     const card = endpoint.limits?.holdsCardSlot === true && parts.cardAdmission.limited ? [parts.cardAdmission.guard()] : [];
-    const guards = endpoint.authenticated ? [credential, accountChecks, ...limits, ...card] : [];
+    // A session endpoint is no key's usage and is limited only where it names its limits (the playground's previews).
+    const sessionGuards = endpoint.session
+      ? [sessionCredential(endpoint.session, accountArea.sessions, accountArea.trustedOrigins), ...(endpoint.limits ? [...limits, ...card] : [])]
+      : [];
+    const guards = endpoint.authenticated ? [credential, accountChecks, ...limits, ...card] : sessionGuards;
     // GET routes answer HEAD too, as the router does for every GET.
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
     router.register(routerPath(endpoint.path), methods.map((method) => method.toLowerCase()), [guarded(guards, endpointRoute(endpoint))]);
     // OPTIONS is a method like the others: behind the key where the endpoint is (the router would
     // otherwise answer it for everyone). The answer lists the methods; no CORS is offered.
     // Several definitions may share a path (the templates: one per method): one OPTIONS answers for all of them.
-    const samePath = parts.endpoints.filter((other) => other.path === endpoint.path);
+    const samePath = allEndpoints.filter((other) => other.path === endpoint.path);
     if (endpoint.authenticated && !endpoint.admit && samePath[0] === endpoint && !samePath.some((other) => other.methods.includes('OPTIONS'))) {
       const methodsHere = samePath.flatMap((other) => other.methods);
       const allow = [...new Set([...methodsHere, ...(methodsHere.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ');
@@ -96,7 +105,7 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
   mountMediaRoutes(router, parts.media);
   mountPlaygroundRoutes(router);
   mountHomeRoutes(router);
-  mountAccountRoutes(router, parts.accountArea, rateLimits, parts.cardAdmission);
+  mountAccountRoutes(router, accountArea, rateLimits);
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };

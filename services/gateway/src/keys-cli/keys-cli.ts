@@ -7,7 +7,8 @@ import type { AccountStore } from '../accounts/account-store.ts';
 import { plansEnvironmentSchema, type Plans } from '../accounts/plans.ts';
 import { createSignInLink } from '../accounts/sign-in-links.ts';
 import { generateKeyId, KEY_NAME, keyIdFromReference, KeyStoreDataError, type ApiKeyRecord } from '../auth/api-keys.ts';
-import { createApiKey, ensureOwnerAccount, keysEnvironmentSchema, listApiKeys, openAccountStore } from '../auth/key-records.ts';
+import { ensureOwnerAccount, keysEnvironmentSchema, openAccountStore } from '../accounts/open-account-store.ts';
+import { createApiKey, listApiKeys } from '../auth/key-records.ts';
 import { formatRateSpec, parseRateSpec, RATE_SPEC_FORMAT, type KeyRateLimits } from '../rate-limits/rate-spec.ts';
 
 /** sysexits(3) codes, so scripts can tell a typo from an outage. */

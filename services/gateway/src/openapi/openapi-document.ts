@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { KEY_SCOPES, type KeyScope } from '../accounts/account-model.ts';
 import type { EndpointDefinition, HttpMethod, ResponseDoc } from '../endpoints/endpoint.ts';
 import { errorBodySchema } from '../errors/error-body.ts';
-import { CONTENT_ENCODINGS, MAX_BODY_BYTES } from '../http/endpoint-route.ts';
+import { CONTENT_ENCODINGS, MAX_BODY_BYTES, sizeText } from '../http/endpoint-route.ts';
 
 interface DocumentInfo {
   title: string;
@@ -12,6 +12,8 @@ interface DocumentInfo {
   serverUrl: string;
   /** Whether the deployment limits requests (the 429 and the `RateLimit-*` headers). */
   rateLimited: boolean;
+  /** What callers authenticate with: an API key (`/v1`), or the account area's session cookie. */
+  credential?: 'apiKey' | 'session';
 }
 
 const BODY_METHODS: readonly HttpMethod[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
@@ -286,6 +288,10 @@ function responses(endpoint: EndpointDefinition, method: HttpMethod, rateLimited
   const shared = (status: number, name: string) => {
     documented[String(status)] ??= responseRef(name);
   };
+  if (endpoint.session) Object.assign(documented, sessionResponses(endpoint, method, documented));
+  if (endpoint.maxBodyBytes !== undefined && endpoint.body && BODY_METHODS.includes(method)) {
+    documented['413'] ??= ownResponse({ description: `The limit is ${sizeText(endpoint.maxBodyBytes)}.`, codes: ['payload_too_large'] });
+  }
   shared(400, 'BadRequest');
   // A signed link carries no key header: it is never a 401, and its own 403s are documented with it.
   const keyed = endpoint.authenticated && !endpoint.admit;
@@ -297,7 +303,8 @@ function responses(endpoint: EndpointDefinition, method: HttpMethod, rateLimited
     shared(413, 'PayloadTooLarge');
     shared(415, 'UnsupportedMediaType');
   }
-  if (endpoint.authenticated && rateLimited) {
+  // A session endpoint is limited only where it names its limits (the playground's previews).
+  if ((endpoint.authenticated || (endpoint.session !== undefined && endpoint.limits !== undefined)) && rateLimited) {
     shared(429, 'TooManyRequests');
     // Every answer past the key check says where the key stands in its budget.
     for (const [status, response] of Object.entries(documented)) {
@@ -317,6 +324,52 @@ function responses(endpoint: EndpointDefinition, method: HttpMethod, rateLimited
     }
   }
   return Object.fromEntries(Object.entries(documented).sort(([a], [b]) => Number(a) - Number(b)));
+}
+
+/** Methods a page may send without proving where it came from (see sessionCredential). */
+const SAFE_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'OPTIONS'];
+
+/**
+ * What the session credential answers before an account-area endpoint runs: no session (401), a
+ * changing request from elsewhere or without the CSRF token (403), and the account store away (503).
+ */
+function sessionResponses(endpoint: EndpointDefinition, method: HttpMethod, documented: Record<string, ResponseObject>): Record<string, ResponseObject> {
+  const required = endpoint.session?.signedIn === 'required';
+  const changing = !SAFE_METHODS.includes(method);
+  const own: Record<string, ResponseObject> = {};
+  if (required && documented['401'] === undefined) own['401'] = ownResponse({ description: 'The page goes to the sign-in page.', codes: ['not_signed_in'] });
+  if (changing && documented['403'] === undefined) own['403'] = ownResponse({ description: 'Checked before the session.', codes: required ? ['cross_origin_refused', 'csrf_token_invalid'] : ['cross_origin_refused'] });
+  if (documented['503'] === undefined) own['503'] = ownResponse({ description: 'Nothing was changed.', codes: ['store_unavailable'] });
+  return own;
+}
+
+/** An operation's `security`: none for public ones, the session cookie for the account area's. */
+function operationSecurity(endpoint: EndpointDefinition) {
+  if (endpoint.session) return { security: endpoint.session.signedIn === 'required' ? [{ session: [] }] : [] };
+  return endpoint.authenticated && !endpoint.admit ? {} : { security: [] };
+}
+
+/** The credential every operation needs unless it says otherwise. */
+function securitySchemes(credential: DocumentInfo['credential']) {
+  if (credential === 'session') {
+    return {
+      session: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'session',
+        description: 'The account area\'s session cookie (`__Host-session` over https), set by signing in. Changing requests also need the session\'s `X-CSRF-Token` (from `GET /account/api/me`) and an `Origin` of the area itself.',
+      },
+    };
+  }
+  return {
+    apiKey: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+      description:
+        'Your API key as the whole header value (`Authorization: <key>`); `Authorization: Bearer <key>` works too. Keys are made in the account area (`/account`); a self-hosted gateway started without `API_KEYS` prints a key for that run (`./run start`), and `./run keys create` makes more.',
+    },
+  };
 }
 
 /**
@@ -360,7 +413,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
         summary: endpoint.methods.length > 1 ? `${endpoint.summary} (${method})` : endpoint.summary,
         description: endpoint.description,
         tags: operationTags,
-        ...(endpoint.authenticated && !endpoint.admit ? {} : { security: [] }),
+        ...operationSecurity(endpoint),
         ...(operationParameters.length > 0 ? { parameters: operationParameters } : {}),
         ...(body ? { requestBody: body } : {}),
         responses: responses(endpoint, method, info.rateLimited),
@@ -379,19 +432,11 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[], i
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: info.serverUrl, description: 'This deployment' }],
-    security: [{ apiKey: [] }],
+    security: [info.credential === 'session' ? { session: [] } : { apiKey: [] }],
     tags: [...tags].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
-      securitySchemes: {
-        apiKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'Authorization',
-          description:
-            'Your API key as the whole header value (`Authorization: <key>`); `Authorization: Bearer <key>` works too. Keys are made in the account area (`/account`); a self-hosted gateway started without `API_KEYS` prints a key for that run (`./run start`), and `./run keys create` makes more.',
-        },
-      },
+      securitySchemes: securitySchemes(info.credential),
       schemas: { Error: jsonSchemaOf(errorBodySchema, 'output'), ...namedSchemasIn(paths) },
       headers: { ...SHARED_HEADERS, ...(info.rateLimited ? RATE_LIMIT_HEADERS : {}) },
       responses: sharedResponseComponents(info.rateLimited),
