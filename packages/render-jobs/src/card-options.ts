@@ -11,7 +11,7 @@ import { discordIdSchema } from './snowflake.ts';
  * field's description: the job contract does not depend on the drawing package).
  */
 const ANIMATED_CARD_CAPS_TEXT =
-  'An animated card loops after at most 10 s, has at most 60 frames (15 at the 2x scale), frames of at least 20 ms (10 ms or less in the source plays as 100 ms, as browsers do) and at most 4 MiB: over it, it is drawn again with half the frames (still over it at two frames, the answer is the still card). Every card, still or animated, is under Discord\'s 10 MiB upload limit by construction (a still card at the 2x scale cannot pass 4.4 MB).';
+  'An animated card loops after at most 10 s, has at most 60 frames (15 at the 2x scale), frames of at least 20 ms (10 ms or less in the source plays as 100 ms, as browsers do) and at most 4 MiB: over it, it is drawn again with half the frames (still over it at two frames, the answer is the still card). Every card, still or animated, is under Discord\'s 10 MiB upload limit by construction (a still card at the 2x scale cannot pass 4.4 MB, a tall welcome card 8.4 MB).';
 
 /**
  * The panel the card's text stands on. `frosted` (default): a tinted panel the legibility step
@@ -56,8 +56,12 @@ export const CARD_LIMITS = {
   maxLabelLength: 20,
 } as const;
 
-/** `profile`: the profile/rank card. `welcome`: a welcome (or goodbye) card with a big headline. `levelup`: old level -> new level. */
-export const CARD_LAYOUTS = ['profile', 'welcome', 'levelup'] as const;
+/**
+ * `profile`: the profile/rank card. `welcome`: a welcome (or goodbye) card with a big headline.
+ * `levelup`: old level -> new level. `welcome-tall`: the welcome card as a 16:9 image (960x540), a
+ * large centred avatar over the name.
+ */
+export const CARD_LAYOUTS = ['profile', 'welcome', 'levelup', 'welcome-tall'] as const;
 export type CardLayout = (typeof CARD_LAYOUTS)[number];
 export const DEFAULT_CARD_LAYOUT: CardLayout = 'profile';
 /** The welcome layout's headline when `headline` is not given. */
