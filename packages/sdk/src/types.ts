@@ -77,7 +77,8 @@ export interface CardOptions {
   presenceStatus?: 'offline' | 'online' | 'idle' | 'dnd';
   moreBackgroundBlur?: boolean;
   localDateType?: string;
-  layout?: 'profile' | 'welcome' | 'levelup';
+  /** `welcome-tall`: the welcome card as a 16:9 image (960x540), a large centred avatar over the name. */
+  layout?: 'profile' | 'welcome' | 'levelup' | 'welcome-tall';
   headline?: string;
   message?: string;
   animated?: boolean;
@@ -96,7 +97,7 @@ export interface CardOptions {
   experimentalDisplayNameStyles?: boolean;
   /** The panel behind the text: `glass` lets the background photo show through (every text keeps its contrast). Default `frosted`. */
   panel?: 'frosted' | 'glass';
-  /** Pixel density: 2 draws 1800x600 (HiDPI) from the same design. */
+  /** Pixel density: 2 draws 1800x600 (1920x1080 for `welcome-tall`, HiDPI) from the same design. */
   scale?: 1 | 2;
   format?: CardFormat;
   /** A saved design of the key's account (`tpl_...`): its fields underneath, these over them. */
