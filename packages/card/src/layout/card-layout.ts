@@ -10,7 +10,7 @@ export { MIN_TEXT_SIZE } from './type-scale.ts';
 export const CARD = { width: CARD_WIDTH, height: 300, radius: 26 } as const;
 
 /** The frosted panel the content sits on, inset from the card edge. */
-export const PANEL = { x: 16, y: 16, width: 868, height: 268, radius: 20 } as const;
+const PANEL = { x: 16, y: 16, width: 868, height: 268, radius: 20 } as const;
 
 /**
  * A layout's canvas and panel, in 1x pixels: every layout but `welcome-tall` draws on the 3:1
