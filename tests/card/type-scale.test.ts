@@ -11,7 +11,7 @@ import type { PlacedText } from '../../packages/card/src/layout/placed-text.ts';
 import { DISPLAY_WIDTH, displayPx, MIN_DISPLAY_PX, TYPE_SCALE } from '../../packages/card/src/layout/type-scale.ts';
 import { WELCOME_TALL_NAME, WELCOME_TALL_SUBTITLE } from '../../packages/card/src/layout/welcome-tall-layout.ts';
 import { SAMPLE_CARDS } from '../../packages/card/samples/sample-cards.ts';
-import { CARD_LAYOUTS } from '@utility-api/render-jobs';
+import { CARD_FONT_FAMILY_IDS, CARD_LAYOUTS } from '@utility-api/render-jobs';
 
 /** A run's height on screen when the whole PNG is shown DISPLAY_WIDTH px wide (texts are in 1x pixels). */
 const onScreen = (run: PlacedText, card: RenderedCard, scale: number) => (run.style.size * scale * DISPLAY_WIDTH) / card.width;
@@ -63,6 +63,17 @@ for (const [name, input] of SHRINKING) {
     t.true(floors.some((floor) => sizes.includes(floor)), `sizes ${sizes.join(', ')}`);
   });
 }
+
+test('in every family, every layout\'s shrunk text stays at least 11 px on screen at 400 px wide, the name 20 px', async (t) => {
+  const problems: string[] = [];
+  for (const fontFamily of CARD_FONT_FAMILY_IDS) {
+    for (const [name, input] of SHRINKING) {
+      const card = await renderCard({ ...input, options: { ...input.options, fontFamily } });
+      for (const problem of tooSmall(card, 1)) problems.push(`${fontFamily}, ${name}: ${problem}`);
+    }
+  }
+  t.deepEqual(problems, []);
+});
 
 test('the check fails on the old scale: a 16 px label is 7.1 px on screen, a 36 px name 16 px', (t) => {
   const card = { width: 900, texts: [] } as unknown as RenderedCard;
