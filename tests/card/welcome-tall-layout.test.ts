@@ -30,7 +30,7 @@ test('a 960x540 card with transparent rounded corners; its own render key', asyn
 
 test('the avatar is centred at the top, the texts centred on the card under it, headline then name then tag then message', async (t) => {
   const card = await renderCard(tall());
-  t.is(WELCOME_TALL_AVATAR.centerX, WELCOME_TALL_FRAME.width / 2);
+  t.true(WELCOME_TALL_AVATAR.centerX === WELCOME_TALL_FRAME.width / 2, 'the avatar is centred');
   t.deepEqual(roles(card.texts), ['headline', 'name', 'tag', 'message']);
   const decorationBottom = WELCOME_TALL_AVATAR.centerY + WELCOME_TALL_AVATAR.radius * 1.2;
   let previous = 0;
