@@ -4,7 +4,7 @@
  * contrast (4.5:1 for small text, 3:1 for the name and the big rank numbers), on white, black,
  * busy and light photos, at any brightness and with light, dark and mid-tone chosen colors.
  */
-import { parseHexColor, type Rgb } from '@utility-api/render-jobs';
+import { type CardLayout, parseHexColor, type Rgb } from '@utility-api/render-jobs';
 import test from 'ava';
 import type { PNG } from 'pngjs';
 import { renderCard, type CardInput } from '../../packages/card/src/index.ts';
@@ -118,7 +118,7 @@ const BACKGROUNDS = {
 /** Default (white), dark, mid-tone and light-yellow names, each with the texts that follow them. */
 const NAME_COLORS = [undefined, '#1f2937', '#7c3aed', '#ffe08a'] as const;
 
-type Layout = 'profile' | 'welcome' | 'levelup';
+type Layout = CardLayout;
 
 /**
  * Every text's shortfall on one background, for each layout and brightness given and every name
@@ -148,7 +148,7 @@ async function contrastProblems(background: Buffer, cases: readonly (readonly [L
 
 for (const [backgroundName, background] of Object.entries(BACKGROUNDS)) {
   test(`every text reaches its contrast on a ${backgroundName} background, at any brightness and name colour, in every layout`, async (t) => {
-    const cases = [['profile', 1], ['profile', 40], ['profile', 60], ['profile', 100], ['welcome', 60], ['welcome', 100], ['levelup', 60], ['levelup', 100]] as const;
+    const cases = [['profile', 1], ['profile', 40], ['profile', 60], ['profile', 100], ['welcome', 60], ['welcome', 100], ['levelup', 60], ['levelup', 100], ['welcome-tall', 60], ['welcome-tall', 100]] as const;
     t.deepEqual(await contrastProblems(background, cases, { presenceStatus: 'online' }), []);
   });
 }
@@ -211,7 +211,7 @@ test('the glass panel shows the photo: more of its variation behind the panel th
 
 for (const [backgroundName, background] of Object.entries(BACKGROUNDS)) {
   test(`glass panel: every text still reaches its contrast on a ${backgroundName} background, in every layout`, async (t) => {
-    const cases = [['profile', 60], ['profile', 100], ['welcome', 60], ['welcome', 100], ['levelup', 100]] as const;
+    const cases = [['profile', 60], ['profile', 100], ['welcome', 60], ['welcome', 100], ['levelup', 100], ['welcome-tall', 60], ['welcome-tall', 100]] as const;
     t.deepEqual(await contrastProblems(background, cases, { panel: 'glass' }), []);
   });
 }

@@ -61,9 +61,9 @@ test('bad values name their field', (t) => {
 });
 
 test('layout, headline and message: the layout names its values, texts have limits', (t) => {
-  t.deepEqual(problems({ layout: 'banner' }), ['layout: must be one of profile, welcome, levelup']);
-  t.deepEqual(problems({ layout: 1 }), ['layout: must be one of profile, welcome, levelup']);
-  t.deepEqual(problems({ layout: 'Welcome' }), ['layout: must be one of profile, welcome, levelup']);
+  t.deepEqual(problems({ layout: 'banner' }), ['layout: must be one of profile, welcome, levelup, welcome-tall']);
+  t.deepEqual(problems({ layout: 1 }), ['layout: must be one of profile, welcome, levelup, welcome-tall']);
+  t.deepEqual(problems({ layout: 'Welcome' }), ['layout: must be one of profile, welcome, levelup, welcome-tall']);
   t.deepEqual(problems({ headline: 42 }), ['headline: must be text']);
   t.deepEqual(problems({ panel: 'clear' }), ['panel: must be one of frosted, glass']);
   t.deepEqual(problems({ message: ['a'] }), ['message: must be text']);
@@ -71,6 +71,7 @@ test('layout, headline and message: the layout names its values, texts have limi
   t.deepEqual(problems({ headline: 'x'.repeat(maxHeadlineLength + 1) }), [`headline: must be at most ${maxHeadlineLength} characters`]);
   t.deepEqual(problems({ message: 'x'.repeat(maxMessageLength + 1) }), [`message: must be at most ${maxMessageLength} characters`]);
   t.deepEqual(problems({ layout: 'welcome', headline: 'x'.repeat(maxHeadlineLength), message: 'x'.repeat(maxMessageLength) }), []);
+  t.deepEqual(problems({ layout: 'welcome-tall', headline: 'Welcome to Pixel Garden', message: 'Member #1,234', scale: 2 }), []);
   // Accepted with the profile layout too (documented as not drawn there), so switching layouts is one field.
   t.deepEqual(problems({ layout: 'profile', headline: 'Hi', message: 'there' }), []);
   t.deepEqual(problems({ headline: '', message: '' }), []);

@@ -9,8 +9,9 @@ import test from 'ava';
 import { renderCard, type CardInput, type RenderedCard } from '../../packages/card/src/index.ts';
 import type { PlacedText } from '../../packages/card/src/layout/placed-text.ts';
 import { DISPLAY_WIDTH, displayPx, MIN_DISPLAY_PX, TYPE_SCALE } from '../../packages/card/src/layout/type-scale.ts';
+import { WELCOME_TALL_NAME, WELCOME_TALL_SUBTITLE } from '../../packages/card/src/layout/welcome-tall-layout.ts';
 import { SAMPLE_CARDS } from '../../packages/card/samples/sample-cards.ts';
-import { CARD_LAYOUTS } from '@utility-api/render-jobs';
+import { CARD_FONT_FAMILY_IDS, CARD_LAYOUTS } from '@utility-api/render-jobs';
 
 /** A run's height on screen when the whole PNG is shown DISPLAY_WIDTH px wide (texts are in 1x pixels). */
 const onScreen = (run: PlacedText, card: RenderedCard, scale: number) => (run.style.size * scale * DISPLAY_WIDTH) / card.width;
@@ -55,11 +56,24 @@ for (const [name, input] of SHRINKING) {
   test(`text shrunk to fit stays at the scale's minimum: ${name}`, async (t) => {
     const card = await renderCard(input);
     t.deepEqual(tooSmall(card, 1), []);
-    // The case really shrinks: something sits at a minimum, not at its full size.
+    // The case really shrinks: something sits at a minimum, not at its full size. The tall welcome
+    // card (960 px wide) has its own floors, set for the same 11 px and 20 px on screen.
     const sizes = card.texts.map((run) => run.style.size);
-    t.true(sizes.includes(TYPE_SCALE.small) || sizes.includes(TYPE_SCALE.nameMin), `sizes ${sizes.join(', ')}`);
+    const floors = input.options.layout === 'welcome-tall' ? [WELCOME_TALL_SUBTITLE.minSize, WELCOME_TALL_NAME.twoLineMinSize] : [TYPE_SCALE.small, TYPE_SCALE.nameMin];
+    t.true(floors.some((floor) => sizes.includes(floor)), `sizes ${sizes.join(', ')}`);
   });
 }
+
+test('in every family, every layout\'s shrunk text stays at least 11 px on screen at 400 px wide, the name 20 px', async (t) => {
+  const problems: string[] = [];
+  for (const fontFamily of CARD_FONT_FAMILY_IDS) {
+    for (const [name, input] of SHRINKING) {
+      const card = await renderCard({ ...input, options: { ...input.options, fontFamily } });
+      for (const problem of tooSmall(card, 1)) problems.push(`${fontFamily}, ${name}: ${problem}`);
+    }
+  }
+  t.deepEqual(problems, []);
+});
 
 test('the check fails on the old scale: a 16 px label is 7.1 px on screen, a 36 px name 16 px', (t) => {
   const card = { width: 900, texts: [] } as unknown as RenderedCard;

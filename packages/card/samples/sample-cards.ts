@@ -42,6 +42,17 @@ const MEMBER: CardProfile = {
   roleColors: { colors: ['#e91e63', '#5865f2'], holographic: false },
 };
 
+/** A member joining a server, for the tall welcome card: avatar, decoration and a two-colour profile theme. */
+const PRIYA: CardProfile = {
+  userId: '412345678901234567',
+  username: 'priya.makes',
+  displayName: 'Priya Raman',
+  themeColors: ['#ff8a5b', '#7c5cff'],
+  avatar: sampleAvatarPng(18),
+  avatarDecoration: decoration,
+  badges: ['hypesquad_balance', 'early_supporter'],
+};
+
 const rank = (overrides: Partial<NonNullable<CardInput['options']['rankData']>> = {}) => ({
   currentXp: 1240, requiredXp: 5000, level: 12, rank: 1, barColor: '#7c5cff', levelColor: '#ffd166', autoColorRank: true, ...overrides,
 });
@@ -447,5 +458,37 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     name: 'discord-dark-role-light-card',
     description: 'A dark role colour (navy) on the light theme keeps its hue, and on the dark theme it is lifted until it reads; the tag pill without a badge.',
     input: { profile: { ...NEWCOMER, avatar, displayName: 'Navy Role', serverTag: { tag: 'NAVY' }, roleColors: { colors: ['#1a1a40', '#3b0a45'], holographic: false } }, options: { customBackground: 'https://example.com/light.jpg' }, images: { background: lightPhoto } },
+  },
+  {
+    name: 'welcome-tall-photo',
+    description: 'layout welcome-tall (960x540, 16:9): the avatar with its decoration centred and large, the server in the headline, the name as the hero, the member number as the message, over a landscape photo.',
+    input: {
+      profile: PRIYA,
+      options: { layout: 'welcome-tall', headline: 'Welcome to Pixel Garden', message: 'Member #1,234', customBackground: 'https://example.com/landscape.jpg', presenceStatus: 'online' },
+      images: { background: landscape },
+    },
+  },
+  {
+    name: 'welcome-tall-long-name-glass',
+    description: 'layout welcome-tall with a long name on two lines broken between words, a subtitle, and panel "glass" over the busy test picture: a scrim behind each text that needs one.',
+    input: {
+      profile: { ...PRIYA, displayName: 'Konstantina Alexandropoulou-Whitfield', avatarDecoration: undefined },
+      options: { layout: 'welcome-tall', panel: 'glass', headline: 'Welcome to the Night Owls Book Club', message: 'Member #12,408', customSubtitle: 'Say hi in #introductions', customBackground: 'https://example.com/busy.png' },
+      images: { background: busy },
+    },
+  },
+  {
+    name: 'welcome-tall-light',
+    description: 'layout welcome-tall over a light photo: the light theme, dark text; square avatar, no decoration, default headline "Welcome".',
+    input: {
+      profile: { ...PRIYA, userId: '302050872383242240', displayName: 'Theo', username: 'theo', avatar: avatarBlue, avatarDecoration: undefined, themeColors: undefined },
+      options: { layout: 'welcome-tall', message: 'You are member #87 of Sunday Climbers', squareAvatar: true, customBackground: 'https://example.com/light.jpg' },
+      images: { background: lightPhoto },
+    },
+  },
+  {
+    name: 'welcome-tall-hidpi',
+    description: 'layout welcome-tall at scale 2: 1920x1080 from the same design, generated background from the profile theme.',
+    input: { profile: PRIYA, options: { layout: 'welcome-tall', headline: 'Welcome to Pixel Garden', message: 'Member #1,234' }, scale: 2 },
   },
 ];

@@ -1,5 +1,6 @@
 import { ANIMATION_CAPS } from './animation/timeline.ts';
-import { CARD } from './layout/card-layout.ts';
+import { CARD_FRAME } from './layout/card-layout.ts';
+import { WELCOME_TALL_FRAME } from './layout/welcome-tall-layout.ts';
 
 /** Discord refuses a bot's upload over 10 MiB (the limit of a server without boosts). */
 export const DISCORD_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -22,16 +23,19 @@ export function worstCasePngBytes(width: number, height: number): number {
   return 8 + 25 + zlib + Math.ceil(zlib / 8192) * 12 + 12 + 1024;
 }
 
+/** The most pixels a still card has at 1x: the tall welcome card's 960x540 (the 3:1 cards are 900x300). */
+const LARGEST_FRAME = [CARD_FRAME, WELCOME_TALL_FRAME].reduce((largest, frame) => (frame.width * frame.height > largest.width * largest.height ? frame : largest));
+
 /**
  * What a card's bytes can reach, by construction: a still card at the largest scale cannot pass
- * `still` (4.3 MB), and an animated one is drawn again with half the frames until it is under
+ * `still` (8.3 MB, a 1920x1080 tall welcome card; 4.3 MB for a 1800x600 one), and an animated one is drawn again with half the frames until it is under
  * `animated` (ANIMATION_CAPS.maxBytes, 4 MiB), else answered as the still card. Both under
  * Discord's upload limit; checked when the module loads, so a change of size, scale or cap that
  * broke it would stop every test at once.
  */
 export const CARD_BYTE_CAPS = {
   discordUpload: DISCORD_UPLOAD_LIMIT_BYTES,
-  still: worstCasePngBytes(CARD.width * MAX_SCALE, CARD.height * MAX_SCALE),
+  still: worstCasePngBytes(LARGEST_FRAME.width * MAX_SCALE, LARGEST_FRAME.height * MAX_SCALE),
   animated: ANIMATION_CAPS.maxBytes,
 } as const;
 

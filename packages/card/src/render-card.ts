@@ -1,7 +1,7 @@
 import { Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas';
 import type { CardInput } from './profile/card-profile.ts';
 import { prepareCardFonts } from './fonts/card-fonts.ts';
-import { CARD } from './layout/card-layout.ts';
+import type { CardFrame } from './layout/card-layout.ts';
 import { roundedRectPath } from './paint/shapes.ts';
 import type { PlacedText } from './layout/placed-text.ts';
 import { accentColor } from './paint/palette.ts';
@@ -41,15 +41,15 @@ export interface RenderedCard {
   texts: PlacedText[];
 }
 
-/** A context for drawing card layers on `canvas` (the card's pixel size) in 1x coordinates. */
-export function cardContext(canvas: Canvas, scale: number): CanvasRenderingContext2D {
+/** A context for drawing card layers on `canvas` (the pixel size of the card's `frame`) in 1x coordinates. */
+export function cardContext(canvas: Canvas, frame: CardFrame, scale: number): CanvasRenderingContext2D {
   const context = canvas.getContext('2d');
   context.scale(scale, scale);
   context.imageSmoothingEnabled = true;
   // node-canvas has no imageSmoothingQuality; its scaling filter is the non-standard patternQuality.
   context.patternQuality = 'good';
   // Everything is clipped to the card's rounded outline; the corners stay transparent.
-  roundedRectPath(context, 0, 0, CARD.width, CARD.height, CARD.radius);
+  roundedRectPath(context, 0, 0, frame.width, frame.height, frame.radius);
   context.clip();
   return context;
 }
@@ -61,8 +61,8 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
   const scene = await buildScene(input);
   const prepared = performance.now();
 
-  const canvas = createCanvas(CARD.width * scene.scale, CARD.height * scene.scale);
-  const context = cardContext(canvas, scene.scale);
+  const canvas = createCanvas(scene.frame.width * scene.scale, scene.frame.height * scene.scale);
+  const context = cardContext(canvas, scene.frame, scene.scale);
   const steps: Record<string, number> = {};
   const layout = layoutSteps(scene.layout);
   // Every text of the card, drawn and laid out, in its `fontFamily` (rich-text.ts says why it is scoped).

@@ -8,8 +8,9 @@ import { chooseTheme } from './legibility/theme.ts';
 import { lighten, rgba } from './color/color.ts';
 import { CardImageError } from './images/card-image-error.ts';
 import { CardPixelBudget, type DecodedImage } from './images/decode-image.ts';
-import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD, NAMEPLATE, SERVER_TAG, type AvatarBox } from './layout/card-layout.ts';
+import { AVATAR, AVATAR_DECORATION_SCALE, BADGES, CARD_FRAME, NAMEPLATE, SERVER_TAG, TEXT_COLUMN, type AvatarBox, type CardFrame } from './layout/card-layout.ts';
 import { WELCOME_AVATAR } from './layout/welcome-layout.ts';
+import { WELCOME_TALL_AVATAR, WELCOME_TALL_BADGES_RIGHT, WELCOME_TALL_FRAME } from './layout/welcome-tall-layout.ts';
 import { checkPhotoBackground, generatedCardBackground } from './paint/card-backgrounds.ts';
 import type { Drawable, Softness } from './paint/soften.ts';
 import { resolvePalette } from './paint/palette.ts';
@@ -52,9 +53,9 @@ async function optionalProfileImage<T>(bytes: Buffer | undefined, check: (bytes:
  * caller chose it, so a bad one is their error); a banner that fails falls back to generated art,
  * drawn once the palette is known (undefined here).
  */
-async function checkBackground(input: CardInput, scale: 1 | 2, budget: CardPixelBudget): Promise<PendingImage<{ value: Canvas | undefined; warning?: string }>> {
+async function checkBackground(input: CardInput, frame: CardFrame, scale: 1 | 2, budget: CardPixelBudget): Promise<PendingImage<{ value: Canvas | undefined; warning?: string }>> {
   const softness: Softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
-  const photo = { budget, softness, width: CARD.width * scale, height: CARD.height * scale };
+  const photo = { budget, softness, width: frame.width * scale, height: frame.height * scale };
   const custom = input.images?.background;
   if (custom) {
     const decode = await checkPhotoBackground(custom, { ...photo, field: 'customBackground' });
@@ -113,6 +114,14 @@ export function welcomeHeadline(headline: string | undefined, layout: CardLayout
   return visibleText(fillHeadline(headline, name)) ?? '';
 }
 
+/** Where each layout draws: its canvas and panel, its avatar, and the right edge of its badge row. */
+const LAYOUT_PLACES: Record<CardLayout, { frame: CardFrame; avatar: AvatarBox; badgesRight: number }> = {
+  profile: { frame: CARD_FRAME, avatar: AVATAR, badgesRight: TEXT_COLUMN.right },
+  welcome: { frame: CARD_FRAME, avatar: WELCOME_AVATAR, badgesRight: TEXT_COLUMN.right },
+  levelup: { frame: CARD_FRAME, avatar: AVATAR, badgesRight: TEXT_COLUMN.right },
+  'welcome-tall': { frame: WELCOME_TALL_FRAME, avatar: WELCOME_TALL_AVATAR, badgesRight: WELCOME_TALL_BADGES_RIGHT },
+};
+
 /**
  * `budget` is the card's pixel budget: an animated card passes its own, to charge its later frames
  * to what the still images left.
@@ -122,11 +131,11 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   // `input.scale` for callers of the package (the preview, the bench), the request's `scale` for the API.
   const scale = input.scale ?? input.options.scale ?? 1;
   const layout = options.layout ?? DEFAULT_CARD_LAYOUT;
-  const avatarBox: AvatarBox = layout === 'welcome' ? WELCOME_AVATAR : AVATAR;
+  const { frame, avatar: avatarBox, badgesRight } = LAYOUT_PLACES[layout];
 
   // Headers first, one image after the other, so the budget is charged in a fixed order and the
   // caller's own images are the ones a full budget refuses; then every image's pixels at once.
-  const pendingBackground = await checkBackground(input, scale, budget);
+  const pendingBackground = await checkBackground(input, frame, scale, budget);
   const pendingBadges: PendingImage<DecodedImage>[] = [];
   for (const [index, bytes] of (input.images?.customBadges ?? []).entries()) {
     pendingBadges.push(await checkImageCached(bytes, { field: `customBadges.${index}`, budget, side: BADGES.size * scale }));
@@ -149,7 +158,7 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   // The colours come from the member's pictures when no colour is given (paint/palette.ts), so
   // they are known only now; generated art, drawn from them, comes after.
   const palette = resolvePalette(profile, options.disableProfileTheme ?? false, { avatar: avatar.value?.source, background: photo.value });
-  const background = { ...photo, value: photo.value ?? generatedCardBackground(palette, profile.userId, CARD.width * scale, CARD.height * scale) };
+  const background = { ...photo, value: photo.value ?? generatedCardBackground(palette, profile.userId, frame.width * scale, frame.height * scale) };
   // Warnings in the same fixed order, whichever decode finished first.
   const warnings = [background, avatar, decoration].flatMap((outcome) => (outcome.warning === undefined ? [] : [outcome.warning]));
 
@@ -160,7 +169,7 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     badges.length === 0 ? 0 : badges.length * BADGES.size + (badges.length - 1) * BADGES.gap + (options.badgesFrame ? BADGES.framePadding * 2 : 0);
 
   const texts = resolveTexts(input);
-  const { ground, veilAlpha } = chooseTheme(options, background.value);
+  const { ground, veilAlpha } = chooseTheme(options, background.value, frame);
   const textColors = GROUND_TEXT[ground];
   // The name's colour: `usernameColor`, else (experimental) the display-name style's colours, else
   // the role's colour or gradient, each lifted to read on the ground; else the ground's own.
@@ -173,6 +182,8 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   const creationDate = new Intl.DateTimeFormat(options.localDateType ?? DEFAULT_DATE_LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
   return {
     scale,
+    /** The layout's canvas size and panel, in 1x pixels (the 3:1 card, or the tall welcome card's 16:9). */
+    frame,
     userId: profile.userId,
     palette,
     /** The background at the card's pixel size: a softened photo, or art generated from the palette. */
@@ -223,13 +234,15 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     badgesFrame: options.badgesFrame ?? false,
     /** Width the badge row takes at the top right (0 without badges), so the name can avoid it. */
     badgesWidth,
+    /** Where the badge row ends on the right. */
+    badgesRight,
     rank: options.rankData,
     // The welcome layout draws a customDate but not the creation date: unlabelled, on a card about
     // joining a server, an account's creation date reads as a random date.
     date:
       texts.customDate !== undefined
         ? { text: texts.customDate, custom: true, shown: true }
-        : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false, shown: layout !== 'welcome' },
+        : { text: creationDate.format(snowflakeCreatedAt(profile.userId)), custom: false, shown: layout !== 'welcome' && layout !== 'welcome-tall' },
     border: options.removeBorder ? undefined : (options.borderColor ?? rgba(lighten(palette.primary, 0.15))),
     /** Which step list draws the card (render-steps.ts `layoutSteps`). */
     layout,

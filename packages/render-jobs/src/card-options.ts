@@ -11,7 +11,7 @@ import { discordIdSchema } from './snowflake.ts';
  * field's description: the job contract does not depend on the drawing package).
  */
 const ANIMATED_CARD_CAPS_TEXT =
-  'An animated card loops after at most 10 s, has at most 60 frames (15 at the 2x scale), frames of at least 20 ms (10 ms or less in the source plays as 100 ms, as browsers do) and at most 4 MiB: over it, it is drawn again with half the frames (still over it at two frames, the answer is the still card). Every card, still or animated, is under Discord\'s 10 MiB upload limit by construction (a still card at the 2x scale cannot pass 4.4 MB).';
+  'An animated card loops after at most 10 s, has at most 60 frames (15 at the 2x scale), frames of at least 20 ms (10 ms or less in the source plays as 100 ms, as browsers do) and at most 4 MiB: over it, it is drawn again with half the frames (still over it at two frames, the answer is the still card). Every card, still or animated, is under Discord\'s 10 MiB upload limit by construction (a still card at the 2x scale cannot pass 4.4 MB, a tall welcome card 8.4 MB).';
 
 /**
  * The panel the card's text stands on. `frosted` (default): a tinted panel the legibility step
@@ -56,8 +56,12 @@ export const CARD_LIMITS = {
   maxLabelLength: 20,
 } as const;
 
-/** `profile`: the profile/rank card. `welcome`: a welcome (or goodbye) card with a big headline. `levelup`: old level -> new level. */
-export const CARD_LAYOUTS = ['profile', 'welcome', 'levelup'] as const;
+/**
+ * `profile`: the profile/rank card. `welcome`: a welcome (or goodbye) card with a big headline.
+ * `levelup`: old level -> new level. `welcome-tall`: the welcome card as a 16:9 image (960x540), a
+ * large centred avatar over the name.
+ */
+export const CARD_LAYOUTS = ['profile', 'welcome', 'levelup', 'welcome-tall'] as const;
 export type CardLayout = (typeof CARD_LAYOUTS)[number];
 export const DEFAULT_CARD_LAYOUT: CardLayout = 'profile';
 /** The welcome layout's headline when `headline` is not given. */
@@ -284,17 +288,17 @@ export const cardOptionsSchema = z.strictObject(
       .enum(CARD_LAYOUTS, { error: `must be one of ${CARD_LAYOUTS.join(', ')}` })
       .meta({
         description:
-          'Which card to draw. `profile` (default): the profile/rank card. `welcome`: a welcome or goodbye card: a large avatar on the left and, centred beside it, the `headline`, the name in large type, the tag, `message` and `customSubtitle`; badges stay top right, a `customDate` bottom right (the creation date is not shown). The welcome layout does not show `rankData` (it is accepted and validated, but not drawn). `levelup` (extension): a level-up card: the avatar, a `headline` (default `Level up!`), the old and the new level large (`rankData.previousLevel → rankData.level`; `rankData` is required), the name and `message`.',
+          'Which card to draw. `profile` (default): the profile/rank card. `welcome`: a welcome or goodbye card: a large avatar on the left and, centred beside it, the `headline`, the name in large type, the tag, `message` and `customSubtitle`; badges stay top right, a `customDate` bottom right (the creation date is not shown). The welcome layout does not show `rankData` (it is accepted and validated, but not drawn). `levelup` (extension): a level-up card: the avatar, a `headline` (default `Level up!`), the old and the new level large (`rankData.previousLevel → rankData.level`; `rankData` is required), the name and `message`. `welcome-tall`: the welcome card as a 16:9 image, 960x540 (1920x1080 at `scale: 2`), for a welcome channel: a large centred avatar, then, centred under it, the `headline` (the server, such as `Welcome to Pixel Garden`), the name as the largest line (two lines, broken between words, when long), the tag, `message` (the member number, such as `Member #1,234`) and `customSubtitle`; badges top right; no date, nameplate or server tag pill, and no `rankData`.',
         examples: ['welcome'],
       })
       .optional(),
     headline: text(
       CARD_LIMITS.maxHeadlineLength,
-      `Large title of the welcome layout, such as \`Welcome\` or \`Goodbye\`. \`{name}\` in it is replaced by the name the card draws (\`customUsername\`, else the display name), so \`Welcome, {name}!\` names the member; \`{{\` and \`}}\` draw one brace each (\`{{name}}\` draws \`{name}\`); any other brace is drawn as written. A headline (or name) too long for its line shrinks down to the layout's smallest headline size, then is cut with "…", never refused below ${CARD_LIMITS.maxHeadlineLength} characters. Default \`${DEFAULT_WELCOME_HEADLINE}\` (\`${DEFAULT_LEVELUP_HEADLINE}\` in the \`levelup\` layout). Latin, Greek and Cyrillic text is drawn in capitals. Only drawn when \`layout\` is \`welcome\` or \`levelup\`; the profile layout accepts and ignores it. An empty or blank headline hides the line.`,
+      `Large title of the welcome layout, such as \`Welcome\` or \`Goodbye\`. \`{name}\` in it is replaced by the name the card draws (\`customUsername\`, else the display name), so \`Welcome, {name}!\` names the member; \`{{\` and \`}}\` draw one brace each (\`{{name}}\` draws \`{name}\`); any other brace is drawn as written. A headline (or name) too long for its line shrinks down to the layout's smallest headline size, then is cut with "…", never refused below ${CARD_LIMITS.maxHeadlineLength} characters. Default \`${DEFAULT_WELCOME_HEADLINE}\` (\`${DEFAULT_LEVELUP_HEADLINE}\` in the \`levelup\` layout). Latin, Greek and Cyrillic text is drawn in capitals. Only drawn when \`layout\` is \`welcome\`, \`welcome-tall\` or \`levelup\`; in \`welcome-tall\` it names the server above the name (\`Welcome to Pixel Garden\`). the profile layout accepts and ignores it. An empty or blank headline hides the line.`,
     ).optional(),
     message: text(
       CARD_LIMITS.maxMessageLength,
-      'Line under the name in the welcome and levelup layouts, such as `You are member #1,234` or `Keep chatting!`. Default: none. Only drawn when `layout` is `welcome` or `levelup`; the profile layout accepts and ignores it (use `customSubtitle` there).',
+      'Line under the name in the welcome, welcome-tall and levelup layouts, such as `You are member #1,234` or `Keep chatting!` (`Member #1,234` under the name in `welcome-tall`). Default: none. Only drawn when `layout` is `welcome`, `welcome-tall` or `levelup`; the profile layout accepts and ignores it (use `customSubtitle` there).',
     ).optional(),
     animated: flag(
       `When true and the avatar (a Discord \`a_\` avatar, or \`customAvatar\`), the avatar decoration or \`customBackground\` (GIF, animated WebP or APNG) moves, the card moves: animated WebP, or GIF with \`format: "gif"\`; \`format\` \`png\` or \`avif\` with it is a 400. When nothing moves the answer is the still card (\`animated: false\` in the answer): PNG when \`format\` is not given, else in \`format\`. ${ANIMATED_CARD_CAPS_TEXT} Of a source, at most the first ${MAX_SOURCE_FRAMES} frames are read (a still card reads only the first). An animated card takes longer: about 1.2-1.4 s as WebP and 5 s as GIF on one core, against ~0.1 s for a still card. Default false.`,
@@ -322,7 +326,7 @@ export const cardOptionsSchema = z.strictObject(
       "Experimental: draws the user's `display_name_styles` (Discord's name font, effect and colours, which Discord does not document) with the closest bundled typeface and effect. May change or go without notice. Default false: the name is drawn in `fontFamily` and the role or name colour.",
     ).optional(),
     scale: scaleField(
-      'Pixel density: `1` (default) draws 900x300, `2` draws 1800x600 (HiDPI), every layout from the same design, so text and images are sharp on a phone or a 2x screen. An animated card at `2` keeps the same caps (at most 60 x 900 x 300 output pixels, so 15 frames, and 4 MiB). A still PNG at `2` is about 2.4x the bytes of one at `1` (~200-400 KB against 90-180 KB).',
+      'Pixel density: `1` (default) draws 900x300 (`welcome-tall`: 960x540), `2` draws 1800x600 (1920x1080) (HiDPI), every layout from the same design, so text and images are sharp on a phone or a 2x screen. An animated card at `2` keeps the same caps (at most 60 x 900 x 300 output pixels, so 15 frames, and 4 MiB). A still PNG at `2` is about 2.4x the bytes of one at `1` (~200-400 KB against 90-180 KB).',
     ).optional(),
   },
   { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },

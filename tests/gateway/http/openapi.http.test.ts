@@ -49,7 +49,8 @@ test('the document describes query parameters with types and required flags', (t
 test('the profile-image body documents the welcome layout fields: the layout values, text limits and where each is drawn', (t) => {
   for (const path of ['/v1/profile-image', '/v1/profile-image/{userId}']) {
     const properties = contract.document.paths[path].post.requestBody.content['application/json'].schema.properties;
-    t.deepEqual(properties.layout.enum, ['profile', 'welcome', 'levelup'], path);
+    t.deepEqual(properties.layout.enum, ['profile', 'welcome', 'levelup', 'welcome-tall'], path);
+    t.regex(properties.layout.description, /`welcome-tall`: the welcome card as a 16:9 image, 960x540/);
     t.is(properties.layout.type, 'string');
     t.regex(properties.layout.description, /`profile` \(default\)/);
     t.regex(properties.layout.description, /does not show `rankData`/);

@@ -175,6 +175,62 @@ test.serial('a bad row shows the API\'s 400 next to the rows field', async (t) =
   }
 });
 
+test.serial('the podium, the server header and scale 2 have controls in their groups; the preview is what the API draws with each', async (t) => {
+  const { page, reports } = await openPlayground(browser, gateway.url, DESKTOP);
+  try {
+    await page.click('#mode-leaderboard');
+    await page.waitForSelector('#field-rows');
+    const groupOf = (field: string) => page.$eval(`[data-field="${field}"]`, (wrapper) => wrapper.closest('fieldset')?.querySelector('legend')?.textContent ?? '');
+    t.deepEqual(
+      { podium: await groupOf('podium'), guild: await groupOf('guild'), background: await groupOf('background'), scale: await groupOf('scale') },
+      { podium: 'Board', guild: 'Board', background: 'Background', scale: 'Output' },
+    );
+    await page.type('#api-key', TEST_API_KEY);
+    await waitForRender(page, 0);
+    let body = JSON.parse(await snippet(page, 'json'));
+
+    // The example has two rows: a podium needs ranks 1, 2 and 3, and the API's 400 shows next to it.
+    await page.click('#field-podium');
+    t.true((await waitForError(page)).startsWith('400'));
+    const message = await page.$eval('[data-field="podium"] > .field-error', (node) => (node.hidden ? '' : node.textContent ?? ''));
+    t.regex(message, /podium needs rows ranked 1, 2 and 3/);
+
+    let renders = await renderCount(page);
+    const rows = [...body.rows, { ...body.rows[1], rank: 3, name: 'Noor Haddad', score: Math.max(0, body.rows[1].score - 120) }];
+    await retypeArea(page, '#field-rows', JSON.stringify(rows));
+    await waitForRender(page, renders);
+    body = JSON.parse(await snippet(page, 'json'));
+    t.like(body, { podium: true });
+    t.is(body.rows.length, 3);
+    const podium = await previewPixels(page);
+    t.is(differentPixels(podium, decodePng(await boardFromApi(body))), 0, 'the podium board the API draws');
+
+    // "Include guild" first (a guild without its name is the API's 400), then the name.
+    await page.click('#field-guild');
+    t.true((await waitForError(page)).startsWith('400'));
+    renders = await renderCount(page);
+    await page.type('#field-guild-name', 'Pixel Garden');
+    await waitForRender(page, renders);
+    body = JSON.parse(await snippet(page, 'json'));
+    t.deepEqual(body.guild, { name: 'Pixel Garden' });
+    const withGuild = await previewPixels(page);
+    t.true(withGuild.height > podium.height, 'the server header adds its band');
+    t.is(differentPixels(withGuild, decodePng(await boardFromApi(body))), 0);
+
+    renders = await renderCount(page);
+    await page.click('[data-field="scale"] input[value="2"]');
+    await waitForRender(page, renders);
+    body = JSON.parse(await snippet(page, 'json'));
+    t.is(body.scale, 2, 'sent as the number the API takes');
+    const hidpi = await previewPixels(page);
+    t.deepEqual([hidpi.width, hidpi.height], [withGuild.width * 2, withGuild.height * 2]);
+    // The two 400s asked for above are the browser's only complaints.
+    t.deepEqual(reports.consoleErrors.filter((error) => !error.includes('status of 400')), []);
+  } finally {
+    await page.close();
+  }
+});
+
 test.serial('Save as template saves the profile design without the member\'s fields; the API\'s errors show next to the button', async (t) => {
   const { page, reports } = await openPlayground(browser, gateway.url, DESKTOP);
   try {

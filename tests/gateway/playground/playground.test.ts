@@ -162,6 +162,68 @@ test.serial('changing the border colour and the layout changes the preview to wh
   t.deepEqual(reports.consoleErrors, []);
 });
 
+test.serial('the tall welcome layout, scale 2 and the glass panel have controls; the preview takes the 16:9 shape and shows what the API draws', async (t) => {
+  const { page, reports } = desktop;
+  const layouts = await page.$$eval('[data-field="layout"] input[type="radio"]', (radios) => radios.map((radio) => radio.parentElement.textContent));
+  t.true(layouts.includes('welcome-tall'), `layout choices: ${layouts.join(', ')}`);
+  // Each new option sits in the group it belongs to, not in "More options".
+  const groupOf = (field: string) => page.$eval(`[data-field="${field}"]`, (wrapper) => wrapper.closest('fieldset')?.querySelector('legend')?.textContent ?? '');
+  t.is(await groupOf('scale'), 'Output');
+  t.is(await groupOf('panel'), 'Background');
+
+  let renders = await renderCount(page);
+  await page.click('[data-field="layout"] input[value="welcome-tall"]');
+  await waitForRender(page, renders);
+  let body = JSON.parse(await snippet(page, 'json'));
+  t.is(body.layout, 'welcome-tall');
+  const tall = await previewPixels(page);
+  t.deepEqual([tall.width, tall.height], [960, 540], 'the tall welcome card is 960x540');
+  t.is(differentPixels(tall, decodePng(await cardFromApi(body))), 0, 'the preview is what the API draws');
+  const shape = await page.$eval('#preview', (preview) => {
+    const rect = preview.getBoundingClientRect();
+    return rect.width / rect.height;
+  });
+  t.true(Math.abs(shape - 16 / 9) < 0.05, `the preview box is 16:9 (${shape.toFixed(3)})`);
+  t.false(await page.$eval('[data-field="headline"]', (field) => field.classList.contains('inactive')), 'the tall welcome card draws the headline');
+  t.true(await page.$eval('[data-field="rankData"]', (field) => field.classList.contains('inactive')), 'and not rankData');
+  t.regex(await page.$eval('[data-field="rankData"] .layout-note', (note) => note.textContent), /profile and levelup layouts/);
+
+  renders = await renderCount(page);
+  await page.click('[data-field="scale"] input[value="2"]');
+  await waitForRender(page, renders);
+  body = JSON.parse(await snippet(page, 'json'));
+  t.is(body.scale, 2);
+  const hidpi = await previewPixels(page);
+  t.deepEqual([hidpi.width, hidpi.height], [1920, 1080], 'scale 2 doubles it');
+  t.regex(await page.$eval('#preview-full-size', (node) => node.textContent), /1920 × 1080/);
+
+  renders = await renderCount(page);
+  await page.click('[data-field="scale"] input[value=""]');
+  await waitForRender(page, renders);
+  renders = await renderCount(page);
+  await page.click('[data-field="panel"] input[value="glass"]');
+  await waitForRender(page, renders);
+  body = JSON.parse(await snippet(page, 'json'));
+  t.is(body.panel, 'glass');
+  t.is(body.scale, undefined);
+  t.is(differentPixels(await previewPixels(page), decodePng(await cardFromApi(body))), 0);
+
+  // Back to the 3:1 welcome card the next tests start from.
+  renders = await renderCount(page);
+  await page.click('[data-field="panel"] input[value=""]');
+  await waitForRender(page, renders);
+  renders = await renderCount(page);
+  await page.click('[data-field="layout"] input[value="welcome"]');
+  await waitForRender(page, renders);
+  const wide = await page.$eval('#preview', (preview) => {
+    const rect = preview.getBoundingClientRect();
+    return rect.width / rect.height;
+  });
+  t.true(Math.abs(wide - 3) < 0.05, `the preview box is 3:1 again (${wide.toFixed(3)})`);
+  t.deepEqual(reports.consoleErrors, []);
+  t.deepEqual(await desktop.violations(), []);
+});
+
 test.serial("a bad value shows the API's 400 message next to its field", async (t) => {
   const { page, reports } = desktop;
   await retype(page, '#field-usernameColor', '#12');

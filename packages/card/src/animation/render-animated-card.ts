@@ -2,7 +2,7 @@ import { type Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas
 import { prepareCardFonts } from '../fonts/card-fonts.ts';
 import { CardImageError } from '../images/card-image-error.ts';
 import { CardPixelBudget, type ImageTransform } from '../images/decode-image.ts';
-import { AVATAR_DECORATION_SCALE, CARD } from '../layout/card-layout.ts';
+import { AVATAR_DECORATION_SCALE } from '../layout/card-layout.ts';
 import { accentColor } from '../paint/palette.ts';
 import { softening } from '../paint/soften.ts';
 import type { CardInput } from '../profile/card-profile.ts';
@@ -62,8 +62,8 @@ export async function renderAnimatedCard(input: CardInput, options: AnimatedCard
   if (sources.length === 0) return stillCard(input, warnings);
   const prepared = performance.now();
 
-  const width = CARD.width * scene.scale;
-  const height = CARD.height * scene.scale;
+  const width = scene.frame.width * scene.scale;
+  const height = scene.frame.height * scene.scale;
   // Only the static layers draw text (the moving steps are the background and the avatar).
   const layers = withCardFontFamily(scene.fontFamily, () => staticLayers(scene, moving));
   let maxFrames = Math.min(ANIMATION_CAPS.maxFrames, Math.floor(ANIMATION_CAPS.maxOutputPixels / (width * height)));
@@ -128,7 +128,7 @@ async function readMovingLayers(input: CardInput, scene: Scene, budget: CardPixe
     }
   };
   const softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
-  const small = softening({ softness, width: CARD.width * scene.scale, height: CARD.height * scene.scale });
+  const small = softening({ softness, width: scene.frame.width * scene.scale, height: scene.frame.height * scene.scale });
   const backgroundField = input.images?.background ? 'customBackground' : 'banner';
   const avatarSide = Math.round(scene.avatar.box.radius * 2 * scene.scale);
   const decorationSide = Math.round(avatarSide * AVATAR_DECORATION_SCALE);
@@ -168,8 +168,8 @@ function staticLayers(scene: Scene, moving: MovingLayers): Layer[] {
       continue;
     }
     if (!current) {
-      const canvas = createCanvas(CARD.width * scene.scale, CARD.height * scene.scale);
-      current = cardContext(canvas, scene.scale);
+      const canvas = createCanvas(scene.frame.width * scene.scale, scene.frame.height * scene.scale);
+      current = cardContext(canvas, scene.frame, scene.scale);
       layers.push({ moving: false, canvas });
     }
     current.save();
@@ -194,15 +194,15 @@ function worstBackdrop(scene: Scene, background: AnimatedSource): Canvas {
     mergedContext.globalCompositeOperation = index === 0 ? 'source-over' : scene.ground === 'dark' ? 'lighten' : 'darken';
     mergedContext.drawImage(frame, 0, 0);
   }
-  const canvas = createCanvas(CARD.width * scene.scale, CARD.height * scene.scale);
-  cardContext(canvas, scene.scale).drawImage(merged, 0, 0, CARD.width, CARD.height);
+  const canvas = createCanvas(scene.frame.width * scene.scale, scene.frame.height * scene.scale);
+  cardContext(canvas, scene.frame, scene.scale).drawImage(merged, 0, 0, scene.frame.width, scene.frame.height);
   return canvas;
 }
 
 /** Every frame of the timeline, drawn and stacked top to bottom as straight-alpha RGBA (libvips' "toilet roll"). */
 function drawFrames(scene: Scene, moving: MovingLayers, layers: readonly Layer[], timeline: Timeline): Buffer {
-  const width = CARD.width * scene.scale;
-  const height = CARD.height * scene.scale;
+  const width = scene.frame.width * scene.scale;
+  const height = scene.frame.height * scene.scale;
   // The moving sources in the order the timeline was merged in (renderAnimatedCard).
   const merged = [moving.background, moving.avatar, moving.decoration].filter((source) => source !== undefined);
   const pixels = Buffer.alloc(width * height * 4 * timeline.sourceFrames.length);
@@ -214,11 +214,11 @@ function drawFrames(scene: Scene, moving: MovingLayers, layers: readonly Layer[]
       avatar: { ...scene.avatar, image: frameOf(moving.avatar) ?? scene.avatar.image, decoration: frameOf(moving.decoration) ?? scene.avatar.decoration },
     };
     // A new canvas each frame: clearing one under the card's antialiased clip would leave its corners' edge pixels half cleared.
-    const context = cardContext(createCanvas(width, height), scene.scale);
+    const context = cardContext(createCanvas(width, height), scene.frame, scene.scale);
     for (const layer of layers) {
       context.save();
       if (layer.moving) layer.step.draw(context, frameScene);
-      else context.drawImage(layer.canvas, 0, 0, CARD.width, CARD.height);
+      else context.drawImage(layer.canvas, 0, 0, scene.frame.width, scene.frame.height);
       context.restore();
     }
     const frame = context.getImageData(0, 0, width, height).data;

@@ -10,7 +10,20 @@ export { MIN_TEXT_SIZE } from './type-scale.ts';
 export const CARD = { width: CARD_WIDTH, height: 300, radius: 26 } as const;
 
 /** The frosted panel the content sits on, inset from the card edge. */
-export const PANEL = { x: 16, y: 16, width: 868, height: 268, radius: 20 } as const;
+const PANEL = { x: 16, y: 16, width: 868, height: 268, radius: 20 } as const;
+
+/**
+ * A layout's canvas and panel, in 1x pixels: every layout but `welcome-tall` draws on the 3:1
+ * CARD with its PANEL; the tall welcome card has its own (welcome-tall-layout.ts).
+ */
+export interface CardFrame {
+  width: number;
+  height: number;
+  radius: number;
+  panel: { x: number; y: number; width: number; height: number; radius: number };
+}
+
+export const CARD_FRAME: CardFrame = { ...CARD, panel: PANEL };
 
 /** Where the avatar sits; each layout has its own (the profile card's is AVATAR). */
 export interface AvatarBox {

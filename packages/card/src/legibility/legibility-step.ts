@@ -1,7 +1,6 @@
 import type { Rgb } from '@utility-api/render-jobs';
 import type { CanvasRenderingContext2D } from 'canvas';
 import { rgba } from '../color/color.ts';
-import { PANEL } from '../layout/card-layout.ts';
 import { textBounds, textColor, type PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath, type Rect } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
@@ -88,7 +87,8 @@ export function legibilityStepFor(textRuns: (context: CanvasRenderingContext2D, 
       // text that needs it gets its own scrim below instead.
       const panelAlpha = scene.panel === 'glass' ? 0 : Math.max(0, ...onPanelGround.map((measured) => alphaNeeded(measured.behind, measured.color, panelGround, measured.target)));
       if (panelAlpha > 0) {
-        roundedRectPath(context, PANEL.x, PANEL.y, PANEL.width, PANEL.height, PANEL.radius);
+        const { panel } = scene.frame;
+        roundedRectPath(context, panel.x, panel.y, panel.width, panel.height, panel.radius);
         context.fillStyle = rgba(panelGround, panelAlpha);
         context.fill();
       }

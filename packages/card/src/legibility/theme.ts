@@ -1,6 +1,6 @@
 import { DEFAULT_BACKGROUND_BRIGHTNESS, parseHexColor } from '@utility-api/render-jobs';
 import type { Canvas } from 'canvas';
-import { PANEL } from '../layout/card-layout.ts';
+import type { CardFrame } from '../layout/card-layout.ts';
 import { needsDarkGround, relativeLuminance } from './contrast.ts';
 import type { Ground } from './ground.ts';
 
@@ -41,17 +41,18 @@ const measured = new WeakMap<Canvas, Map<number, number>>();
  * of it used: reading the whole panel, or scaling it down first, cost more than the rest of the
  * card's drawing.
  */
-function backgroundLuminance(background: Canvas, veilAlpha: number): number {
+function backgroundLuminance(background: Canvas, veilAlpha: number, frame: CardFrame): number {
   const known = measured.get(background)?.get(veilAlpha);
   if (known !== undefined) return known;
-  const scale = background.width / (PANEL.x * 2 + PANEL.width);
+  const { panel } = frame;
+  const scale = background.width / frame.width;
   const context = background.getContext('2d');
-  const left = Math.round(PANEL.x * scale);
-  const width = Math.round(PANEL.width * scale);
+  const left = Math.round(panel.x * scale);
+  const width = Math.round(panel.width * scale);
   const step = SAMPLE_STEP * scale;
   const keep = 1 - veilAlpha;
   const luminances: number[] = [];
-  for (let y = Math.round(PANEL.y * scale); y < (PANEL.y + PANEL.height) * scale; y += step) {
+  for (let y = Math.round(panel.y * scale); y < (panel.y + panel.height) * scale; y += step) {
     const { data } = context.getImageData(left, y, width, 1);
     for (let offset = 0; offset < data.length; offset += step * 4) {
       luminances.push(relativeLuminance({ r: (data[offset] ?? 0) * keep, g: (data[offset + 1] ?? 0) * keep, b: (data[offset + 2] ?? 0) * keep }));
@@ -76,7 +77,7 @@ export interface CardTheme {
  * photo; the light theme does not need it, so a light background that takes the light theme keeps
  * its brightness unless the caller set one (then the veiled photo decides the theme).
  */
-export function chooseTheme(options: { usernameColor?: string | undefined; backgroundBrightness?: number | undefined }, background: Canvas): CardTheme {
+export function chooseTheme(options: { usernameColor?: string | undefined; backgroundBrightness?: number | undefined }, background: Canvas, frame: CardFrame): CardTheme {
   const { usernameColor, backgroundBrightness } = options;
   const defaultVeil = veilFor(DEFAULT_BACKGROUND_BRIGHTNESS);
   if (usernameColor !== undefined) {
@@ -85,7 +86,7 @@ export function chooseTheme(options: { usernameColor?: string | undefined; backg
   }
   if (backgroundBrightness !== undefined) {
     const veilAlpha = veilFor(backgroundBrightness);
-    return { ground: backgroundLuminance(background, veilAlpha) >= LIGHT_BACKGROUND_LUMINANCE ? 'light' : 'dark', veilAlpha };
+    return { ground: backgroundLuminance(background, veilAlpha, frame) >= LIGHT_BACKGROUND_LUMINANCE ? 'light' : 'dark', veilAlpha };
   }
-  return backgroundLuminance(background, 0) >= LIGHT_BACKGROUND_LUMINANCE ? { ground: 'light', veilAlpha: 0 } : { ground: 'dark', veilAlpha: defaultVeil };
+  return backgroundLuminance(background, 0, frame) >= LIGHT_BACKGROUND_LUMINANCE ? { ground: 'light', veilAlpha: 0 } : { ground: 'dark', veilAlpha: defaultVeil };
 }

@@ -49,7 +49,7 @@ export interface CardInput {
   options: CardOptions;
   /** Bytes for `options.customBackground`, `options.customAvatar` and each of `options.customBadges`, in order. */
   images?: { background?: Buffer | undefined; avatar?: Buffer | undefined; customBadges?: readonly Buffer[] | undefined };
-  /** 1 for 900x300, 2 for 1800x600 (HiDPI). Default 1. */
+  /** 1 for the design size (900x300; 960x540 for welcome-tall), 2 for twice as wide and tall (HiDPI). Default 1. */
   scale?: 1 | 2;
 }
 

@@ -1,15 +1,15 @@
 import { drawBadgeIcon } from '../icons/badge-icons.ts';
-import { BADGES, TEXT_COLUMN } from '../layout/card-layout.ts';
+import { BADGES } from '../layout/card-layout.ts';
 import { containRect, roundedRectPath } from '../paint/shapes.ts';
 import type { RenderStep } from './render-steps.ts';
 
-/** Badges in a row ending at the text column's right edge, optionally on a translucent pill. */
+/** Badges in a row ending at the layout's badge edge (the text column's right edge on 3:1 cards), optionally on a translucent pill. */
 export const badgesStep: RenderStep = {
   name: 'badges',
   draw(context, scene) {
     if (scene.badges.length === 0) return;
     const padding = scene.badgesFrame ? BADGES.framePadding : 0;
-    const left = TEXT_COLUMN.right - scene.badgesWidth;
+    const left = scene.badgesRight - scene.badgesWidth;
     if (scene.badgesFrame) {
       const height = BADGES.size + padding * 2;
       roundedRectPath(context, left, BADGES.top - padding, scene.badgesWidth, height, height / 2);

@@ -4,7 +4,7 @@ import { staticLayerCache } from '../cache/card-caches.ts';
 import { rgba } from '../color/color.ts';
 import { GROUND_COLOR, PANEL_ALPHA } from '../legibility/ground.ts';
 import { legibilityStepFor } from '../legibility/legibility-step.ts';
-import { BORDER, CARD, PANEL } from '../layout/card-layout.ts';
+import { BORDER, type CardFrame } from '../layout/card-layout.ts';
 import type { PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
@@ -17,6 +17,7 @@ import { rankBarStep, rankRowLayout } from './rank-bar.ts';
 import { textBlockLayout, textStep } from './text.ts';
 import { levelupTextLayout, levelupTextStep } from './levelup-text.ts';
 import { welcomeTextLayout, welcomeTextStep } from './welcome-text.ts';
+import { welcomeTallTextLayout, welcomeTallTextStep } from './welcome-tall-text.ts';
 
 /** One layer of the card. Steps run in order, each on the same context in 1x coordinates. */
 export interface RenderStep {
@@ -28,7 +29,7 @@ export interface RenderStep {
 const backgroundStep: RenderStep = {
   name: 'background',
   draw(context, scene) {
-    context.drawImage(scene.background, 0, 0, CARD.width, CARD.height);
+    context.drawImage(scene.background, 0, 0, scene.frame.width, scene.frame.height);
   },
 };
 
@@ -39,17 +40,18 @@ const backgroundStep: RenderStep = {
  * then composites, either way); the hairline edge is stroked on the card itself, because stroking
  * it on the layer would round its antialiased pixels differently (checked: off by one there).
  */
-function panelFill(ground: Scene['ground'], panel: Scene['panel'], scale: number): Canvas {
-  const key = `panel:${panel}:${ground}:${scale}`;
+function panelFill(frame: CardFrame, ground: Scene['ground'], panel: Scene['panel'], scale: number): Canvas {
+  const { panel: box } = frame;
+  const key = `panel:${panel}:${ground}:${scale}:${frame.width}x${frame.height}`;
   const cached = staticLayerCache.get(key);
   if (cached) return cached.canvas;
-  const canvas = createCanvas(CARD.width * scale, CARD.height * scale);
+  const canvas = createCanvas(frame.width * scale, frame.height * scale);
   const context = canvas.getContext('2d');
   context.scale(scale, scale);
-  roundedRectPath(context, PANEL.x, PANEL.y, PANEL.width, PANEL.height, PANEL.radius);
+  roundedRectPath(context, box.x, box.y, box.width, box.height, box.radius);
   const color = GROUND_COLOR[ground];
   const [leftAlpha, rightAlpha] = PANEL_ALPHA[panel][ground];
-  context.fillStyle = withStops(context.createLinearGradient(PANEL.x, 0, PANEL.x + PANEL.width, 0), [[0, rgba(color, leftAlpha)], [1, rgba(color, rightAlpha)]]);
+  context.fillStyle = withStops(context.createLinearGradient(box.x, 0, box.x + box.width, 0), [[0, rgba(color, leftAlpha)], [1, rgba(color, rightAlpha)]]);
   context.fill();
   staticLayerCache.set(key, { canvas });
   return canvas;
@@ -61,13 +63,14 @@ const overlayStep: RenderStep = {
   draw(context, scene) {
     if (scene.veilAlpha > 0) {
       context.fillStyle = `rgba(0, 0, 0, ${scene.veilAlpha})`;
-      context.fillRect(0, 0, CARD.width, CARD.height);
+      context.fillRect(0, 0, scene.frame.width, scene.frame.height);
     }
     context.save();
     context.setTransform(1, 0, 0, 1, 0, 0);
-    context.drawImage(panelFill(scene.ground, scene.panel, scene.scale), 0, 0);
+    context.drawImage(panelFill(scene.frame, scene.ground, scene.panel, scene.scale), 0, 0);
     context.restore();
-    roundedRectPath(context, PANEL.x, PANEL.y, PANEL.width, PANEL.height, PANEL.radius);
+    const { panel } = scene.frame;
+    roundedRectPath(context, panel.x, panel.y, panel.width, panel.height, panel.radius);
     context.lineWidth = 1;
     context.strokeStyle = scene.ground === 'dark' ? 'rgba(255, 255, 255, 0.10)' : 'rgba(255, 255, 255, 0.35)';
     context.stroke();
@@ -79,7 +82,8 @@ const borderStep: RenderStep = {
   draw(context, scene) {
     if (!scene.border) return;
     const inset = BORDER.width / 2;
-    roundedRectPath(context, inset, inset, CARD.width - BORDER.width, CARD.height - BORDER.width, CARD.radius - inset);
+    const { width, height, radius } = scene.frame;
+    roundedRectPath(context, inset, inset, width - BORDER.width, height - BORDER.width, radius - inset);
     context.lineWidth = BORDER.width;
     context.strokeStyle = scene.border;
     context.stroke();
@@ -123,12 +127,20 @@ const WELCOME_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, namep
  */
 const LEVELUP_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, legibilityStepFor(levelupTextLayout), avatarStep, levelupTextStep, borderStep];
 
+/**
+ * The tall welcome layout (16:9): the welcome card's layers around a centred avatar with the text
+ * under it. No nameplate, server tag or date: the name is the hero on its own line, and a date
+ * reads as random on a card about joining (docs/card-design.md).
+ */
+const WELCOME_TALL_STEPS: readonly RenderStep[] = [backgroundStep, overlayStep, legibilityStepFor(welcomeTallTextLayout), avatarStep, welcomeTallTextStep, badgesStep, borderStep];
+
 type LayoutSteps = { steps: readonly RenderStep[]; texts: (context: CanvasRenderingContext2D, scene: Scene) => PlacedText[] };
 
 const LAYOUT_STEPS: Readonly<Record<CardLayout, LayoutSteps>> = {
   profile: { steps: RENDER_STEPS, texts: profileCardTexts },
   welcome: { steps: WELCOME_STEPS, texts: welcomeCardTexts },
   levelup: { steps: LEVELUP_STEPS, texts: levelupTextLayout },
+  'welcome-tall': { steps: WELCOME_TALL_STEPS, texts: welcomeTallTextLayout },
 };
 
 /** The steps that draw a card of this layout, bottom layer first, and where its texts go. */

@@ -46,7 +46,7 @@ export function cardAltText(input: CardInput): string {
   const details: string[] = [];
   const quoted = (text: string | undefined) => (text === undefined || text === '' ? [] : [`“${text}”`]);
   const layout = options.layout ?? DEFAULT_CARD_LAYOUT;
-  if (layout === 'welcome') {
+  if (layout === 'welcome' || layout === 'welcome-tall') {
     details.push(...quoted(welcomeHeadline(options.headline, 'welcome', cardWords(options.labels).welcome, texts.name)), ...quoted(visibleText(options.message)), ...quoted(texts.subtitle));
   } else if (layout === 'levelup') {
     const rank = options.rankData;
@@ -60,7 +60,7 @@ export function cardAltText(input: CardInput): string {
     if (rank) details.push(`${word('level')} ${cardNumber(rank.level)}, ${word('rank')} #${cardNumber(rank.rank)}, ${cardNumber(rank.currentXp)} of ${cardNumber(rank.requiredXp)} ${word('xp')}`);
   }
   if (options.presenceStatus !== undefined) details.push(STATUS_WORDS[options.presenceStatus]);
-  const kind = layout === 'welcome' ? 'Welcome card' : layout === 'levelup' ? 'Level-up card' : 'Profile card';
+  const kind = layout === 'welcome' || layout === 'welcome-tall' ? 'Welcome card' : layout === 'levelup' ? 'Level-up card' : 'Profile card';
   // Mathematical letters (𝓯𝓪𝓷𝓬𝔂) said as the plain letters the card draws: a screen reader names each one ("mathematical bold script small f").
   return capped(spokenText(plainLetters(`${kind} for ${who}${details.length === 0 ? '' : `: ${details.join(', ')}`}.`)));
 }

@@ -98,7 +98,7 @@ function sharedPool({ embedded, renderLimits: { renderPool } }: ProfileImageDepe
 
 const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
   [
-    'Draws a 900x300 profile/welcome card, PNG unless `format` asks for WebP, AVIF or GIF, and answers with its public URL and an `altText` describing it. The user id travels in the query',
+    'Draws a 900x300 profile/welcome card (960x540 for `layout: "welcome-tall"`), PNG unless `format` asks for WebP, AVIF or GIF, and answers with its public URL and an `altText` describing it. The user id travels in the query',
     '(`?userId=`) or as the last path segment (`/v1/profile-image/{userId}`); both are the same operation.',
     'With `Accept: image/png` (or `image/webp`, `image/avif`, `image/gif`) the answer is the image itself, with its `Content-Type`,',
     '`Content-Length`, `ETag`, its public URL in `Content-Location` and the alt text in `X-Alt-Text`; an image type in `Accept` without',
@@ -110,7 +110,8 @@ const DESCRIPTION = (dependencies: ProfileImageDependencies) =>
     '`{"animated": true, "layout": "welcome", "message": "You are member #1,234", "customBackground": "<the URL of an animated GIF or WebP>"}`.',
     '`layout` picks the card: `profile` (default), `welcome`, a welcome/goodbye card with a big `headline` and a `message` line, or',
     '`levelup` (an extension), `rankData.previousLevel → rankData.level` large beside the avatar with the name and `message` (`rankData` required;',
-    '`previousLevel` defaults to `level − 1`).',
+    '`previousLevel` defaults to `level − 1`), or `welcome-tall`, the welcome card as a 16:9 image (960x540): a large centred avatar over the',
+    '`headline` (the server), the name and `message` (the member number).',
     'Every body field is optional and unknown fields are a 400 naming them. Booleans default to `false`;',
     `\`backgroundBrightness\` defaults to ${DEFAULT_BACKGROUND_BRIGHTNESS}; at most ${CARD_LIMITS.maxCustomBadges} \`customBadges\`;`,
     'image URLs must be http or https and may not point at private or loopback addresses; they are fetched by the renderer with a',

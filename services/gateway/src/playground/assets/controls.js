@@ -90,6 +90,8 @@ function checkboxControl(path, schema, alwaysSent) {
 /** Segmented radio buttons for short enums, a select for long ones. @returns {Control} */
 function choiceControl(/** @type {string} */ path, /** @type {JsonSchema} */ schema) {
   const values = (schema.enum ?? []).map(String);
+  // The value as the document lists it: a number enum (`scale`: 1, 2) is sent as a number, not as the radio's text.
+  const original = (/** @type {string} */ text) => (schema.enum ?? []).find((value) => String(value) === text) ?? text;
   const fallback = documentedDefault(schema.description);
   const defaultIsValue = fallback !== undefined && values.includes(fallback);
   // The option that sends nothing: the documented default when it is one of the values.
@@ -99,7 +101,7 @@ function choiceControl(/** @type {string} */ path, /** @type {JsonSchema} */ sch
     return {
       path,
       wrapper: fieldWrapper(path, schema, [select]),
-      read: () => (select.value === '' ? undefined : select.value),
+      read: () => (select.value === '' ? undefined : original(select.value)),
       write: (value) => {
         select.value = value === undefined || value === fallback ? '' : String(value);
       },
@@ -125,7 +127,7 @@ function choiceControl(/** @type {string} */ path, /** @type {JsonSchema} */ sch
     wrapper: fieldWrapper(path, schema, [segments]),
     read: () => {
       const checked = radios.find((radio) => radio.checked);
-      return checked === undefined || checked.value === '' ? undefined : checked.value;
+      return checked === undefined || checked.value === '' ? undefined : original(checked.value);
     },
     write,
     focus: () => (radios.find((radio) => radio.checked) ?? radios[0])?.focus(),

@@ -436,6 +436,8 @@ async function main() {
     buildRequest() {
       const { parameters } = form.read();
       const body = requestBody();
+      // The preview takes the shape of the card asked for: 3:1, or 16:9 for the tall welcome card (playground.css).
+      page.preview.dataset.layout = typeof body.layout === 'string' ? body.layout : 'profile';
       const query = new URLSearchParams(parameters).toString();
       const search = query ? `?${query}` : '';
       const sessionPath = sessionPreview();
@@ -457,7 +459,7 @@ async function main() {
       page.image.src = objectUrl;
       page.image.alt = answer.altText || 'The card';
       page.image.hidden = false;
-      // The same card at the width Discord gives a 900 px wide image in a chat message.
+      // The same card at the width Discord gives a 900 (960) px wide image in a chat message.
       page.discordImage.src = objectUrl;
       page.discordImage.alt = page.image.alt;
       page.discordSize.hidden = false;

@@ -12,13 +12,13 @@ const GROUPS = [
   { title: 'Card', fields: ['layout', 'userId', 'headline', 'message'] },
   { title: 'Text', fields: ['customUsername', 'customTag', 'customSubtitle', 'customDate', 'localDateType', 'fontFamily', 'labels'] },
   { title: 'Colours', fields: ['usernameColor', 'tagColor', 'borderColor', 'removeBorder', 'disableProfileTheme'] },
-  { title: 'Background', fields: ['customBackground', 'backgroundBrightness', 'moreBackgroundBlur'] },
+  { title: 'Background', fields: ['customBackground', 'background', 'backgroundBrightness', 'moreBackgroundBlur', 'panel'] },
   { title: 'Avatar', fields: ['presenceStatus', 'squareAvatar', 'removeAvatarFrame'] },
   { title: 'Badges', fields: ['customBadges', 'badgesFrame', 'overwriteBadges', 'removeBadges'] },
   { title: 'Rank and XP', fields: ['rankData'] },
-  { title: 'Board', fields: ['title', 'rows', 'highlight', 'scoreLabel'] },
+  { title: 'Board', fields: ['title', 'rows', 'highlight', 'scoreLabel', 'podium', 'guild'] },
   { title: 'Board colours', fields: ['autoColorRank', 'accentColor'] },
-  { title: 'Output', fields: ['format', 'animated'] },
+  { title: 'Output', fields: ['format', 'scale', 'animated'] },
 ];
 
 /**
@@ -145,13 +145,15 @@ export function buildCardForm(form, operation) {
     for (const [name, onlyIn] of Object.entries(DRAWN_ONLY_IN_LAYOUT)) {
       const wrapper = wrappers.get(name);
       if (!wrapper) continue;
-      wrapper.classList.toggle('inactive', layout !== onlyIn);
+      const drawn = onlyIn.includes(layout);
+      wrapper.classList.toggle('inactive', !drawn);
       let note = wrapper.querySelector(':scope > .layout-note');
       if (!note) {
-        note = element('p', { class: 'layout-note' }, [`Drawn only in the ${onlyIn} layout.`]);
+        const names = onlyIn.length === 1 ? `the ${onlyIn[0]} layout` : `the ${onlyIn.slice(0, -1).join(', ')} and ${onlyIn.at(-1)} layouts`;
+        note = element('p', { class: 'layout-note' }, [`Drawn only in ${names}.`]);
         wrapper.querySelector(':scope > .field-error')?.before(note);
       }
-      note.toggleAttribute('hidden', layout === onlyIn);
+      note.toggleAttribute('hidden', drawn);
     }
   };
   markLayout();

@@ -14,7 +14,14 @@ export function imageTypeFor(/** @type {Record<string, unknown>} */ body) {
 }
 
 /** Fields one layout draws and the other ignores; the form greys them out, the snippets leave them out. */
-export const DRAWN_ONLY_IN_LAYOUT = { headline: 'welcome', message: 'welcome', rankData: 'profile' };
+export const DRAWN_ONLY_IN_LAYOUT = {
+  headline: ['welcome', 'welcome-tall', 'levelup'],
+  message: ['welcome', 'welcome-tall', 'levelup'],
+  rankData: ['profile', 'levelup'],
+};
+
+/** The welcome layouts: the 3:1 banner and the 16:9 tall card; a bot sends either when a member joins or leaves. */
+const WELCOME_LAYOUTS = ['welcome', 'welcome-tall'];
 
 /**
  * The member's own fields: a bot snippet sends the member's Discord objects instead (its name,
@@ -25,8 +32,8 @@ const MEMBER_OWN_FIELDS = ['customUsername', 'customAvatar', 'discordUser', 'dis
 /** The design a bot snippet sends for every member: the drawn fields less the member's own. */
 const botOptions = (/** @type {Record<string, unknown>} */ body) => Object.fromEntries(Object.entries(drawnFields(body)).filter(([name]) => !MEMBER_OWN_FIELDS.includes(name)));
 
-/** The layout a body draws: `profile` unless it says `welcome` (the API's default). */
-const layoutOf = (/** @type {Record<string, unknown>} */ body) => (body.layout === 'welcome' ? 'welcome' : 'profile');
+/** The layout a body draws: the one it names, else `profile` (the API's default). */
+const layoutOf = (/** @type {Record<string, unknown>} */ body) => (typeof body.layout === 'string' ? body.layout : 'profile');
 
 /**
  * The body without the fields its layout does not draw: a snippet carries only what shapes the card.
@@ -35,8 +42,8 @@ const layoutOf = (/** @type {Record<string, unknown>} */ body) => (body.layout =
 function drawnFields(body) {
   const layout = layoutOf(body);
   return Object.fromEntries(Object.entries(body).filter(([name]) => {
-    const onlyIn = /** @type {Record<string, string>} */ (DRAWN_ONLY_IN_LAYOUT)[name];
-    return onlyIn === undefined || onlyIn === layout;
+    const onlyIn = /** @type {Record<string, string[]>} */ (DRAWN_ONLY_IN_LAYOUT)[name];
+    return onlyIn === undefined || onlyIn.includes(layout);
   }));
 }
 
@@ -47,7 +54,7 @@ function drawnFields(body) {
  * @returns {'join' | 'leave' | 'rank'}
  */
 function botEventFor(body) {
-  if (layoutOf(body) === 'profile') return 'rank';
+  if (!WELCOME_LAYOUTS.includes(layoutOf(body))) return 'rank';
   return typeof body.headline === 'string' && /\b(good ?bye|bye|farewell|see you)\b/i.test(body.headline) ? 'leave' : 'join';
 }
 
