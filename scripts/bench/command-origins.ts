@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freeLoopbackPort, GATEWAY_ENTRY } from '../local-stack/local-stack.ts';
 import { startRedisServer } from '../local-stack/redis-server.ts';
 import { startS3Server } from '../local-stack/s3-server.ts';
-import { startServiceProcess, type ServiceProcess } from '../local-stack/service-process.ts';
+import { REPO_ROOT, startServiceProcess, type ServiceProcess } from '../local-stack/service-process.ts';
 import { BENCH_API_KEY } from './light-endpoints.ts';
 import { USER_ID } from './profile-image.ts';
 
@@ -22,8 +22,9 @@ const cards = Number(process.argv[2] ?? 300);
 const concurrency = Number(process.argv[3] ?? 8);
 
 function bullmqScriptNames(): Map<string, string> {
-  const require = createRequire(join(process.cwd(), 'services/renderer/package.json'));
-  const directory = join(dirname(require.resolve('bullmq')), 'scripts');
+  // The renderer's own copy (its dependency, linked by pnpm), the scripts it runs.
+  const directory = join(REPO_ROOT, 'services/renderer/node_modules/bullmq/dist/esm/scripts');
+  const require = createRequire(import.meta.url);
   const names = new Map<string, string>();
   for (const file of readdirSync(directory).filter((name) => name.endsWith('.js') && !name.startsWith('index'))) {
     const source = require(join(directory, file)) as Record<string, { name: string; content: string }>;
