@@ -38,8 +38,6 @@ redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`;
 const CARD_SLOTS_KEY_PREFIX = 'utility-api:cards-in-flight';
-/** The sorted set of a key's card slots; the render queue reads its size as the rank of the key's next card. */
-export const cardSlotsKey = (keyId: string) => `${CARD_SLOTS_KEY_PREFIX}:${keyId}`;
 type CardSlotCommands = { takeCardSlot(key: string, now: number, cap: number, lapsesAt: number, slot: string, ttlMs: number): Promise<number> };
 
 /** Addresses remembered as blocked; past this the expired ones, then the oldest, are dropped. */
@@ -166,7 +164,7 @@ export class RateLimits {
     const cap = this.#settings.cardsInFlightPerKey;
     const redis = this.#redis as (RedisClient & CardSlotCommands) | undefined;
     if (redis && performance.now() >= this.#storeRetryAt) {
-      const key = cardSlotsKey(keyId);
+      const key = `${CARD_SLOTS_KEY_PREFIX}:${keyId}`;
       // Random, not the request id: a caller chooses its X-Request-Id and could reuse one.
       const slot = randomUUID();
       const now = Date.now();

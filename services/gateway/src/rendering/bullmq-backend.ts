@@ -127,19 +127,7 @@ function readResult(returnvalue: unknown): RenderJobResult {
  * the jobs' BullMQ priority (KEY_RANK_SCRIPT); a job nobody waits for any more is withdrawn or
  * marked (`leave`).
  */
-export async function createBullmqBackend(parts: {
-  producer: RedisClient;
-  events: RedisClient;
-  logger: Logger;
-  registry: Registry;
-  shards: number;
-  /**
-   * Where a key's card slots are counted, when admission holds them (RATE_LIMITS on): every card in
-   * the queue holds one, so their count is the key's cards in progress, and a job's rank is read
-   * from it with one ZCARD instead of a rank set of the queue's own (KEY_RANK_SCRIPT, its upkeep).
-   */
-  cardSlotsKey?: ((keyId: string) => string) | undefined;
-}): Promise<RenderBackend & { close(): Promise<void> }> {
+export async function createBullmqBackend(parts: { producer: RedisClient; events: RedisClient; logger: Logger; registry: Registry; shards: number }): Promise<RenderBackend & { close(): Promise<void> }> {
   // One Queue per shard, all on the one producer connection; a job goes to its id's shard.
   const shards = renderQueueShards(parts.shards);
   const queues = shards.shards.map((shard) => new Queue(RENDER_QUEUE_NAME, { connection: parts.producer, prefix: shard.prefix }));
@@ -262,12 +250,8 @@ export async function createBullmqBackend(parts: {
   const jobKey = (jobId: string) => queueOf(jobId).toKey(jobId);
   const finishedState = async (jobId: string) => jobStateOf(await parts.producer.hmget(jobKey(jobId), ...JOB_STATE_FIELDS));
 
-  /**
-   * The key's cards in progress, this one included: the slots it holds, or its jobs in the queues
-   * (KEY_RANK_SCRIPT) when admission holds no slots.
-   */
+  /** The key's jobs in the queues, this one included (KEY_RANK_SCRIPT). */
   const keyRank = async (keyId: string, jobId: string) => {
-    if (parts.cardSlotsKey) return redis.zcard(parts.cardSlotsKey(keyId));
     const now = Date.now();
     rankCalls += 1;
     return redis.cardKeyRank(renderKeyJobsKey(keyId), jobId, now, now - BOOKKEEPING_TTL_MS, BOOKKEEPING_TTL_MS, rankCalls % KEY_RANK_PRUNE_EVERY === 0 ? 1 : 0);
@@ -316,7 +300,7 @@ export async function createBullmqBackend(parts: {
       parts.logger.info({ jobId, removed: removed === 1 }, removed === 1 ? 'render job abandoned: removed from the queue' : 'render job abandoned while a renderer holds it: marked');
     }
     // The job no longer counts to its key's rank once its adder stops waiting for it.
-    if (added && payload.keyId !== undefined && !parts.cardSlotsKey) await redis.zrem(renderKeyJobsKey(payload.keyId), jobId);
+    if (added && payload.keyId !== undefined) await redis.zrem(renderKeyJobsKey(payload.keyId), jobId);
   };
 
   return {

@@ -4,7 +4,6 @@ import { openMediaStore, type MediaStore } from '@utility-api/media-store';
 import { claimRenderQueueShards } from '@utility-api/render-jobs';
 import type { Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.ts';
-import { cardSlotsKey } from '../rate-limits/rate-limits.ts';
 import { inMemoryBackingStore, type BackingStore } from '../health/backing-store.ts';
 import { createBullmqBackend } from './bullmq-backend.ts';
 import { createEmbeddedBackend } from './embedded-backend.ts';
@@ -52,11 +51,7 @@ export async function openRenderBackends(config: GatewayConfig, logger: Logger, 
   await checkRedisAtBoot(producer, { allowEviction: config.allowRedisEviction, logger });
   // Before any card is queued: a gateway on another shard count would queue cards in shards no renderer reads.
   await claimRenderQueueShards(producer, config.renderQueueShards);
-  const bullmq = lifecycle.add(
-    'render queue',
-    await createBullmqBackend({ producer, events, logger, registry, shards: config.renderQueueShards, cardSlotsKey: config.rateLimits.enabled ? cardSlotsKey : undefined }),
-    (opened) => opened.close(),
-  );
+  const bullmq = lifecycle.add('render queue', await createBullmqBackend({ producer, events, logger, registry, shards: config.renderQueueShards }), (opened) => opened.close());
   if (media.kind === 'disk') logger.warn('distributed mode with a disk media store: renderers must share MEDIA_DIR with this gateway');
   logger.info({ store: media.kind, redis: config.redis.kind }, 'distributed mode: rendering through BullMQ');
   return {
