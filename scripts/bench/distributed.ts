@@ -56,7 +56,7 @@ export interface DistributedMeasurement {
   commandsPerCard: number;
   commandsPerCardByShard: number[];
   topCommands: { command: string; perCard: number }[];
-  /** The busiest master's cards/s at one full core (1000 / its ms per card), times the masters. */
+  /** The system's cards/s when its busiest master is at one full core (1000 / that master's ms per card). */
   impliedCeiling: number;
 }
 
@@ -166,7 +166,9 @@ async function measure(topology: Topology, gateways: number, settings: Distribut
         commandsPerCard: byShard.reduce((sum, value) => sum + value, 0),
         commandsPerCardByShard: byShard,
         topCommands: [...merged].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([command, calls]) => ({ command, perCard: calls / cards })),
-        impliedCeiling: busiest > 0 ? (1000 / busiest) * topology.shards : Number.POSITIVE_INFINITY,
+        // Each master's ms are per card of the whole system (its CPU over every card drawn), so they
+        // already are its share: the busiest one is at a full core when the system draws 1000 / its ms.
+        impliedCeiling: busiest > 0 ? 1000 / busiest : Number.POSITIVE_INFINITY,
       };
     } finally {
       await Promise.all(loops.map((loop) => loop.stop()));

@@ -1,6 +1,6 @@
 import { checkRedisAtBoot, runService } from '@utility-api/infra';
 import { createRedisConnection } from '@utility-api/infra/redis';
-import type { RenderJobResult } from '@utility-api/render-jobs';
+import { claimRenderQueueShards, type RenderJobResult } from '@utility-api/render-jobs';
 import { createRenderWorkers } from '../../services/renderer/src/bullmq-render-worker.ts';
 import { loadRendererConfig } from '../../services/renderer/src/config.ts';
 
@@ -29,6 +29,7 @@ await runService({
   async start(config, logger, lifecycle) {
     const redis = lifecycle.add('redis', createRedisConnection(config.redis, 'blocking', 'renderer'), (connection) => void connection.disconnect());
     await checkRedisAtBoot(redis, { allowEviction: config.allowRedisEviction, logger });
+    await claimRenderQueueShards(redis, config.queueShards);
     const engine = { process: async () => NOOP_RESULT, pool: { animatedPerTenant: 1 } };
     const workers = createRenderWorkers({ connection: redis, engine, concurrency: config.concurrency, locks: config.locks, logger, shards: config.queueShards });
     for (const worker of workers) {

@@ -14,7 +14,7 @@ const queueJobs = (metrics: string, state: string) => metricValue(metrics, `card
 const queuedInRedis = (metrics: string) => queueJobs(metrics, 'waiting') + queueJobs(metrics, 'prioritized') + queueJobs(metrics, 'delayed');
 
 /** Registers the scenario on a stack started with `env` on top of the scenario's settings (`RENDER_QUEUE_SHARDS`). */
-export function registerDistributedFairness(test: TestFn, env: Record<string, string>, mode: string, options: { hangUp?: boolean } = {}): void {
+export function registerDistributedFairness(test: TestFn, env: Record<string, string>, mode: string): void {
 let stack: LocalStack;
 let images: ImageServer;
 let rendererMetricsUrl: string;
@@ -51,6 +51,5 @@ registerNoisyNeighbourTests(
   }),
   () => images,
   mode,
-  options,
 );
 }

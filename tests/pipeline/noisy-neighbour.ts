@@ -68,12 +68,7 @@ function postCard(url: string, key: string, body: Record<string, unknown>, signa
   });
 }
 
-/**
- * `hangUp: false` leaves out the hang-up scenario: its precondition counts cards queued outside the
- * renderer, which a renderer reading several queue shards (holding shards × RENDER_CONCURRENCY
- * jobs) does not leave (docs/redis-cluster.md, "Sharded render queues").
- */
-export function registerNoisyNeighbourTests(test: TestFn, target: () => FairnessTarget, images: () => ImageServer, mode: string, options: { hangUp?: boolean } = {}): void {
+export function registerNoisyNeighbourTests(test: TestFn, target: () => FairnessTarget, images: () => ImageServer, mode: string): void {
   // An animated GIF card: drawing its frames and quantising each to 256 colours keeps a worker busy
   // for seconds, so the few answers in flight when a quiet card arrives weigh little in the counts.
   const slowCard = () => ({ animated: true, format: 'gif', customBackground: `${images().url}${SLOW_PATH}` });
@@ -121,7 +116,6 @@ export function registerNoisyNeighbourTests(test: TestFn, target: () => Fairness
     t.true(noisyAnswers.every(({ status }) => status === 200 || status === 504), 'the noisy key is slowed down, never failed');
   });
 
-  if (options.hangUp === false) return;
   test.serial(`${mode}: cards whose clients hung up leave the queue and are not drawn`, async (t) => {
     const { url, workers, startsBeforeAbandonNoticed } = target();
     const queuedCards = () => target().queuedCards();

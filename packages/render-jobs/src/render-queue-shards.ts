@@ -71,3 +71,35 @@ export function renderQueueShards(count: number): RenderQueueShards {
     abandoned: (jobId) => `${shardOf(jobId).prefix}:abandoned:${jobId}`,
   };
 }
+
+/**
+ * Where Redis records the RENDER_QUEUE_SHARDS of the deployment: set by the first gateway or
+ * renderer that starts, compared by every later one. Not under a shard's tag (its name would
+ * depend on the count it records).
+ */
+export const RENDER_QUEUE_SHARDS_KEY = 'utility-api:render-queue-shards';
+
+/** A process configured with another shard count than the one its gateways and renderers already use. */
+class RenderQueueShardsMismatchError extends Error {
+  constructor(configured: number, recorded: string) {
+    super(
+      `RENDER_QUEUE_SHARDS is ${configured} here but ${recorded} in Redis (${RENDER_QUEUE_SHARDS_KEY}, recorded by the first gateway or renderer): ` +
+        'with another count this process would queue cards no renderer reads, or read queues no gateway fills. ' +
+        `Start it with RENDER_QUEUE_SHARDS=${recorded}; to change the count, stop every gateway and renderer, delete ${RENDER_QUEUE_SHARDS_KEY}, and start them all with the new one.`,
+    );
+    this.name = 'RenderQueueShardsMismatchError';
+  }
+}
+
+/**
+ * Records `count` as the deployment's shard count if none is recorded yet, and refuses (throws
+ * RenderQueueShardsMismatchError) when another one is: every gateway and renderer calls it at boot,
+ * before it touches a queue. The record has no expiry: a mismatch is refused even after every
+ * process stopped, since jobs may still wait in the queues of the recorded count.
+ */
+export async function claimRenderQueueShards(redis: { set(key: string, value: string, nx: 'NX'): Promise<unknown>; get(key: string): Promise<string | null> }, count: number): Promise<void> {
+  if ((await redis.set(RENDER_QUEUE_SHARDS_KEY, String(count), 'NX')) === 'OK') return;
+  const recorded = await redis.get(RENDER_QUEUE_SHARDS_KEY);
+  // Deleted between the two calls (an operator changing the count): the next start records it.
+  if (recorded !== null && recorded !== String(count)) throw new RenderQueueShardsMismatchError(count, recorded);
+}

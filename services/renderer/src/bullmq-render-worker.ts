@@ -144,11 +144,16 @@ export function createRenderWorkers(parts: {
    * Hands a finished job's answer to the gateways waiting for it: one entry on each registered
    * gateway's reply stream. Run once BullMQ has stored the job as finished, so a gateway that
    * registers after the waiters were read finds the answer in the job itself (it registers before
-   * it reads the job). NOMKSTREAM: a dead gateway's expired stream is not brought back. A lost
-   * entry (a failover, an error here) is found by the waiter's recheck of the job.
+   * it reads the job). The waiter hash is deleted with the same round trip: the gateways answered
+   * here do not leave the job (one script call fewer per card), and one that registered since
+   * reads the finished job and leaves as usual. NOMKSTREAM: a dead gateway's expired stream is not
+   * brought back. A lost entry (a failover, an error here) is found by the waiter's recheck of the job.
    */
   const deliver = async (entry: ReplyEntry) => {
-    const gateways = await connection.hkeys(shards.waiters(entry.jobId));
+    const waiters = shards.waiters(entry.jobId);
+    const [read] = (await connection.pipeline().hkeys(waiters).del(waiters).exec()) ?? [];
+    if (read?.[0]) throw read[0];
+    const gateways = (read?.[1] ?? []) as string[];
     const fields = replyFields(entry);
     await Promise.all(gateways.map((gatewayId) => connection.xadd(replyStreamKey(gatewayId), 'NOMKSTREAM', 'MAXLEN', '~', REPLY_STREAM.maxLength, '*', ...fields)));
   };

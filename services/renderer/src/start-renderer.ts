@@ -2,7 +2,7 @@ import { checkRedisAtBoot, type Lifecycle, type Logger } from '@utility-api/infr
 import { createRedisConnection } from '@utility-api/infra/redis';
 import { openMediaStore } from '@utility-api/media-store';
 import { createRenderEngine } from '@utility-api/render-engine';
-import { RENDER_ABANDONED_REASON } from '@utility-api/render-jobs';
+import { claimRenderQueueShards, RENDER_ABANDONED_REASON } from '@utility-api/render-jobs';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createRenderWorkers } from './bullmq-render-worker.ts';
 import type { RendererConfig } from './config.ts';
@@ -12,6 +12,8 @@ import { startHealthServer } from './health-server.ts';
 export async function startRenderer(config: RendererConfig, logger: Logger, lifecycle: Lifecycle): Promise<void> {
   const redis = lifecycle.add('redis', createRedisConnection(config.redis, 'blocking', 'renderer'), (connection) => void connection.disconnect());
   await checkRedisAtBoot(redis, { allowEviction: config.allowRedisEviction, logger });
+  // Before any queue is read: a renderer on another shard count would leave some shards unread.
+  await claimRenderQueueShards(redis, config.queueShards);
   const store = await openMediaStore(config.rendering.media, logger, lifecycle);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

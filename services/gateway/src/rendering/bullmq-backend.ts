@@ -20,7 +20,7 @@ import {
   type RenderJobResult,
   type ReplyEntry,
 } from '@utility-api/render-jobs';
-import { Job, Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import { Gauge, type Registry } from 'prom-client';
 import { RenderQueueUnavailableError, type RenderBackend } from './render-queue.ts';
 
@@ -54,16 +54,41 @@ const BOOKKEEPING_TTL_MS = RENDER_RETENTION.completedAgeSeconds * 1000;
 const LOWEST_PRIORITY = 2_097_151;
 
 /**
- * A key's rank among its own cards in the queue: prunes entries older than any job lives (left by
- * a gateway that died), adds this job, and counts. The rank is the job's BullMQ priority (lower
- * runs first), so every key's first card is ahead of every key's second card, and so on: a key's
- * cards queue behind its own, round robin between keys, without BullMQ Pro's groups.
+ * A key's rank among its own cards in the queue: adds this job and counts. The rank is the job's
+ * BullMQ priority (lower runs first), so every key's first card is ahead of every key's second
+ * card, and so on: a key's cards queue behind its own, round robin between keys, without BullMQ
+ * Pro's groups. Entries older than any job lives (left by a gateway that died) are pruned, and the
+ * set's expiry renewed, when the set is new and on one call in KEY_RANK_PRUNE_EVERY (ARGV[5]):
+ * a stale entry only lowers its key's priority a little until then, and every card pays two
+ * commands fewer.
  */
 const KEY_RANK_SCRIPT = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return redis.call('ZCARD', KEYS[1])`;
+local rank = redis.call('ZCARD', KEYS[1])
+if rank == 1 or ARGV[5] == '1' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  if rank > 1 then rank = redis.call('ZCARD', KEYS[1]) end
+end
+return rank`;
+const KEY_RANK_PRUNE_EVERY = 16;
+
+/** The job hash's fields a waiter reads: `timestamp` (present in every stored job) tells absent from pending. */
+const JOB_STATE_FIELDS = ['timestamp', 'finishedOn', 'failedReason', 'returnvalue'] as const;
+type JobStateFields = (string | null)[];
+
+/**
+ * This gateway waits for the job: one wait more under its id in the job's waiter hash (renewing
+ * the hash's expiry), any abandonment mark a renderer has not acted on taken back, and the job's
+ * state read, in one round trip (all three keys under the job's shard's hash tag). Reading after
+ * registering is what makes a finished job's answer never missed: a renderer reads the waiters
+ * only once the job is stored as finished.
+ */
+const REGISTER_SCRIPT = `
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('DEL', KEYS[2])
+return redis.call('HMGET', KEYS[3], ${JOB_STATE_FIELDS.map((field) => `'${field}'`).join(', ')})`;
 
 /**
  * This gateway leaves a job: one wait fewer under its id; returns how many gateways still wait
@@ -75,14 +100,15 @@ if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return redis.call('HLEN', KEYS[1])`;
 
 type FairnessCommands = {
-  cardKeyRank(key: string, jobId: string, now: number, staleBefore: number, ttlMs: number): Promise<number>;
+  cardKeyRank(key: string, jobId: string, now: number, staleBefore: number, ttlMs: number, prune: 0 | 1): Promise<number>;
+  cardJobRegister(waitersKey: string, abandonedKey: string, jobKey: string, gatewayId: string, ttlMs: number): Promise<JobStateFields>;
   cardJobLeave(key: string, gatewayId: string): Promise<number>;
 };
 
 /** A completed job's return value, or `render_failed` for one that does not match the contract. */
 function readResult(returnvalue: unknown): RenderJobResult {
   try {
-    // The reply stream hands the value over as JSON text, a fetched Job already parsed.
+    // JSON text, as BullMQ stores it and the reply stream hands it over.
     const parsed = renderJobResultSchema.safeParse(typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue);
     if (parsed.success) return parsed.data;
   } catch {
@@ -127,22 +153,30 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
   const redis = parts.producer as RedisClient & FairnessCommands;
   redis.defineCommand('cardKeyRank', { numberOfKeys: 1, lua: KEY_RANK_SCRIPT });
   redis.defineCommand('cardJobLeave', { numberOfKeys: 1, lua: LEAVE_SCRIPT });
+  redis.defineCommand('cardJobRegister', { numberOfKeys: 3, lua: REGISTER_SCRIPT });
+  let rankCalls = 0;
 
   interface Waiter {
     resolve(result: RenderJobResult): void;
     reject(error: unknown): void;
+    /**
+     * Settled by a renderer's entry on the reply stream: that renderer has deleted the job's waiter
+     * hash (this gateway's field with it) and the job is finished, so there is nothing to leave.
+     */
+    answeredOnStream?: boolean;
   }
   const waiters = new Map<string, Waiter>();
-  const settle = (jobId: string, outcome: { result: RenderJobResult } | { error: unknown }) => {
+  const settle = (jobId: string, outcome: { result: RenderJobResult } | { error: unknown }, onStream = false) => {
     const waiter = waiters.get(jobId);
     waiters.delete(jobId);
+    if (waiter && onStream) waiter.answeredOnStream = true;
     if ('result' in outcome) waiter?.resolve(outcome.result);
     else waiter?.reject(outcome.error);
   };
   const settleFromReply = (entry: ReplyEntry) => {
-    if ('result' in entry) settle(entry.jobId, { result: readResult(entry.result) });
+    if ('result' in entry) settle(entry.jobId, { result: readResult(entry.result) }, true);
     // A job a renderer dropped because nobody waited is no verdict on the card: a caller who came back asks again.
-    else settle(entry.jobId, entry.failedReason === RENDER_ABANDONED_REASON ? { error: new RenderAbandonedError() } : { result: FAILED_JOB });
+    else settle(entry.jobId, entry.failedReason === RENDER_ABANDONED_REASON ? { error: new RenderAbandonedError() } : { result: FAILED_JOB }, true);
   };
 
   /**
@@ -201,39 +235,47 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
    * 'expired' for a failed job past RENDER_RETENTION.failedAgeSeconds (BullMQ removes those only
    * when another job fails, so one may linger: its card may be tried again).
    */
-  const finishedState = async (jobId: string): Promise<RenderJobResult | 'pending' | 'absent' | 'abandoned' | 'expired'> => {
-    const job = await Job.fromId<unknown, unknown>(queueOf(jobId), jobId);
-    if (!job) return 'absent';
-    if (job.finishedOn === undefined) return 'pending';
-    if (job.failedReason === RENDER_ABANDONED_REASON) return 'abandoned';
-    // A job that completed after a failed attempt keeps that attempt's failedReason: its value decides.
-    const result = readResult(job.returnvalue);
+  const jobStateOf = ([timestamp, finishedOn, failedReason, returnvalue]: JobStateFields): RenderJobResult | 'pending' | 'absent' | 'abandoned' | 'expired' => {
+    if (timestamp === null || timestamp === undefined) return 'absent';
+    if (!finishedOn) return 'pending';
+    if (failedReason === RENDER_ABANDONED_REASON) return 'abandoned';
+    // A job that completed after a failed attempt keeps that attempt's failedReason: its value decides
+    // (BullMQ stores it as JSON text; a failed job has none).
+    const result = readResult(returnvalue ?? undefined);
     if (result.ok || result.failure.code !== 'render_failed') return result;
     // Refused for what is left of the wait from when it failed, so Retry-After tells it.
-    const leftMs = job.finishedOn + RENDER_RETENTION.failedAgeSeconds * 1000 - Date.now();
+    const leftMs = Number(finishedOn) + RENDER_RETENTION.failedAgeSeconds * 1000 - Date.now();
     return leftMs > 0 ? { ok: false, failure: { ...result.failure, retryAfterSeconds: leftMs / 1000 } } : 'expired';
   };
+  const jobKey = (jobId: string) => queueOf(jobId).toKey(jobId);
+  const finishedState = async (jobId: string) => jobStateOf(await parts.producer.hmget(jobKey(jobId), ...JOB_STATE_FIELDS));
 
-  /** Adds the job behind the key's own cards (KEY_RANK_SCRIPT); true once it is in the queue. */
+  /** The key's jobs in the queues, this one included (KEY_RANK_SCRIPT). */
+  const keyRank = async (keyId: string, jobId: string) => {
+    const now = Date.now();
+    rankCalls += 1;
+    return redis.cardKeyRank(renderKeyJobsKey(keyId), jobId, now, now - BOOKKEEPING_TTL_MS, BOOKKEEPING_TTL_MS, rankCalls % KEY_RANK_PRUNE_EVERY === 0 ? 1 : 0);
+  };
+
+  /** Adds the job behind the key's own cards; true once it is in the queue. */
   const addJob = async (jobId: string, payload: RenderJobPayload) => {
     let priority = 1;
     if (payload.keyId !== undefined) {
-      const now = Date.now();
-      const rank = await redis.cardKeyRank(renderKeyJobsKey(payload.keyId), jobId, now, now - BOOKKEEPING_TTL_MS, BOOKKEEPING_TTL_MS);
+      const rank = await keyRank(payload.keyId, jobId);
       priority = Math.min(LOWEST_PRIORITY, Math.max(1, rank));
     }
     await queueOf(jobId).add(RENDER_JOB_NAME, payload, { jobId, priority, ...RENDER_JOB_OPTIONS });
   };
 
   /**
-   * Registers this gateway as a waiter of the job (its field in the job's waiter hash: renderers
-   * answer on its reply stream, and a job another gateway also waits for is never withdrawn under it) and takes back an abandonment a renderer has not
-   * acted on yet. Then adds the job unless it is running or has a lasting answer; 'added' when
-   * this call put it in the queue.
+   * Registers this gateway as a waiter of the job (REGISTER_SCRIPT: its field in the job's waiter
+   * hash, so renderers answer on its reply stream and a job another gateway also waits for is never
+   * withdrawn under it; an abandonment a renderer has not acted on yet taken back) and reads the
+   * job. Then adds the job unless it is running or has a lasting answer; 'added' when this call put
+   * it in the queue.
    */
   const submit = async (jobId: string, payload: RenderJobPayload): Promise<'added' | 'joined' | RenderJobResult> => {
-    await redis.multi().hincrby(shards.waiters(jobId), gatewayId, 1).pexpire(shards.waiters(jobId), BOOKKEEPING_TTL_MS).del(shards.abandoned(jobId)).exec();
-    const state = await finishedState(jobId);
+    const state = jobStateOf(await redis.cardJobRegister(shards.waiters(jobId), shards.abandoned(jobId), jobKey(jobId), gatewayId, BOOKKEEPING_TTL_MS));
     // A finished card, or renderers that died on this one (re-adding it would kill more of
     // them), answers identical requests until the job ages out of Redis. Any other failure
     // (a bad image, storage, Discord) is no verdict forever: a fresh attempt.
@@ -249,8 +291,8 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
    * a job still queued is removed (it will never be drawn), and one a renderer holds is marked,
    * so the renderer drops it if it has not started drawing and never retries it.
    */
-  const leave = async (jobId: string, payload: RenderJobPayload, abandoned: boolean, added: boolean) => {
-    const left = await redis.cardJobLeave(shards.waiters(jobId), gatewayId);
+  const leave = async (jobId: string, payload: RenderJobPayload, abandoned: boolean, added: boolean, inWaiterHash: boolean) => {
+    const left = inWaiterHash ? await redis.cardJobLeave(shards.waiters(jobId), gatewayId) : 1;
     if (abandoned && left <= 0) {
       // 0 when a renderer holds the job's lock: it is being fetched for or drawn.
       const removed = await queueOf(jobId).remove(jobId);
@@ -302,7 +344,7 @@ export async function createBullmqBackend(parts: { producer: RedisClient; events
         if (waiters.get(jobId) === waiter) waiters.delete(jobId);
         if (registered) {
           // Bookkeeping only: a Redis outage here must not turn an answer into an error.
-          await leave(jobId, payload, abandoned.aborted, added).catch((error: unknown) => parts.logger.debug({ err: error, jobId }, 'could not update render job bookkeeping'));
+          await leave(jobId, payload, abandoned.aborted, added, waiter.answeredOnStream !== true).catch((error: unknown) => parts.logger.debug({ err: error, jobId }, 'could not update render job bookkeeping'));
         }
       }
     },

@@ -1,6 +1,7 @@
 import { checkRedisAtBoot, type Lifecycle, type Logger } from '@utility-api/infra';
 import { createRedisConnection, type RedisClient } from '@utility-api/infra/redis';
 import { openMediaStore, type MediaStore } from '@utility-api/media-store';
+import { claimRenderQueueShards } from '@utility-api/render-jobs';
 import type { Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.ts';
 import { inMemoryBackingStore, type BackingStore } from '../health/backing-store.ts';
@@ -48,6 +49,8 @@ export async function openRenderBackends(config: GatewayConfig, logger: Logger, 
   const events = lifecycle.add('redis (events)', createRedisConnection(config.redis, 'blocking', 'gateway-events'), (redis) => void redis.disconnect());
   events.on('error', (error) => logger.debug({ err: error }, 'redis events connection error'));
   await checkRedisAtBoot(producer, { allowEviction: config.allowRedisEviction, logger });
+  // Before any card is queued: a gateway on another shard count would queue cards in shards no renderer reads.
+  await claimRenderQueueShards(producer, config.renderQueueShards);
   const bullmq = lifecycle.add('render queue', await createBullmqBackend({ producer, events, logger, registry, shards: config.renderQueueShards }), (opened) => opened.close());
   if (media.kind === 'disk') logger.warn('distributed mode with a disk media store: renderers must share MEDIA_DIR with this gateway');
   logger.info({ store: media.kind, redis: config.redis.kind }, 'distributed mode: rendering through BullMQ');
