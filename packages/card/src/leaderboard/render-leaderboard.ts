@@ -36,7 +36,7 @@ import {
   listTop,
   podiumTop,
 } from './leaderboard-layout.ts';
-import { drawTabular, tabularWidth } from './tabular-figures.ts';
+import { drawFromLayer, drawTabular, tabularWidth } from './tabular-figures.ts';
 
 /**
  * What a leaderboard card is drawn from: the validated board and its images' bytes, already
@@ -62,6 +62,12 @@ const BOX_ALPHA = 0.55;
 const CONTRAST_MARGIN = 0.25;
 /** Texts drawn in tabular figures, so the columns' digits line up from row to row. */
 const TABULAR_ROLES = new Set(['level', 'score']);
+/**
+ * Texts a board repeats from render to render, drawn from cached layers (tabular-figures.ts
+ * drawFromLayer). Not the column headings: letter-spaced and right-aligned, they sit between
+ * device pixels, and a layer snapped to whole ones moved their last letter.
+ */
+const LAYERED_ROLES = new Set(['rank', 'title', 'medal']);
 
 /** Numbers as the profile card writes them: truncated, never rounded up. */
 const boardNumber = (value: number) => compactNumber(value, { round: 'down' });
@@ -423,16 +429,40 @@ function headerRect(plan: BoardPlan): Rect {
   return { x: BOARD_ROWS.inset, y: BOARD_ROWS.inset - 4, width: BOARD.width - BOARD_ROWS.inset * 2, height: bottom - BOARD_ROWS.inset + 4 };
 }
 
+/** Readings kept per background canvas, at most: a long-lived background meets ever new names. */
+const MAX_READINGS_PER_BACKGROUND = 1024;
+
+/**
+ * The lightest pixel behind each text's place, per background canvas. The pixels behind a text are
+ * the background's under the fixed veil, so they are known once a board has been measured on that
+ * background: a server's board comes back with the same title and accent (the same generated art,
+ * a cached canvas) or the same photo, with its ranks, numbers, headings and most names where they
+ * were. Reading them again (some 45 getImageData calls a ten-row board) cost 3-4 ms of its CPU.
+ */
+const readingsByBackground = new WeakMap<Canvas, Map<string, Rgb>>();
+
+function pixelBehind(context: CanvasRenderingContext2D, background: Canvas, bounds: Rect, scale: number): Rgb {
+  const readings = readingsByBackground.get(background) ?? new Map<string, Rgb>();
+  readingsByBackground.set(background, readings);
+  const key = `${scale}:${bounds.x}:${bounds.y}:${bounds.width}:${bounds.height}`;
+  const known = readings.get(key);
+  if (known) return known;
+  const behind = worstPixel(context, bounds, scale, true);
+  if (readings.size >= MAX_READINGS_PER_BACKGROUND) readings.clear();
+  readings.set(key, behind);
+  return behind;
+}
+
 /**
  * How opaque each box must be for its texts to reach their contrast (with the cards' margin),
  * measured on the pixels behind them (background and veil) as the cards' legibility step does: at
  * least BOX_ALPHA for rows and podium places; the header and the column headings get a box only
  * when their texts need one.
  */
-function measuredAlphas(context: CanvasRenderingContext2D, texts: readonly BoxedText[], scale: number): Map<string, number> {
+function measuredAlphas(context: CanvasRenderingContext2D, background: Canvas, texts: readonly BoxedText[], scale: number): Map<string, number> {
   const alphas = new Map<string, number>();
   for (const text of texts) {
-    const behind = worstPixel(context, textBounds(text), scale, true);
+    const behind = pixelBehind(context, background, textBounds(text), scale);
     const needed = alphaNeeded(behind, textColor(text), BOX_GROUND, text.minContrast + CONTRAST_MARGIN);
     alphas.set(text.box, Math.max(alphas.get(text.box) ?? 0, needed));
   }
@@ -465,15 +495,18 @@ export async function renderLeaderboardCard(input: LeaderboardInput): Promise<Re
   context.scale(scale, scale);
   context.imageSmoothingEnabled = true;
   context.patternQuality = 'good';
+  context.save();
+  const background = decoded.background ?? generatedCardBackground(palette, title, BOARD.width * scale, plan.height * scale);
   roundedRectPath(context, 0, 0, BOARD.width, plan.height, BOARD.radius);
   context.clip();
-  context.drawImage(decoded.background ?? generatedCardBackground(palette, title, BOARD.width * scale, plan.height * scale), 0, 0, BOARD.width, plan.height);
+  context.drawImage(background, 0, 0, BOARD.width, plan.height);
   context.fillStyle = 'rgba(0, 0, 0, 0.35)';
   context.fillRect(0, 0, BOARD.width, plan.height);
+  context.restore();
 
   const laidOut: BoxedText[] = [...headerTexts(context, options, title), ...plan.podium.flatMap((place) => podiumTexts(context, place, scoreLabel)), ...listTexts(context, options, plan, scoreLabel)];
   // Measured on the art too: its glows under the veil are light enough to take grey headings under 4.5:1 (a green accent).
-  const alphas = measuredAlphas(context, laidOut, scale);
+  const alphas = measuredAlphas(context, background, laidOut, scale);
   const boxAlpha = (box: string) => Math.max(BOX_ALPHA, alphas.get(box) ?? 0);
   const headerAlpha = alphas.get('header') ?? 0;
   if (headerAlpha > 0) {
@@ -510,14 +543,18 @@ export async function renderLeaderboardCard(input: LeaderboardInput): Promise<Re
   // ten-row board, process CPU time, scripts measured on this machine).
   for (const run of texts) {
     if (TABULAR_ROLES.has(run.role)) drawTabular(context, run.text, run.x, run.baseline, run.style);
+    else if (LAYERED_ROLES.has(run.role)) drawFromLayer(context, run.text, run.x, run.baseline, run.style);
     else drawText(context, run.text, run.x, run.baseline, run.style);
   }
-
   const inset = BOARD.borderWidth / 2;
-  roundedRectPath(context, inset, inset, BOARD.width - BOARD.borderWidth, plan.height - BOARD.borderWidth, BOARD.radius - inset);
+  context.save();
+  roundedRectPath(context, 0, 0, BOARD.width, plan.height, BOARD.radius);
+  context.clip();
   context.lineWidth = BOARD.borderWidth;
   context.strokeStyle = rgba(lighten(palette.primary, 0.15));
+  roundedRectPath(context, inset, inset, BOARD.width - BOARD.borderWidth, plan.height - BOARD.borderWidth, BOARD.radius - inset);
   context.stroke();
+  context.restore();
   const drawn = performance.now();
   const png = canvas.toBuffer('image/png', PNG_ENCODING);
   const encoded = performance.now();
