@@ -1,7 +1,7 @@
 import { compactNumber } from '@utility-api/compact-number';
 import { DEFAULT_CARD_ACCENT, DEFAULT_LEADERBOARD_TITLE, DEFAULT_SCORE_LABEL, highlightPlacement, parseHexColor, PODIUM_RANKS, type LeaderboardOptions, type LeaderboardRow, type Rgb } from '@utility-api/render-jobs';
 import { type Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas';
-import { checkImageCached } from '../cache/card-caches.ts';
+import { checkImageCached, staticLayerCache } from '../cache/card-caches.ts';
 import { darken, lighten, rgba } from '../color/color.ts';
 import { prepareCardFonts } from '../fonts/card-fonts.ts';
 import { CardImageError } from '../images/card-image-error.ts';
@@ -316,7 +316,7 @@ export function highlightFill(accent: string): Rgb {
  * beneath can lighten it) with a glow around it, a bright outline and a bar on its left edge, so the
  * asking member finds their row at a glance even at 400 px.
  */
-function drawBox(context: CanvasRenderingContext2D, rect: Rect, radius: number, highlighted: boolean, accent: string, alpha: number): void {
+function paintBox(context: CanvasRenderingContext2D, rect: Rect, radius: number, highlighted: boolean, accent: string, alpha: number): void {
   context.save();
   roundedRectPath(context, rect.x, rect.y, rect.width, rect.height, radius);
   if (highlighted) {
@@ -344,16 +344,80 @@ function drawBox(context: CanvasRenderingContext2D, rect: Rect, radius: number, 
   context.restore();
 }
 
-function drawAvatar(context: CanvasRenderingContext2D, avatar: Canvas | undefined, centerX: number, centerY: number, radius: number, palette: ReturnType<typeof resolvePalette>): void {
+/** Room around a box on its layer, in 1x pixels: the highlight's halo reaches half its width beyond the box. */
+const BOX_LAYER_PAD = BOARD_HIGHLIGHT.glow / 2 + 2;
+
+/**
+ * Draws a box from a cached layer when it sits on whole device pixels (rows and podium places do):
+ * a board's eleven rows are one or two designs, and rasterizing each rounded box again cost ~0.4 ms
+ * a row. A box between device pixels (the headings' box) is painted in place.
+ */
+function drawBox(context: CanvasRenderingContext2D, rect: Rect, radius: number, highlighted: boolean, accent: string, alpha: number): void {
+  const { a: scale, e: offsetX, f: offsetY } = context.getTransform();
+  const left = (rect.x - BOX_LAYER_PAD) * scale + offsetX;
+  const top = (rect.y - BOX_LAYER_PAD) * scale + offsetY;
+  if (!Number.isInteger(left) || !Number.isInteger(top)) return paintBox(context, rect, radius, highlighted, accent, alpha);
+  const key = `board-box:${rect.width}x${rect.height}:${radius}:${highlighted ? `highlight:${accent}` : alpha}:${scale}`;
+  let layer = staticLayerCache.get(key)?.canvas;
+  if (!layer) {
+    layer = createCanvas(Math.ceil((rect.width + BOX_LAYER_PAD * 2) * scale), Math.ceil((rect.height + BOX_LAYER_PAD * 2) * scale));
+    const layerContext = layer.getContext('2d');
+    layerContext.scale(scale, scale);
+    paintBox(layerContext, { ...rect, x: BOX_LAYER_PAD, y: BOX_LAYER_PAD }, radius, highlighted, accent, alpha);
+    staticLayerCache.set(key, { canvas: layer });
+  }
   context.save();
-  circlePath(context, centerX, centerY, radius);
-  context.clip();
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  context.drawImage(layer, left, top);
+  context.restore();
+}
+
+/** A number per canvas, so cached layers made from a canvas (an avatar, a background) can be keyed by it. */
+const canvasIds = new WeakMap<Canvas, number>();
+let nextCanvasId = 0;
+function canvasId(canvas: Canvas): number {
+  let id = canvasIds.get(canvas);
+  if (id === undefined) {
+    id = nextCanvasId++;
+    canvasIds.set(canvas, id);
+  }
+  return id;
+}
+
+/**
+ * A round avatar on its own layer at device pixels, cached: the decoded avatars are cached canvases
+ * (a server's top ten come back board after board) and the default avatar depends only on the
+ * palette, so each is cut to its circle once instead of clipped on every board (11 clips a board).
+ */
+function roundAvatarLayer(avatar: Canvas | undefined, radius: number, scale: number, palette: ReturnType<typeof resolvePalette>): Canvas {
+  const source = avatar ? `image:${canvasId(avatar)}` : `default:${rgba(palette.primary)}:${rgba(palette.secondary)}`;
+  const key = `board-avatar:${source}:${radius}:${scale}`;
+  const cached = staticLayerCache.get(key);
+  if (cached) return cached.canvas;
+  const canvas = createCanvas(Math.ceil(radius * 2 * scale), Math.ceil(radius * 2 * scale));
+  const layer = canvas.getContext('2d');
+  layer.scale(scale, scale);
+  layer.imageSmoothingEnabled = true;
+  layer.patternQuality = 'good';
+  circlePath(layer, radius, radius, radius);
+  layer.clip();
   if (avatar) {
     const crop = coverCrop(avatar.width, avatar.height, 1, 1);
-    context.drawImage(avatar, crop.x, crop.y, crop.width, crop.height, centerX - radius, centerY - radius, radius * 2, radius * 2);
+    layer.drawImage(avatar, crop.x, crop.y, crop.width, crop.height, 0, 0, radius * 2, radius * 2);
   } else {
-    drawDefaultAvatar(context, palette, centerX, centerY, radius);
+    drawDefaultAvatar(layer, palette, radius, radius, radius);
   }
+  staticLayerCache.set(key, { canvas });
+  return canvas;
+}
+
+/** Draws a round avatar from its cached layer, on whole device pixels (every avatar's box is). */
+function drawAvatar(context: CanvasRenderingContext2D, avatar: Canvas | undefined, centerX: number, centerY: number, radius: number, palette: ReturnType<typeof resolvePalette>): void {
+  const { a: scale, e: offsetX, f: offsetY } = context.getTransform();
+  const layer = roundAvatarLayer(avatar, radius, scale, palette);
+  context.save();
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  context.drawImage(layer, Math.round((centerX - radius) * scale + offsetX), Math.round((centerY - radius) * scale + offsetY));
   context.restore();
 }
 
@@ -429,6 +493,33 @@ function headerRect(plan: BoardPlan): Rect {
   return { x: BOARD_ROWS.inset, y: BOARD_ROWS.inset - 4, width: BOARD.width - BOARD_ROWS.inset * 2, height: bottom - BOARD_ROWS.inset + 4 };
 }
 
+/** The black veil over the whole background, under every box. */
+const BOARD_VEIL = 'rgba(0, 0, 0, 0.35)';
+
+/**
+ * The background under the veil, cut to the card's rounded outline, as one layer per background
+ * canvas, height and scale (the static layer cache, so its bytes count there): a board then copies
+ * it in one drawImage instead of drawing the background through a clip and veiling 1 Mpx of it
+ * again (2-3 ms of a ten-row board's CPU). Copied onto the empty board it gives the same pixels.
+ */
+function boardGround(background: Canvas, height: number, scale: number): Canvas {
+  const key = `board-ground:${canvasId(background)}:${height}:${scale}`;
+  const cached = staticLayerCache.get(key);
+  if (cached) return cached.canvas;
+  const canvas = createCanvas(BOARD.width * scale, height * scale);
+  const layer = canvas.getContext('2d');
+  layer.scale(scale, scale);
+  layer.imageSmoothingEnabled = true;
+  layer.patternQuality = 'good';
+  roundedRectPath(layer, 0, 0, BOARD.width, height, BOARD.radius);
+  layer.clip();
+  layer.drawImage(background, 0, 0, BOARD.width, height);
+  layer.fillStyle = BOARD_VEIL;
+  layer.fillRect(0, 0, BOARD.width, height);
+  staticLayerCache.set(key, { canvas });
+  return canvas;
+}
+
 /** Readings kept per background canvas, at most: a long-lived background meets ever new names. */
 const MAX_READINGS_PER_BACKGROUND = 1024;
 
@@ -469,6 +560,23 @@ function measuredAlphas(context: CanvasRenderingContext2D, background: Canvas, t
   return alphas;
 }
 
+/** The last 1x board's canvas, drawn on again by the next board of that size. */
+let reusableBoard: Canvas | undefined;
+
+/**
+ * The canvas a board is drawn on. A fresh 900x1144 canvas cost ~2.5 ms of CPU before the first
+ * pixel was drawn (the kernel zeroing its 4 MiB page by page as the background is copied in), as
+ * much as all of the board's text; the last 1x board's canvas is drawn on again instead. That is
+ * safe because a board is drawn and encoded synchronously (no other board can draw in between) and
+ * its background is copied over every pixel (`copy`, corners included). At `scale: 2` (16 MiB) a
+ * fresh canvas is taken, so a thread keeps at most 4 MiB for this.
+ */
+function boardCanvas(width: number, height: number): Canvas {
+  if (width !== BOARD.width) return createCanvas(width, height);
+  if (reusableBoard?.width !== width || reusableBoard.height !== height) reusableBoard = createCanvas(width, height);
+  return reusableBoard;
+}
+
 /**
  * Draws a leaderboard card (docs/card-design.md, "Leaderboard card"): a pure function from the
  * board and its image bytes to PNG bytes. The background is generated from the accent color (a
@@ -490,18 +598,17 @@ export async function renderLeaderboardCard(input: LeaderboardInput): Promise<Re
   const prepared = performance.now();
 
   // At `scale: 2` the same layout is drawn through a transform, as the cards are.
-  const canvas = createCanvas(BOARD.width * scale, plan.height * scale);
+  const canvas = boardCanvas(BOARD.width * scale, plan.height * scale);
   const context = canvas.getContext('2d');
-  context.scale(scale, scale);
+  context.setTransform(scale, 0, 0, scale, 0, 0);
   context.imageSmoothingEnabled = true;
   context.patternQuality = 'good';
-  context.save();
   const background = decoded.background ?? generatedCardBackground(palette, title, BOARD.width * scale, plan.height * scale);
-  roundedRectPath(context, 0, 0, BOARD.width, plan.height, BOARD.radius);
-  context.clip();
-  context.drawImage(background, 0, 0, BOARD.width, plan.height);
-  context.fillStyle = 'rgba(0, 0, 0, 0.35)';
-  context.fillRect(0, 0, BOARD.width, plan.height);
+  context.save();
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  // Copied, not blended: the board is empty, and a straight copy of 1 Mpx costs a fraction of compositing it.
+  context.globalCompositeOperation = 'copy';
+  context.drawImage(boardGround(background, plan.height, scale), 0, 0);
   context.restore();
 
   const laidOut: BoxedText[] = [...headerTexts(context, options, title), ...plan.podium.flatMap((place) => podiumTexts(context, place, scoreLabel)), ...listTexts(context, options, plan, scoreLabel)];
