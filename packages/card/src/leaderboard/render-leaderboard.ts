@@ -497,18 +497,17 @@ function headerRect(plan: BoardPlan): Rect {
 const BOARD_VEIL = 'rgba(0, 0, 0, 0.35)';
 
 /**
- * The background under the veil, cut to the card's rounded outline, as one layer per background
- * canvas, height and scale (the static layer cache, so its bytes count there): a board then copies
- * it in one drawImage instead of drawing the background through a clip and veiling 1 Mpx of it
- * again (2-3 ms of a ten-row board's CPU). Copied onto the empty board it gives the same pixels.
+ * The background under the veil, cut to the card's rounded outline, as one 1x layer per background
+ * canvas and height (the static layer cache, so its 4 MiB count there): a board then copies it in
+ * one drawImage instead of drawing the background through a clip and veiling 1 Mpx of it again
+ * (2-3 ms of a ten-row board's CPU). Copied onto the board it gives the same pixels.
  */
-function boardGround(background: Canvas, height: number, scale: number): Canvas {
-  const key = `board-ground:${canvasId(background)}:${height}:${scale}`;
+function boardGround(background: Canvas, height: number): Canvas {
+  const key = `board-ground:${canvasId(background)}:${height}`;
   const cached = staticLayerCache.get(key);
   if (cached) return cached.canvas;
-  const canvas = createCanvas(BOARD.width * scale, height * scale);
+  const canvas = createCanvas(BOARD.width, height);
   const layer = canvas.getContext('2d');
-  layer.scale(scale, scale);
   layer.imageSmoothingEnabled = true;
   layer.patternQuality = 'good';
   roundedRectPath(layer, 0, 0, BOARD.width, height, BOARD.radius);
@@ -518,6 +517,27 @@ function boardGround(background: Canvas, height: number, scale: number): Canvas 
   layer.fillRect(0, 0, BOARD.width, height);
   staticLayerCache.set(key, { canvas });
   return canvas;
+}
+
+/**
+ * The veiled background under everything, cut to the card's outline: at 1x copied from its cached
+ * layer over every pixel (corners included, so a reused canvas starts clean); at `scale: 2` (a
+ * 16 MiB layer, most of the static layer cache) painted in place on the fresh canvas.
+ */
+function drawBoardGround(context: CanvasRenderingContext2D, background: Canvas, height: number, scale: number): void {
+  context.save();
+  if (scale === 1) {
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.globalCompositeOperation = 'copy';
+    context.drawImage(boardGround(background, height), 0, 0);
+  } else {
+    roundedRectPath(context, 0, 0, BOARD.width, height, BOARD.radius);
+    context.clip();
+    context.drawImage(background, 0, 0, BOARD.width, height);
+    context.fillStyle = BOARD_VEIL;
+    context.fillRect(0, 0, BOARD.width, height);
+  }
+  context.restore();
 }
 
 /** Readings kept per background canvas, at most: a long-lived background meets ever new names. */
@@ -604,12 +624,7 @@ export async function renderLeaderboardCard(input: LeaderboardInput): Promise<Re
   context.imageSmoothingEnabled = true;
   context.patternQuality = 'good';
   const background = decoded.background ?? generatedCardBackground(palette, title, BOARD.width * scale, plan.height * scale);
-  context.save();
-  context.setTransform(1, 0, 0, 1, 0, 0);
-  // Copied, not blended: the board is empty, and a straight copy of 1 Mpx costs a fraction of compositing it.
-  context.globalCompositeOperation = 'copy';
-  context.drawImage(boardGround(background, plan.height, scale), 0, 0);
-  context.restore();
+  drawBoardGround(context, background, plan.height, scale);
 
   const laidOut: BoxedText[] = [...headerTexts(context, options, title), ...plan.podium.flatMap((place) => podiumTexts(context, place, scoreLabel)), ...listTexts(context, options, plan, scoreLabel)];
   // Measured on the art too: its glows under the veil are light enough to take grey headings under 4.5:1 (a green accent).
