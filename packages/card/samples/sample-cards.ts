@@ -295,6 +295,11 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     input: { profile: { ...MINA, banner: lightPhoto }, options: { rankData: rank({ rank: 4, currentXp: 4820, level: 23, levelColor: '#ffffff', barColor: '#5865f2' }) } },
   },
   {
+    name: 'levelup-light-theme-white-level',
+    description: 'The level-up layout with a white levelColor on the light theme: the new level stands on a white chip grown with its size (not in proportion), in the ground\'s dark value colour.',
+    input: { profile: { ...MINA, banner: lightPhoto }, options: { layout: 'levelup', message: 'Keep chatting!', rankData: rank({ rank: 4, currentXp: 120, level: 23, levelColor: '#ffffff', barColor: '#5865f2' }) } },
+  },
+  {
     name: 'contrast-dark-name-on-white',
     description: 'A dark usernameColor on white at brightness 100: the panel turns light and the small text dark.',
     input: {

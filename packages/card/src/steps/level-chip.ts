@@ -55,16 +55,30 @@ export function levelChipColors(levelColor: string, ground: Ground): LevelChipCo
   return { fill: rgba(fill), edge: rgba(edge), text };
 }
 
+/** The size LEVEL_CHIP is drawn for (the rank row's values); larger numbers (the level-up card's) get a chip scaled with them. */
+const CHIP_DESIGN_SIZE = 40;
+
+/**
+ * The chip's padding and radius for a number drawn `size` px: LEVEL_CHIP's, grown with the square
+ * root of a larger size, never shrunk. Grown in proportion, the level-up card's 92 px number got a
+ * chip that touched the headline above it and the name below.
+ */
+export function levelChipPadding(size: number): { padX: number; padY: number; radius: number } {
+  const scale = Math.sqrt(Math.max(1, size / CHIP_DESIGN_SIZE));
+  return { padX: LEVEL_CHIP.padX * scale, padY: LEVEL_CHIP.padY * scale, radius: LEVEL_CHIP.radius * scale };
+}
+
 /** The chip around a placed number: the digits' height plus `padY` each way, the run's width plus `padX` each side. */
-export function levelChipRect(run: PlacedText): Rect {
+export function levelChipRect(run: PlacedText): Rect & { radius: number } {
+  const { padX, padY, radius } = levelChipPadding(run.style.size);
   const digitTop = run.baseline - run.style.size * DIGIT_HEIGHT;
-  return { x: run.x - LEVEL_CHIP.padX, y: digitTop - LEVEL_CHIP.padY, width: run.width + LEVEL_CHIP.padX * 2, height: run.baseline - digitTop + LEVEL_CHIP.padY * 2 };
+  return { x: run.x - padX, y: digitTop - padY, width: run.width + padX * 2, height: run.baseline - digitTop + padY * 2, radius };
 }
 
 /** Draws the chip: its fill, then its edge inside the same outline. */
-export function drawLevelChip(context: CanvasRenderingContext2D, rect: Rect, colors: LevelChipColors): void {
+export function drawLevelChip(context: CanvasRenderingContext2D, rect: Rect & { radius: number }, colors: LevelChipColors): void {
   const inset = LEVEL_CHIP.edgeWidth / 2;
-  roundedRectPath(context, rect.x + inset, rect.y + inset, rect.width - LEVEL_CHIP.edgeWidth, rect.height - LEVEL_CHIP.edgeWidth, LEVEL_CHIP.radius - inset);
+  roundedRectPath(context, rect.x + inset, rect.y + inset, rect.width - LEVEL_CHIP.edgeWidth, rect.height - LEVEL_CHIP.edgeWidth, rect.radius - inset);
   context.fillStyle = colors.fill;
   context.fill();
   context.lineWidth = LEVEL_CHIP.edgeWidth;
