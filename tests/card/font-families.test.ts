@@ -14,6 +14,7 @@ import { prepareCardFonts } from '../../packages/card/src/fonts/card-fonts.ts';
 import { cardFontFiles } from '../../packages/card/src/fonts/font-files.ts';
 import { renderAnimatedCard, renderCard } from '../../packages/card/src/index.ts';
 import { TEXT_COLUMN } from '../../packages/card/src/layout/card-layout.ts';
+import { familySizeFactor, xHeightOf } from '../../packages/card/src/text/family-metrics.ts';
 import { drawText, measureText, withCardFontFamily, type TextStyle } from '../../packages/card/src/text/rich-text.ts';
 import { decodeFrames } from './animation/animated-fixtures.ts';
 import { animatedImage } from '../fixtures/images.ts';
@@ -48,7 +49,8 @@ const measuring = createCanvas(10, 10).getContext('2d');
 function notFromFace(family: CardFontFamily, face: Font, sample: string): string[] {
   return [...sample].filter((character) => {
     const glyph = face.glyphForCodePoint(character.codePointAt(0) ?? 0);
-    const expected = (glyph.advanceWidth / face.unitsPerEm) * SIZE;
+    // A style's size is drawn at the family's x-height-adjusted size (family-metrics.ts).
+    const expected = (glyph.advanceWidth / face.unitsPerEm) * SIZE * familySizeFactor(CARD_FONT_FAMILIES[family].name);
     const drawn = withCardFontFamily(CARD_FONT_FAMILIES[family].name, () => measureText(measuring, character, REGULAR));
     return Math.abs(drawn - expected) > ROUNDING;
   });
@@ -64,6 +66,23 @@ for (const family of CARD_FONT_FAMILY_IDS) {
     }
   });
 }
+
+test('each family\'s x-height, measured from what Pango draws, is the top of its file\'s "x", and sizes every family to Inter\'s x-height', (t) => {
+  const inter = xHeightOf(CARD_FONT_FAMILIES.inter.name);
+  for (const family of CARD_FONT_FAMILY_IDS) {
+    const face = regularFace(family);
+    const name = CARD_FONT_FAMILIES[family].name;
+    // Pango's ink extents are whole pixels at the 400 px it measures at: within 1/400 of the glyph's outline.
+    const top = face.glyphForCodePoint('x'.codePointAt(0) ?? 0).bbox.maxY / face.unitsPerEm;
+    t.true(Math.abs(xHeightOf(name) - top) <= 1 / 400 + 1e-9, `${family}: ${xHeightOf(name)} against ${top}`);
+    t.true(Math.abs(xHeightOf(name) * familySizeFactor(name) - inter) < 1e-9, `${family} drawn with Inter's x-height`);
+  }
+  // The families the issue named: EB Garamond's small x-height is drawn larger, the pixel face smaller.
+  t.true(familySizeFactor(CARD_FONT_FAMILIES['eb-garamond'].name) > 1.3);
+  t.true(familySizeFactor(CARD_FONT_FAMILIES['press-start-2p'].name) < 0.75);
+  // Script fallbacks are not card families and keep their size.
+  t.is(familySizeFactor('Noto Sans CJK JP'), 1);
+});
 
 test('the advance check sees a fallback: letters drawn in Inter do not match the monospace face, nor a letter the face lacks', (t) => {
   const mono = regularFace('jetbrains-mono');

@@ -11,7 +11,8 @@ import type { PlacedText } from '../../packages/card/src/layout/placed-text.ts';
 import { DISPLAY_WIDTH, displayPx, MIN_DISPLAY_PX, TYPE_SCALE } from '../../packages/card/src/layout/type-scale.ts';
 import { WELCOME_TALL_NAME, WELCOME_TALL_SUBTITLE } from '../../packages/card/src/layout/welcome-tall-layout.ts';
 import { SAMPLE_CARDS } from '../../packages/card/samples/sample-cards.ts';
-import { CARD_FONT_FAMILY_IDS, CARD_LAYOUTS } from '@utility-api/render-jobs';
+import { CARD_FONT_FAMILIES, CARD_FONT_FAMILY_IDS, CARD_LAYOUTS } from '@utility-api/render-jobs';
+import { familySizeFactor, xHeightOf } from '../../packages/card/src/text/family-metrics.ts';
 
 /** A run's height on screen when the whole PNG is shown DISPLAY_WIDTH px wide (texts are in 1x pixels). */
 const onScreen = (run: PlacedText, card: RenderedCard, scale: number) => (run.style.size * scale * DISPLAY_WIDTH) / card.width;
@@ -64,16 +65,26 @@ for (const [name, input] of SHRINKING) {
   });
 }
 
-test('in every family, every layout\'s shrunk text stays at least 11 px on screen at 400 px wide, the name 20 px', async (t) => {
-  const problems: string[] = [];
-  for (const fontFamily of CARD_FONT_FAMILY_IDS) {
-    for (const [name, input] of SHRINKING) {
-      const card = await renderCard({ ...input, options: { ...input.options, fontFamily } });
-      for (const problem of tooSmall(card, 1)) problems.push(`${fontFamily}, ${name}: ${problem}`);
+/**
+ * Every family, in every layout, pushed to its minimums: a style's size is the size in Inter, and
+ * each family is drawn at the size that gives it Inter's x-height (family-metrics.ts). So the floor
+ * holds twice: the layout's sizes, and the x-height each family is drawn with on screen, at least
+ * Inter's at 11 px (6 px), whatever its font size in pixels (Press Start 2P's is smaller).
+ */
+for (const family of CARD_FONT_FAMILY_IDS) {
+  test(`every layout in ${family} keeps its smallest text at 11 px on screen, by size and by x-height`, async (t) => {
+    const name = CARD_FONT_FAMILIES[family].name;
+    const leastXHeight = MIN_DISPLAY_PX.text * xHeightOf(CARD_FONT_FAMILIES.inter.name);
+    for (const [caseName, input] of SHRINKING) {
+      const card = await renderCard({ ...input, options: { ...input.options, fontFamily: family } });
+      t.deepEqual(tooSmall(card, 1), [], caseName);
+      for (const run of card.texts) {
+        const xHeight = (run.style.size * familySizeFactor(run.style.family ?? name) * xHeightOf(run.style.family ?? name) * DISPLAY_WIDTH) / card.width;
+        t.true(xHeight >= leastXHeight - 1e-9, `${caseName}: ${run.role} x-height ${xHeight.toFixed(2)} px on screen (least ${leastXHeight.toFixed(2)})`);
+      }
     }
-  }
-  t.deepEqual(problems, []);
-});
+  });
+}
 
 test('the check fails on the old scale: a 16 px label is 7.1 px on screen, a 36 px name 16 px', (t) => {
   const card = { width: 900, texts: [] } as unknown as RenderedCard;

@@ -53,6 +53,15 @@ const PRIYA: CardProfile = {
   badges: ['hypesquad_balance', 'early_supporter'],
 };
 
+/** A member as most cards show one: a display name with an accent, an avatar, no banner. */
+const MINA: CardProfile = { userId: '302050872383242240', username: 'mina.k', displayName: 'Mina Kovač', avatar: sampleAvatarPng(330) };
+
+/**
+ * Families with no other golden: each on the same profile card with a subtitle and a rank row, so
+ * the goldens show every family at the same sizes (family-metrics.ts sizes them by x-height).
+ */
+const FAMILY_CARDS = ['manrope', 'fira-sans', 'comfortaa', 'eb-garamond', 'roboto-slab', 'jetbrains-mono', 'press-start-2p'] as const;
+
 const rank = (overrides: Partial<NonNullable<CardInput['options']['rankData']>> = {}) => ({
   currentXp: 1240, requiredXp: 5000, level: 12, rank: 1, barColor: '#7c5cff', levelColor: '#ffd166', autoColorRank: true, ...overrides,
 });
@@ -175,6 +184,11 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
       options: { fontFamily: 'literata', customUsername: 'Ada Ωμέγα Привет', customTag: '@ada.codes · Ελληνικά', customSubtitle: 'Русский текст · Ђорђе · 東京 ✨', rankData: rank({ rank: 2 }), presenceStatus: 'online' },
     },
   },
+  ...FAMILY_CARDS.map((family): SampleCard => ({
+    name: `font-${family}`,
+    description: `fontFamily ${family} on a profile card with a subtitle and a rank row: sized by its x-height to read as large as Inter${family === 'press-start-2p' ? '; the pixel face draws its labels unspaced, with wider gaps, and nothing is cut' : ''}.`,
+    input: { profile: MINA, options: { fontFamily: family, customSubtitle: 'Designer · she/her · plays every Friday', rankData: rank({ rank: 4, currentXp: 4820, level: 23 }) } },
+  })),
   {
     name: 'labels-german-bot',
     description: 'labels in German on a bot card with fontFamily roboto-condensed: STUFE, PLATZ, EP and the chip\'s KI instead of LEVEL, RANK, XP and BOT.',
@@ -285,6 +299,16 @@ export const SAMPLE_CARDS: readonly SampleCard[] = [
     name: 'contrast-light-photo',
     description: 'A light sky photo at the default brightness.',
     input: { profile: { ...ADA, banner: lightPhoto }, options: { rankData: rank({ currentXp: 999_950, requiredXp: 1_000_000 }) } },
+  },
+  {
+    name: 'light-theme-white-level',
+    description: 'A white levelColor on the light theme (a light sky banner): the level number stands on a white chip with an edge, in the ground\'s dark value colour, instead of a grey box.',
+    input: { profile: { ...MINA, banner: lightPhoto }, options: { rankData: rank({ rank: 4, currentXp: 4820, level: 23, levelColor: '#ffffff', barColor: '#5865f2' }) } },
+  },
+  {
+    name: 'levelup-light-theme-white-level',
+    description: 'The level-up layout with a white levelColor on the light theme: the new level stands on a white chip grown with its size (not in proportion), in the ground\'s dark value colour.',
+    input: { profile: { ...MINA, banner: lightPhoto }, options: { layout: 'levelup', message: 'Keep chatting!', rankData: rank({ rank: 4, currentXp: 120, level: 23, levelColor: '#ffffff', barColor: '#5865f2' }) } },
   },
   {
     name: 'contrast-dark-name-on-white',

@@ -1,7 +1,7 @@
 import { compactNumber } from '@utility-api/compact-number';
 import { DEFAULT_CARD_ACCENT, DEFAULT_LEADERBOARD_TITLE, DEFAULT_SCORE_LABEL, highlightPlacement, parseHexColor, PODIUM_RANKS, type LeaderboardOptions, type LeaderboardRow, type Rgb } from '@utility-api/render-jobs';
 import { type Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas';
-import { checkImageCached } from '../cache/card-caches.ts';
+import { checkImageCached, staticLayerCache } from '../cache/card-caches.ts';
 import { darken, lighten, rgba } from '../color/color.ts';
 import { prepareCardFonts } from '../fonts/card-fonts.ts';
 import { CardImageError } from '../images/card-image-error.ts';
@@ -36,7 +36,7 @@ import {
   listTop,
   podiumTop,
 } from './leaderboard-layout.ts';
-import { drawTabular, tabularWidth } from './tabular-figures.ts';
+import { drawFromLayer, drawTabular, tabularWidth } from './tabular-figures.ts';
 
 /**
  * What a leaderboard card is drawn from: the validated board and its images' bytes, already
@@ -62,6 +62,12 @@ const BOX_ALPHA = 0.55;
 const CONTRAST_MARGIN = 0.25;
 /** Texts drawn in tabular figures, so the columns' digits line up from row to row. */
 const TABULAR_ROLES = new Set(['level', 'score']);
+/**
+ * Texts a board repeats from render to render, drawn from cached layers (tabular-figures.ts
+ * drawFromLayer). Not the column headings: letter-spaced and right-aligned, they sit between
+ * device pixels, and a layer snapped to whole ones moved their last letter.
+ */
+const LAYERED_ROLES = new Set(['rank', 'title', 'medal']);
 
 /** Numbers as the profile card writes them: truncated, never rounded up. */
 const boardNumber = (value: number) => compactNumber(value, { round: 'down' });
@@ -310,7 +316,7 @@ export function highlightFill(accent: string): Rgb {
  * beneath can lighten it) with a glow around it, a bright outline and a bar on its left edge, so the
  * asking member finds their row at a glance even at 400 px.
  */
-function drawBox(context: CanvasRenderingContext2D, rect: Rect, radius: number, highlighted: boolean, accent: string, alpha: number): void {
+function paintBox(context: CanvasRenderingContext2D, rect: Rect, radius: number, highlighted: boolean, accent: string, alpha: number): void {
   context.save();
   roundedRectPath(context, rect.x, rect.y, rect.width, rect.height, radius);
   if (highlighted) {
@@ -338,16 +344,80 @@ function drawBox(context: CanvasRenderingContext2D, rect: Rect, radius: number, 
   context.restore();
 }
 
-function drawAvatar(context: CanvasRenderingContext2D, avatar: Canvas | undefined, centerX: number, centerY: number, radius: number, palette: ReturnType<typeof resolvePalette>): void {
+/** Room around a box on its layer, in 1x pixels: the highlight's halo reaches half its width beyond the box. */
+const BOX_LAYER_PAD = BOARD_HIGHLIGHT.glow / 2 + 2;
+
+/**
+ * Draws a box from a cached layer when it sits on whole device pixels (rows and podium places do):
+ * a board's eleven rows are one or two designs, and rasterizing each rounded box again cost ~0.4 ms
+ * a row. A box between device pixels (the headings' box) is painted in place.
+ */
+function drawBox(context: CanvasRenderingContext2D, rect: Rect, radius: number, highlighted: boolean, accent: string, alpha: number): void {
+  const { a: scale, e: offsetX, f: offsetY } = context.getTransform();
+  const left = (rect.x - BOX_LAYER_PAD) * scale + offsetX;
+  const top = (rect.y - BOX_LAYER_PAD) * scale + offsetY;
+  if (!Number.isInteger(left) || !Number.isInteger(top)) return paintBox(context, rect, radius, highlighted, accent, alpha);
+  const key = `board-box:${rect.width}x${rect.height}:${radius}:${highlighted ? `highlight:${accent}` : alpha}:${scale}`;
+  let layer = staticLayerCache.get(key)?.canvas;
+  if (!layer) {
+    layer = createCanvas(Math.ceil((rect.width + BOX_LAYER_PAD * 2) * scale), Math.ceil((rect.height + BOX_LAYER_PAD * 2) * scale));
+    const layerContext = layer.getContext('2d');
+    layerContext.scale(scale, scale);
+    paintBox(layerContext, { ...rect, x: BOX_LAYER_PAD, y: BOX_LAYER_PAD }, radius, highlighted, accent, alpha);
+    staticLayerCache.set(key, { canvas: layer });
+  }
   context.save();
-  circlePath(context, centerX, centerY, radius);
-  context.clip();
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  context.drawImage(layer, left, top);
+  context.restore();
+}
+
+/** A number per canvas, so cached layers made from a canvas (an avatar, a background) can be keyed by it. */
+const canvasIds = new WeakMap<Canvas, number>();
+let nextCanvasId = 0;
+function canvasId(canvas: Canvas): number {
+  let id = canvasIds.get(canvas);
+  if (id === undefined) {
+    id = nextCanvasId++;
+    canvasIds.set(canvas, id);
+  }
+  return id;
+}
+
+/**
+ * A round avatar on its own layer at device pixels, cached: the decoded avatars are cached canvases
+ * (a server's top ten come back board after board) and the default avatar depends only on the
+ * palette, so each is cut to its circle once instead of clipped on every board (11 clips a board).
+ */
+function roundAvatarLayer(avatar: Canvas | undefined, radius: number, scale: number, palette: ReturnType<typeof resolvePalette>): Canvas {
+  const source = avatar ? `image:${canvasId(avatar)}` : `default:${rgba(palette.primary)}:${rgba(palette.secondary)}`;
+  const key = `board-avatar:${source}:${radius}:${scale}`;
+  const cached = staticLayerCache.get(key);
+  if (cached) return cached.canvas;
+  const canvas = createCanvas(Math.ceil(radius * 2 * scale), Math.ceil(radius * 2 * scale));
+  const layer = canvas.getContext('2d');
+  layer.scale(scale, scale);
+  layer.imageSmoothingEnabled = true;
+  layer.patternQuality = 'good';
+  circlePath(layer, radius, radius, radius);
+  layer.clip();
   if (avatar) {
     const crop = coverCrop(avatar.width, avatar.height, 1, 1);
-    context.drawImage(avatar, crop.x, crop.y, crop.width, crop.height, centerX - radius, centerY - radius, radius * 2, radius * 2);
+    layer.drawImage(avatar, crop.x, crop.y, crop.width, crop.height, 0, 0, radius * 2, radius * 2);
   } else {
-    drawDefaultAvatar(context, palette, centerX, centerY, radius);
+    drawDefaultAvatar(layer, palette, radius, radius, radius);
   }
+  staticLayerCache.set(key, { canvas });
+  return canvas;
+}
+
+/** Draws a round avatar from its cached layer, on whole device pixels (every avatar's box is). */
+function drawAvatar(context: CanvasRenderingContext2D, avatar: Canvas | undefined, centerX: number, centerY: number, radius: number, palette: ReturnType<typeof resolvePalette>): void {
+  const { a: scale, e: offsetX, f: offsetY } = context.getTransform();
+  const layer = roundAvatarLayer(avatar, radius, scale, palette);
+  context.save();
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  context.drawImage(layer, Math.round((centerX - radius) * scale + offsetX), Math.round((centerY - radius) * scale + offsetY));
   context.restore();
 }
 
@@ -423,20 +493,108 @@ function headerRect(plan: BoardPlan): Rect {
   return { x: BOARD_ROWS.inset, y: BOARD_ROWS.inset - 4, width: BOARD.width - BOARD_ROWS.inset * 2, height: bottom - BOARD_ROWS.inset + 4 };
 }
 
+/** The black veil over the whole background, under every box. */
+const BOARD_VEIL = 'rgba(0, 0, 0, 0.35)';
+
+/**
+ * The background under the veil, cut to the card's rounded outline, as one 1x layer per background
+ * canvas and height (the static layer cache, so its 4 MiB count there): a board then copies it in
+ * one drawImage instead of drawing the background through a clip and veiling 1 Mpx of it again
+ * (2-3 ms of a ten-row board's CPU). Copied onto the board it gives the same pixels.
+ */
+function boardGround(background: Canvas, height: number): Canvas {
+  const key = `board-ground:${canvasId(background)}:${height}`;
+  const cached = staticLayerCache.get(key);
+  if (cached) return cached.canvas;
+  const canvas = createCanvas(BOARD.width, height);
+  const layer = canvas.getContext('2d');
+  layer.imageSmoothingEnabled = true;
+  layer.patternQuality = 'good';
+  roundedRectPath(layer, 0, 0, BOARD.width, height, BOARD.radius);
+  layer.clip();
+  layer.drawImage(background, 0, 0, BOARD.width, height);
+  layer.fillStyle = BOARD_VEIL;
+  layer.fillRect(0, 0, BOARD.width, height);
+  staticLayerCache.set(key, { canvas });
+  return canvas;
+}
+
+/**
+ * The veiled background under everything, cut to the card's outline: at 1x copied from its cached
+ * layer over every pixel (corners included, so a reused canvas starts clean); at `scale: 2` (a
+ * 16 MiB layer, most of the static layer cache) painted in place on the fresh canvas.
+ */
+function drawBoardGround(context: CanvasRenderingContext2D, background: Canvas, height: number, scale: number): void {
+  context.save();
+  if (scale === 1) {
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.globalCompositeOperation = 'copy';
+    context.drawImage(boardGround(background, height), 0, 0);
+  } else {
+    roundedRectPath(context, 0, 0, BOARD.width, height, BOARD.radius);
+    context.clip();
+    context.drawImage(background, 0, 0, BOARD.width, height);
+    context.fillStyle = BOARD_VEIL;
+    context.fillRect(0, 0, BOARD.width, height);
+  }
+  context.restore();
+}
+
+/** Readings kept per background canvas, at most: a long-lived background meets ever new names. */
+const MAX_READINGS_PER_BACKGROUND = 1024;
+
+/**
+ * The lightest pixel behind each text's place, per background canvas. The pixels behind a text are
+ * the background's under the fixed veil, so they are known once a board has been measured on that
+ * background: a server's board comes back with the same title and accent (the same generated art,
+ * a cached canvas) or the same photo, with its ranks, numbers, headings and most names where they
+ * were. Reading them again (some 45 getImageData calls a ten-row board) cost 3-4 ms of its CPU.
+ */
+const readingsByBackground = new WeakMap<Canvas, Map<string, Rgb>>();
+
+function pixelBehind(context: CanvasRenderingContext2D, background: Canvas, bounds: Rect, scale: number): Rgb {
+  const readings = readingsByBackground.get(background) ?? new Map<string, Rgb>();
+  readingsByBackground.set(background, readings);
+  const key = `${scale}:${bounds.x}:${bounds.y}:${bounds.width}:${bounds.height}`;
+  const known = readings.get(key);
+  if (known) return known;
+  const behind = worstPixel(context, bounds, scale, true);
+  if (readings.size >= MAX_READINGS_PER_BACKGROUND) readings.clear();
+  readings.set(key, behind);
+  return behind;
+}
+
 /**
  * How opaque each box must be for its texts to reach their contrast (with the cards' margin),
  * measured on the pixels behind them (background and veil) as the cards' legibility step does: at
  * least BOX_ALPHA for rows and podium places; the header and the column headings get a box only
  * when their texts need one.
  */
-function measuredAlphas(context: CanvasRenderingContext2D, texts: readonly BoxedText[], scale: number): Map<string, number> {
+function measuredAlphas(context: CanvasRenderingContext2D, background: Canvas, texts: readonly BoxedText[], scale: number): Map<string, number> {
   const alphas = new Map<string, number>();
   for (const text of texts) {
-    const behind = worstPixel(context, textBounds(text), scale, true);
+    const behind = pixelBehind(context, background, textBounds(text), scale);
     const needed = alphaNeeded(behind, textColor(text), BOX_GROUND, text.minContrast + CONTRAST_MARGIN);
     alphas.set(text.box, Math.max(alphas.get(text.box) ?? 0, needed));
   }
   return alphas;
+}
+
+/** The last 1x board's canvas, drawn on again by the next board of that size. */
+let reusableBoard: Canvas | undefined;
+
+/**
+ * The canvas a board is drawn on. A fresh 900x1144 canvas cost ~2.5 ms of CPU before the first
+ * pixel was drawn (the kernel zeroing its 4 MiB page by page as the background is copied in), as
+ * much as all of the board's text; the last 1x board's canvas is drawn on again instead. That is
+ * safe because a board is drawn and encoded synchronously (no other board can draw in between) and
+ * its background is copied over every pixel (`copy`, corners included). At `scale: 2` (16 MiB) a
+ * fresh canvas is taken, so a thread keeps at most 4 MiB for this.
+ */
+function boardCanvas(width: number, height: number): Canvas {
+  if (width !== BOARD.width) return createCanvas(width, height);
+  if (reusableBoard?.width !== width || reusableBoard.height !== height) reusableBoard = createCanvas(width, height);
+  return reusableBoard;
 }
 
 /**
@@ -460,20 +618,17 @@ export async function renderLeaderboardCard(input: LeaderboardInput): Promise<Re
   const prepared = performance.now();
 
   // At `scale: 2` the same layout is drawn through a transform, as the cards are.
-  const canvas = createCanvas(BOARD.width * scale, plan.height * scale);
+  const canvas = boardCanvas(BOARD.width * scale, plan.height * scale);
   const context = canvas.getContext('2d');
-  context.scale(scale, scale);
+  context.setTransform(scale, 0, 0, scale, 0, 0);
   context.imageSmoothingEnabled = true;
   context.patternQuality = 'good';
-  roundedRectPath(context, 0, 0, BOARD.width, plan.height, BOARD.radius);
-  context.clip();
-  context.drawImage(decoded.background ?? generatedCardBackground(palette, title, BOARD.width * scale, plan.height * scale), 0, 0, BOARD.width, plan.height);
-  context.fillStyle = 'rgba(0, 0, 0, 0.35)';
-  context.fillRect(0, 0, BOARD.width, plan.height);
+  const background = decoded.background ?? generatedCardBackground(palette, title, BOARD.width * scale, plan.height * scale);
+  drawBoardGround(context, background, plan.height, scale);
 
   const laidOut: BoxedText[] = [...headerTexts(context, options, title), ...plan.podium.flatMap((place) => podiumTexts(context, place, scoreLabel)), ...listTexts(context, options, plan, scoreLabel)];
   // Measured on the art too: its glows under the veil are light enough to take grey headings under 4.5:1 (a green accent).
-  const alphas = measuredAlphas(context, laidOut, scale);
+  const alphas = measuredAlphas(context, background, laidOut, scale);
   const boxAlpha = (box: string) => Math.max(BOX_ALPHA, alphas.get(box) ?? 0);
   const headerAlpha = alphas.get('header') ?? 0;
   if (headerAlpha > 0) {
@@ -510,14 +665,18 @@ export async function renderLeaderboardCard(input: LeaderboardInput): Promise<Re
   // ten-row board, process CPU time, scripts measured on this machine).
   for (const run of texts) {
     if (TABULAR_ROLES.has(run.role)) drawTabular(context, run.text, run.x, run.baseline, run.style);
+    else if (LAYERED_ROLES.has(run.role)) drawFromLayer(context, run.text, run.x, run.baseline, run.style);
     else drawText(context, run.text, run.x, run.baseline, run.style);
   }
-
   const inset = BOARD.borderWidth / 2;
-  roundedRectPath(context, inset, inset, BOARD.width - BOARD.borderWidth, plan.height - BOARD.borderWidth, BOARD.radius - inset);
+  context.save();
+  roundedRectPath(context, 0, 0, BOARD.width, plan.height, BOARD.radius);
+  context.clip();
   context.lineWidth = BOARD.borderWidth;
   context.strokeStyle = rgba(lighten(palette.primary, 0.15));
+  roundedRectPath(context, inset, inset, BOARD.width - BOARD.borderWidth, plan.height - BOARD.borderWidth, BOARD.radius - inset);
   context.stroke();
+  context.restore();
   const drawn = performance.now();
   const png = canvas.toBuffer('image/png', PNG_ENCODING);
   const encoded = performance.now();

@@ -16,9 +16,16 @@ import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
  */
 const DIGIT = /^[0-9]$/;
 
+/** The widest digit per style: every number of a board asks for it, once per character. */
+const digitCells = new Map<string, number>();
+
 function digitCell(context: CanvasRenderingContext2D, style: TextStyle): number {
-  // Ten measurements, each from the text measurement cache after the first board.
-  return Math.max(...'0123456789'.split('').map((digit) => measureText(context, digit, style)));
+  const key = `${style.size}:${style.weight}`;
+  const known = digitCells.get(key);
+  if (known !== undefined) return known;
+  const cell = Math.max(...'0123456789'.split('').map((digit) => measureText(context, digit, style)));
+  digitCells.set(key, cell);
+  return cell;
 }
 
 function advances(context: CanvasRenderingContext2D, text: string, style: TextStyle): { character: string; width: number; digit: boolean }[] {
@@ -34,9 +41,9 @@ export function tabularWidth(context: CanvasRenderingContext2D, text: string, st
 /** Room around a glyph on its layer, in 1x pixels: overhangs and antialiasing. */
 const PAD = 4;
 
-/** One character on a transparent layer at device pixels: its pen at (PAD, `size` + PAD) in 1x units. */
+/** A text on a transparent layer at device pixels: its pen at (PAD, `size` + PAD) in 1x units. */
 function glyphLayer(context: CanvasRenderingContext2D, character: string, width: number, style: TextStyle, scale: number): Canvas {
-  const key = `tabular:${style.size}:${style.weight}:${style.color}:${scale}:${character}`;
+  const key = `tabular:${style.size}:${style.weight}:${style.color}:${style.letterSpacing ?? 0}:${scale}:${character}`;
   const cached = staticLayerCache.get(key);
   if (cached) return cached.canvas;
   const canvas = createCanvas(Math.ceil((width + PAD * 2) * scale), Math.ceil((style.size * 1.3 + PAD * 2) * scale));
@@ -64,5 +71,20 @@ export function drawTabular(context: CanvasRenderingContext2D, text: string, x: 
     context.drawImage(layer, Math.round((left - PAD) * scale + offsetX), Math.round((y - style.size - PAD) * scale + offsetY));
     cursor += advance.width;
   }
+  context.restore();
+}
+
+/**
+ * Draws a whole run from a cached layer, for the texts a board repeats from one render to the next
+ * (ranks "#1" to "#10", the column headings, the title, the medals' digits): one Pango call per
+ * text and style in the process instead of one per board, where it cost ~0.15 ms a run. Placed on
+ * whole device pixels like the digits above.
+ */
+export function drawFromLayer(context: CanvasRenderingContext2D, text: string, x: number, y: number, style: TextStyle): void {
+  const { a: scale, e: offsetX, f: offsetY } = context.getTransform();
+  const layer = glyphLayer(context, text, measureText(context, text, style), style, scale);
+  context.save();
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  context.drawImage(layer, Math.round((x - PAD) * scale + offsetX), Math.round((y - style.size - PAD) * scale + offsetY));
   context.restore();
 }

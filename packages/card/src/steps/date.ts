@@ -4,6 +4,7 @@ import { DATE, MIN_TEXT_SIZE, TEXT_COLUMN } from '../layout/card-layout.ts';
 import { layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
+import { familySpacing } from '../text/family-metrics.ts';
 import { drawText, fitText } from '../text/rich-text.ts';
 import type { RenderStep } from './render-steps.ts';
 
@@ -24,10 +25,12 @@ export const dateLayout = layoutOncePerCard((context: CanvasRenderingContext2D, 
   const room = TEXT_COLUMN.right - TEXT_COLUMN.left - iconRoom;
   const fitted = fitText(context, scene.date.text, { size: DATE.size, weight: 600, color: scene.textColors.date }, room, MIN_TEXT_SIZE);
   const date: PlacedText = { role: 'date', text: fitted.text, x: TEXT_COLUMN.right - fitted.width, baseline: DATE.baseline, width: fitted.width, style: fitted.style, minContrast: SMALL_TEXT_CONTRAST };
-  const labelRoom = room - fitted.width - LABEL_GAP;
+  // A pixel face's word space is a whole em: the gap widens with it (family-metrics.ts).
+  const labelGap = LABEL_GAP + familySpacing(scene.fontFamily).gapExtra;
+  const labelRoom = room - fitted.width - labelGap;
   if (scene.date.custom || labelRoom < MIN_LABEL_ROOM) return [date];
   const label = fitText(context, scene.words.joined, { size: fitted.style.size, weight: 600, color: scene.textColors.label }, labelRoom, fitted.style.size);
-  return [{ role: 'date label', text: label.text, x: date.x - LABEL_GAP - label.width, baseline: DATE.baseline, width: label.width, style: label.style, minContrast: SMALL_TEXT_CONTRAST }, date];
+  return [{ role: 'date label', text: label.text, x: date.x - labelGap - label.width, baseline: DATE.baseline, width: label.width, style: label.style, minContrast: SMALL_TEXT_CONTRAST }, date];
 });
 
 /** The account creation date with a calendar mark, or `customDate` as given, at the bottom right. */

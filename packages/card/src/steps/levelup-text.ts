@@ -7,6 +7,7 @@ import { LEVELUP_HEADLINE, LEVELUP_LEVELS, LEVELUP_MESSAGE, LEVELUP_NAME, LEVELU
 import { drawPlacedTexts, layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
 import type { Scene } from '../scene.ts';
 import { fitText, measureText, type FittedText, type TextStyle } from '../text/rich-text.ts';
+import { drawLevelChip, levelChipColors, levelChipPadding, levelChipRect } from './level-chip.ts';
 import type { RenderStep } from './render-steps.ts';
 
 /** Inter's cap height and descender as a share of the font size, to stack lines optically. */
@@ -40,19 +41,23 @@ function levelsLine(context: CanvasRenderingContext2D, scene: Scene, width: numb
   const rank = scene.rank;
   if (!rank) return undefined;
   const texts = { old: levelText(previousLevelOf(rank)), arrow: '→', new: levelText(rank.level) };
+  const chip = levelChipColors(rank.levelColor, scene.ground);
+  // The chip's padding each side of the new level, inside the row's width.
+  const chipSide = (size: number) => (chip ? levelChipPadding(size).padX : 0);
   const stylesAt = (newSize: number) => {
     const ratio = newSize / LEVELUP_LEVELS.newSize;
     return {
       old: { size: Math.round(LEVELUP_LEVELS.oldSize * ratio), weight: 800, color: scene.textColors.xp } satisfies TextStyle,
       arrow: { size: Math.round(LEVELUP_LEVELS.arrowSize * ratio), weight: 700, color: scene.textColors.label } satisfies TextStyle,
-      new: { size: newSize, weight: 800, color: rank.levelColor } satisfies TextStyle,
+      // On a chip (a levelColor the ground cannot carry as text) the number takes the ground's value colour.
+      new: { size: newSize, weight: 800, color: chip?.text ?? rank.levelColor } satisfies TextStyle,
     };
   };
   let newSize: number = LEVELUP_LEVELS.newSize;
   const measure = (size: number) => {
     const styles = stylesAt(size);
     const widths = { old: measureText(context, texts.old, styles.old), arrow: measureText(context, texts.arrow, styles.arrow), new: measureText(context, texts.new, styles.new) };
-    return { styles, widths, total: widths.old + widths.arrow + widths.new + LEVELUP_LEVELS.gap * 2 };
+    return { styles, widths, total: widths.old + widths.arrow + widths.new + LEVELUP_LEVELS.gap * 2 + chipSide(size) * 2 };
   };
   let measured = measure(newSize);
   while (measured.total > width && newSize > LEVELUP_LEVELS.minNewSize) measured = measure((newSize -= 2));
@@ -64,7 +69,7 @@ function levelsLine(context: CanvasRenderingContext2D, scene: Scene, width: numb
     place(centerX, baseline) {
       const left = centerX - total / 2;
       const arrowX = left + widths.old + LEVELUP_LEVELS.gap;
-      const newX = arrowX + widths.arrow + LEVELUP_LEVELS.gap;
+      const newX = arrowX + widths.arrow + LEVELUP_LEVELS.gap + chipSide(newSize);
       return [
         { role: 'previous level', text: texts.old, x: left, baseline, width: widths.old, style: styles.old, minContrast: LARGE_TEXT_CONTRAST },
         // The arrow sits on the digits' middle, not on their baseline.
@@ -112,6 +117,11 @@ export const levelupTextLayout = layoutOncePerCard((context: CanvasRenderingCont
 export const levelupTextStep: RenderStep = {
   name: 'levelup text',
   draw(context, scene) {
-    drawPlacedTexts(context, levelupTextLayout(context, scene), scene.textColors.shadow);
+    const runs = levelupTextLayout(context, scene);
+    // The new level's chip under its number, when its colour needs one (level-chip.ts).
+    const chip = scene.rank ? levelChipColors(scene.rank.levelColor, scene.ground) : undefined;
+    const level = runs.find((run) => run.role === 'level');
+    if (chip && level) drawLevelChip(context, levelChipRect(level), chip);
+    drawPlacedTexts(context, runs, scene.textColors.shadow);
   },
 };

@@ -9,7 +9,9 @@ import { layoutOncePerCard, type PlacedText } from '../layout/placed-text.ts';
 import { roundedRectPath, withStops } from '../paint/shapes.ts';
 import type { Scene } from '../scene.ts';
 import { inCapitals } from '../text/card-labels.ts';
+import { familySpacing } from '../text/family-metrics.ts';
 import { drawText, fitText, measureText, type TextStyle } from '../text/rich-text.ts';
+import { drawLevelChip, LEVEL_CHIP, levelChipColors, levelChipRect } from './level-chip.ts';
 import type { RenderStep } from './render-steps.ts';
 
 /**
@@ -40,10 +42,21 @@ const labelStyle = (scene: Scene): TextStyle => ({ size: RANK.labelSize, weight:
 /** The most of the row the XP text may take, so a long `labels.xp` still leaves room for the level and rank. */
 const XP_SHARE = 0.45;
 
+/** The level's colours on a chip, when the ground cannot carry `levelColor` as text (level-chip.ts). */
+const levelChipOf = (scene: Scene) => (scene.rank ? levelChipColors(scene.rank.levelColor, scene.ground) : undefined);
+
+/** Between a label and its number, and between the row's groups: the layout's gaps, wider for a family that needs it (family-metrics.ts). */
+const labelGap = (scene: Scene) => LABEL_GAP + familySpacing(scene.fontFamily).gapExtra;
+const rowGap = (scene: Scene) => ROW_GAP + familySpacing(scene.fontFamily).gapExtra;
+
+/** Room the chip takes beside the number, each side: its padding (the gaps to the label and the rank group stay). */
+const chipSide = (scene: Scene) => (levelChipOf(scene) ? LEVEL_CHIP.padX : 0);
+
 function rowWidth(context: CanvasRenderingContext2D, scene: Scene, row: RankRow): number {
   const style = valueStyle(row.valueSize, '#ffffff');
   const label = labelStyle(scene);
-  return measureText(context, row.levelLabel, label) + LABEL_GAP + measureText(context, row.level, style) + GROUP_GAP + measureText(context, row.rankLabel, label) + LABEL_GAP + measureText(context, row.place, style);
+  const level = chipSide(scene) + measureText(context, row.level, style) + chipSide(scene);
+  return measureText(context, row.levelLabel, label) + labelGap(scene) + level + GROUP_GAP + measureText(context, row.rankLabel, label) + labelGap(scene) + measureText(context, row.place, style);
 }
 
 /**
@@ -78,13 +91,15 @@ export const rankRowLayout = layoutOncePerCard((context: CanvasRenderingContext2
   const baseline = RANK.rowBaseline;
   const columnWidth = TEXT_COLUMN.right - TEXT_COLUMN.left;
   const xp = fitText(context, `${cardNumber(rank.currentXp)} / ${cardNumber(rank.requiredXp)} ${scene.words.xp}`, { size: RANK.xpSize, weight: 600, color: scene.textColors.xp }, columnWidth * XP_SHARE, MIN_TEXT_SIZE);
-  const row = fitRankRow(context, scene, rank, columnWidth - xp.width - ROW_GAP);
+  const row = fitRankRow(context, scene, rank, columnWidth - xp.width - rowGap(scene));
   const label = labelStyle(scene);
   const rankColor = rank.autoColorRank ? (PODIUM_COLORS[scene.ground][rank.rank] ?? scene.textColors.value) : scene.textColors.value;
+  const chip = levelChipOf(scene);
   const runs: { role: string; text: string; style: TextStyle; gapAfter: number; minContrast: number }[] = [
-    { role: 'level label', text: row.levelLabel, style: label, gapAfter: LABEL_GAP, minContrast: SMALL_TEXT_CONTRAST },
-    { role: 'level', text: row.level, style: valueStyle(row.valueSize, rank.levelColor), gapAfter: GROUP_GAP, minContrast: LARGE_TEXT_CONTRAST },
-    { role: 'rank label', text: row.rankLabel, style: label, gapAfter: LABEL_GAP, minContrast: SMALL_TEXT_CONTRAST },
+    { role: 'level label', text: row.levelLabel, style: label, gapAfter: labelGap(scene) + chipSide(scene), minContrast: SMALL_TEXT_CONTRAST },
+    // On a chip the number takes the ground's value colour; the caller's colour is the chip's.
+    { role: 'level', text: row.level, style: valueStyle(row.valueSize, chip?.text ?? rank.levelColor), gapAfter: chipSide(scene) + GROUP_GAP, minContrast: LARGE_TEXT_CONTRAST },
+    { role: 'rank label', text: row.rankLabel, style: label, gapAfter: labelGap(scene), minContrast: SMALL_TEXT_CONTRAST },
     { role: 'rank', text: row.place, style: valueStyle(row.valueSize, rankColor), gapAfter: 0, minContrast: LARGE_TEXT_CONTRAST },
   ];
   const placed: PlacedText[] = [];
@@ -103,7 +118,12 @@ export const rankBarStep: RenderStep = {
   draw(context, scene) {
     const rank = scene.rank;
     if (!rank) return;
-    for (const run of rankRowLayout(context, scene)) drawText(context, run.text, run.x, run.baseline, run.style);
+    const runs = rankRowLayout(context, scene);
+    // The level's chip first, under its number; drawn after the legibility step, whose panel it must not tint.
+    const chip = levelChipOf(scene);
+    const level = runs.find((run) => run.role === 'level');
+    if (chip && level) drawLevelChip(context, levelChipRect(level), chip);
+    for (const run of runs) drawText(context, run.text, run.x, run.baseline, run.style);
 
     const left = TEXT_COLUMN.left;
     const width = TEXT_COLUMN.right - left;

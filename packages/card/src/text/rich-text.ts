@@ -2,6 +2,7 @@ import { CARD_FONT_FAMILIES, DEFAULT_CARD_FONT_FAMILY } from '@utility-api/rende
 import type { CanvasGradient, CanvasRenderingContext2D } from 'canvas';
 import { textMeasurementCache, type TextMeasurement } from '../cache/card-caches.ts';
 import { emojiGlyph, emojiGlyphAtSize } from './emoji-glyphs.ts';
+import { familySizeFactor, familySpacing } from './family-metrics.ts';
 import { PLAIN, styledPieces, type LetterEmphasis } from './math-letters.ts';
 
 /** After the card's family, Pango finds the script fonts registered beside it for anything the family lacks. */
@@ -58,10 +59,21 @@ const NO_SHADOW = 'rgba(0, 0, 0, 0)';
 
 const quoted = (family: string) => `"${family}"`;
 
+/**
+ * The CSS font of a style: its family first, then the card's, then the fallbacks. The size is the
+ * style's size in the default family, adjusted to the first family's x-height (family-metrics.ts),
+ * so a line reads as large in EB Garamond or Press Start 2P as in Inter.
+ */
 function fontFor(style: Pick<TextStyle, 'size' | 'weight' | 'italic' | 'family'>, emphasis: LetterEmphasis = PLAIN): string {
   const families = [...new Set([...(emphasis.monospace ? [MONOSPACE_FAMILY] : []), ...(style.family ? [style.family] : []), cardFamily, ...FALLBACK_STACK])];
   const italic = style.italic === true || emphasis.italic;
-  return `${italic ? 'italic ' : ''}${emphasis.bold ? BOLDER[style.weight] : style.weight} ${style.size}px ${families.map(quoted).join(', ')}`;
+  const size = style.size * familySizeFactor(families[0] ?? cardFamily);
+  return `${italic ? 'italic ' : ''}${emphasis.bold ? BOLDER[style.weight] : style.weight} ${size}px ${families.map(quoted).join(', ')}`;
+}
+
+/** The style's letter spacing as its family takes it (a pixel face draws labels unspaced: family-metrics.ts). */
+function letterSpacingOf(style: TextStyle): number {
+  return (style.letterSpacing ?? 0) * familySpacing(style.family ?? cardFamily).letterSpacing;
 }
 
 function emojiWidth(emoji: string, size: number): number | undefined {
@@ -86,7 +98,8 @@ const RUN_OVERHEAD_BYTES = 80;
  */
 function measureRuns(context: CanvasRenderingContext2D, text: string, style: TextStyle): readonly MeasuredRun[] {
   const font = fontFor(style);
-  const key = `${font}\u0000${style.letterSpacing ?? 0}\u0000${text}`;
+  const letterSpacing = letterSpacingOf(style);
+  const key = `${font}\u0000${letterSpacing}\u0000${text}`;
   const cached = textMeasurementCache.get(key);
   if (cached !== undefined) return cached.runs;
   const direction = context.direction;
@@ -105,9 +118,9 @@ function measureRuns(context: CanvasRenderingContext2D, text: string, style: Tex
       const pieceFont = fontFor(style, piece.emphasis);
       context.font = pieceFont;
       const graphemes = graphemesOf(piece.text);
-      const spacing = (style.letterSpacing ?? 0) * graphemes.length;
+      const spacing = letterSpacing * graphemes.length;
       // Letter-spaced text is drawn letter by letter, each advanced by its own width.
-      const letters = style.letterSpacing ? graphemes.map((grapheme) => ({ text: grapheme, advance: context.measureText(grapheme).width + (style.letterSpacing ?? 0) })) : undefined;
+      const letters = letterSpacing ? graphemes.map((grapheme) => ({ text: grapheme, advance: context.measureText(grapheme).width + letterSpacing })) : undefined;
       if (letters) bytes += letters.length * RUN_OVERHEAD_BYTES + piece.text.length * 2;
       runs.push({ kind: 'text', text: piece.text, width: context.measureText(piece.text).width + spacing, font: pieceFont, ...(letters ? { letters } : {}) });
     }
