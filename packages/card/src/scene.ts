@@ -1,5 +1,6 @@
 import { type CardLayout, CARD_FONT_FAMILIES, DEFAULT_CARD_FONT_FAMILY, DEFAULT_CARD_LAYOUT, DEFAULT_CARD_PANEL, DEFAULT_DATE_LOCALE, DEFAULT_LEVELUP_HEADLINE, DEFAULT_WELCOME_HEADLINE, snowflakeCreatedAt } from '@utility-api/render-jobs';
 import type { Canvas, CanvasRenderingContext2D } from 'canvas';
+import { LRUCache } from 'lru-cache';
 import { checkImageCached } from './cache/card-caches.ts';
 import { GROUND_TEXT } from './legibility/ground.ts';
 import { nameFill } from './legibility/name-fill.ts';
@@ -123,6 +124,17 @@ const LAYOUT_PLACES: Record<CardLayout, { frame: CardFrame; avatar: AvatarBox; b
 };
 
 /**
+ * The creation date's format per locale, the only option that varies: building an
+ * `Intl.DateTimeFormat` loads ICU's locale data and patterns every time, formatting with one is
+ * cheap. Requests name any language, script and region ICU writes dates in, so the most recently
+ * used are kept.
+ */
+const creationDateFormats = new LRUCache<string, Intl.DateTimeFormat>({
+  max: 64,
+  memoMethod: (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }),
+});
+
+/**
  * `budget` is the card's pixel budget: an animated card passes its own, to charge its later frames
  * to what the still images left.
  */
@@ -179,7 +191,7 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   const nameColor = fill.color;
   const serverTagText = visibleText(profile.serverTag?.tag);
   const words = cardWords(options.labels);
-  const creationDate = new Intl.DateTimeFormat(options.localDateType ?? DEFAULT_DATE_LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
+  const creationDate = creationDateFormats.memo(options.localDateType ?? DEFAULT_DATE_LOCALE);
   return {
     scale,
     /** The layout's canvas size and panel, in 1x pixels (the 3:1 card, or the tall welcome card's 16:9). */
