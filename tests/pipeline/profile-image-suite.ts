@@ -1,5 +1,5 @@
 import { get } from 'node:http';
-import { CARD_FONT_FAMILY_IDS, CARD_LIMITS } from '@utility-api/render-jobs';
+import { CARD_FONT_FAMILY_IDS, CARD_LAYOUTS, CARD_LIMITS } from '@utility-api/render-jobs';
 import type { TestFn } from 'ava';
 import sharp from 'sharp';
 import { avifToPng, runWithInput, webpToPng } from '../helpers/image-tools.ts';
@@ -289,7 +289,7 @@ export function registerProfileImageTests(test: TestFn, target: () => PipelineTa
 
     const refused = await post(current, `/v1/profile-image?userId=${USER_ID}`, { layout: 'Welcome' });
     t.is(refused.status, 400);
-    t.deepEqual(refused.body.error.details, [{ in: 'body', field: 'layout', message: 'must be one of profile, welcome, levelup' }]);
+    t.deepEqual(refused.body.error.details, [{ in: 'body', field: 'layout', message: `must be one of ${CARD_LAYOUTS.join(', ')}` }]);
   });
 
   test(`${mode}: a future-dated id is refused with the future named; the id Discord would issue now is drawn`, async (t) => {
