@@ -76,19 +76,34 @@ export function createLogger(options: LoggerOptions): Logger {
 
 /**
  * Says how many lines the bounded stdout dropped, a moment after the first one, so the operator sees
- * the gap where it happened. A report that is dropped itself is tried again with its count kept.
+ * the gap where it happened. A report that is dropped itself is tried again with its count kept; it
+ * is not counted as a dropped line (its news is not lost, only late), so the counts add up to the
+ * lines the service logged.
  */
 function reportDroppedLines(stdout: ReturnType<typeof pino.destination>, logger: Logger): void {
   let dropped = 0;
+  let reporting = false;
+  let reportDropped = false;
+  const schedule = () => setTimeout(report, DROPPED_LINES_REPORT_MS).unref();
   const report = () => {
     const count = dropped;
     dropped = 0;
+    reporting = true;
+    reportDropped = false;
     logger.warn({ droppedLines: count, backlogLimitBytes: LOG_BACKLOG_MAX_BYTES }, 'log lines dropped: stdout was not read fast enough');
-    if (dropped > 0) dropped += count;
+    reporting = false;
+    if (!reportDropped) return;
+    // No line dropped since the report was tried had scheduled another one: this one is.
+    if (dropped === 0) schedule();
+    dropped += count;
   };
   stdout.on('drop', () => {
+    if (reporting) {
+      reportDropped = true;
+      return;
+    }
     dropped += 1;
-    if (dropped === 1) setTimeout(report, DROPPED_LINES_REPORT_MS).unref();
+    if (dropped === 1) schedule();
   });
 }
 
