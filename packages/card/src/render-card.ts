@@ -1,4 +1,4 @@
-import { Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas';
+import { Canvas, CanvasRenderingContext2D, createCanvas } from 'canvas';
 import type { CardInput } from './profile/card-profile.ts';
 import { prepareCardFonts } from './fonts/card-fonts.ts';
 import type { CardFrame } from './layout/card-layout.ts';
@@ -41,17 +41,60 @@ export interface RenderedCard {
   texts: PlacedText[];
 }
 
-/** A context for drawing card layers on `canvas` (the pixel size of the card's `frame`) in 1x coordinates. */
-export function cardContext(canvas: Canvas, frame: CardFrame, scale: number): CanvasRenderingContext2D {
-  const context = canvas.getContext('2d');
+/**
+ * A context for drawing card layers on `canvas` (the pixel size of the card's `frame`) in 1x
+ * coordinates. The corners stay transparent: a still card's background comes with them cut out
+ * (scene.ts) and the layers over the whole card keep to its outline, so it needs no clip;
+ * `clipToCard` clips to the outline, for an animated card, whose background frames are square.
+ */
+export function cardContext(canvas: Canvas, frame: CardFrame, scale: number, { clipToCard }: { clipToCard: boolean }): CanvasRenderingContext2D {
+  return setUpCardContext(canvas.getContext('2d'), frame, scale, { clipToCard });
+}
+
+function setUpCardContext(context: CanvasRenderingContext2D, frame: CardFrame, scale: number, { clipToCard }: { clipToCard: boolean }): CanvasRenderingContext2D {
   context.scale(scale, scale);
   context.imageSmoothingEnabled = true;
   // node-canvas has no imageSmoothingQuality; its scaling filter is the non-standard patternQuality.
   context.patternQuality = 'good';
-  // Everything is clipped to the card's rounded outline; the corners stay transparent.
-  roundedRectPath(context, 0, 0, frame.width, frame.height, frame.radius);
-  context.clip();
+  if (clipToCard) {
+    roundedRectPath(context, 0, 0, frame.width, frame.height, frame.radius);
+    context.clip();
+  }
   return context;
+}
+
+/**
+ * The canvases every still card of this process is drawn on, then encoded: one per pixel size
+ * (frame width, height and scale), so a few at most (two frames, two scales). A new canvas's pixel
+ * memory is fresh pages the kernel zeroes as the background first touches them, which cost more
+ * than drawing the background itself. Sharing is safe because a card is drawn and encoded without
+ * a pause (no `await` from its first step to its PNG), and the background step copies its rounded
+ * bitmap over every pixel, corners included, so nothing of the previous card remains.
+ */
+const stillCardCanvases = new Map<string, Canvas>();
+
+/** More than the frames and scales there are: a bound in case a layout with a new frame comes without a look here. */
+const MAX_STILL_CARD_CANVASES = 8;
+
+/**
+ * node-canvas keeps one context per canvas (`getContext`), and a context carries Pango state that
+ * save and restore do not cover (measuring uses the paragraph direction of the last text drawn),
+ * so each card gets a new context on the shared canvas, as it would on a new canvas.
+ */
+const NewContextOn = CanvasRenderingContext2D as unknown as new (canvas: Canvas) => CanvasRenderingContext2D;
+
+function stillCardContext(frame: CardFrame, scale: number): { canvas: Canvas; context: CanvasRenderingContext2D } {
+  const key = `${frame.width}x${frame.height}@${scale}`;
+  let canvas = stillCardCanvases.get(key);
+  if (canvas === undefined) {
+    if (stillCardCanvases.size >= MAX_STILL_CARD_CANVASES) {
+      const oldest = stillCardCanvases.keys().next();
+      if (!oldest.done) stillCardCanvases.delete(oldest.value);
+    }
+    canvas = createCanvas(frame.width * scale, frame.height * scale);
+    stillCardCanvases.set(key, canvas);
+  }
+  return { canvas, context: setUpCardContext(new NewContextOn(canvas), frame, scale, { clipToCard: false }) };
 }
 
 /** Draws a card: a pure function from its input to PNG bytes (no network, no files but fonts). */
@@ -61,8 +104,8 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
   const scene = await buildScene(input);
   const prepared = performance.now();
 
-  const canvas = createCanvas(scene.frame.width * scene.scale, scene.frame.height * scene.scale);
-  const context = cardContext(canvas, scene.frame, scene.scale);
+  // From here to the PNG, no await: the canvas is shared by every still card of its size.
+  const { canvas, context } = stillCardContext(scene.frame, scene.scale);
   const steps: Record<string, number> = {};
   const layout = layoutSteps(scene.layout);
   // Every text of the card, drawn and laid out, in its `fontFamily` (rich-text.ts says why it is scoped).

@@ -56,7 +56,7 @@ async function optionalProfileImage<T>(bytes: Buffer | undefined, check: (bytes:
  */
 async function checkBackground(input: CardInput, frame: CardFrame, scale: 1 | 2, budget: CardPixelBudget): Promise<PendingImage<{ value: Canvas | undefined; warning?: string }>> {
   const softness: Softness = input.options.moreBackgroundBlur ? 'strong' : 'soft';
-  const photo = { budget, softness, width: frame.width * scale, height: frame.height * scale };
+  const photo = { budget, softness, width: frame.width * scale, height: frame.height * scale, cornerRadius: frame.radius * scale };
   const custom = input.images?.background;
   if (custom) {
     const decode = await checkPhotoBackground(custom, { ...photo, field: 'customBackground' });
@@ -170,7 +170,7 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
   // The colours come from the member's pictures when no colour is given (paint/palette.ts), so
   // they are known only now; generated art, drawn from them, comes after.
   const palette = resolvePalette(profile, options.disableProfileTheme ?? false, { avatar: avatar.value?.source, background: photo.value });
-  const background = { ...photo, value: photo.value ?? generatedCardBackground(palette, profile.userId, frame.width * scale, frame.height * scale) };
+  const background = { ...photo, value: photo.value ?? generatedCardBackground(palette, profile.userId, frame.width * scale, frame.height * scale, frame.radius * scale) };
   // Warnings in the same fixed order, whichever decode finished first.
   const warnings = [background, avatar, decoration].flatMap((outcome) => (outcome.warning === undefined ? [] : [outcome.warning]));
 
@@ -198,7 +198,7 @@ export async function buildScene(input: CardInput, budget = new CardPixelBudget(
     frame,
     userId: profile.userId,
     palette,
-    /** The background at the card's pixel size: a softened photo, or art generated from the palette. */
+    /** The background at the card's pixel size with the frame's rounded corners cut out: a softened photo, or art generated from the palette. */
     background: background.value,
     /** The bytes the background photo was drawn from (custom background or banner), if one was: an animated card reads its other frames. */
     backgroundPhoto: input.images?.background ?? (background.warning === undefined ? profile.banner : undefined),

@@ -169,7 +169,7 @@ function staticLayers(scene: Scene, moving: MovingLayers): Layer[] {
     }
     if (!current) {
       const canvas = createCanvas(scene.frame.width * scene.scale, scene.frame.height * scene.scale);
-      current = cardContext(canvas, scene.frame, scene.scale);
+      current = cardContext(canvas, scene.frame, scene.scale, { clipToCard: true });
       layers.push({ moving: false, canvas });
     }
     current.save();
@@ -195,7 +195,7 @@ function worstBackdrop(scene: Scene, background: AnimatedSource): Canvas {
     mergedContext.drawImage(frame, 0, 0);
   }
   const canvas = createCanvas(scene.frame.width * scene.scale, scene.frame.height * scene.scale);
-  cardContext(canvas, scene.frame, scene.scale).drawImage(merged, 0, 0, scene.frame.width, scene.frame.height);
+  cardContext(canvas, scene.frame, scene.scale, { clipToCard: true }).drawImage(merged, 0, 0, scene.frame.width, scene.frame.height);
   return canvas;
 }
 
@@ -214,7 +214,7 @@ function drawFrames(scene: Scene, moving: MovingLayers, layers: readonly Layer[]
       avatar: { ...scene.avatar, image: frameOf(moving.avatar) ?? scene.avatar.image, decoration: frameOf(moving.decoration) ?? scene.avatar.decoration },
     };
     // A new canvas each frame: clearing one under the card's antialiased clip would leave its corners' edge pixels half cleared.
-    const context = cardContext(createCanvas(width, height), scene.frame, scene.scale);
+    const context = cardContext(createCanvas(width, height), scene.frame, scene.scale, { clipToCard: true });
     for (const layer of layers) {
       context.save();
       if (layer.moving) layer.step.draw(context, frameScene);

@@ -25,10 +25,16 @@ export interface RenderStep {
   draw(context: CanvasRenderingContext2D, scene: Scene): void;
 }
 
-/** The prepared background (photo or generated art), already at the card's pixel size. */
+/**
+ * The prepared background (photo or generated art), already at the card's pixel size with the
+ * frame's corners rounded. Copied rather than composited: the same pixels on an empty canvas, and
+ * on a reused one (render-card.ts) it also replaces the previous card, transparent corners
+ * included. An animated card's frames are drawn the same way onto new canvases under the card's clip.
+ */
 const backgroundStep: RenderStep = {
   name: 'background',
   draw(context, scene) {
+    context.globalCompositeOperation = 'copy';
     context.drawImage(scene.background, 0, 0, scene.frame.width, scene.frame.height);
   },
 };
@@ -62,8 +68,10 @@ const overlayStep: RenderStep = {
   name: 'overlay',
   draw(context, scene) {
     if (scene.veilAlpha > 0) {
+      // Filled inside the card's outline, since a still card's context has no clip to cut the corners off.
+      roundedRectPath(context, 0, 0, scene.frame.width, scene.frame.height, scene.frame.radius);
       context.fillStyle = `rgba(0, 0, 0, ${scene.veilAlpha})`;
-      context.fillRect(0, 0, scene.frame.width, scene.frame.height);
+      context.fill();
     }
     context.save();
     context.setTransform(1, 0, 0, 1, 0, 0);
@@ -83,6 +91,10 @@ const borderStep: RenderStep = {
     if (!scene.border) return;
     const inset = BORDER.width / 2;
     const { width, height, radius } = scene.frame;
+    // The stroke's outer edge is the card's outline: clipped to it, the rim's antialiased pixels
+    // fade as the background's corners do (stroked alone, the rim would be a shade more opaque).
+    roundedRectPath(context, 0, 0, width, height, radius);
+    context.clip();
     roundedRectPath(context, inset, inset, width - BORDER.width, height - BORDER.width, radius - inset);
     context.lineWidth = BORDER.width;
     context.strokeStyle = scene.border;
