@@ -50,9 +50,10 @@ const guildSchema = z
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object with a name or an id' : undefined) },
   )
   .refine((guild) => guild.name !== undefined || guild.id !== undefined, { error: 'give a name or an id (or both)', path: ['name'] })
-  // The same rule for the document.
+  // The same rule for the document, inside `allOf`: a bare `anyOf` beside the properties made the
+  // generated SDK type `unknown`, this leaves it the object's (an intersection with `unknown`).
   .meta({
-    anyOf: [{ required: ['name'] }, { required: ['id'] }],
+    allOf: [{ anyOf: [{ required: ['name'] }, { required: ['id'] }] }],
     description: 'A server header above the rows: the icon (or the initials), the server name, then the `title` and the member count. Give `name`, `id` or both. Default: no server header, the `title` alone.',
   });
 
