@@ -176,6 +176,19 @@ test('a server icon the CDN cannot serve is the initials, with a warning', async
   t.deepEqual(card.texts.filter((text) => text.role === 'guild initials').map((text) => text.text), ['CN']);
 });
 
+test("a server icon that is not an image is the initials, with a warning naming guild.id (the caller gave no iconUrl)", async (t) => {
+  const guildId = addServer();
+  fake.images.set(`/icons/${guildId}/${ICON_HASH}.png`, Buffer.from('<html>not an image</html>'));
+  const { lookup } = lookupWith();
+  const { header, card } = await drawnBoard({ id: guildId }, lookup);
+  // The safe fetcher refuses it already: the CDN warning, the initials.
+  t.true(header.warnings.some((warning) => warning.startsWith('guild.id:')), JSON.stringify(header.warnings));
+  t.deepEqual(card.texts.filter((text) => text.role === 'guild initials').map((text) => text.text), ['CN']);
+  // Bytes that pass the fetcher but not the decoder are warned about under the field they came from.
+  const undecodable = await renderLeaderboardCard({ kind: 'leaderboard', options: boardWithResolvedGuild(leaderboardOptionsSchema.parse({ rows, guild: { id: guildId } }), header), avatars: [], guildIcon: Buffer.from('<html>'), guildIconField: 'guild.id' });
+  t.true(undecodable.warnings.some((warning) => warning.includes('guild.id')) && !undecodable.warnings.some((warning) => warning.includes('guild.iconUrl')), JSON.stringify(undecodable.warnings));
+});
+
 test('the schema takes a name, an id or both; neither is a 400 naming the field', (t) => {
   const id = '613425648685547541';
   t.true(leaderboardOptionsSchema.safeParse({ rows, guild: { id } }).success);

@@ -159,7 +159,7 @@ export function createRenderEngine(
           timed('background', async () => (board.background === undefined ? undefined : fetchImage(board.background, 'background'))),
         ]);
         if (signal?.aborted) throw new RenderAbandonedError();
-        const input: LeaderboardInput = { kind: 'leaderboard', options: boardWithResolvedGuild(board, guildHeader), avatars, guildIcon: guildHeader.icon, background, warnings: [...warnings, ...guildHeader.warnings] };
+        const input: LeaderboardInput = { kind: 'leaderboard', options: boardWithResolvedGuild(board, guildHeader), avatars, guildIcon: guildHeader.icon, guildIconField: board.guild?.iconUrl === undefined ? 'guild.id' : 'guild.iconUrl', background, warnings: [...warnings, ...guildHeader.warnings] };
         const format = payload.format ?? DEFAULT_MEDIA_FORMAT;
         const card = await timed('render', () => pool.render(input, format, undefined, { tenant: payload.keyId, signal }));
         timings.draw = card.timings.draw;

@@ -50,6 +50,8 @@ export interface LeaderboardInput {
   options: LeaderboardOptions;
   avatars: readonly (Buffer | undefined)[];
   guildIcon?: Buffer | undefined;
+  /** The field a bad `guildIcon` is warned about: `guild.iconUrl` (default), or `guild.id` for the server's own icon from Discord. */
+  guildIconField?: 'guild.iconUrl' | 'guild.id' | undefined;
   background?: Buffer | undefined;
   warnings?: readonly string[] | undefined;
 }
@@ -173,7 +175,7 @@ async function decodeBoard(input: LeaderboardInput, plan: BoardPlan, scale: numb
     }
   };
   // An icon without a header to stand in (no server name) is not decoded, nor charged to the budget.
-  const icon = guildName(input.options) === undefined ? undefined : await decodeSoft(input.guildIcon, 'guild.iconUrl', BOARD_GUILD.iconRadius * 2);
+  const icon = guildName(input.options) === undefined ? undefined : await decodeSoft(input.guildIcon, input.guildIconField ?? 'guild.iconUrl', BOARD_GUILD.iconRadius * 2);
   const avatarOf = (placed: Placed) => input.avatars[placed.rowIndex ?? input.options.rows.length];
   const pending: [string, (() => Promise<Canvas | undefined>) | undefined][] = [];
   for (const place of plan.podium) pending.push([place.field, await decodeSoft(avatarOf(place), `${place.field}.avatar`, place.avatarRadius * 2)]);
