@@ -236,6 +236,34 @@ test('every text of the board reaches its contrast, on the highlighted row too, 
   t.true(contrastRatio(relativeLuminance(parseHexColor('#b3b9c4')), relativeLuminance(highlightFill('#ffffff'))) >= 4.5);
 });
 
+test('podium and server header on the generated art: every text reaches its contrast and the type scale, whatever the accent, with the icon or the initials', async (t) => {
+  const problems: string[] = [];
+  const headers = [
+    { label: 'icon', guild: { name: 'Café Nocturne', memberCount: 12_480 }, icon: sampleAvatarPng(205) },
+    // A server name as long as Discord allows (a looked-up one is cut to it too), drawn with its initials.
+    { label: 'initials', guild: { name: `Wide ${'W'.repeat(95)}`, memberCount: 1e9 }, icon: undefined },
+  ];
+  for (const accentColor of [undefined, '#ffffff', '#ffe08a', '#000000', '#7c3aed', '#22c55e']) {
+    for (const header of headers) {
+      const card = await renderLeaderboardCard({
+        ...board({ rows: rows(6), podium: true, autoColorRank: true, guild: header.guild, highlight: { rank: 1, name: 'Member 1' }, ...(accentColor ? { accentColor } : {}) }),
+        guildIcon: header.icon,
+      });
+      const pixels = decodePng(card.png);
+      const where = `${accentColor ?? 'default'} ${header.label}`;
+      t.true(card.texts.some((text) => text.role === 'guild name'), where);
+      t.true(card.texts.some((text) => text.role === 'medal'), where);
+      for (const run of card.texts) {
+        const contrast = contrastOf(pixels, run);
+        if (contrast < run.minContrast) problems.push(`${where}: ${run.role} "${run.text}" ${contrast.toFixed(2)}:1 < ${run.minContrast}:1`);
+        if (run.style.size < MIN_SECONDARY_SIZE) problems.push(`${where}: ${run.role} "${run.text}" at ${run.style.size} px`);
+        if ((run.role === 'name' || run.role === 'guild name') && run.style.size < MIN_NAME_SIZE) problems.push(`${where}: ${run.role} "${run.text}" at ${run.style.size} px`);
+      }
+    }
+  }
+  t.deepEqual(problems, []);
+});
+
 test('on a background photo every text of the board reaches its contrast: white, black, busy and light photos, with podium and server header', async (t) => {
   const problems: string[] = [];
   const photos = { white: sampleSolidPng('#ffffff'), black: sampleSolidPng('#000000'), busy: sampleBusyPng(), light: sampleLightPhotoJpeg() };

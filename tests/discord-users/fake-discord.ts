@@ -32,6 +32,15 @@ export interface FakeDiscord {
   /** `GET /guilds/{id}/roles` of a server (404 Unknown Guild when not set). */
   guildRoles: Map<string, Record<string, unknown>[]>;
   memberRequests(guildId: string, userId: string): RecordedRequest[];
+  /**
+   * `GET /guilds/{id}` (a leaderboard's server header): guild id → the guild object sent (404
+   * Unknown Guild when not set, 403 in `hiddenGuilds`). `approximate_member_count` is sent only when
+   * asked for with `?with_counts=true`, as Discord does.
+   */
+  guildObjects: Map<string, Record<string, unknown>>;
+  /** Guild id → a scripted answer to `GET /guilds/{id}` (a 500, a hang, a huge body), before `guildObjects`. */
+  guildScripts: Map<string, (response: ServerResponse) => void>;
+  guildRequests(guildId: string): RecordedRequest[];
   /** CDN path (e.g. `/avatars/1/abc.png`) → bytes; anything else is a CDN 404. */
   images: Map<string, Buffer>;
   /** CDN path → a scripted answer (a 500, a hang), before `images` is looked at. */
@@ -65,6 +74,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const guilds = new Map<string, Map<string, Record<string, unknown>>>();
   const hiddenGuilds = new Set<string>();
   const guildRoles = new Map<string, Record<string, unknown>[]>();
+  const guildObjects = new Map<string, Record<string, unknown>>();
+  const guildScripts = new Map<string, (response: ServerResponse) => void>();
   const scripts = new Map<string, ScriptedAnswer>();
   const apiRequests: RecordedRequest[] = [];
   const cdnRequests: RecordedRequest[] = [];
@@ -77,6 +88,23 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     if (request.method === 'GET' && rolesMatch) {
       const roles = guildRoles.get(decodeURIComponent(rolesMatch[1] ?? ''));
       return roles ? sendJson(response, 200, roles) : sendJson(response, 404, { message: 'Unknown Guild', code: 10004 });
+    }
+    const guildMatch = /^\/api\/v10\/guilds\/([^/?]+)(\?.*)?$/.exec(recorded.path);
+    if (request.method === 'GET' && guildMatch) {
+      const guildId = decodeURIComponent(guildMatch[1] ?? '');
+      const scripted = guildScripts.get(guildId);
+      if (scripted) {
+        hanging.add(response);
+        response.on('close', () => hanging.delete(response));
+        return scripted(response);
+      }
+      if (hiddenGuilds.has(guildId)) return sendJson(response, 403, { message: 'Missing Access', code: 50001 });
+      const guild = guildObjects.get(guildId);
+      if (!guild) return sendJson(response, 404, { message: 'Unknown Guild', code: 10004 });
+      const withCounts = new URLSearchParams(guildMatch[2] ?? '').get('with_counts') === 'true';
+      const { approximate_member_count: count, ...fields } = guild;
+      // As Discord sends it, with fields the header does not read.
+      return sendJson(response, 200, { id: guildId, owner_id: '1', roles: [], emojis: [], features: ['COMMUNITY'], ...fields, ...(withCounts && count !== undefined && { approximate_member_count: count, approximate_presence_count: 1 }) });
     }
     const memberMatch = /^\/api\/v10\/guilds\/([^/?]+)\/members\/([^/?]+)$/.exec(recorded.path);
     if (request.method === 'GET' && memberMatch) {
@@ -140,6 +168,9 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     guilds,
     hiddenGuilds,
     guildRoles,
+    guildObjects,
+    guildScripts,
+    guildRequests: (guildId) => apiRequests.filter((request) => new URL(request.path, 'http://api.invalid').pathname === `/api/v10/guilds/${guildId}`),
     memberRequests: (guildId, userId) => apiRequests.filter((request) => request.path === `/api/v10/guilds/${guildId}/members/${userId}`),
     images,
     cdnScripts,

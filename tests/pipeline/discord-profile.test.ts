@@ -149,3 +149,28 @@ test.serial('animated true draws the animated (a_) avatar moving, from its anima
   const info = await webpFrames(Buffer.from(await (await fetch(body.url)).arrayBuffer()));
   t.deepEqual(info.delaysMs, AVATAR_DELAYS_MS, info.stdout);
 });
+
+test.serial("a leaderboard's guild.id: the gateway's renderer reads the server with the bot token and draws its icon; an unreadable server without a name is the title alone, never an error", async (t) => {
+  const iconHash = 'abcdefabcdefabcdefabcdefabcdef12';
+  discord.guildObjects.set(GUILD, { name: 'Fake Server', icon: iconHash, approximate_member_count: 4321 });
+  discord.images.set(`/icons/${GUILD}/${iconHash}.png`, solidPng(8, 8, '#0000ff'));
+  const board = (guild: unknown) =>
+    fetch(`${url}/v1/leaderboard-image`, {
+      method: 'POST',
+      headers: { authorization: API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ rows: [{ rank: 1, name: 'Ada', score: 10 }], guild }),
+    });
+  const response = await board({ id: GUILD });
+  const body = (await response.json()) as any;
+  t.is(response.status, 200, JSON.stringify(body));
+  t.is(discord.guildRequests(GUILD)[0]?.headers.authorization, `Bot ${TOKEN}`);
+  const pixels = decodePng(Buffer.from(await (await fetch(body.url)).arrayBuffer()));
+  // The server header is 24 px taller than the title band; its icon (blue) is centred at (68, 74), radius 42.
+  t.is(pixels.height, 228 + 24);
+  t.true(pixels.share(48, 54, 40, 40, isBluish) > 0.9, 'the server icon from the CDN');
+  const unknown = await board({ id: '802050872383242299' });
+  const unknownBody = (await unknown.json()) as any;
+  t.is(unknown.status, 200, JSON.stringify(unknownBody));
+  const titleAlone = decodePng(Buffer.from(await (await fetch(unknownBody.url)).arrayBuffer()));
+  t.is(titleAlone.height, 228, 'no server header without a name');
+});

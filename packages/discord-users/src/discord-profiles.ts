@@ -6,9 +6,9 @@ import type { DiscordMemberObject, DiscordRoleColorsObject, DiscordUserObject } 
 import { idOnlyProfile, type MemberFields, toCardProfile } from './card-profile.ts';
 import { DISCORD_DEFAULTS } from './config.ts';
 import { isDiscordUserId, UnknownUserError, type DiscordMember, type DiscordUser } from './discord-user.ts';
-import { createDiscordUserApi } from './discord-user-api.ts';
+import { createDiscordUserApi, type DiscordGuild } from './discord-user-api.ts';
 import { type ProfileCache } from './profile-cache.ts';
-import { createProfileImages, type ProfileImageField, profileImageUrls, type ProfileImages } from './profile-images.ts';
+import { createProfileImages, guildIconUrl, type ProfileImageField, profileImageUrls, type ProfileImages } from './profile-images.ts';
 import { createRateLimitGate } from './rate-limits.ts';
 
 /** Discord asks bots to identify as `DiscordBot ($url, $versionNumber)`. */
@@ -76,6 +76,18 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
       const [userId = key, guildId = '-', variant] = key.split('/');
       return resolve(userId, variant === 'animated', guildId === '-' ? undefined : guildId);
     },
+  });
+  // Servers for leaderboard headers, kept in memory as long as users are: a server's board is asked
+  // for again and again (every `/leaderboard` command), its name and count change rarely. Only a
+  // server that was read is kept; one the bot cannot see is asked again next time (its bot may
+  // just have been added). lru-cache's `fetch` lets concurrent boards of one server share a call.
+  const guilds = new LRUCache<string, DiscordGuild>({
+    max: 10_000,
+    ttl: Math.ceil(options.profileTtlMs),
+    ttlResolution: 0,
+    ...(options.now && { perf: { now: options.now } }),
+    ignoreFetchAbort: true,
+    fetchMethod: async (guildId) => api.fetchGuild(guildId),
   });
   // Errors are cache calls that failed or timed out (misses too); shared resolves joined one in flight.
   const counts = { profileCacheHits: 0, profileCacheMisses: 0, profileCacheErrors: 0, sharedResolves: 0 };
@@ -149,6 +161,21 @@ export function createDiscordProfiles(options: DiscordProfilesOptions) {
       const resolving = inFlight.fetch(`${userId}/${guildId ?? '-'}${options.animated ? '/animated' : ''}`, { status });
       if (status.fetch === 'inflight') counts.sharedResolves += 1;
       return (await resolving) as CardProfile;
+    },
+    /**
+     * A server's name, approximate member count and icon (bytes from the CDN through the byte
+     * cache; undefined when it has none or it cannot be fetched), for a leaderboard's header.
+     * `undefined` when the bot cannot read the server (unknown, not a member); throws
+     * DiscordUnavailableError when Discord fails. The caller decides what a failure costs.
+     */
+    async resolveGuild(guildId: string): Promise<{ name: string; memberCount: number | undefined; icon: Buffer | undefined; iconHash: string | undefined } | undefined> {
+      // Checked before any URL is built: the id becomes a path segment of an authenticated call.
+      if (!isDiscordUserId(guildId)) throw new RangeError('not a Discord server id');
+      const guild = await guilds.fetch(guildId);
+      if (guild === undefined) return undefined;
+      const iconHash = guild.icon ?? undefined;
+      const icon = iconHash === undefined ? undefined : await images.load(guildIconUrl(cdnBaseUrl, guildId, iconHash), 'guildIcon', guildId);
+      return { name: guild.name, memberCount: guild.approximate_member_count, icon, iconHash };
     },
     stats: () => ({ ...counts, apiRequests: api.requests, ...images.stats() }),
   };

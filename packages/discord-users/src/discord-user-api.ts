@@ -9,6 +9,22 @@ const UNKNOWN_USER_CODE = 10013;
 
 const errorBody = z.object({ code: z.number().optional() });
 
+/** Discord's own limit on a server name; a longer one (a hostile answer) is cut to it. */
+const MAX_GUILD_NAME_LENGTH = 100;
+/** Discord's icon hashes: 32 hex digits, `a_` in front for an animated icon. */
+const GUILD_ICON_HASH = /^(a_)?[0-9a-f]{32}$/;
+
+/** What a leaderboard's server header reads of a guild object; the rest of Discord's fields are ignored. */
+const discordGuildAnswer = z.object({
+  id: z.string(),
+  name: z.string().transform((name) => [...name].slice(0, MAX_GUILD_NAME_LENGTH).join('')),
+  icon: z.string().regex(GUILD_ICON_HASH).nullish().catch(undefined),
+  approximate_member_count: z.number().int().min(0).max(1e9).optional().catch(undefined),
+});
+
+/** The server fields a leaderboard's header draws. */
+export type DiscordGuild = z.output<typeof discordGuildAnswer>;
+
 type DiscordUserApiOptions = Required<Pick<DiscordProfilesOptions, 'token' | 'apiBaseUrl' | 'userAgent' | 'requestTimeoutMs' | 'maxRetryWaitMs' | 'logger'>> & {
   gate: RateLimitGate;
 };
@@ -19,7 +35,7 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
-/** `GET /users/{id}` and `GET /guilds/{guild.id}/members/{user.id}` with the bot token, a deadline per call, rate limits and a typed error table. */
+/** `GET /users/{id}`, `GET /guilds/{guild.id}/members/{user.id}` and `GET /guilds/{guild.id}` with the bot token, a deadline per call, rate limits and a typed error table. */
 export function createDiscordUserApi(options: DiscordUserApiOptions) {
   const { logger, gate } = options;
   const base = options.apiBaseUrl.replace(/\/+$/, '');
@@ -132,6 +148,26 @@ export function createDiscordUserApi(options: DiscordUserApiOptions) {
   }
 
   return {
+    /**
+     * A server's name, icon hash and approximate member count (`GET /guilds/{id}?with_counts=true`),
+     * read leniently: the name is cut to Discord's 100 characters, an icon hash or count that is
+     * not one is left out. A server the bot is not in or cannot see (403, 404) is `undefined`;
+     * other failures throw as for users (DiscordUnavailableError).
+     */
+    async fetchGuild(guildId: string): Promise<DiscordGuild | undefined> {
+      const answer = await call(`/guilds/${guildId}?with_counts=true`, guildId);
+      if (answer.status === 403 || answer.status === 404) {
+        logger.debug({ guildId, status: answer.status }, 'server not readable by the bot: the leaderboard header uses the fields given');
+        return undefined;
+      }
+      if (answer.status < 200 || answer.status >= 300) throw failure(answer, guildId);
+      const parsed = discordGuildAnswer.safeParse(answer.body);
+      if (!parsed.success || parsed.data.id !== guildId) {
+        logger.warn({ guildId, issues: parsed.success ? 'id mismatch' : parsed.error.issues.slice(0, 5) }, 'Discord sent a server object we cannot use');
+        throw new DiscordUnavailableError(502, 'Discord sent an unreadable answer');
+      }
+      return parsed.data;
+    },
     /** One user object, validated. */
     async fetchUser(userId: string): Promise<DiscordUser> {
       const answer = await call(`/users/${userId}`, userId);

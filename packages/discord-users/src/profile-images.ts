@@ -12,6 +12,13 @@ const AVATAR_SIZE: DiscordImageSize = 256;
 const BANNER_SIZE: DiscordImageSize = 1024;
 
 export type ProfileImageField = 'avatar' | 'banner' | 'avatarDecoration' | 'nameplate' | 'serverTagBadge';
+/** Every CDN image kept in the byte cache: a profile's, and a leaderboard's server icon. */
+type CdnImageField = ProfileImageField | 'guildIcon';
+
+/** A server's icon as its still PNG (an animated `a_` icon's first frame), large enough for the header at `scale: 2`. */
+export function guildIconUrl(cdnBaseUrl: string, guildId: string, iconHash: string): string {
+  return imageUrl(cdnBaseUrl, `icons/${guildId}/${iconHash}`, AVATAR_SIZE);
+}
 
 /**
  * The static `.png` by default, also for animated (`a_`) hashes: Discord then serves the first
@@ -90,7 +97,7 @@ export function createProfileImages(options: ProfileImagesOptions) {
   const { logger } = options;
   if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) throw new RangeError(`imageCache.maxBytes must be a non-negative integer, got ${options.maxBytes}`);
   const counts = { imageCacheHits: 0, imageCacheMisses: 0, imageFailures: 0 };
-  type Context = { field: ProfileImageField; userId: string };
+  type Context = { field: CdnImageField; userId: string };
   const cache = new LRUCache<string, Buffer, Context>({
     // lru-cache wants a positive bound: with the cache off it is 1 byte, which no image fits, and
     // a download in flight is still shared.
@@ -111,8 +118,8 @@ export function createProfileImages(options: ProfileImagesOptions) {
     },
   });
   return {
-    /** The image's bytes, or `undefined` when it could not be fetched or is not a usable image. */
-    async load(url: string, field: ProfileImageField, userId: string): Promise<Buffer | undefined> {
+    /** The image's bytes (`userId`: whose, or the server's id, for the logs), or `undefined` when it could not be fetched or is not a usable image. */
+    async load(url: string, field: CdnImageField, userId: string): Promise<Buffer | undefined> {
       const status: LRUCache.Status<string, Buffer, Context> = {};
       const loading = cache.fetch(url, { context: { field, userId }, status });
       counts[status.fetch === 'hit' ? 'imageCacheHits' : 'imageCacheMisses'] += 1;

@@ -11,6 +11,7 @@ import type { Registry } from 'prom-client';
 import { createCardRenderPool, type CardRenderPool } from './card-pool/card-render-pool.ts';
 import type { RenderPoolSettings } from './config.ts';
 import { asRenderFailure } from './render-failures.ts';
+import { boardWithResolvedGuild, type LeaderboardGuildLookup, resolveLeaderboardGuild } from './leaderboard-guild.ts';
 import { createRenderMetrics, registerDiscordCacheMetrics, type RenderMetrics } from './render-metrics.ts';
 
 /**
@@ -52,6 +53,8 @@ export function createRenderEngine(
   const fetcher = createImageFetcher({ allowPrivateHosts, maxBytes, deadlineMs, userAgent: USER_AGENT });
   /** `animated`: Discord's `a_` avatars and banners as their animations (animated WebP), not a still first frame. */
   let resolveProfile: (userId: string, animated: boolean, guildId: string | undefined, objects?: DiscordCardObjects) => Promise<CardProfile>;
+  /** A leaderboard header's server (`guild.id`) from Discord; none without a token. */
+  let lookupGuild: LeaderboardGuildLookup | undefined;
   // The CDN images of every profile, with a token or from a request's own objects: one byte-bounded cache.
   const images = createProfileImages({ fetcher, onlyHost: new URL(settings.cdnBaseUrl).hostname, maxBytes: PROFILE_IMAGE_CACHE_BYTES, timeoutMs: DISCORD_REQUEST_TIMEOUT_MS, logger });
   if (settings.discord) {
@@ -67,6 +70,7 @@ export function createRenderEngine(
     });
     registerDiscordCacheMetrics(parts.registry, () => discord.stats());
     resolveProfile = (userId, animated, guildId, objects) => discord.resolveProfile(userId, { animated, guildId, ...(objects && { objects }) });
+    lookupGuild = (guildId) => discord.resolveGuild(guildId);
   } else {
     // Without a token there is no server to ask either: `guildId` changes nothing (documented), but
     // the objects a request brings are drawn with their CDN images (public, no token needed).
@@ -147,14 +151,15 @@ export function createRenderEngine(
     try {
       if (payload.kind === 'leaderboard') {
         const board = payload.leaderboard;
-        const [{ avatars, warnings }, guildIcon, background] = await Promise.all([
+        const cancelled = (error: unknown) => error instanceof ImageFetchError && error.reason === 'cancelled';
+        const [{ avatars, warnings }, guildHeader, background] = await Promise.all([
           timed('avatars', () => leaderboardAvatars(payload, session)),
-          timed('guild icon', () => leaderboardGuildIcon(board.guild?.iconUrl, session)),
+          timed('guild', () => resolveLeaderboardGuild(board.guild, lookupGuild, (url) => leaderboardGuildIcon(url, session), cancelled)),
           // The caller chose the background: one that cannot be had refuses the board, as `customBackground` refuses a card.
           timed('background', async () => (board.background === undefined ? undefined : fetchImage(board.background, 'background'))),
         ]);
         if (signal?.aborted) throw new RenderAbandonedError();
-        const input: LeaderboardInput = { kind: 'leaderboard', options: board, avatars, guildIcon: guildIcon.bytes, background, warnings: [...warnings, ...guildIcon.warnings] };
+        const input: LeaderboardInput = { kind: 'leaderboard', options: boardWithResolvedGuild(board, guildHeader), avatars, guildIcon: guildHeader.icon, guildIconField: board.guild?.iconUrl === undefined ? 'guild.id' : 'guild.iconUrl', background, warnings: [...warnings, ...guildHeader.warnings] };
         const format = payload.format ?? DEFAULT_MEDIA_FORMAT;
         const card = await timed('render', () => pool.render(input, format, undefined, { tenant: payload.keyId, signal }));
         timings.draw = card.timings.draw;

@@ -11,7 +11,7 @@ export { mediaKeyForImage, renderJobId } from './render-key.ts';
 export { RENDER_ABANDONED_REASON, RENDER_JOB_NAME, RENDER_JOB_OPTIONS, RENDER_QUEUE_NAME, RENDER_QUEUE_PREFIX, RENDER_RETENTION, RenderAbandonedError, renderKeyJobsKey, readReplyFields, REPLY_STREAM, replyFields, replyStreamKey, type ReplyEntry } from './render-job-options.ts';
 export { anyCasePattern } from './any-case-pattern.ts';
 export { refuseFutureSnowflake, snowflakeCreatedAt, snowflakeSchema } from './snowflake.ts';
-export { DEFAULT_LEADERBOARD_TITLE, DEFAULT_SCORE_LABEL, highlightPlacement, LEADERBOARD_LIMITS, leaderboardOptionsSchema, PODIUM_RANKS, type LeaderboardOptions, type LeaderboardRow } from './leaderboard-options.ts';
+export { DEFAULT_LEADERBOARD_TITLE, DEFAULT_SCORE_LABEL, highlightPlacement, LEADERBOARD_LIMITS, leaderboardOptionsSchema, PODIUM_RANKS, type LeaderboardGuild, type LeaderboardOptions, type LeaderboardRow } from './leaderboard-options.ts';
 export { ASSET_PATH_PATTERN, DISCORD_OBJECT_LIMITS, PALETTE_PATTERN, discordMemberSchema, discordRoleColorsSchema, discordUserSchema, HOLOGRAPHIC_ROLE_COLORS, NAMEPLATE_PALETTES, discordIdMismatches, type DiscordCollectibles, type DiscordDisplayNameStyles, type DiscordMemberObject, type DiscordNameplate, type DiscordPrimaryGuild, type DiscordRoleColorsObject, type DiscordUserObject } from './discord-objects.ts';
 export { DISCORD_ATTACHMENT_URL_REFUSAL, discordAttachmentUrlProblems, isDiscordAttachmentUrl } from './discord-attachment-url.ts';
 export { claimRenderQueueShards, clusterSlotOf, RENDER_QUEUE_SHARDS, RENDER_QUEUE_SHARDS_KEY, renderQueueShards, type RenderQueueShard, type RenderQueueShards } from './render-queue-shards.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CARD_LIMITS, flag, mediaUrl, scaleField, text, wholeNumber, xp } from './card-options.ts';
 import { discordUserSchema } from './discord-objects.ts';
 import { hexColorField } from './hex-color.ts';
-import { snowflakeSchema } from './snowflake.ts';
+import { discordIdSchema, snowflakeSchema } from './snowflake.ts';
 
 /**
  * Limits of `POST /v1/leaderboard-image`. `maxRows` is canvacord's top 10; one more avatar may come
@@ -31,17 +31,34 @@ export const DEFAULT_SCORE_LABEL = 'XP';
 const guildSchema = z
   .strictObject(
     {
-      name: text(LEADERBOARD_LIMITS.maxGuildNameLength, 'Server name, not blank: the header\'s big line (the board\'s `title` goes under it). Cut with "…" when it does not fit.')
+      id: discordIdSchema('server')
+        .meta({
+          description:
+            'Discord server id. With a bot token configured the server is looked up (`GET /guilds/{id}?with_counts=true`, cached a few minutes like users) and its name, icon and approximate member count fill the fields not given here; the fields given here win. Without a token, or when the server cannot be read (unknown, the bot not in it, Discord failing), the header is drawn from the fields given, with a warning; with no `name` either the header is left out (the `title` alone). Never an error.',
+          examples: ['613425648685547541'],
+        })
+        .optional(),
+      name: text(LEADERBOARD_LIMITS.maxGuildNameLength, 'Server name, not blank: the header\'s big line (the board\'s `title` goes under it). Cut with "…" when it does not fit. Required unless `id` is given (then the server\'s own name is drawn when not given).')
         .refine((value) => value.trim().length > 0, { error: 'must not be blank' })
-        .meta({ pattern: '\\S' }),
+        .meta({ pattern: '\\S' })
+        .optional(),
       iconUrl: mediaUrl(
-        'Server icon URL (PNG, JPEG, GIF or WebP; first frame), fetched and bounded like the rows\' avatars, drawn round left of the name. One that cannot be used is drawn as the server\'s initials, as Discord shows a server without an icon, with a warning; never an error.',
+        'Server icon URL (PNG, JPEG, GIF or WebP; first frame), fetched and bounded like the rows\' avatars, drawn round left of the name. One that cannot be used is drawn as the server\'s initials, as Discord shows a server without an icon, with a warning; never an error. Default: with `id`, the server\'s own icon from Discord\'s CDN.',
       ).optional(),
-      memberCount: wholeNumber(0, LEADERBOARD_LIMITS.maxMemberCount, 'Member count, drawn under the name as `1.2K members` (rounded down). Default: not drawn.').optional(),
+      memberCount: wholeNumber(0, LEADERBOARD_LIMITS.maxMemberCount, 'Member count, drawn under the name as `1.2K members` (rounded down). Default: with `id`, the server\'s approximate member count; else not drawn.').optional(),
     },
-    { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object with a name' : undefined) },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object with a name or an id' : undefined) },
   )
-  .meta({ description: 'A server header above the rows: the icon (or the initials), the server name, then the `title` and the member count. Default: no server header, the `title` alone.' });
+  .refine((guild) => guild.name !== undefined || guild.id !== undefined, { error: 'give a name or an id (or both)', path: ['name'] })
+  // The same rule for the document, inside `allOf`: a bare `anyOf` beside the properties made the
+  // generated SDK type `unknown`, this leaves it the object's (an intersection with `unknown`).
+  .meta({
+    allOf: [{ anyOf: [{ required: ['name'] }, { required: ['id'] }] }],
+    description: 'A server header above the rows: the icon (or the initials), the server name, then the `title` and the member count. Give `name`, `id` or both. Default: no server header, the `title` alone.',
+  });
+
+/** The server header as the request gave it: `name` or `id` (or both), the rest optional. */
+export type LeaderboardGuild = z.output<typeof guildSchema>;
 
 const rowSchema = z
   .strictObject(

@@ -141,7 +141,9 @@ class Client:
     async def create_leaderboard_image(self, rows: List[Mapping[str, Any]], **board: Any) -> Dict[str, Any]:
         """Draws a leaderboard card: 1 to 10 rows (each a dict with rank and name, and optionally avatarUrl
         or userId, level, score) and the board's fields (title, highlight, scoreLabel, autoColorRank,
-        accentColor, podium, guild, background, format, or template naming a leaderboard template). The JSON answer has its url and altText."""
+        accentColor, podium, guild, background, format, or template naming a leaderboard template). guild is a
+        dict with name and/or id (a Discord server id: with the server's bot token its name, icon and member
+        count fill what is not given), iconUrl and memberCount. The JSON answer has its url and altText."""
         return await self._json("POST", "/v1/leaderboard-image", body={"rows": [dict(row) for row in rows], **board})
 
     async def create_profile_image_batch(self, cards: List[Mapping[str, Any]]) -> Dict[str, Any]:

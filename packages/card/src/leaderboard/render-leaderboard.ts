@@ -50,6 +50,8 @@ export interface LeaderboardInput {
   options: LeaderboardOptions;
   avatars: readonly (Buffer | undefined)[];
   guildIcon?: Buffer | undefined;
+  /** The field a bad `guildIcon` is warned about: `guild.iconUrl` (default), or `guild.id` for the server's own icon from Discord. */
+  guildIconField?: 'guild.iconUrl' | 'guild.id' | undefined;
   background?: Buffer | undefined;
   warnings?: readonly string[] | undefined;
 }
@@ -84,9 +86,17 @@ interface BoardPlan {
   height: number;
 }
 
+/**
+ * The server header's name, or undefined when there is no header: a `guild` that came with an id
+ * alone and whose server could not be looked up has no name to draw (the renderer warns).
+ */
+function guildName(options: LeaderboardOptions): string | undefined {
+  return options.guild === undefined ? undefined : visibleText(options.guild.name);
+}
+
 /** Where every row goes: the podium's three places, the list, the highlighted member's extra row. */
 function planBoard(options: LeaderboardOptions): BoardPlan {
-  const bands: BoardBands = { guild: options.guild !== undefined, podium: options.podium === true };
+  const bands: BoardBands = { guild: guildName(options) !== undefined, podium: options.podium === true };
   const placement = highlightPlacement(options);
   const extra = placement !== undefined && 'extra' in placement ? placement.extra : undefined;
   const highlightedIndex = placement !== undefined && 'index' in placement ? placement.index : undefined;
@@ -164,7 +174,8 @@ async function decodeBoard(input: LeaderboardInput, plan: BoardPlan, scale: numb
       return () => Promise.resolve(refused(error));
     }
   };
-  const icon = await decodeSoft(input.guildIcon, 'guild.iconUrl', BOARD_GUILD.iconRadius * 2);
+  // An icon without a header to stand in (no server name) is not decoded, nor charged to the budget.
+  const icon = guildName(input.options) === undefined ? undefined : await decodeSoft(input.guildIcon, input.guildIconField ?? 'guild.iconUrl', BOARD_GUILD.iconRadius * 2);
   const avatarOf = (placed: Placed) => input.avatars[placed.rowIndex ?? input.options.rows.length];
   const pending: [string, (() => Promise<Canvas | undefined>) | undefined][] = [];
   for (const place of plan.podium) pending.push([place.field, await decodeSoft(avatarOf(place), `${place.field}.avatar`, place.avatarRadius * 2)]);
@@ -282,12 +293,13 @@ function podiumTexts(context: CanvasRenderingContext2D, place: PodiumPlace, scor
 /** The title band, or the server header: icon, server name, then the title and the member count. */
 function headerTexts(context: CanvasRenderingContext2D, options: LeaderboardOptions, title: string): BoxedText[] {
   const right = BOARD.width - BOARD.padding - BOARD_ROWS.inset;
-  if (options.guild === undefined) {
+  const serverName = guildName(options);
+  if (options.guild === undefined || serverName === undefined) {
     const fit = fitText(context, title, { size: BOARD_TITLE.size, weight: 800, color: '#ffffff' }, right - BOARD_ROWS.inset - 4, BOARD_TITLE.minSize);
     return [{ role: 'title', text: fit.text, x: BOARD_ROWS.inset + 4, baseline: BOARD_TITLE.baseline, width: fit.width, style: fit.style, minContrast: LARGE_TEXT_CONTRAST, box: 'header' }];
   }
   const room = right - BOARD_GUILD.textLeft;
-  const name = fitText(context, visibleText(options.guild.name) ?? '', { size: BOARD_GUILD.nameSize, weight: 800, color: '#ffffff' }, room, BOARD_GUILD.nameSize);
+  const name = fitText(context, serverName, { size: BOARD_GUILD.nameSize, weight: 800, color: '#ffffff' }, room, BOARD_GUILD.nameSize);
   const members = options.guild.memberCount === undefined ? '' : ` · ${boardNumber(options.guild.memberCount)} ${options.guild.memberCount === 1 ? 'member' : 'members'}`;
   const subline = fitText(context, `${title}${members}`, { size: BOARD_GUILD.sublineSize, weight: 600, color: GROUND_TEXT.dark.xp }, room, BOARD_STATS.labelSize);
   return [
@@ -645,12 +657,13 @@ export async function renderLeaderboardCard(input: LeaderboardInput): Promise<Re
   }
 
   const texts: BoxedText[] = [];
-  if (options.guild === undefined) {
+  const serverName = guildName(options);
+  if (serverName === undefined) {
     roundedRectPath(context, BOARD_ROWS.inset + 4, BOARD_TITLE.ruleTop, BOARD_TITLE.ruleWidth, BOARD_TITLE.ruleHeight, BOARD_TITLE.ruleHeight / 2);
     context.fillStyle = rgba(lighten(parseHexColor(accent), 0.15));
     context.fill();
   } else {
-    const initials = drawGuildIcon(context, decoded.guildIcon, visibleText(options.guild.name) ?? '', accent);
+    const initials = drawGuildIcon(context, decoded.guildIcon, serverName, accent);
     if (initials) texts.push(initials);
   }
   for (const place of plan.podium) texts.push(drawPodiumPlace(context, place, decoded.avatars.get(place.field), accent, boxAlpha(`podium:${place.rank}`), palette));
