@@ -134,9 +134,8 @@ test('Discord failing (500), hanging or answering a huge body: a warning and the
   t.true(failed.header.warnings.some((warning) => warning.startsWith('guild.id: the server could not be looked up')), JSON.stringify(failed.header.warnings));
   const hanging = newUserId();
   fake.guildScripts.set(hanging, () => {});
-  const started = performance.now();
+  // The fake never answers: only the 400 ms request deadline ends the lookup (without it the test times out).
   const slow = await resolveLeaderboardGuild({ id: hanging }, lookup, fetchGivenIcon, neverCancelled);
-  t.true(performance.now() - started < 2000, 'bounded by the 400 ms request deadline');
   t.is(slow.guild, undefined);
   t.true(slow.warnings.some((warning) => warning.includes('did not answer in time')), JSON.stringify(slow.warnings));
   const huge = newUserId();
