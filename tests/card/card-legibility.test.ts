@@ -4,7 +4,7 @@
  * contrast (4.5:1 for small text, 3:1 for the name and the big rank numbers), on white, black,
  * busy and light photos, at any brightness and with light, dark and mid-tone chosen colors.
  */
-import { type CardLayout, parseHexColor, type Rgb } from '@utility-api/render-jobs';
+import { CARD_FONT_FAMILY_IDS, type CardLayout, parseHexColor, type Rgb } from '@utility-api/render-jobs';
 import test from 'ava';
 import type { PNG } from 'pngjs';
 import { renderCard, type CardInput } from '../../packages/card/src/index.ts';
@@ -213,5 +213,13 @@ for (const [backgroundName, background] of Object.entries(BACKGROUNDS)) {
   test(`glass panel: every text still reaches its contrast on a ${backgroundName} background, in every layout`, async (t) => {
     const cases = [['profile', 60], ['profile', 100], ['welcome', 60], ['welcome', 100], ['levelup', 100], ['welcome-tall', 60], ['welcome-tall', 100]] as const;
     t.deepEqual(await contrastProblems(background, cases, { panel: 'glass' }), []);
+  });
+}
+
+for (const fontFamily of CARD_FONT_FAMILY_IDS) {
+  test(`in ${fontFamily}, every text reaches its contrast on a busy and a light photo, in every layout`, async (t) => {
+    const cases = [['profile', 100], ['welcome', 100], ['levelup', 100], ['welcome-tall', 100]] as const;
+    const problems = [...(await contrastProblems(BACKGROUNDS.busy, cases, { fontFamily })), ...(await contrastProblems(BACKGROUNDS['light photo'], cases, { fontFamily }))];
+    t.deepEqual(problems, []);
   });
 }
