@@ -89,3 +89,15 @@ test('emoji presentation follows Unicode: Emoji_Presentation, U+FE0F or an RGI s
   t.deepEqual(kinds('👍🏽🏳️‍🌈🇯🇵'), ['emoji:👍🏽', 'emoji:🏳️‍🌈', 'emoji:🇯🇵']);
   t.deepEqual(kinds('gear ⚙ and ⚙️'), ['text:gear ⚙ and ', 'emoji:⚙️']);
 });
+
+test('cards drawn at the same time on the shared canvas are the cards drawn one by one', async (t) => {
+  // Still cards of one frame and scale share a canvas (render-card.ts): safe only while nothing is
+  // awaited between the first draw step and the PNG. An await there would mix two cards' pixels.
+  const { SAMPLE_CARDS } = await import('../../packages/card/samples/sample-cards.ts');
+  const inputs = SAMPLE_CARDS.filter((card) => card.input.options.animated !== true).slice(0, 8).map((card) => card.input);
+  const alone: Buffer[] = [];
+  for (const input of inputs) alone.push((await renderCard(input)).png);
+  const together = await Promise.all(inputs.map(async (input) => (await renderCard(input)).png));
+  t.is(inputs.length, 8);
+  together.forEach((png, index) => t.true(png.equals(alone[index]!), `card ${index} drawn beside the others differs from itself drawn alone`));
+});
