@@ -73,7 +73,7 @@ export default tseslint.config(
   },
   {
     // The playground's and the account area's modules run in the browser: its globals, and no Node ones.
-    files: ['services/gateway/src/playground/assets/**/*.js', 'services/gateway/src/account-area/assets/**/*.js'],
+    files: ['services/gateway/web/playground/**/*.js', 'services/gateway/web/account-area/**/*.js'],
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(

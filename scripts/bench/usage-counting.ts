@@ -11,13 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@utility-api/infra';
-import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/auth/api-keys.ts';
 import { toPlans } from '../../services/gateway/src/accounts/plans.ts';
 import { Quotas } from '../../services/gateway/src/accounts/quotas.ts';
 import { openSqliteAccountStore } from '../../services/gateway/src/accounts/sqlite-account-store.ts';
 import { UsageMeter } from '../../services/gateway/src/accounts/usage-meter.ts';
-import { hexToRgbEndpoint } from '../../services/gateway/src/endpoints/hex-to-rgb/endpoint.ts';
-import { accountGuard } from '../../services/gateway/src/http/account-guard.ts';
+import { hexToRgbEndpoint } from '../../services/gateway/src/utilities/hex-to-rgb/endpoint.ts';
+import { accountGuard } from '../../services/gateway/src/accounts/account-guard.ts';
 import { systemClock } from '../../services/gateway/src/runtime/clock.ts';
 import { median } from './stats.ts';
 

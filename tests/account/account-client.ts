@@ -1,6 +1,6 @@
 import { openSqliteAccountStore } from '../../services/gateway/src/accounts/sqlite-account-store.ts';
 import type { AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
-import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/auth/api-keys.ts';
 import { createSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
 
 /**

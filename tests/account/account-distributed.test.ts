@@ -1,7 +1,8 @@
 import test from 'ava';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
-import { dayOf, OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
+import { dayOf } from '../../services/gateway/src/accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/auth/api-keys.ts';
 import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
 import { createSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';

@@ -5,8 +5,8 @@ import { revokeKeyEndpoint } from '../../services/gateway/src/account-area/api/r
 import { signInLinkEndpoint } from '../../services/gateway/src/account-area/api/sign-in-link.ts';
 import { signInOptionsEndpoint } from '../../services/gateway/src/account-area/api/sign-in-options.ts';
 import type { Session } from '../../services/gateway/src/accounts/account-model.ts';
-import type { RequestSnapshot, SignedInSession } from '../../services/gateway/src/endpoints/endpoint.ts';
-import { ApiError } from '../../services/gateway/src/errors/api-error.ts';
+import type { RequestSnapshot, SignedInSession } from '../../services/gateway/src/http/endpoint.ts';
+import { ApiError } from '../../services/gateway/src/http/api-error.ts';
 
 /**
  * The account area's endpoints are data plus a handler, like `/v1`'s: called here with no HTTP

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import type { AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
-import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/auth/api-keys.ts';
 import { MAX_SESSIONS_PER_ACCOUNT } from '../../services/gateway/src/account-area/sessions.ts';
 import { freePort } from '../helpers/processes.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';

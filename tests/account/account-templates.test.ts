@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import test from 'ava';
-import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/auth/api-keys.ts';
 import type { AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
 import { createSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
 import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';

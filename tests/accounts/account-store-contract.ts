@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import type { TestFn } from 'ava';
 import { createLogger, describeRedisTarget, type RedisTarget } from '@utility-api/infra';
 import { createRedisConnection, type RedisClient } from '@utility-api/infra/redis';
-import { AUDIT_EVENT_TYPES, dayOf, OWNER_ACCOUNT_ID, type Account, type AuditEvent, type CardTemplate, type Session, type UsageCount } from '../../services/gateway/src/accounts/account-model.ts';
+import { AUDIT_EVENT_TYPES, dayOf, type Account, type AuditEvent, type CardTemplate, type Session, type UsageCount } from '../../services/gateway/src/accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/auth/api-keys.ts';
 import { AUDIT_KEPT, type AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
 import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
 import { createSignInLink, redeemSignInLink, SIGN_IN_LINK_TTL_MS } from '../../services/gateway/src/accounts/sign-in-links.ts';
@@ -13,7 +14,7 @@ import { ApiKeyVerifier } from '../../services/gateway/src/auth/key-verifier.ts'
 import { AccountKeys, MAX_ACTIVE_KEYS } from '../../services/gateway/src/account-area/account-keys.ts';
 import { MAX_SESSIONS_PER_ACCOUNT } from '../../services/gateway/src/account-area/sessions.ts';
 import { DEFAULT_PLAN_TEMPLATES } from '../../services/gateway/src/accounts/plans.ts';
-import { ApiError } from '../../services/gateway/src/errors/api-error.ts';
+import { ApiError } from '../../services/gateway/src/http/api-error.ts';
 
 /**
  * One backing store (a SQLite file, a redis-server, a Redis Cluster) and handles on it: each

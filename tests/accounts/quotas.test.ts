@@ -8,7 +8,7 @@ import { monthOf, type UsageCount } from '../../services/gateway/src/accounts/ac
 import type { AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
 import { toPlans } from '../../services/gateway/src/accounts/plans.ts';
 import { MAX_REQUEST_LEASE, Quotas, requestLeaseSize, type CardUnit } from '../../services/gateway/src/accounts/quotas.ts';
-import { ApiError } from '../../services/gateway/src/errors/api-error.ts';
+import { ApiError } from '../../services/gateway/src/http/api-error.ts';
 import { UsageMeter } from '../../services/gateway/src/accounts/usage-meter.ts';
 import { FIXED_NOW_MS } from '../helpers/test-gateway.ts';
 

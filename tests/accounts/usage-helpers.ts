@@ -1,7 +1,8 @@
-import type { KeyScope, UsageCount } from '../../services/gateway/src/accounts/account-model.ts';
+import type { UsageCount } from '../../services/gateway/src/accounts/account-model.ts';
+import type { KeyScope } from '../../services/gateway/src/http/endpoint.ts';
 import type { AccountStore } from '../../services/gateway/src/accounts/account-store.ts';
 import { createApiKey } from '../../services/gateway/src/auth/key-records.ts';
-import type { KeyRateLimits } from '../../services/gateway/src/rate-limits/rate-spec.ts';
+import type { KeyRateLimits } from '../../services/gateway/src/auth/rate-spec.ts';
 import type { Clock } from '../../services/gateway/src/runtime/clock.ts';
 import { timeUntil } from '../keys/key-processes.ts';
 

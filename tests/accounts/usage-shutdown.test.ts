@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/auth/api-keys.ts';
 import { openSqliteAccountStore } from '../../services/gateway/src/accounts/sqlite-account-store.ts';
 import { apiKeyId, hashApiKey } from '../../services/gateway/src/auth/api-keys.ts';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';

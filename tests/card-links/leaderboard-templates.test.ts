@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import test from 'ava';
 import { cardUrl } from '@utility-api/client';
-import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/auth/api-keys.ts';
 import { postJson, startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 
 /**

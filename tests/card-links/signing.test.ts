@@ -11,7 +11,7 @@ import {
   cardLinkSigningKey,
   decodeCardLinkOptions,
   parseCardLinkQuery,
-} from '../../services/gateway/src/card-links/card-link-signature.ts';
+} from '../../services/gateway/src/cards/card-link/card-link-signature.ts';
 import { apiKeyId, hashApiKey } from '../../services/gateway/src/auth/api-keys.ts';
 import { REPO_ROOT } from '../helpers/processes.ts';
 import { documentedVector } from './card-link-vector.ts';

@@ -5,8 +5,8 @@ import { createLogger, Lifecycle } from '@utility-api/infra';
 import { createDiskMediaStore, type MediaStore } from '@utility-api/media-store';
 import { createGatewayApp } from '../../services/gateway/src/app.ts';
 import { defaultPublicBaseUrl, loadGatewayConfig } from '../../services/gateway/src/config.ts';
-import { inMemoryBackingStore, type BackingStore } from '../../services/gateway/src/health/backing-store.ts';
-import { createGatewayMetrics } from '../../services/gateway/src/metrics/gateway-metrics.ts';
+import { inMemoryBackingStore, type BackingStore } from '../../services/gateway/src/runtime/backing-store.ts';
+import { createGatewayMetrics } from '../../services/gateway/src/runtime/gateway-metrics.ts';
 import { fixedClock, type Clock } from '../../services/gateway/src/runtime/clock.ts';
 import { cryptoRandomSource, type RandomSource } from '../../services/gateway/src/runtime/random-source.ts';
 import { listen, startGateway } from '../../services/gateway/src/server.ts';
@@ -136,7 +136,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     media,
     backingStore: options.backingStore ?? inMemoryBackingStore,
     publicBaseUrl: config.publicBaseUrl ?? url,
-    renderEndpoints: [],
+    rendering: undefined,
   });
   serve(app.callback());
   return testClient(url, mediaDir, shutdown, registeredRoutes(router));

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { generateKeyId, generateManagedKey, keyIdFromReference, managedKeyId, managedKeyPrefix } from '../../services/gateway/src/auth/api-keys.ts';
-import { formatRateSpec, parseRateSpec } from '../../services/gateway/src/rate-limits/rate-spec.ts';
+import { formatRateSpec, parseRateSpec } from '../../services/gateway/src/auth/rate-spec.ts';
 
 test('a managed key is uk_live_<8 char id>_<32 base62>, and its id reads back', (t) => {
   const seen = new Set<string>();

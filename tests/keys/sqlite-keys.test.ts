@@ -4,11 +4,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/auth/api-keys.ts';
 import { redeemSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
 import { openSqliteAccountStore } from '../../services/gateway/src/accounts/sqlite-account-store.ts';
 import { generateKeyId, generateManagedKey, hashApiKey, managedKeyPrefix } from '../../services/gateway/src/auth/api-keys.ts';
-import { REDIS_CONNECT_TIMEOUT_MS } from '../../services/gateway/src/keys-cli/keys-cli.ts';
+import { REDIS_CONNECT_TIMEOUT_MS } from '../../services/gateway/src/accounts/keys-cli.ts';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/test-gateway.ts';
 import { createKey, runKeysCli, statusWith, timeUntil } from './key-processes.ts';
 

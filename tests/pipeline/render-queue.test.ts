@@ -1,7 +1,7 @@
 import { DeadlineError } from '@utility-api/infra';
 import { RENDER_FAILED, RENDER_RETENTION, RenderAbandonedError, type RenderJobPayload, type RenderJobResult } from '@utility-api/render-jobs';
 import test from 'ava';
-import { createRenderQueue, RequestGoneError, type RenderBackend } from '../../services/gateway/src/rendering/render-queue.ts';
+import { createRenderQueue, RequestGoneError, type RenderBackend } from '../../services/gateway/src/cards/rendering/render-queue.ts';
 
 const CARD: RenderJobResult = { ok: true, mediaKey: '0f8fad5b-d9cb-469f-a165-70867728950e', format: 'png', altText: 'Profile card for a Discord user.', width: 900, height: 300, bytes: 1, timings: {}, warnings: [] };
 const UNUSABLE: RenderJobResult = { ok: false, failure: { code: 'image_unusable', status: 422, field: 'customBackground', detail: 'the image is empty' } };

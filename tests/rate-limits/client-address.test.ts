@@ -1,5 +1,5 @@
 import test from 'ava';
-import { clientAddressKey } from '../../services/gateway/src/rate-limits/rate-limits.ts';
+import { clientAddressKey } from '../../services/gateway/src/auth/rate-limits.ts';
 
 test('IPv4 addresses count alone, IPv4-mapped IPv6 as their IPv4 address', (t) => {
   t.is(clientAddressKey('203.0.113.7'), '203.0.113.7');

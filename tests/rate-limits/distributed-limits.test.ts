@@ -2,7 +2,7 @@ import test from 'ava';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RunningRedis } from '../../scripts/local-stack/redis-server.ts';
 import { MISS_WAIT_MS } from '../../services/gateway/src/auth/key-verifier.ts';
-import { STORE_TIMEOUT_MS } from '../../services/gateway/src/rate-limits/rate-limits.ts';
+import { STORE_TIMEOUT_MS } from '../../services/gateway/src/auth/rate-limits.ts';
 import { freePort } from '../helpers/processes.ts';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { TEST_API_KEY } from '../helpers/test-gateway.ts';

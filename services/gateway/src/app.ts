@@ -3,34 +3,39 @@ import type { MediaStore } from '@utility-api/media-store';
 import type { RedisClient } from '@utility-api/infra/redis';
 import Koa from 'koa';
 import { accountApi } from './account-area/account-api.ts';
-import { announceOwnerSignIn } from './account-area/account-routes.ts';
+import { announceOwnerSignIn, mountAccountRoutes } from './account-area/account-routes.ts';
+import { accountEndpoint } from './accounts/account-endpoint.ts';
 import { accountUsageSource } from './accounts/account-usage.ts';
-import type { AccountStore } from './accounts/account-store.ts';
+import { ensureOwnerAccount, openAccountStore } from './accounts/open-account-store.ts';
 import { planOf } from './accounts/plans.ts';
 import { Quotas } from './accounts/quotas.ts';
 import { answeringUnavailable, storeUsable, watchAccountStore } from './accounts/store-file-watch.ts';
 import { UsageMeter } from './accounts/usage-meter.ts';
-import { CardAdmission } from './admission/card-admission.ts';
 import type { ApiKeyIdentity } from './auth/api-keys.ts';
 import { ApiKeyVerifier } from './auth/key-verifier.ts';
-import { ensureOwnerAccount, openAccountStore } from './accounts/open-account-store.ts';
+import { RateLimits } from './auth/rate-limits.ts';
+import { CardAdmission } from './cards/card-admission.ts';
+import { cardEndpoints } from './cards/card-endpoints.ts';
+import { mountMediaRoutes } from './cards/media-routes.ts';
+import type { CardAccounting } from './cards/profile-image-batch/endpoint.ts';
+import type { RenderQueue } from './cards/rendering/render-queue.ts';
+import { templateEndpoints } from './cards/templates/endpoint.ts';
 import type { GatewayConfig } from './config.ts';
+import { apiDescription } from './docs/api-description.ts';
+import { mountDocsRoutes } from './docs/docs-routes.ts';
 import { loadDocsSite } from './docs/docs-site.ts';
-import { accountEndpoint } from './endpoints/account/endpoint.ts';
-import type { EndpointDefinition } from './endpoints/endpoint.ts';
-import type { CardAccounting } from './endpoints/profile-image-batch/endpoint.ts';
-import { lightEndpoints } from './endpoints/light-endpoints.ts';
-import { templateEndpoints } from './endpoints/templates/endpoint.ts';
-import { ApiError } from './errors/api-error.ts';
-import type { BackingStore } from './health/backing-store.ts';
+import { mountHomeRoutes } from './docs/home-routes.ts';
+import { ApiError } from './http/api-error.ts';
+import { buildOpenApiDocument } from './http/openapi-document.ts';
 import { requestPipeline, type GatewayState } from './http/request-pipeline.ts';
 import { buildRouter } from './http/router.ts';
-import type { GatewayMetrics } from './metrics/gateway-metrics.ts';
-import { apiDescription } from './openapi/api-description.ts';
-import { buildOpenApiDocument } from './openapi/openapi-document.ts';
-import { RateLimits } from './rate-limits/rate-limits.ts';
+import { mountPlaygroundRoutes } from './playground/playground-routes.ts';
+import { routeGuards } from './route-guards.ts';
+import type { BackingStore } from './runtime/backing-store.ts';
 import type { Clock } from './runtime/clock.ts';
+import type { GatewayMetrics } from './runtime/gateway-metrics.ts';
 import type { RandomSource } from './runtime/random-source.ts';
+import { utilityEndpoints } from './utilities/utility-endpoints.ts';
 
 const API_VERSION = '1.0.0';
 
@@ -53,10 +58,10 @@ interface GatewayAppParts {
   backingStore: BackingStore;
   publicBaseUrl: string;
   /**
-   * The card endpoints, listed before the light ones; none in an app built without the render
-   * path. Made from the app's keys and account store (signed links check keys and remember cards).
+   * The render queue the card endpoints draw through, and the run mode it belongs to; an app built
+   * without the render path (the light endpoints' tests) has no card endpoints.
    */
-  renderEndpoints: readonly EndpointDefinition[] | ((app: { keys: ApiKeyVerifier; accounts: AccountStore; cardAccounting: CardAccounting }) => readonly EndpointDefinition[]);
+  rendering: { queue: RenderQueue; mode: 'embedded' | 'distributed' } | undefined;
 }
 
 /**
@@ -117,9 +122,27 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     counted: (key, format) => meter.count(key.accountId, key.id, 'cards', format),
   };
   const templates = templateEndpoints({ store: answeringStore, plans: config.plans, clock: parts.runtime.clock });
+  const cards = parts.rendering && cardEndpoints({
+    queue: parts.rendering.queue,
+    embedded: parts.rendering.mode === 'embedded',
+    templates: accounts,
+    media: parts.media,
+    publicBaseUrl: parts.publicBaseUrl,
+    renderTimeoutMs: config.renderTimeoutMs,
+    mediaTtlDays: config.rendering.media.ttlDays,
+    renderLimits: config.rendering,
+    cardsInFlightPerKey: config.rateLimits.enabled ? config.rateLimits.cardsInFlightPerKey : undefined,
+    onRendered: (reused: boolean) => parts.metrics.cardRequests.inc({ render: reused ? 'reused' : 'new' }),
+    clock: parts.runtime.clock,
+    accounting: cardAccounting,
+    keys,
+    store: accounts,
+  });
+  // Every `/v1` endpoint, in the order they are routed and documented: cards, the ten utilities,
+  // templates, the account.
   const endpoints = [
-    ...(typeof parts.renderEndpoints === 'function' ? parts.renderEndpoints({ keys, accounts, cardAccounting }) : parts.renderEndpoints),
-    ...lightEndpoints({ ...parts.runtime, store: parts.backingStore, environment: config.deploymentEnvironment }),
+    ...(cards ?? []),
+    ...utilityEndpoints({ ...parts.runtime, store: parts.backingStore, environment: config.deploymentEnvironment }),
     ...templates,
     accountEndpoint(accountUsageSource({ store: accounts, meter, plans: config.plans, clock: parts.runtime.clock, quotasEnforced: quotas !== undefined })),
   ];
@@ -140,10 +163,18 @@ export async function createGatewayApp(parts: GatewayAppParts) {
     templateEndpoints: templates,
   };
   const ownerSignInLink = await announceOwnerSignIn(accountArea, logger);
+  const area = accountApi(accountArea, rateLimits);
+  const guards = routeGuards({ keys, rateLimits, usage: { meter, quotas }, cardAdmission, accountArea: area });
   const router = buildRouter({
-    endpoints,
-    keys,
-    media: parts.media,
+    endpoints: [...endpoints, ...area.endpoints],
+    ...guards,
+    pages: [
+      (routes) => mountDocsRoutes(routes, loadDocsSite(document)),
+      (routes) => mountMediaRoutes(routes, parts.media),
+      mountPlaygroundRoutes,
+      mountHomeRoutes,
+      (routes) => mountAccountRoutes(routes, area, rateLimits),
+    ],
     health: {
       readiness: {
         [parts.backingStore.kind]: () => parts.backingStore.ping(),
@@ -154,11 +185,6 @@ export async function createGatewayApp(parts: GatewayAppParts) {
       registry: parts.metrics.registry,
       metricsToken: config.metricsToken,
     },
-    rateLimits,
-    usage: { meter, quotas },
-    cardAdmission,
-    docs: { site: loadDocsSite(document) },
-    accountArea: accountApi(accountArea, rateLimits),
   });
 
   // Behind one trusted proxy, the client is the last X-Forwarded-For entry (the one our proxy added):

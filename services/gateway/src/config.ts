@@ -8,7 +8,7 @@ import { accountAreaEnvironmentShape, refineAccountAreaEnvironment, toAccountAre
 import { plansEnvironmentShape, toPlans } from './accounts/plans.ts';
 import { DEFAULT_USAGE_FLUSH_MS } from './accounts/usage-meter.ts';
 import { databasePathField, keysFileField } from './accounts/open-account-store.ts';
-import { envRateSpec } from './rate-limits/rate-spec.ts';
+import { envRateSpec } from './auth/rate-spec.ts';
 import { RENDER_QUEUE_SHARDS } from '@utility-api/render-jobs';
 
 /**

@@ -1,4 +1,4 @@
-import { runKeysCli } from './keys-cli/keys-cli.ts';
+import { runKeysCli } from './accounts/keys-cli.ts';
 
 /** `./run keys` (in the gateway image: `node src/keys-main.ts`): create, list and revoke managed API keys (see `./run keys --help`). */
 process.exitCode = await runKeysCli(process.argv.slice(2), process.env, {

@@ -4,16 +4,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Lifecycle, type Logger } from '@utility-api/infra';
 import { createGatewayApp, type GatewayRuntime } from './app.ts';
 import { defaultPublicBaseUrl, type GatewayConfig } from './config.ts';
-import { cardLinkEndpoint } from './endpoints/card-link/endpoint.ts';
-import { leaderboardImageEndpoints } from './endpoints/leaderboard-image/endpoint.ts';
-import { profileImageEndpoints } from './endpoints/profile-image/endpoint.ts';
-import { profileImageBatchEndpoint } from './endpoints/profile-image-batch/endpoint.ts';
 import { answerClientError } from './http/request-pipeline.ts';
-import { createGatewayMetrics } from './metrics/gateway-metrics.ts';
-import { openRenderBackends } from './rendering/render-backends.ts';
+import { createGatewayMetrics } from './runtime/gateway-metrics.ts';
+import { openRenderBackends } from './cards/rendering/render-backends.ts';
 import { startupSummary } from './startup-summary.ts';
 
-/** Every endpoint that draws a card: they share the render queue, the store and the per-key card slots. */
 /**
  * Builds and starts the gateway from a parsed config; every resource it opens registers its
  * closer with the lifecycle as it is created.
@@ -35,28 +30,7 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
   const { app, router, keys, rateLimits, ownerSignInLink, ownerPlan } = await createGatewayApp({
     config, runtime, logger, lifecycle: appLifecycle, metrics, publicBaseUrl,
     redis: backends.redis, media: backends.media, backingStore: backends.backingStore,
-    renderEndpoints: ({ keys, accounts, cardAccounting }) => {
-      const cards = {
-        queue: backends.queue,
-        templates: accounts,
-        media: backends.media,
-        publicBaseUrl,
-        renderTimeoutMs: config.renderTimeoutMs,
-        mediaTtlDays: config.rendering.media.ttlDays,
-        renderLimits: config.rendering,
-        embedded: backends.mode === 'embedded',
-        cardsInFlightPerKey: config.rateLimits.enabled ? config.rateLimits.cardsInFlightPerKey : undefined,
-        onRendered: (reused: boolean) => metrics.cardRequests.inc({ render: reused ? 'reused' : 'new' }),
-        clock: runtime.clock,
-      };
-      // The batch before `/v1/profile-image/{userId}`, which would otherwise read `batch` as a user id.
-      return [
-        profileImageBatchEndpoint({ ...cards, accounting: cardAccounting }),
-        ...profileImageEndpoints(cards),
-        ...leaderboardImageEndpoints(cards),
-        cardLinkEndpoint({ ...cards, keys, store: accounts }),
-      ];
-    },
+    rendering: { queue: backends.queue, mode: backends.mode },
   });
   serve(app.callback());
 

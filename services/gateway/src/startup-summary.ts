@@ -1,4 +1,4 @@
-import { OWNER_ACCOUNT_ID } from './accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from './auth/api-keys.ts';
 import { unlimited, type Plan } from './accounts/plans.ts';
 
 const quotaText = (quota: number) => (unlimited(quota) ? 'unlimited' : String(quota));

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { UsageCount } from '../../../services/gateway/src/accounts/account-model.ts';
-import { accountAnswer, accountEndpoint } from '../../../services/gateway/src/endpoints/account/endpoint.ts';
-import { ApiError } from '../../../services/gateway/src/errors/api-error.ts';
+import { accountAnswer, accountEndpoint } from '../../../services/gateway/src/accounts/account-endpoint.ts';
+import { ApiError } from '../../../services/gateway/src/http/api-error.ts';
 
 const NOW = Date.UTC(2024, 1, 29, 23, 30);
 const key = { id: 'uk_live_ab12cd34', name: 'bot', accountId: 'acct_bot', scopes: ['cards'] as const };

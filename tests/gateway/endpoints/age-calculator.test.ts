@@ -10,7 +10,7 @@ import {
   parseDateOfBirth,
   utcDate,
   type AgeGroup,
-} from '../../../services/gateway/src/endpoints/age-calculator/endpoint.ts';
+} from '../../../services/gateway/src/utilities/age-calculator/endpoint.ts';
 
 /** 2024-06-15T12:00:00Z, as in the HTTP tests. */
 const NOW_MS = Date.UTC(2024, 5, 15, 12, 0, 0);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { flipCoin, resolveCoinOdds, type CoinOdds } from '../../../services/gateway/src/endpoints/coin-flip/endpoint.ts';
+import { flipCoin, resolveCoinOdds, type CoinOdds } from '../../../services/gateway/src/utilities/coin-flip/endpoint.ts';
 import { fixedClock } from '../../../services/gateway/src/runtime/clock.ts';
 import { seededRandomSource, type RandomSource } from '../../../services/gateway/src/runtime/random-source.ts';
 

@@ -5,9 +5,9 @@
  * Endpoints that draw at random are given a source that replays the draws behind their example.
  */
 import test from 'ava';
-import type { EndpointDefinition, RequestSnapshot } from '../../../services/gateway/src/endpoints/endpoint.ts';
-import { lightEndpoints } from '../../../services/gateway/src/endpoints/light-endpoints.ts';
-import { inMemoryBackingStore } from '../../../services/gateway/src/health/backing-store.ts';
+import type { EndpointDefinition, RequestSnapshot } from '../../../services/gateway/src/http/endpoint.ts';
+import { utilityEndpoints } from '../../../services/gateway/src/utilities/utility-endpoints.ts';
+import { inMemoryBackingStore } from '../../../services/gateway/src/runtime/backing-store.ts';
 import { fixedClock } from '../../../services/gateway/src/runtime/clock.ts';
 import type { RandomSource } from '../../../services/gateway/src/runtime/random-source.ts';
 import { FIXED_NOW_MS } from '../../helpers/test-gateway.ts';
@@ -111,7 +111,7 @@ function withMeasuredFrom(answer: unknown, documented: unknown, paths: readonly 
 }
 
 const random = replayedRandom();
-for (const probe of lightEndpoints({ clock: fixedClock(FIXED_NOW_MS), random, store: inMemoryBackingStore, environment: 'prod' })) {
+for (const probe of utilityEndpoints({ clock: fixedClock(FIXED_NOW_MS), random, store: inMemoryBackingStore, environment: 'prod' })) {
   test.serial(`${probe.path}: the documented answer is the handler's answer to the documented request`, async (t) => {
     const documented = probe.responses[200]?.example;
     t.not(documented, undefined, 'the 200 has an example');

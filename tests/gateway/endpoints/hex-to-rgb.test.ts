@@ -1,5 +1,5 @@
 import test from 'ava';
-import { hexToRgb } from '../../../services/gateway/src/endpoints/hex-to-rgb/endpoint.ts';
+import { hexToRgb } from '../../../services/gateway/src/utilities/hex-to-rgb/endpoint.ts';
 import { fixedClock } from '../../../services/gateway/src/runtime/clock.ts';
 
 const clock = fixedClock(Date.UTC(2024, 0, 1));

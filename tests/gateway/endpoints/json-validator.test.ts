@@ -1,7 +1,7 @@
 import test from 'ava';
-import { Reply } from '../../../services/gateway/src/endpoints/endpoint.ts';
-import { problemsFromZod } from '../../../services/gateway/src/errors/api-error.ts';
-import { jsonValidatorEndpoint, validateJson, type JsonValidationResult } from '../../../services/gateway/src/endpoints/json-validator/endpoint.ts';
+import { Reply } from '../../../services/gateway/src/http/endpoint.ts';
+import { problemsFromZod } from '../../../services/gateway/src/http/api-error.ts';
+import { jsonValidatorEndpoint, validateJson, type JsonValidationResult } from '../../../services/gateway/src/utilities/json-validator/endpoint.ts';
 
 const VALID = { status: 'valid', message: 'The JSON is correctly formatted.' } as const;
 const EMPTY = { status: 'valid', message: 'The JSON is empty but valid.' } as const;

@@ -10,10 +10,10 @@ import { REPO_ROOT } from '../../helpers/processes.ts';
  * pool, the media store or their native libraries. Checked on what Node really loads (type-only
  * imports are erased and never count), in a fresh process with a resolve hook recording every module.
  */
-const ENDPOINTS_DIRECTORY = join(REPO_ROOT, 'services/gateway/src/endpoints');
+const ENDPOINTS_DIRECTORY = join(REPO_ROOT, 'services/gateway/src/utilities');
 
-/** The endpoint modules `lightEndpoints()` is built from, read from its imports. */
-const LIGHT_ENDPOINT_FILES = [...readFileSync(join(ENDPOINTS_DIRECTORY, 'light-endpoints.ts'), 'utf8').matchAll(/from '\.\/([a-z-]+)\/endpoint\.ts'/g)].map((match) => join(ENDPOINTS_DIRECTORY, match[1]!, 'endpoint.ts'));
+/** The endpoint modules `utilityEndpoints()` is built from, read from its imports. */
+const LIGHT_ENDPOINT_FILES = [...readFileSync(join(ENDPOINTS_DIRECTORY, 'utility-endpoints.ts'), 'utf8').matchAll(/from '\.\/([a-z-]+)\/endpoint\.ts'/g)].map((match) => join(ENDPOINTS_DIRECTORY, match[1]!, 'endpoint.ts'));
 
 /** Repository folders and packages no light endpoint may reach. */
 const FORBIDDEN = [/\/packages\/media-store\//, /\/packages\/card\//, /\/packages\/render-engine\//, /\/services\/renderer\//, /node_modules\/(canvas|sharp|bullmq|ioredis|@aws-sdk\/[^/]+|koa)\//];
@@ -46,7 +46,7 @@ test('no light endpoint loads storage, card, render or queue code', (t) => {
   t.true(union.size > LIGHT_ENDPOINT_FILES.length, 'the hook saw the modules load');
   for (const [endpoint, modules] of Object.entries(closures)) {
     const forbidden = modules.filter((url) => FORBIDDEN.some((pattern) => pattern.test(url)));
-    t.deepEqual(forbidden, [], `${endpoint.slice(endpoint.indexOf('/endpoints/'))} loads ${forbidden.join(', ')}`);
+    t.deepEqual(forbidden, [], `${endpoint.slice(endpoint.indexOf('/utilities/'))} loads ${forbidden.join(', ')}`);
   }
   const own = [...union].filter((url) => url.startsWith('file:') && !url.includes('/node_modules/'));
   t.log(`the ten light endpoints load ${own.length} of the repository's modules and ${union.size - own.length} others`);

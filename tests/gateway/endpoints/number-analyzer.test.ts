@@ -1,6 +1,6 @@
 import test from 'ava';
 import { compactNumber } from '@utility-api/compact-number';
-import { analyzeNumber, numberAnalyzerEndpoint, type NumberAnalysis } from '../../../services/gateway/src/endpoints/number-analyzer/endpoint.ts';
+import { analyzeNumber, numberAnalyzerEndpoint, type NumberAnalysis } from '../../../services/gateway/src/utilities/number-analyzer/endpoint.ts';
 
 // --- Independent reference implementations, deliberately naive. ---------------------------------
 

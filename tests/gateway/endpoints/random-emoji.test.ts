@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import test from 'ava';
-import { buildEmojiCatalog, codePoints, type EmojiDetails, CATEGORY_NAMES, findCategory, EMOJI_TYPES, EMOJI_COLORS, EMOJI_MOODS } from '../../../services/gateway/src/endpoints/random-emoji/emoji-catalog.ts';
-import { EmojiPicker } from '../../../services/gateway/src/endpoints/random-emoji/endpoint.ts';
-import { MAX_EMOJI_COUNT, randomEmojis } from '../../../services/gateway/src/endpoints/random-emoji/endpoint.ts';
+import { buildEmojiCatalog, codePoints, type EmojiDetails, CATEGORY_NAMES, findCategory, EMOJI_TYPES, EMOJI_COLORS, EMOJI_MOODS } from '../../../services/gateway/src/utilities/random-emoji/emoji-catalog.ts';
+import { EmojiPicker } from '../../../services/gateway/src/utilities/random-emoji/endpoint.ts';
+import { MAX_EMOJI_COUNT, randomEmojis } from '../../../services/gateway/src/utilities/random-emoji/endpoint.ts';
 import { seededRandomSource } from '../../../services/gateway/src/runtime/random-source.ts';
 
 // The raw data, resolved as the gateway resolves it (the workspace root does not depend on it).

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { buildEmojiCatalog } from '../../../services/gateway/src/endpoints/random-emoji/emoji-catalog.ts';
-import { graphemes, guessWordType, isSingleWord, MAX_WORD_GRAPHEMES, scrambleWord, shuffleGraphemes } from '../../../services/gateway/src/endpoints/scramble/endpoint.ts';
+import { buildEmojiCatalog } from '../../../services/gateway/src/utilities/random-emoji/emoji-catalog.ts';
+import { graphemes, guessWordType, isSingleWord, MAX_WORD_GRAPHEMES, scrambleWord, shuffleGraphemes } from '../../../services/gateway/src/utilities/scramble/endpoint.ts';
 import { fixedClock } from '../../../services/gateway/src/runtime/clock.ts';
 import { seededRandomSource, type RandomSource } from '../../../services/gateway/src/runtime/random-source.ts';
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { sortArray } from '../../../services/gateway/src/endpoints/sort-array/endpoint.ts';
+import { sortArray } from '../../../services/gateway/src/utilities/sort-array/endpoint.ts';
 import { fixedClock } from '../../../services/gateway/src/runtime/clock.ts';
 import { seededRandomSource } from '../../../services/gateway/src/runtime/random-source.ts';
 

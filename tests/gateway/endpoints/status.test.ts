@@ -1,8 +1,8 @@
 import test from 'ava';
-import { inMemoryBackingStore, probeBackingStore, type BackingStore, type BackingStoreHealth } from '../../../services/gateway/src/health/backing-store.ts';
-import type { RequestSnapshot } from '../../../services/gateway/src/endpoints/endpoint.ts';
-import { Reply } from '../../../services/gateway/src/endpoints/endpoint.ts';
-import { describeStatus, REDACTED_HEADERS, redactHeaders, statusEndpoint, type StatusFacts } from '../../../services/gateway/src/endpoints/status/endpoint.ts';
+import { inMemoryBackingStore, probeBackingStore, type BackingStore, type BackingStoreHealth } from '../../../services/gateway/src/runtime/backing-store.ts';
+import type { RequestSnapshot } from '../../../services/gateway/src/http/endpoint.ts';
+import { Reply } from '../../../services/gateway/src/http/endpoint.ts';
+import { describeStatus, REDACTED_HEADERS, redactHeaders, statusEndpoint, type StatusFacts } from '../../../services/gateway/src/utilities/status/endpoint.ts';
 import { fixedClock } from '../../../services/gateway/src/runtime/clock.ts';
 
 const NOW = Date.UTC(2024, 5, 15, 12, 0, 0);

@@ -1,8 +1,8 @@
 import test from 'ava';
-import { UNIX_RANGE } from '../../../services/gateway/src/endpoints/time/endpoint.ts';
-import { ordinal } from '../../../services/gateway/src/endpoints/time/time-facts.ts';
-import { timeFacts, type TimeZoneLabel } from '../../../services/gateway/src/endpoints/time/time-facts.ts';
-import { timeFactsSchema, type TimeFacts } from '../../../services/gateway/src/endpoints/time/time-facts-schema.ts';
+import { UNIX_RANGE } from '../../../services/gateway/src/utilities/time/endpoint.ts';
+import { ordinal } from '../../../services/gateway/src/utilities/time/time-facts.ts';
+import { timeFacts, type TimeZoneLabel } from '../../../services/gateway/src/utilities/time/time-facts.ts';
+import { timeFactsSchema, type TimeFacts } from '../../../services/gateway/src/utilities/time/time-facts-schema.ts';
 
 /** 2024-06-15T12:00:00Z (unix 1718452800): a Saturday, 08:00 EDT, 14:00 CEST, 05:00 PDT. */
 const NOW_MS = Date.UTC(2024, 5, 15, 12, 0, 0);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { MAX_LISTED_PROBLEMS, validationError, type FieldProblem } from '../../../services/gateway/src/errors/api-error.ts';
+import { MAX_LISTED_PROBLEMS, validationError, type FieldProblem } from '../../../services/gateway/src/http/api-error.ts';
 
 test('a validation error summarizes the first problem and counts the others', (t) => {
   const error = validationError([

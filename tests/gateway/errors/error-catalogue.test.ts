@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { ERROR_CATALOGUE, ERROR_CODES, statusesOf, type ErrorEntry } from '@utility-api/api-errors';
-import { ApiError } from '../../../services/gateway/src/errors/api-error.ts';
+import { ApiError } from '../../../services/gateway/src/http/api-error.ts';
 import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 const entry = (code: (typeof ERROR_CODES)[number]): ErrorEntry => ERROR_CATALOGUE[code];

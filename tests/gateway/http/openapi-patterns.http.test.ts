@@ -6,7 +6,7 @@
  */
 import { cardOptionsSchema, isSupportedDateLocale } from '@utility-api/render-jobs';
 import test, { type ExecutionContext } from 'ava';
-import { UNIX_RANGE } from '../../../services/gateway/src/endpoints/time/endpoint.ts';
+import { UNIX_RANGE } from '../../../services/gateway/src/utilities/time/endpoint.ts';
 import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let gateway: TestGateway;

@@ -4,7 +4,7 @@ import test from 'ava';
 import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const ASSETS_FOLDER = new URL('../../../services/gateway/src/playground/assets/', import.meta.url);
+const ASSETS_FOLDER = new URL('../../../services/gateway/web/playground/', import.meta.url);
 
 let app: TestGateway;
 

@@ -21,7 +21,7 @@ const run = promisify(execFile);
 /** Where the screenshots go (kept after the run, to be looked at). */
 const SCREENSHOTS = join(tmpdir(), 'playground-screenshots');
 const DESKTOP = { width: 1280, height: 900 };
-/** The member's own fields: a template never holds them (services/gateway/src/endpoints/templates/endpoint.ts). */
+/** The member's own fields: a template never holds them (services/gateway/src/cards/templates/endpoint.ts). */
 const MEMBER_FIELDS = ['customUsername', 'customAvatar', 'rankData', 'presenceStatus'];
 
 let gateway: TestGateway;

@@ -1,9 +1,9 @@
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Plans } from '../accounts/plans.ts';
 import type { ApiKeyVerifier } from '../auth/key-verifier.ts';
-import type { EndpointDefinition } from '../endpoints/endpoint.ts';
-import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/openapi-document.ts';
-import type { RateLimits } from '../rate-limits/rate-limits.ts';
+import type { EndpointDefinition } from '../http/endpoint.ts';
+import { buildOpenApiDocument, type OpenApiDocument } from '../http/openapi-document.ts';
+import type { RateLimits } from '../auth/rate-limits.ts';
 import type { AccountAreaSettings } from './account-area-settings.ts';
 import { AccountKeys } from './account-keys.ts';
 import type { AccountApiParts } from './api/account-api-parts.ts';

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { dayOf, KEY_SCOPES, OWNER_ACCOUNT_ID, type Session } from '../accounts/account-model.ts';
+import { dayOf, type Session } from '../accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../auth/api-keys.ts';
+import { KEY_SCOPES } from '../http/endpoint.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { generateManagedKey, hashApiKey, KEY_NAME, type ApiKeyRecord } from '../auth/api-keys.ts';
 import { createApiKey, listApiKeys } from '../auth/key-records.ts';
-import { ApiError } from '../errors/api-error.ts';
+import { ApiError } from '../http/api-error.ts';
 
 /** What the area's key form may send. */
 export const newKeySchema = z.strictObject({

@@ -1,11 +1,11 @@
 import type { Router } from '@koa/router';
 import type { Logger } from '@utility-api/infra';
-import { OWNER_ACCOUNT_ID } from '../accounts/account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../auth/api-keys.ts';
 import { createSignInLink } from '../accounts/sign-in-links.ts';
-import { ApiError } from '../errors/api-error.ts';
+import { ApiError } from '../http/api-error.ts';
 import type { GatewayContext, GatewayState } from '../http/request-pipeline.ts';
 import { IMMUTABLE_ASSET, loadStaticBundle, sendStaticFile, type StaticFile } from '../http/static-bundle.ts';
-import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
+import { clientAddressKey, type RateLimits } from '../auth/rate-limits.ts';
 import type { AccountApi, AccountAreaParts } from './account-api.ts';
 import { DISCORD_CALLBACK_PATH } from './account-area-settings.ts';
 import { accountForDiscordUser, finishDiscordSignIn, OAUTH_STATE_TTL_MS, startDiscordSignIn } from './discord-sign-in.ts';
@@ -27,7 +27,7 @@ const ACCOUNT_CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** The playground's, shared as they are: its stylesheet (one look for both) and its text-only DOM helper. */
-const fromPlayground = (name: string) => ({ name, from: new URL(`../playground/assets/${name}`, import.meta.url) });
+const fromPlayground = (name: string) => ({ name, from: new URL(`../../web/playground/${name}`, import.meta.url) });
 /** Page and asset files. */
 const ASSETS = ['account.css', 'account.js', 'api.js', 'chart.js', 'sign-in.js', 'templates.js', fromPlayground('dom.js'), fromPlayground('playground.css')];
 const PAGES = ['index.html', 'sign-in.html'];
@@ -47,7 +47,7 @@ const signInPage = (error: string) => `/account/sign-in?error=${error}`;
 export function mountAccountRoutes(router: Router<GatewayState>, area: AccountApi, rateLimits: RateLimits | undefined): void {
   const { parts, sessions } = area;
   const { store, settings } = parts;
-  const { assetVersion, assets, pages } = loadStaticBundle({ folder: new URL('./assets/', import.meta.url), prefix: ASSET_PREFIX, assets: ASSETS, pages: PAGES });
+  const { assetVersion, assets, pages } = loadStaticBundle({ folder: new URL('../../web/account-area/', import.meta.url), prefix: ASSET_PREFIX, assets: ASSETS, pages: PAGES });
   const page = (file: StaticFile) => (ctx: GatewayContext) => {
     ctx.set('Content-Security-Policy', ACCOUNT_CONTENT_SECURITY_POLICY);
     sendStaticFile(ctx, file, 'no-cache');

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Session } from '../accounts/account-model.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
-import type { SignedInSession } from '../endpoints/endpoint.ts';
-import { ApiError } from '../errors/api-error.ts';
+import type { SignedInSession } from '../http/endpoint.ts';
+import { ApiError } from '../http/api-error.ts';
 import type { GatewayContext } from '../http/request-pipeline.ts';
 
 /** A session ends after this long without a request (OWASP ASVS 3.3: idle timeout)... */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCOUNT_ID } from '../auth/api-keys.ts';
 
 /**
  * What the account area deals in: accounts (a bot developer, or the local owner of a self-hosted
@@ -6,18 +7,6 @@ import { z } from 'zod';
  * themselves are ApiKeyRecords (auth/api-keys.ts) that name their account.
  */
 
-/** What a key may call: the card endpoints, the utility endpoints, or (no scopes given) both. */
-export const KEY_SCOPES = ['cards', 'utility'] as const;
-export type KeyScope = (typeof KEY_SCOPES)[number];
-
-/**
- * The local owner: the account of a self-hosted gateway's operator. Bootstrap keys (`API_KEYS`)
- * and keys made with the CLI without `--account` belong to it, and its sign-in is the one-time
- * link `./run start` prints.
- */
-export const OWNER_ACCOUNT_ID = 'acct_owner';
-
-export const ACCOUNT_ID = /^acct_[a-z0-9_]{1,40}$/;
 
 export const accountSchema = z.object({
   id: z.string().regex(ACCOUNT_ID),

@@ -1,7 +1,8 @@
 import { describeRedisTarget, redisEnvironmentShape, refineRedisEnvironment, toRedisTarget, type RedisTarget } from '@utility-api/infra';
 import type { RedisClient } from '@utility-api/infra/redis';
 import { z } from 'zod';
-import { OWNER_ACCOUNT_ID, type Account } from './account-model.ts';
+import { type Account } from './account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../auth/api-keys.ts';
 import { AUDIT_KEPT, type AccountStore } from './account-store.ts';
 import { OWNER_PLAN } from './plans.ts';
 import { redisAccountStore } from './redis-account-store.ts';

@@ -1,5 +1,5 @@
 import { withDeadline, type Logger } from '@utility-api/infra';
-import { ApiError } from '../errors/api-error.ts';
+import { ApiError } from '../http/api-error.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { monthOf, type QuotaKind, type UsageCount } from './account-model.ts';
 import type { AccountStore } from './account-store.ts';

@@ -1,6 +1,7 @@
 import type { RedisClient } from '@utility-api/infra/redis';
 import { apiKeyRecordSchema, KeyStoreDataError, parseStoredKeys, type ApiKeyRecord } from '../auth/api-keys.ts';
-import { accountSchema, auditEventSchema, cardLinkRenderSchema, cardTemplateSchema, monthOf, OWNER_ACCOUNT_ID, sessionSchema, USAGE_METRICS, type Account, type CardTemplate, type UsageCount, type UsageMetric } from './account-model.ts';
+import { accountSchema, auditEventSchema, cardLinkRenderSchema, cardTemplateSchema, monthOf, sessionSchema, USAGE_METRICS, type Account, type CardTemplate, type UsageCount, type UsageMetric } from './account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../auth/api-keys.ts';
 import type { KeyInsertOutcome } from '../auth/key-records.ts';
 import { AUDIT_KEPT, type AccountStore } from './account-store.ts';
 

@@ -3,7 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import { apiKeyRecordSchema, KeyStoreDataError, parseStoredKeys, type ApiKeyRecord } from '../auth/api-keys.ts';
-import { accountSchema, auditEventSchema, cardLinkRenderSchema, cardTemplateSchema, OWNER_ACCOUNT_ID, sessionSchema, type Account, type AuditEvent, type CardTemplate, type Session, type UsageCount } from './account-model.ts';
+import { accountSchema, auditEventSchema, cardLinkRenderSchema, cardTemplateSchema, sessionSchema, type Account, type AuditEvent, type CardTemplate, type Session, type UsageCount } from './account-model.ts';
+import { OWNER_ACCOUNT_ID } from '../auth/api-keys.ts';
 import { AUDIT_KEPT, type AccountStore, type OnceKind } from './account-store.ts';
 import { StoreFileWatch, StoreUnavailableError } from './store-file-watch.ts';
 

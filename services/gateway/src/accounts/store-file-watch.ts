@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import type { Lifecycle, Logger } from '@utility-api/infra';
 import { KeyStoreDataError } from '../auth/api-keys.ts';
-import { ApiError } from '../errors/api-error.ts';
+import { ApiError } from '../http/api-error.ts';
 import type { AccountStore } from './account-store.ts';
 
 /**

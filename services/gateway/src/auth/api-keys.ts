@@ -1,7 +1,16 @@
 import { hash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ACCOUNT_ID, KEY_SCOPES, type KeyScope } from '../accounts/account-model.ts';
-import { RATE_BUDGETS, rateSpecSchema, type KeyRateLimits } from '../rate-limits/rate-spec.ts';
+import { KEY_SCOPES, type KeyScope } from '../http/endpoint.ts';
+import { RATE_BUDGETS, rateSpecSchema, type KeyRateLimits } from './rate-spec.ts';
+
+/**
+ * The local owner: the account of a self-hosted gateway's operator. Bootstrap keys (`API_KEYS`)
+ * and keys made with the CLI without `--account` belong to it, and its sign-in is the one-time
+ * link `./run start` prints.
+ */
+export const OWNER_ACCOUNT_ID = 'acct_owner';
+
+export const ACCOUNT_ID = /^acct_[a-z0-9_]{1,40}$/;
 
 /** Who a valid key belongs to; never the key itself. */
 export interface ApiKeyIdentity {

@@ -1,6 +1,6 @@
-import type { KeyScope } from '../accounts/account-model.ts';
-import { ApiError } from '../errors/api-error.ts';
-import type { KeyRateLimits } from '../rate-limits/rate-spec.ts';
+import type { KeyScope } from '../http/endpoint.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { KeyRateLimits } from './rate-spec.ts';
 import { generateKeyId, generateManagedKey, hashApiKey, managedKeyPrefix, type ApiKeyRecord } from './api-keys.ts';
 
 export type KeyInsertOutcome = 'inserted' | 'taken' | 'full';

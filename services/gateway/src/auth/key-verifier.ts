@@ -1,10 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@utility-api/infra';
-import { ApiError } from '../errors/api-error.ts';
+import { ApiError } from '../http/api-error.ts';
 import type { GuardStep } from '../http/request-pipeline.ts';
-import { clientAddressKey, type RateLimits } from '../rate-limits/rate-limits.ts';
-import { OWNER_ACCOUNT_ID } from '../accounts/account-model.ts';
+import { clientAddressKey, type RateLimits } from './rate-limits.ts';
+import { OWNER_ACCOUNT_ID } from './api-keys.ts';
 import { apiKeyId, hashApiKey, keyIdFromReference, managedKeyId, type ApiKeyIdentity, type ApiKeyRecord } from './api-keys.ts';
 import type { ApiKeyRecords, KeyRecordsSnapshot } from './key-records.ts';
 

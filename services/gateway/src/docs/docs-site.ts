@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { OpenApiDocument } from '../openapi/openapi-document.ts';
+import type { OpenApiDocument } from '../http/openapi-document.ts';
 import { StaticAsset } from './static-asset.ts';
 
 /** Where the page's files are served; each name carries its content hash. */

@@ -1,7 +1,7 @@
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import { Reply, type BodyEncoding, type EndpointDefinition, type MalformedBodyKind, type RequestSnapshot, type SignedInSession } from '../endpoints/endpoint.ts';
+import { Reply, type BodyEncoding, type EndpointDefinition, type MalformedBodyKind, type RequestSnapshot, type SignedInSession } from './endpoint.ts';
 import type { ApiKeyIdentity } from '../auth/api-keys.ts';
-import { ApiError, problemsFromZod, validationError, type FieldProblem } from '../errors/api-error.ts';
+import { ApiError, problemsFromZod, validationError, type FieldProblem } from './api-error.ts';
 import { drainRefusedBody } from './refused-body.ts';
 import type { GatewayContext, GuardStep, NextStep } from './request-pipeline.ts';
 

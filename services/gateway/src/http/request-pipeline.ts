@@ -6,9 +6,9 @@ import { templateLineWriter, type Logger } from '@utility-api/infra';
 import type { Context, Middleware, ParameterizedContext } from 'koa';
 import type { Histogram } from 'prom-client';
 import type { ApiKeyIdentity } from '../auth/api-keys.ts';
-import type { SignedInSession } from '../endpoints/endpoint.ts';
-import { ApiError } from '../errors/api-error.ts';
-import { errorBody } from '../errors/error-body.ts';
+import type { SignedInSession } from './endpoint.ts';
+import { ApiError } from './api-error.ts';
+import { errorBody } from './error-body.ts';
 
 /**
  * What middleware leaves on `ctx.state` for later middleware and handlers. The request's logger is

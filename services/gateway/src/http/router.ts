@@ -1,23 +1,8 @@
 import { Router } from '@koa/router';
 import { checkReadiness } from '@utility-api/infra';
-import type { MediaStore } from '@utility-api/media-store';
 import type { Registry } from 'prom-client';
-import type { AccountApi } from '../account-area/account-api.ts';
-import { mountAccountRoutes } from '../account-area/account-routes.ts';
-import type { Quotas } from '../accounts/quotas.ts';
-import type { UsageMeter } from '../accounts/usage-meter.ts';
-import { authenticate, type ApiKeyVerifier } from '../auth/key-verifier.ts';
-import { mountDocsRoutes } from '../docs/docs-routes.ts';
-import type { DocsSite } from '../docs/docs-site.ts';
-import { routerPath, type EndpointDefinition } from '../endpoints/endpoint.ts';
-import { mountHomeRoutes } from '../home/home-routes.ts';
-import { mountPlaygroundRoutes } from '../playground/playground-routes.ts';
-import type { RateLimits } from '../rate-limits/rate-limits.ts';
-import type { CardAdmission } from '../admission/card-admission.ts';
-import { accountGuard } from './account-guard.ts';
-import { admissionRoute, endpointRoute } from './endpoint-route.ts';
-import { mountMediaRoutes } from './media-routes.ts';
-import { sessionCredential } from './session-guard.ts';
+import { routerPath, type EndpointDefinition } from './endpoint.ts';
+import { endpointRoute } from './endpoint-route.ts';
 import type { GatewayState, GuardStep, NextStep } from './request-pipeline.ts';
 
 interface HealthRouteParts {
@@ -28,21 +13,19 @@ interface HealthRouteParts {
   metricsToken: string | undefined;
 }
 
+/** Routes that are not endpoints of the table (pages, files, media), mounted by the capability that owns them. */
+type MountRoutes = (router: Router<GatewayState>) => void;
+
 interface RouterParts {
+  /** Every endpoint: the `/v1` API's and the account area's JSON endpoints. */
   endpoints: readonly EndpointDefinition[];
-  keys: ApiKeyVerifier;
-  /** The docs page with its files and the OpenAPI document, made once at boot: they only change with a deploy. */
-  docs: { site: DocsSite };
-  media: MediaStore;
+  /** The steps in front of an endpoint (its credential, account checks, limits, card slot), in order: the app decides them. */
+  guardsFor: (endpoint: EndpointDefinition) => readonly GuardStep[];
+  /** What `OPTIONS` on a keyed path needs: the key. */
+  requireKey: GuardStep;
+  /** Docs, media, the playground, the home page and the account area's pages, in this order. */
+  pages: readonly MountRoutes[];
   health: HealthRouteParts;
-  /** Undefined when `RATE_LIMITS=off`. */
-  rateLimits: RateLimits | undefined;
-  /** `/account`: sign-in, keys and usage for people, in a browser; its JSON endpoints run behind the session. */
-  accountArea: AccountApi;
-  /** Usage counting, and the monthly quotas (undefined when `RATE_LIMITS=off`). */
-  usage: { meter: UsageMeter; quotas: Quotas | undefined };
-  /** Each card's slot and unit of quota, taken before it is queued. */
-  cardAdmission: CardAdmission;
 }
 
 const CHECK_TIMEOUT_MS = 1000;
@@ -57,42 +40,27 @@ function guarded(steps: readonly GuardStep[], endpoint: NextStep): NextStep {
 }
 
 /**
- * A thin table: each endpoint definition becomes one route, behind the key check and its limits
- * when it needs a key, or behind the browser session for the account area's (`/account/api`);
- * then the public routes: docs, media, and the probes for orchestrators and
- * Prometheus (`/healthz` says the process answers, `/readyz` that Redis and storage do too).
+ * A thin table: each endpoint definition becomes one route behind the guard steps the app gives
+ * it (the key and its limits, or the browser session for the account area's `/account/api`);
+ * then the pages each capability mounts (docs, media, playground, home, account area), and the
+ * probes for orchestrators and Prometheus (`/healthz` says the process answers, `/readyz` that Redis and storage do too).
  */
 export function buildRouter(parts: RouterParts): Router<GatewayState> {
   const router = new Router<GatewayState>();
-  const { rateLimits } = parts;
-  const requireKey = authenticate(parts.keys, rateLimits);
-  const { accountArea } = parts;
-  const allEndpoints = [...parts.endpoints, ...accountArea.endpoints];
-  for (const endpoint of allEndpoints) {
-    // Key first, then its scope, requests quota and usage count, then its budget, then (a card) its
-    // slot and unit of cards quota, then the endpoint: a refused request costs no parsing.
-    const accountChecks = accountGuard(endpoint, parts.usage.meter, parts.usage.quotas);
-    // A signed link is its own credential: `admit` checks it in place of the key header.
-    const credential = endpoint.admit ? admissionRoute({ ...endpoint, admit: endpoint.admit }) : requireKey;
-    const limits = rateLimits ? [rateLimits.middleware(endpoint.limits)] : [];
-    const card = endpoint.limits?.holdsCardSlot === true && parts.cardAdmission.limited ? [parts.cardAdmission.guard()] : [];
-    // A session endpoint is no key's usage and is limited only where it names its limits (the playground's previews).
-    const sessionGuards = endpoint.session
-      ? [sessionCredential(endpoint.session, accountArea.sessions, accountArea.trustedOrigins), ...(endpoint.limits ? [...limits, ...card] : [])]
-      : [];
-    const guards = endpoint.authenticated ? [credential, accountChecks, ...limits, ...card] : sessionGuards;
+  const { endpoints } = parts;
+  for (const endpoint of endpoints) {
     // GET routes answer HEAD too, as the router does for every GET.
     const methods = endpoint.methods.filter((method) => method !== 'HEAD' || !endpoint.methods.includes('GET'));
-    router.register(routerPath(endpoint.path), methods.map((method) => method.toLowerCase()), [guarded(guards, endpointRoute(endpoint))]);
+    router.register(routerPath(endpoint.path), methods.map((method) => method.toLowerCase()), [guarded(parts.guardsFor(endpoint), endpointRoute(endpoint))]);
     // OPTIONS is a method like the others: behind the key where the endpoint is (the router would
     // otherwise answer it for everyone). The answer lists the methods; no CORS is offered.
     // Several definitions may share a path (the templates: one per method): one OPTIONS answers for all of them.
-    const samePath = allEndpoints.filter((other) => other.path === endpoint.path);
+    const samePath = endpoints.filter((other) => other.path === endpoint.path);
     if (endpoint.authenticated && !endpoint.admit && samePath[0] === endpoint && !samePath.some((other) => other.methods.includes('OPTIONS'))) {
       const methodsHere = samePath.flatMap((other) => other.methods);
       const allow = [...new Set([...methodsHere, ...(methodsHere.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ');
       router.register(routerPath(endpoint.path), ['options'], [
-        requireKey,
+        parts.requireKey,
         (ctx) => {
           ctx.status = 204;
           ctx.set('Allow', allow);
@@ -101,11 +69,7 @@ export function buildRouter(parts: RouterParts): Router<GatewayState> {
     }
   }
 
-  mountDocsRoutes(router, parts.docs.site);
-  mountMediaRoutes(router, parts.media);
-  mountPlaygroundRoutes(router);
-  mountHomeRoutes(router);
-  mountAccountRoutes(router, accountArea, rateLimits);
+  for (const mount of parts.pages) mount(router);
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };

@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import { ApiError } from '../errors/api-error.ts';
+import { ApiError } from '../http/api-error.ts';
 import type { GatewayState } from '../http/request-pipeline.ts';
 import { IMMUTABLE_ASSET, loadStaticBundle, sendStaticFile } from '../http/static-bundle.ts';
 
@@ -32,7 +32,7 @@ function notFound(): ApiError {
  * Public, like `/docs`: it holds nothing secret, and every card it draws needs a key.
  */
 export function mountPlaygroundRoutes(router: Router<GatewayState>): void {
-  const { assetVersion, assets, pages } = loadStaticBundle({ folder: new URL('./assets/', import.meta.url), prefix: '/playground/assets', assets: ASSET_NAMES, pages: ['index.html'] });
+  const { assetVersion, assets, pages } = loadStaticBundle({ folder: new URL('../../web/playground/', import.meta.url), prefix: '/playground/assets', assets: ASSET_NAMES, pages: ['index.html'] });
   const page = pages.get('index.html')!;
   router.get('/playground', (ctx) => {
     ctx.set({ 'Content-Security-Policy': PLAYGROUND_CONTENT_SECURITY_POLICY });

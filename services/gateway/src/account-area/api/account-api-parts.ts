@@ -1,7 +1,7 @@
 import type { AccountStore } from '../../accounts/account-store.ts';
 import type { Plans } from '../../accounts/plans.ts';
 import type { ApiKeyVerifier } from '../../auth/key-verifier.ts';
-import type { RateLimits } from '../../rate-limits/rate-limits.ts';
+import type { RateLimits } from '../../auth/rate-limits.ts';
 import type { AccountAreaSettings } from '../account-area-settings.ts';
 import type { AccountKeys } from '../account-keys.ts';
 import type { AccountSessions } from '../sessions.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditEventSchema } from '../../accounts/account-model.ts';
-import { defineEndpoint } from '../../endpoints/endpoint.ts';
+import { defineEndpoint } from '../../http/endpoint.ts';
 import { ACCOUNT_TAG, type AccountApiParts } from './account-api-parts.ts';
 
 /** The latest events shown: the page lists them, it does not page through them. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint, Reply } from '../../endpoints/endpoint.ts';
+import { defineEndpoint, Reply } from '../../http/endpoint.ts';
 import { MAX_ACTIVE_KEYS, newKeySchema } from '../account-keys.ts';
 import { ACCOUNT_BODY_BYTES, KEYS_TAG, type AccountApiParts } from './account-api-parts.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError } from '../../errors/api-error.ts';
+import { ApiError } from '../../http/api-error.ts';
 
 const KEY_ID = /^[a-z0-9]{8}$/;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { OWNER_ACCOUNT_ID } from '../../accounts/account-model.ts';
-import { defineEndpoint } from '../../endpoints/endpoint.ts';
-import { ApiError } from '../../errors/api-error.ts';
+import { OWNER_ACCOUNT_ID } from '../../auth/api-keys.ts';
+import { defineEndpoint } from '../../http/endpoint.ts';
+import { ApiError } from '../../http/api-error.ts';
 import { ACCOUNT_TAG, type AccountApiParts } from './account-api-parts.ts';
 
 const meSchema = z.object({

@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../../endpoints/endpoint.ts';
+import type { EndpointDefinition } from '../../http/endpoint.ts';
 
 /**
  * The playground's previews while signed in: the card operation itself (same schema, queue, budgets

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { redeemSignInLink } from '../../accounts/sign-in-links.ts';
-import { defineEndpoint, Reply } from '../../endpoints/endpoint.ts';
-import { ApiError } from '../../errors/api-error.ts';
-import { clientAddressKey } from '../../rate-limits/rate-limits.ts';
+import { defineEndpoint, Reply } from '../../http/endpoint.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { clientAddressKey } from '../../auth/rate-limits.ts';
 import { ACCOUNT_BODY_BYTES, SIGN_IN_TAG, type AccountApiParts } from './account-api-parts.ts';
 
 const linkBodySchema = z.strictObject({ token: z.string().max(100).meta({ description: 'What follows `#token=` in the link.' }) });

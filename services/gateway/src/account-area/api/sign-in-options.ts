@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoints/endpoint.ts';
+import { defineEndpoint } from '../../http/endpoint.ts';
 import { SIGN_IN_TAG, type AccountApiParts } from './account-api-parts.ts';
 
 const signInOptionsSchema = z.object({

@@ -1,4 +1,4 @@
-import { defineEndpoint, Reply } from '../../endpoints/endpoint.ts';
+import { defineEndpoint, Reply } from '../../http/endpoint.ts';
 import { sessionActor } from '../account-keys.ts';
 import { SIGN_IN_TAG, type AccountApiParts } from './account-api-parts.ts';
 import { clearedCookie, signedOutSchema } from './signed-out.ts';

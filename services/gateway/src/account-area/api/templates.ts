@@ -1,6 +1,6 @@
 import { TEMPLATE_ID } from '../../accounts/account-model.ts';
 import type { AccountStore } from '../../accounts/account-store.ts';
-import { Reply, type EndpointDefinition } from '../../endpoints/endpoint.ts';
+import { Reply, type EndpointDefinition } from '../../http/endpoint.ts';
 import { sessionActor } from '../account-keys.ts';
 
 const TEMPLATES_PATH = '/account/api/templates';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { USAGE_METRICS } from '../../accounts/account-model.ts';
-import { defineEndpoint } from '../../endpoints/endpoint.ts';
-import { ApiError } from '../../errors/api-error.ts';
+import { defineEndpoint } from '../../http/endpoint.ts';
+import { ApiError } from '../../http/api-error.ts';
 import { usageReport } from '../usage-report.ts';
 import { ACCOUNT_TAG, type AccountApiParts } from './account-api-parts.ts';
 
