@@ -15,7 +15,7 @@ import { cardFontFiles } from '../../packages/card/src/fonts/font-files.ts';
 import { renderAnimatedCard, renderCard } from '../../packages/card/src/index.ts';
 import { TEXT_COLUMN } from '../../packages/card/src/layout/card-layout.ts';
 import { familySizeFactor, xHeightOf } from '../../packages/card/src/text/family-metrics.ts';
-import { drawText, measureText, withCardFontFamily, type TextStyle } from '../../packages/card/src/text/rich-text.ts';
+import { drawInFamily, drawText, measureText, type TextStyle } from '../../packages/card/src/text/rich-text.ts';
 import { decodeFrames } from './animation/animated-fixtures.ts';
 import { animatedImage } from '../fixtures/images.ts';
 
@@ -51,7 +51,7 @@ function notFromFace(family: CardFontFamily, face: Font, sample: string): string
     const glyph = face.glyphForCodePoint(character.codePointAt(0) ?? 0);
     // A style's size is drawn at the family's x-height-adjusted size (family-metrics.ts).
     const expected = (glyph.advanceWidth / face.unitsPerEm) * SIZE * familySizeFactor(CARD_FONT_FAMILIES[family].name);
-    const drawn = withCardFontFamily(CARD_FONT_FAMILIES[family].name, () => measureText(measuring, character, REGULAR));
+    const drawn = measureText(drawInFamily(measuring, CARD_FONT_FAMILIES[family].name), character, REGULAR);
     return Math.abs(drawn - expected) > ROUNDING;
   });
 }
@@ -97,7 +97,7 @@ test('each family draws the same words in different pixels', (t) => {
   const digests = CARD_FONT_FAMILY_IDS.map((family) => {
     const canvas = createCanvas(2400, 60);
     const context = canvas.getContext('2d');
-    withCardFontFamily(CARD_FONT_FAMILIES[family].name, () => drawText(context, text, 10, 44, { size: 32, weight: 800, color: '#000000' }));
+    drawText(drawInFamily(context, CARD_FONT_FAMILIES[family].name), text, 10, 44, { size: 32, weight: 800, color: '#000000' });
     return createHash('sha256').update(canvas.toBuffer('raw')).digest('hex');
   });
   t.is(new Set(digests).size, CARD_FONT_FAMILY_IDS.length);

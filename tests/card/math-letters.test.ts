@@ -8,7 +8,7 @@ import test from 'ava';
 import { createCanvas } from 'canvas';
 import { cardAltText, prepareCardFonts, renderCard } from '@utility-api/card';
 import { mathLetterEmphasis, plainLetters, styledPieces } from '../../packages/card/src/text/math-letters.ts';
-import { drawText, withCardFontFamily, type TextStyle } from '../../packages/card/src/text/rich-text.ts';
+import { drawInFamily, drawText, type TextStyle } from '../../packages/card/src/text/rich-text.ts';
 
 prepareCardFonts();
 
@@ -52,7 +52,7 @@ test('mathematical bold, italic, bold italic and monospace draw the pixels of th
   t.is(drawn('𝐛𝐨𝐥𝐝'), drawn('bold', { ...NAME, weight: 900 }), 'bold is one weight heavier than the name');
   t.is(drawn('𝘪𝘵𝘢𝘭𝘪𝘤'), drawn('italic', { ...NAME, italic: true }));
   t.is(drawn('𝒃𝒐𝒕𝒉'), drawn('both', { ...NAME, weight: 900, italic: true }));
-  t.is(drawn('𝚖𝚘𝚗𝚘'), pixelsOf((context) => withCardFontFamily('JetBrains Mono', () => drawText(context, 'mono', 10, 60, NAME))));
+  t.is(drawn('𝚖𝚘𝚗𝚘'), pixelsOf((context) => drawText(drawInFamily(context, 'JetBrains Mono'), 'mono', 10, 60, NAME)));
   t.is(drawn('𝔉𝔯𝔞𝔨'), drawn('Frak'));
   // The comparison sees a difference of style: bold is not the name's own weight, italic is not upright.
   t.not(drawn('𝐛𝐨𝐥𝐝'), drawn('bold'));
@@ -60,7 +60,7 @@ test('mathematical bold, italic, bold italic and monospace draw the pixels of th
 });
 
 test('in another family the styled letters follow it', (t) => {
-  const inSerif = (text: string, style: TextStyle = NAME) => pixelsOf((context) => withCardFontFamily('Literata', () => drawText(context, text, 10, 60, style)));
+  const inSerif = (text: string, style: TextStyle = NAME) => pixelsOf((context) => drawText(drawInFamily(context, 'Literata'), text, 10, 60, style));
   t.is(inSerif('𝘪𝘵𝘢𝘭𝘪𝘤'), inSerif('italic', { ...NAME, italic: true }));
   t.not(inSerif('𝘪𝘵𝘢𝘭𝘪𝘤'), drawn('𝘪𝘵𝘢𝘭𝘪𝘤'));
 });

@@ -1,13 +1,12 @@
 import { Canvas, CanvasRenderingContext2D, createCanvas } from 'canvas';
 import type { CardInput } from './profile/card-profile.ts';
 import { prepareCardFonts } from './fonts/card-fonts.ts';
-import type { CardFrame } from './layout/card-layout.ts';
 import { roundedRectPath } from './paint/shapes.ts';
 import type { PlacedText } from './layout/placed-text.ts';
 import { accentColor } from './paint/palette.ts';
-import { buildScene } from './scene.ts';
+import { buildScene, type Scene } from './scene.ts';
 import { layoutSteps } from './steps/render-steps.ts';
-import { withCardFontFamily } from './text/rich-text.ts';
+import { drawInFamily } from './text/rich-text.ts';
 
 /**
  * PNG settings, chosen by measurement on this project's cards (`pnpm card:bench` prints the full
@@ -41,17 +40,22 @@ export interface RenderedCard {
   texts: PlacedText[];
 }
 
+/** What a card's drawing context is set up from: the layout's frame, the scale, and the family its text is drawn in. */
+export type CardContextScene = Pick<Scene, 'frame' | 'scale' | 'fontFamily'>;
+
 /**
  * A context for drawing card layers on `canvas` (the pixel size of the card's `frame`) in 1x
- * coordinates. The corners stay transparent: a still card's background comes with them cut out
- * (scene.ts) and the layers over the whole card keep to its outline, so it needs no clip;
- * `clipToCard` clips to the outline, for an animated card, whose background frames are square.
+ * coordinates, whose text is drawn in the card's `fontFamily` (rich-text.ts `drawInFamily`). The
+ * corners stay transparent: a still card's background comes with them cut out (scene.ts) and the
+ * layers over the whole card keep to its outline, so it needs no clip; `clipToCard` clips to the
+ * outline, for an animated card, whose background frames are square.
  */
-export function cardContext(canvas: Canvas, frame: CardFrame, scale: number, { clipToCard }: { clipToCard: boolean }): CanvasRenderingContext2D {
-  return setUpCardContext(canvas.getContext('2d'), frame, scale, { clipToCard });
+export function cardContext(canvas: Canvas, scene: CardContextScene, { clipToCard }: { clipToCard: boolean }): CanvasRenderingContext2D {
+  return setUpCardContext(canvas.getContext('2d'), scene, { clipToCard });
 }
 
-function setUpCardContext(context: CanvasRenderingContext2D, frame: CardFrame, scale: number, { clipToCard }: { clipToCard: boolean }): CanvasRenderingContext2D {
+function setUpCardContext(context: CanvasRenderingContext2D, { frame, scale, fontFamily }: CardContextScene, { clipToCard }: { clipToCard: boolean }): CanvasRenderingContext2D {
+  drawInFamily(context, fontFamily);
   context.scale(scale, scale);
   context.imageSmoothingEnabled = true;
   // node-canvas has no imageSmoothingQuality; its scaling filter is the non-standard patternQuality.
@@ -83,7 +87,8 @@ const MAX_STILL_CARD_CANVASES = 8;
  */
 const NewContextOn = CanvasRenderingContext2D as unknown as new (canvas: Canvas) => CanvasRenderingContext2D;
 
-function stillCardContext(frame: CardFrame, scale: number): { canvas: Canvas; context: CanvasRenderingContext2D } {
+function stillCardContext(scene: CardContextScene): { canvas: Canvas; context: CanvasRenderingContext2D } {
+  const { frame, scale } = scene;
   const key = `${frame.width}x${frame.height}@${scale}`;
   let canvas = stillCardCanvases.get(key);
   if (canvas === undefined) {
@@ -94,7 +99,7 @@ function stillCardContext(frame: CardFrame, scale: number): { canvas: Canvas; co
     canvas = createCanvas(frame.width * scale, frame.height * scale);
     stillCardCanvases.set(key, canvas);
   }
-  return { canvas, context: setUpCardContext(new NewContextOn(canvas), frame, scale, { clipToCard: false }) };
+  return { canvas, context: setUpCardContext(new NewContextOn(canvas), scene, { clipToCard: false }) };
 }
 
 /** Draws a card: a pure function from its input to PNG bytes (no network, no files but fonts). */
@@ -105,20 +110,18 @@ export async function renderCard(input: CardInput): Promise<RenderedCard> {
   const prepared = performance.now();
 
   // From here to the PNG, no await: the canvas is shared by every still card of its size.
-  const { canvas, context } = stillCardContext(scene.frame, scene.scale);
+  const { canvas, context } = stillCardContext(scene);
   const steps: Record<string, number> = {};
   const layout = layoutSteps(scene.layout);
-  // Every text of the card, drawn and laid out, in its `fontFamily` (rich-text.ts says why it is scoped).
-  const texts = withCardFontFamily(scene.fontFamily, () => {
-    for (const step of layout.steps) {
-      const stepStarted = performance.now();
-      context.save();
-      step.draw(context, scene);
-      context.restore();
-      steps[step.name] = performance.now() - stepStarted;
-    }
-    return layout.texts(context, scene);
-  });
+  // Every text of the card is drawn and laid out in its `fontFamily`, which the context carries.
+  for (const step of layout.steps) {
+    const stepStarted = performance.now();
+    context.save();
+    step.draw(context, scene);
+    context.restore();
+    steps[step.name] = performance.now() - stepStarted;
+  }
+  const texts = layout.texts(context, scene);
   const drawn = performance.now();
   const png = canvas.toBuffer('image/png', PNG_ENCODING);
   const encoded = performance.now();

@@ -1,16 +1,16 @@
 import { CARD_FONT_FAMILIES } from '@utility-api/render-jobs';
 import { createCanvas } from 'canvas';
 import { renderCard } from './render-card.ts';
-import { measureText, withCardFontFamily, type TextStyle } from './text/rich-text.ts';
+import { drawInFamily, measureText, type TextStyle } from './text/rich-text.ts';
 
 /** The weights the steps draw text in: Pango opens one file per family and weight the first time it is asked for it. */
 const WARM_WEIGHTS: readonly TextStyle['weight'][] = [400, 600, 700, 800];
 
 /** Opens every `fontFamily` face the card draws with, so the first card in a family costs what any card does. */
 function warmUpFamilies(): void {
-  const context = createCanvas(1, 1).getContext('2d');
   for (const { name } of Object.values(CARD_FONT_FAMILIES)) {
-    for (const weight of WARM_WEIGHTS) withCardFontFamily(name, () => measureText(context, 'Ag Ωω Жж', { size: 24, weight, color: '#000000' }));
+    const context = drawInFamily(createCanvas(1, 1).getContext('2d'), name);
+    for (const weight of WARM_WEIGHTS) measureText(context, 'Ag Ωω Жж', { size: 24, weight, color: '#000000' });
   }
 }
 

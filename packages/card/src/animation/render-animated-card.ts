@@ -12,7 +12,6 @@ import { layoutSteps, type RenderStep } from '../steps/render-steps.ts';
 import { type AnimatedSource, checkAnimation } from '../images/decode-animation.ts';
 import { type CardAnimationFormat, encodeAnimation } from './encode-animation.ts';
 import { ANIMATION_CAPS, mergeTimelines, type Timeline } from './timeline.ts';
-import { withCardFontFamily } from '../text/rich-text.ts';
 
 /** A card as encoded bytes: animated (WebP or GIF) when a layer moves, else the still PNG. */
 export type RenderedAnimatedCard = {
@@ -64,8 +63,8 @@ export async function renderAnimatedCard(input: CardInput, options: AnimatedCard
 
   const width = scene.frame.width * scene.scale;
   const height = scene.frame.height * scene.scale;
-  // Only the static layers draw text (the moving steps are the background and the avatar).
-  const layers = withCardFontFamily(scene.fontFamily, () => staticLayers(scene, moving));
+  // Only the static layers draw text (the moving steps are the background and the avatar), in the family their contexts carry.
+  const layers = staticLayers(scene, moving);
   let maxFrames = Math.min(ANIMATION_CAPS.maxFrames, Math.floor(ANIMATION_CAPS.maxOutputPixels / (width * height)));
   // Drawing the static layers once counts as drawing.
   let draw = performance.now() - prepared;
@@ -169,7 +168,7 @@ function staticLayers(scene: Scene, moving: MovingLayers): Layer[] {
     }
     if (!current) {
       const canvas = createCanvas(scene.frame.width * scene.scale, scene.frame.height * scene.scale);
-      current = cardContext(canvas, scene.frame, scene.scale, { clipToCard: true });
+      current = cardContext(canvas, scene, { clipToCard: true });
       layers.push({ moving: false, canvas });
     }
     current.save();
@@ -195,7 +194,7 @@ function worstBackdrop(scene: Scene, background: AnimatedSource): Canvas {
     mergedContext.drawImage(frame, 0, 0);
   }
   const canvas = createCanvas(scene.frame.width * scene.scale, scene.frame.height * scene.scale);
-  cardContext(canvas, scene.frame, scene.scale, { clipToCard: true }).drawImage(merged, 0, 0, scene.frame.width, scene.frame.height);
+  cardContext(canvas, scene, { clipToCard: true }).drawImage(merged, 0, 0, scene.frame.width, scene.frame.height);
   return canvas;
 }
 
@@ -214,7 +213,7 @@ function drawFrames(scene: Scene, moving: MovingLayers, layers: readonly Layer[]
       avatar: { ...scene.avatar, image: frameOf(moving.avatar) ?? scene.avatar.image, decoration: frameOf(moving.decoration) ?? scene.avatar.decoration },
     };
     // A new canvas each frame: clearing one under the card's antialiased clip would leave its corners' edge pixels half cleared.
-    const context = cardContext(createCanvas(width, height), scene.frame, scene.scale, { clipToCard: true });
+    const context = cardContext(createCanvas(width, height), scene, { clipToCard: true });
     for (const layer of layers) {
       context.save();
       if (layer.moving) layer.step.draw(context, frameScene);

@@ -1,6 +1,6 @@
 import { type Canvas, type CanvasRenderingContext2D, createCanvas } from 'canvas';
 import { staticLayerCache } from '../cache/card-caches.ts';
-import { drawText, measureText, type TextStyle } from '../text/rich-text.ts';
+import { cardFamilyOf, drawInFamily, drawText, measureText, type TextStyle } from '../text/rich-text.ts';
 
 /**
  * Numbers in a column set in tabular figures: every digit takes the width of the family's widest
@@ -43,11 +43,13 @@ const PAD = 4;
 
 /** A text on a transparent layer at device pixels: its pen at (PAD, `size` + PAD) in 1x units. */
 function glyphLayer(context: CanvasRenderingContext2D, character: string, width: number, style: TextStyle, scale: number): Canvas {
-  const key = `tabular:${style.size}:${style.weight}:${style.color}:${style.letterSpacing ?? 0}:${scale}:${character}`;
+  const family = cardFamilyOf(context);
+  const key = `tabular:${family}:${style.family ?? ''}:${style.size}:${style.weight}:${style.color}:${style.letterSpacing ?? 0}:${scale}:${character}`;
   const cached = staticLayerCache.get(key);
   if (cached) return cached.canvas;
   const canvas = createCanvas(Math.ceil((width + PAD * 2) * scale), Math.ceil((style.size * 1.3 + PAD * 2) * scale));
-  const layer = canvas.getContext('2d');
+  // The layer draws in the family of the context it is copied onto.
+  const layer = drawInFamily(canvas.getContext('2d'), family);
   layer.scale(scale, scale);
   drawText(layer, character, PAD, style.size + PAD, style);
   staticLayerCache.set(key, { canvas });

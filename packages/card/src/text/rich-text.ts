@@ -11,23 +11,27 @@ const FALLBACK_STACK = ['Inter', 'Noto Sans', 'Noto Sans CJK JP', 'Noto Sans Sym
 /** The family mathematical monospace letters (𝚖𝚘𝚗𝚘) are drawn in. */
 const MONOSPACE_FAMILY = CARD_FONT_FAMILIES['jetbrains-mono'].name;
 
-/**
- * The family the card being drawn uses (`fontFamily`). It is set around a card's drawing by
- * {@link withCardFontFamily} rather than carried in every TextStyle: the steps build their styles
- * in many places and need not know the family, and a card is drawn synchronously, so no other
- * card's text can be measured or drawn while it is set.
- */
-let cardFamily: string = CARD_FONT_FAMILIES[DEFAULT_CARD_FONT_FAMILY].name;
+/** The family of a context no card has claimed (a leaderboard's, a measuring scratch context). */
+const DEFAULT_FAMILY = CARD_FONT_FAMILIES[DEFAULT_CARD_FONT_FAMILY].name;
 
-/** Runs `draw` with every text measured and drawn in `family` (then the fallbacks); returns what it returns. */
-export function withCardFontFamily<T>(family: string, draw: () => T): T {
-  const previous = cardFamily;
-  cardFamily = family;
-  try {
-    return draw();
-  } finally {
-    cardFamily = previous;
-  }
+/**
+ * The family each card's drawing context draws its text in (the scene's `fontFamily`), set where
+ * the context is made (render-card.ts `cardContext`). It travels with the context rather than in
+ * every TextStyle (the steps build their styles in many places and need not know the family) or in
+ * a module variable (two cards drawn interleaved, as an animated card's layers between a still
+ * card's steps, would then take each other's family). Weakly held: the context's canvas owns it.
+ */
+const contextFamilies = new WeakMap<CanvasRenderingContext2D, string>();
+
+/** Makes every text measured and drawn on `context` use `family` first (then the fallbacks); returns the context. */
+export function drawInFamily(context: CanvasRenderingContext2D, family: string): CanvasRenderingContext2D {
+  contextFamilies.set(context, family);
+  return context;
+}
+
+/** The family `context` draws text in: its card's, else the default family. */
+export function cardFamilyOf(context: CanvasRenderingContext2D): string {
+  return contextFamilies.get(context) ?? DEFAULT_FAMILY;
 }
 
 export interface TextStyle {
@@ -64,7 +68,7 @@ const quoted = (family: string) => `"${family}"`;
  * style's size in the default family, adjusted to the first family's x-height (family-metrics.ts),
  * so a line reads as large in EB Garamond or Press Start 2P as in Inter.
  */
-function fontFor(style: Pick<TextStyle, 'size' | 'weight' | 'italic' | 'family'>, emphasis: LetterEmphasis = PLAIN): string {
+function fontFor(style: Pick<TextStyle, 'size' | 'weight' | 'italic' | 'family'>, cardFamily: string, emphasis: LetterEmphasis = PLAIN): string {
   const families = [...new Set([...(emphasis.monospace ? [MONOSPACE_FAMILY] : []), ...(style.family ? [style.family] : []), cardFamily, ...FALLBACK_STACK])];
   const italic = style.italic === true || emphasis.italic;
   const size = style.size * familySizeFactor(families[0] ?? cardFamily);
@@ -72,7 +76,7 @@ function fontFor(style: Pick<TextStyle, 'size' | 'weight' | 'italic' | 'family'>
 }
 
 /** The style's letter spacing as its family takes it (a pixel face draws labels unspaced: family-metrics.ts). */
-function letterSpacingOf(style: TextStyle): number {
+function letterSpacingOf(style: TextStyle, cardFamily: string): number {
   return (style.letterSpacing ?? 0) * familySpacing(style.family ?? cardFamily).letterSpacing;
 }
 
@@ -97,8 +101,9 @@ const RUN_OVERHEAD_BYTES = 80;
  * cards share entries.
  */
 function measureRuns(context: CanvasRenderingContext2D, text: string, style: TextStyle): readonly MeasuredRun[] {
-  const font = fontFor(style);
-  const letterSpacing = letterSpacingOf(style);
+  const cardFamily = cardFamilyOf(context);
+  const font = fontFor(style, cardFamily);
+  const letterSpacing = letterSpacingOf(style, cardFamily);
   const key = `${font}\u0000${letterSpacing}\u0000${text}`;
   const cached = textMeasurementCache.get(key);
   if (cached !== undefined) return cached.runs;
@@ -110,12 +115,12 @@ function measureRuns(context: CanvasRenderingContext2D, text: string, style: Tex
     bytes += RUN_OVERHEAD_BYTES + run.text.length * 2;
     const width = run.kind === 'emoji' ? emojiWidth(run.text, style.size) : undefined;
     if (width !== undefined) {
-      runs.push({ ...run, width, font: fontFor(style) });
+      runs.push({ ...run, width, font });
       continue;
     }
     // Text, or an emoji the color font lacks: Pango draws it with the text fonts.
     for (const piece of styledPieces(run.text)) {
-      const pieceFont = fontFor(style, piece.emphasis);
+      const pieceFont = fontFor(style, cardFamily, piece.emphasis);
       context.font = pieceFont;
       const graphemes = graphemesOf(piece.text);
       const spacing = letterSpacing * graphemes.length;
