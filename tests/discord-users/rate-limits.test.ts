@@ -148,6 +148,7 @@ test('waits go through the injected sleep', async (t) => {
     maxRetryWaitMs: 1000,
     sleep: async (ms) => {
       slept.push(ms);
+      // sleep-ok: the injected sleep under test, waiting as the default one does.
       await new Promise((resolve) => setTimeout(resolve, ms));
     },
   });
