@@ -12,7 +12,8 @@ const payload = (customTag: string): RenderJobPayload => ({ userId: '30205087238
 /**
  * A backend answering each job with `answer` after `delayMs`, counting the jobs it ran. A job is
  * "drawn" from `drawingAfterMs` on: abandoned before that it is withdrawn (RenderAbandonedError),
- * after that it finishes anyway, as both real backends do.
+ * after that it finishes anyway, as both real backends do. A job meant to be withdrawn is never
+ * drawn (Infinity): a loaded machine can deliver the abandonment arbitrarily late.
  */
 function fakeBackend(answer: RenderJobResult, delayMs = 10, drawingAfterMs = 0): RenderBackend & { runs: number; withdrawn: number; allSettled: () => Promise<unknown> } {
   // Every run's promise, as the queue holds it: once they have settled, so has the queue's own
@@ -84,7 +85,7 @@ test('a card that crashed its renderer is refused from memory; other failures ar
 });
 
 test('a caller past its deadline gets DeadlineError and its card, not drawn yet, is withdrawn', async (t) => {
-  const backend = fakeBackend(CARD, 300, 250);
+  const backend = fakeBackend(CARD, 300, Infinity);
   const queue = createRenderQueue(backend);
   await t.throwsAsync(queue.render(payload('a'), 20), { instanceOf: DeadlineError });
   t.is(backend.withdrawn, 1, 'nobody waits for it: it leaves the queue');
@@ -102,7 +103,7 @@ test('a card already being drawn when its caller leaves is finished and answers 
 });
 
 test('a client that hangs up gets RequestGoneError; a card another caller still waits for is not withdrawn', async (t) => {
-  const backend = fakeBackend(CARD, 200, 1000);
+  const backend = fakeBackend(CARD, 200, Infinity);
   const queue = createRenderQueue(backend);
   const hangUp = new AbortController();
   const leaving = queue.render(payload('a'), DEADLINE_MS, 'key-1', hangUp.signal);
