@@ -296,6 +296,7 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     const ending = { ...newSession(accountId), expiresAt: new Date(endMs).toISOString().replace('.000Z', 'Z') };
     await first.createSession(ending, MAX_SESSIONS_PER_ACCOUNT);
     t.truthy(await second.session(ending.idHash));
+    // sleep-ok: the store compares with the real clock; this waits for the session's end to pass.
     await new Promise((resolve) => setTimeout(resolve, endMs - Date.now() + 200));
     t.is(await second.session(ending.idHash), undefined);
     await first.touchSession(ending.idHash, new Date());
@@ -433,6 +434,7 @@ export function registerAccountStoreContract(test: TestFn, name: string, startBa
     t.deepEqual(await second.cardLinkRender(jobId, new Date()), render);
     const short = `card-${randomBytes(8).toString('hex')}`;
     await first.putCardLinkRender(short, { mediaKey: render.mediaKey, format: 'png', altText: 'x' }, new Date(Date.now() + 200));
+    // sleep-ok: a 200 ms expiry has to pass (Redis expires the key by itself).
     await new Promise((resolve) => setTimeout(resolve, 400));
     t.is(await second.cardLinkRender(short, new Date()), undefined, 'gone once expired');
   });

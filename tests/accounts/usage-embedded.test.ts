@@ -78,9 +78,14 @@ test('counts after a flush match the calls made: requests by operation, 429s and
     'rate_limited time': 1,
   };
   t.deepEqual(await untilStored(store, 'acct_counts', TODAY, expected, id), expected);
-  // Several more flush intervals: nothing is written twice.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  t.deepEqual(await untilStored(store, 'acct_counts', TODAY, expected, id), expected);
+  // Two later flushes (each carries another account's request, stored after these counts): nothing is written twice.
+  await makeAccount(store, 'acct_counts_later', 'free');
+  const later = await makeKey(store, { accountId: 'acct_counts_later' });
+  for (const requests of [1, 2]) {
+    t.is((await gateway.request('/v1/coin-flip', as(later.key))).status, 200);
+    t.deepEqual(await untilStored(store, 'acct_counts_later', TODAY, { 'requests coinFlip': requests }), { 'requests coinFlip': requests });
+  }
+  t.deepEqual(countsByMetric(await store.usage('acct_counts', TODAY, TODAY), id), expected);
   t.deepEqual(await store.keysLastUsed([id]), { [id]: new Date(FIXED_NOW_MS).toISOString() });
 });
 

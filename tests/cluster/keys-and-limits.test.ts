@@ -79,6 +79,7 @@ test.serial('the Discord profile cache, as renderers open it, shares users throu
     await createRedisProfileCache(writer).set(user.id, user, 60_000);
     t.deepEqual(await createRedisProfileCache(reader).get(user.id), user);
     await createRedisProfileCache(writer).set('402050872383242241', { ...user, id: '402050872383242241' }, 1);
+    // sleep-ok: a 1 ms expiry has to pass; a sleep is only ever longer than asked.
     await new Promise((resolve) => setTimeout(resolve, 50));
     t.is(await createRedisProfileCache(reader).get('402050872383242241'), undefined, 'expired by Redis itself');
   } finally {

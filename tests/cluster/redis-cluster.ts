@@ -148,6 +148,7 @@ export async function startRedisCluster(options: { masters?: number; replicasPer
         last = (error as Error).message;
       }
       if (Date.now() > deadline) throw new Error(`the Redis Cluster was not healthy within ${timeoutMs} ms (${last})`);
+      // sleep-ok: the poll interval of the loop above, bounded by its deadline.
       await sleep(100);
     }
   };

@@ -19,6 +19,7 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
       lastError = error;
     }
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`, { cause: lastError });
+    // sleep-ok: the poll interval, bounded by the deadline above.
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -46,6 +46,7 @@ export async function killWorkerOnceDrawing(parentPids: readonly number[], signa
         return pid;
       }
     }
+    // sleep-ok: the poll interval of a loop that ends on a worker burning CPU or on `stop`.
     await sleep(2);
   }
 }

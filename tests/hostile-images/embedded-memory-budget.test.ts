@@ -56,6 +56,7 @@ async function card(path: string, tag: string, animated: boolean): Promise<{ sta
 
 /** The tree once the cards are done and the pool has settled (a recycled worker restarting). */
 async function settledTreeBytes(): Promise<number> {
+  // sleep-ok: only logged (t.log), never asserted: a recycled worker restarting settles meanwhile.
   await sleep(3000);
   return treeResidentBytes(gateway.process.child.pid!);
 }

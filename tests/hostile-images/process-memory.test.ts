@@ -15,6 +15,7 @@ test('the sampler counts the memory of descendants, not only of the process itse
   try {
     await once(parent.stdout, 'data');
     const sampler = sampleProcessTrees([{ name: 'parent', pid: parent.pid! }], 20);
+    // sleep-ok: lets the 20 ms sampling timer run (timers due earlier fire first); samples are counted below.
     await new Promise((resolve) => setTimeout(resolve, 100));
     const [peak] = sampler.stop();
     const tree = processTree(parent.pid!);

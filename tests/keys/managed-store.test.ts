@@ -73,18 +73,27 @@ test('per-key limits travel with the identity', async (t) => {
 });
 
 test('a store that stops answering keeps the last keys and warns once', async (t) => {
-  const records = newStore();
-  const { key } = await createApiKey(records, { name: 'bot', now: new Date() });
+  const sqlite = newStore();
+  const { key } = await createApiKey(sqlite, { name: 'bot', now: new Date() });
+  // The records as the verifier reads them, counting its reads: each poll is at least one.
+  let reads = 0;
+  const records = new Proxy(sqlite, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      return typeof value === 'function' ? (...args: unknown[]) => ((reads += 1), value.apply(target, args)) : value;
+    },
+  });
   const { logger, warnings } = recordingLogger();
   const store = await openManaged(records, logger, 20);
   try {
     // A closed database fails every read, as an unreachable Redis does.
-    await records.close();
+    await sqlite.close();
     await timeUntil(async () => warnings.length > 0, 2000);
     t.truthy(await store.verify(key));
-    // Polls keep failing every 20 ms; the warning is not repeated.
+    // Polls keep failing every 20 ms; the warning is not repeated: five more failed reads, one warning.
     await timeUntil(async () => (await store.verify('uk_live_zzzzzzzz_' + 'a'.repeat(32))) === undefined && warnings.length === 1, 2000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const readsBefore = reads;
+    await timeUntil(async () => reads >= readsBefore + 5, 10_000);
     t.is(warnings.length, 1, 'reported once, not on every poll');
   } finally {
     store.close();

@@ -225,8 +225,15 @@ test('a temp file left by a crash is invisible to readers and swept after an hou
   t.true(await exists(inProgress), 'a young temp file may belong to a put in progress');
 });
 
+/** A clock that counts its readings: the sweeper reads it once per pass. */
+function countingClock() {
+  const clock = { passes: 0, now: () => ((clock.passes += 1), Date.now()) };
+  return clock;
+}
+
 test('the sweeper runs on its own timer and close stops it', async (t) => {
-  const store = await bootStore({ sweepIntervalMs: 40 });
+  const clock = countingClock();
+  const store = await bootStore({ sweepIntervalMs: 40, now: clock.now });
   const first = newKey();
   await store.put(first, noisePng(8));
   const firstPath = join(store.directory, `${first}.png`);
@@ -234,11 +241,17 @@ test('the sweeper runs on its own timer and close stops it', async (t) => {
   await waitUntil(t, async () => !(await exists(firstPath)), 'the timer swept the expired file');
 
   await store.close();
+  const passesAtClose = clock.passes;
   const second = newKey();
   const secondPath = join(store.directory, `${second}.png`);
   await writeFile(secondPath, noisePng(8));
   await age(secondPath, TTL_MS + 60_000);
-  await sleep(400); // ten intervals
+  // A store opened after the close, with the same interval, sweeps three times: the closed store's
+  // timer, due before this one's, would have fired by then had close not stopped it.
+  const control = countingClock();
+  await bootStore({ sweepIntervalMs: 40, now: control.now });
+  await waitUntil(t, async () => control.passes >= 3, 'a store opened after the close swept three times');
+  t.is(clock.passes, passesAtClose, 'no sweep after close');
   t.true(await exists(secondPath), 'no sweep after close');
   await t.throwsAsync(store.sweep(), { instanceOf: StorageUnavailableError });
 });

@@ -104,9 +104,11 @@ test.serial('the installed sonic-boom writes lines logged close together in one 
   } finally {
     fs.write = write;
   }
-  // A line still waiting for its write is written by flushSync (what pino runs at exit).
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // A line still waiting for its write is written by flushSync (what pino runs at exit). The batch
+  // above is done (its 'write' came after the file write, and nothing waits behind it): the stream is idle.
+  t.false((stream as unknown as { _writing: boolean })._writing, 'the stream is idle before the last line');
   stream.write('last\n');
+  t.true((stream as unknown as { _writing: boolean })._writing, 'the last line waits for its deferred write');
   stream.flushSync();
   t.is(readFileSync(dest, 'utf8'), 'line 0\nline 1\nline 2\nlast\n');
   stream.end();

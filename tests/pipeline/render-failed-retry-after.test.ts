@@ -76,6 +76,7 @@ test.serial('embedded: the first render_failed says the whole wait, a repeat wha
   t.is(first.status, 503);
   t.is(first.code, 'render_failed');
   t.is(first.retryAfter, FAILED_AGE);
+  // sleep-ok: time has to pass for the Retry-After to shrink; the check allows for any longer pause.
   await sleep(PAUSE_MS);
   assertRemainingWait(t, first, await timedPost(embedded.url, 'embedded refused'), 'repeat');
   t.is(heavyFetches(), fetchesBefore + 1, 'the repeat was refused without drawing');
@@ -91,6 +92,7 @@ test.serial('distributed: the same from the gateway that saw the failure and fro
     t.is(answer.code, 'render_failed');
     t.is(answer.retryAfter, FAILED_AGE, 'a first failure says the whole wait');
   }
+  // sleep-ok: as above.
   await sleep(PAUSE_MS);
   assertRemainingWait(t, first, await timedPost(stack.gatewayUrl, 'distributed refused'), 'same gateway');
 

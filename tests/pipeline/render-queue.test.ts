@@ -12,26 +12,36 @@ const payload = (customTag: string): RenderJobPayload => ({ userId: '30205087238
 /**
  * A backend answering each job with `answer` after `delayMs`, counting the jobs it ran. A job is
  * "drawn" from `drawingAfterMs` on: abandoned before that it is withdrawn (RenderAbandonedError),
- * after that it finishes anyway, as both real backends do.
+ * after that it finishes anyway, as both real backends do. A job meant to be withdrawn is never
+ * drawn (Infinity): a loaded machine can deliver the abandonment arbitrarily late.
  */
-function fakeBackend(answer: RenderJobResult, delayMs = 10, drawingAfterMs = 0): RenderBackend & { runs: number; withdrawn: number } {
+function fakeBackend(answer: RenderJobResult, delayMs = 10, drawingAfterMs = 0): RenderBackend & { runs: number; withdrawn: number; allSettled: () => Promise<unknown> } {
+  // Every run's promise, as the queue holds it: once they have settled, so has the queue's own
+  // bookkeeping (it listens to each run before any caller does).
+  const started: Promise<unknown>[] = [];
+  const draw = async (abandoned: AbortSignal) => {
+    const startedAt = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, delayMs);
+      abandoned.addEventListener('abort', () => {
+        if (performance.now() - startedAt >= drawingAfterMs) return;
+        clearTimeout(timer);
+        backend.withdrawn += 1;
+        reject(new RenderAbandonedError());
+      });
+    });
+    return { result: answer, reused: false };
+  };
   const backend = {
     runs: 0,
     withdrawn: 0,
-    async run(_jobId: string, _payload: RenderJobPayload, abandoned: AbortSignal) {
+    run(_jobId: string, _payload: RenderJobPayload, abandoned: AbortSignal) {
       backend.runs += 1;
-      const startedAt = performance.now();
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, delayMs);
-        abandoned.addEventListener('abort', () => {
-          if (performance.now() - startedAt >= drawingAfterMs) return;
-          clearTimeout(timer);
-          backend.withdrawn += 1;
-          reject(new RenderAbandonedError());
-        });
-      });
-      return { result: answer, reused: false };
+      const run = draw(abandoned);
+      started.push(run);
+      return run;
     },
+    allSettled: () => Promise.allSettled(started),
   };
   return backend;
 }
@@ -63,7 +73,8 @@ test('a card that crashed its renderer is refused from memory; other failures ar
   const nearlyOver = createRenderQueue(fakeBackend({ ok: false, failure: { ...RENDER_FAILED, retryAfterSeconds: 0.05 } }));
   await nearlyOver.render(payload('a'), DEADLINE_MS);
   t.true(((await nearlyOver.render(payload('a'), DEADLINE_MS)).result as { failure: { retryAfterSeconds: number } }).failure.retryAfterSeconds <= 0.05);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // Time has to pass here (the wait is 50 ms); a sleep is only a lower bound, so twice that is safe.
+  await new Promise((resolve) => setTimeout(resolve, 100)); // sleep-ok: lets a 50 ms wait run out
   t.false((await nearlyOver.render(payload('a'), DEADLINE_MS)).reused, 'tried again once the wait is over');
 
   const refusing = fakeBackend(UNUSABLE);
@@ -74,7 +85,7 @@ test('a card that crashed its renderer is refused from memory; other failures ar
 });
 
 test('a caller past its deadline gets DeadlineError and its card, not drawn yet, is withdrawn', async (t) => {
-  const backend = fakeBackend(CARD, 300, 250);
+  const backend = fakeBackend(CARD, 300, Infinity);
   const queue = createRenderQueue(backend);
   await t.throwsAsync(queue.render(payload('a'), 20), { instanceOf: DeadlineError });
   t.is(backend.withdrawn, 1, 'nobody waits for it: it leaves the queue');
@@ -92,7 +103,7 @@ test('a card already being drawn when its caller leaves is finished and answers 
 });
 
 test('a client that hangs up gets RequestGoneError; a card another caller still waits for is not withdrawn', async (t) => {
-  const backend = fakeBackend(CARD, 200, 1000);
+  const backend = fakeBackend(CARD, 200, Infinity);
   const queue = createRenderQueue(backend);
   const hangUp = new AbortController();
   const leaving = queue.render(payload('a'), DEADLINE_MS, 'key-1', hangUp.signal);
@@ -107,7 +118,7 @@ test('a client that hangs up gets RequestGoneError; a card another caller still 
   const gone = queue.render(payload('b'), DEADLINE_MS, 'key-1', alone.signal);
   alone.abort();
   await t.throwsAsync(gone, { instanceOf: RequestGoneError });
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await backend.allSettled();
   t.deepEqual([backend.runs, backend.withdrawn, queue.inFlight], [2, 1, 0]);
 });
 
@@ -115,7 +126,7 @@ test("a caller who joined a render later waits until its own deadline, not the f
   const backend = fakeBackend(CARD, 300, 0);
   const queue = createRenderQueue(backend);
   const first = queue.render(payload('a'), 100);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.is(backend.runs, 1, 'the first caller started the run');
   const joined = await queue.render(payload('a'), DEADLINE_MS);
   await t.throwsAsync(first, { instanceOf: DeadlineError });
   t.deepEqual([joined.result, joined.reused, backend.runs], [CARD, true, 1]);

@@ -115,7 +115,8 @@ test.serial('with Redis gone, the light endpoints keep answering at once; counte
   const response = await call(gateway, created.key);
   t.is(response.status, 200, 'known keys keep working; the limit is counted in memory');
   t.is(response.headers.get('ratelimit-limit'), '10');
-  t.true(performance.now() - started < 2000);
+  // A refused connection is known at once; at worst the request waited out one store timeout.
+  t.true(performance.now() - started < 10 * STORE_TIMEOUT_MS, 'answered within ten store timeouts');
   await timeUntil(async () => /Redis unavailable, counting in this process/.test(gateway.process.output()), 5000);
 
   redis = await startRedisServer({ port: redisPort });

@@ -161,6 +161,7 @@ test('a card whose worker is stopped for longer than the CPU budget still comes 
   const { pid } = await workerOnceDrawing(pool);
   // As a loaded machine does to a worker, only more so: no CPU at all for two budgets.
   process.kill(pid, 'SIGSTOP');
+  // sleep-ok: the condition under test (a worker stopped for two budgets), not a wait for nothing to happen.
   await sleep(budgetMs * 2);
   process.kill(pid, 'SIGCONT');
   const card = await pending;

@@ -146,4 +146,5 @@ function drainedOrClosed(socket: Socket): Promise<boolean> {
 }
 
 /** Resolves after `ms` milliseconds. */
+// sleep-ok: the fake servers' pacing (drips, delays), and poll intervals.
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -82,7 +82,8 @@ const fetcher = (settings: Parameters<typeof createImageFetcher>[0] = {}) => cre
 const url = (path: string) => `${server.origin}${path}`;
 
 async function closedByServer(path: string): Promise<boolean> {
-  for (let waited = 0; waited < 2000 && !closedResponses.has(path); waited += 20) await sleep(20);
+  // A poll for the server's 'close', with a backstop far beyond what a loaded machine takes.
+  for (let waited = 0; waited < 20_000 && !closedResponses.has(path); waited += 20) await sleep(20);
   return closedResponses.has(path);
 }
 

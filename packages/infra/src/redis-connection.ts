@@ -20,7 +20,7 @@ const RECONNECT_DELAY_MS = { initial: 100, max: 2000 };
 /** Reconnect forever, backing off; readiness probes report the outage meanwhile. */
 const reconnectDelay = (attempt: number) => Math.min(RECONNECT_DELAY_MS.initial * 2 ** Math.min(attempt, 10), RECONNECT_DELAY_MS.max);
 const CONNECT_TIMEOUT_MS = 2000;
-const PRODUCER_COMMAND_TIMEOUT_MS = 2000;
+export const PRODUCER_COMMAND_TIMEOUT_MS = 2000;
 /**
  * Cluster: a command whose node went away is retried this often (each retry re-reads the slot map)
  * up to `maxRedirections` times, so a producer rides out about 16 × 250 ms = 4 s of a failover

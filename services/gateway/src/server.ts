@@ -49,7 +49,7 @@ export async function startGateway(config: GatewayConfig, runtime: GatewayRuntim
  * those when it sweeps its connections, every 30 s by default; sweeping each second keeps the bound
  * close to the settings.
  */
-const SERVER_TIMEOUTS = { keepAliveTimeoutMs: 5_000, connectionsCheckingIntervalMs: 1000 } as const;
+export const SERVER_TIMEOUTS = { keepAliveTimeoutMs: 5_000, connectionsCheckingIntervalMs: 1000 } as const;
 /** How often a draining server closes the keep-alive sockets whose last response went out. */
 const DRAIN_SWEEP_MS = 100;
 

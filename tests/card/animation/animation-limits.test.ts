@@ -46,8 +46,11 @@ test('a 500-frame background is sampled to the frame cap, quickly and in bounded
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 5);
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const card = await renderAnimatedCard({ profile: PROFILE, options: {}, images: { background } }, { format: 'webp' });
   const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
   t.true(card.animated);
@@ -58,10 +61,10 @@ test('a 500-frame background is sampled to the frame cap, quickly and in bounded
   // Sampled, not sped up: every output frame lasts whole source frames of 20 ms.
   t.true(info.durationsMs.every((duration) => duration % 20 === 0 && duration >= 20));
   t.true(card.bytes.length <= ANIMATION_CAPS.maxBytes);
-  t.log(`${card.frames} frames, ${info.durationsMs.reduce((sum, duration) => sum + duration, 0)} ms loop, ${ms.toFixed(0)} ms to render, RSS +${((peak - rssBefore) / 1048576).toFixed(0)} MiB, ${card.bytes.length} bytes, timings ${JSON.stringify(card.timings)}`);
-  // Within the time a render worker is given for an animated card (it is killed past it), with as
-  // much again for a loaded shared machine; a quiet one takes about a second.
-  t.true(ms < 2 * ANIMATED_TIME_BUDGET_MS, `${ms} ms`);
+  t.log(`${card.frames} frames, ${info.durationsMs.reduce((sum, duration) => sum + duration, 0)} ms loop, ${ms.toFixed(0)} ms to render (${cpuMs.toFixed(0)} ms of CPU), RSS +${((peak - rssBefore) / 1048576).toFixed(0)} MiB, ${card.bytes.length} bytes, timings ${JSON.stringify(card.timings)}`);
+  // Within the CPU time a render worker is given for an animated card (it is killed past it); CPU,
+  // as the pool counts it, not wall time a loaded machine stretches. A quiet machine takes about a second.
+  t.true(cpuMs < ANIMATED_TIME_BUDGET_MS, `${cpuMs} ms of CPU`);
   t.true(peak - rssBefore < 400 * 1024 * 1024, `RSS grew ${peak - rssBefore} bytes`);
 });
 

@@ -114,14 +114,17 @@ test('hostile: frames beyond the pixel budget are cut, never refused; with none 
 test('hostile: 400 APNG frames are cut to the 10 s the card plays and sampled, quickly', async (t) => {
   const apng = buildApngFrames(Array.from({ length: 400 }, (_, index) => ({ canvas: solidCanvas(128, 128, shade(index)), delay: [2, 100] as [number, number] })));
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const card = await renderAnimatedCard({ profile: { ...PROFILE, avatarDecoration: apng }, options: {} }, { format: 'webp' });
   const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   t.true(card.animated);
   t.true(card.frames <= 60);
-  t.log(`${card.frames} frames in ${ms.toFixed(0)} ms`);
-  // Within the time a render worker is given for an animated card (it is killed past it), with as
-  // much again for a loaded shared machine; a quiet one takes about a second.
-  t.true(ms < 2 * ANIMATED_TIME_BUDGET_MS, `${ms} ms`);
+  t.log(`${card.frames} frames in ${ms.toFixed(0)} ms, ${cpuMs.toFixed(0)} ms of CPU`);
+  // Within the CPU time a render worker is given for an animated card (it is killed past it); CPU,
+  // as the pool counts it, not wall time a loaded machine stretches. A quiet machine takes about a second.
+  t.true(cpuMs < ANIMATED_TIME_BUDGET_MS, `${cpuMs} ms of CPU`);
 });
 
 test('hostile: a frame region outside the image is corrupt; a huge IHDR is refused as too_large before any frame', async (t) => {

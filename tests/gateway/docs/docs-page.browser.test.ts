@@ -59,6 +59,7 @@ function nonBackgroundShare(file: string): number {
 }
 
 async function sleep(ms: number) {
+  // sleep-ok: the scroll walk lets Scalar lay out each screen; the width is read after, not asserted absent.
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 

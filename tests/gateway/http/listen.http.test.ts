@@ -8,10 +8,11 @@ import { listen } from '../../../services/gateway/src/server.ts';
 test('a request that arrives while the app is still being built waits for it instead of going unanswered', async (t) => {
   const lifecycle = new Lifecycle();
   t.teardown(() => lifecycle.shutdown(5000));
-  const { port, serve } = await listen({ port: 0, host: '127.0.0.1', headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 }, lifecycle);
+  const { server, port, serve } = await listen({ port: 0, host: '127.0.0.1', headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 }, lifecycle);
+  const arrived = once(server, 'request');
   const early = fetch(`http://127.0.0.1:${port}/early`);
-  // Give the request time to reach the server before there is an app to answer it.
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // The request has reached the server (its 'request' event) before there is an app to answer it.
+  await arrived;
   serve(async (request, response) => {
     response.end(`served ${request.url}`);
   });

@@ -34,7 +34,16 @@ test('a 429 is shown with its Retry-After countdown, nothing is sent while it ru
   // A change made while waiting is not sent at once; it is what goes out when the wait ends.
   const sentBefore = cardRequests().length;
   await retype(page, '#field-customTag', 'Third card');
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // The page's own countdown moves on by two whole seconds: over a second of the page's clock since
+  // the last keystroke, so its typing debounce (400 ms) has run and chose not to send.
+  const countdownSeconds = () => page.$eval('#preview-status', (node) => Number(/trying again in (\d+) s/.exec(node.textContent ?? '')?.[1]));
+  const typedAt = await countdownSeconds();
+  t.true(typedAt > 2, `the countdown says ${typedAt} s`);
+  await page.waitForFunction(
+    (below: number) => Number(/trying again in (\d+) s/.exec(document.querySelector('#preview-status')?.textContent ?? '')?.[1]) <= below,
+    { timeout: 30_000 },
+    typedAt - 2,
+  );
   t.is(cardRequests().length, sentBefore, 'nothing sent during the wait');
 
   await waitForRender(page, await renderCount(page), 45_000);

@@ -28,7 +28,7 @@ interface RouterParts {
   health: HealthRouteParts;
 }
 
-const CHECK_TIMEOUT_MS = 1000;
+export const CHECK_TIMEOUT_MS = 1000;
 
 /**
  * The endpoint behind its guard steps as one route middleware, linked once here: the router
