@@ -39,6 +39,12 @@ const KEYS_SENDING = Number(process.argv[6] ?? 8);
  * to expire, read and delete beside it).
  */
 const folded = process.argv[7] === 'folded';
+/**
+ * Shards the cards spread over (by their id, as renderQueueShards does): each coalesces apart, so a
+ * bundle holds cards of one shard. One queue serves them all here, since a job's commands do not
+ * depend on its shard: what the split changes is the fill.
+ */
+const SHARDS = Number(process.argv[8] ?? 1);
 const BUNDLES = [1, 4, 16] as const;
 const RETENTION_MS = 600_000;
 
@@ -194,11 +200,11 @@ async function measure(url: string, pid: number, bundle: number, round: number):
 
   // Cards of one priority gather into the open bundle: it admits up to `bundle` cards, each
   // claimed for it by id, and leaves when its claims are all in and it is full or the turn ended.
-  interface Filling { id: string; priority: number; admitted: number; claiming: number; cards: { id: string; payload: unknown }[]; scheduled: boolean }
+  interface Filling { id: string; bucket: number; priority: number; admitted: number; claiming: number; cards: { id: string; payload: unknown }[]; scheduled: boolean }
   const open = new Map<number, Filling>();
   const flush = (filling: Filling) => {
     if (filling.claiming > 0 || filling.cards.length === 0) return;
-    if (open.get(filling.priority) === filling) open.delete(filling.priority);
+    if (open.get(filling.bucket) === filling) open.delete(filling.bucket);
     void queue.add('render-bundle', { v: 1, cards: filling.cards }, { jobId: filling.id, priority: filling.priority, attempts: 3, backoff: { type: 'exponential', delay: 200 }, removeOnComplete: { age: 600, count: 50_000 }, removeOnFail: { age: 300 } });
     filling.cards = [];
   };
@@ -213,12 +219,13 @@ async function measure(url: string, pid: number, bundle: number, round: number):
     const slots = await producer.slot(`{card-key:${keyId}}:slots`, id, Date.now());
     const rank = folded ? slots : await producer.rank(`{card-key:${keyId}}:render-jobs`, id, Date.now());
     const priority = Math.max(1, Math.ceil(rank / band));
-    let filling = open.get(priority);
+    const bucket = (Number.parseInt(id.slice(5, 13), 16) % SHARDS) * 10_000_000 + priority;
+    let filling = open.get(bucket);
     if (!filling || filling.admitted >= bundle) {
-      filling = { id: `bundle-${randomUUID()}`, priority, admitted: 0, claiming: 0, cards: [], scheduled: false };
-      open.set(priority, filling);
+      filling = { id: `bundle-${randomUUID()}`, bucket, priority, admitted: 0, claiming: 0, cards: [], scheduled: false };
+      open.set(bucket, filling);
     }
-    if (filling.admitted + 1 >= bundle) open.delete(priority);
+    if (filling.admitted + 1 >= bundle) open.delete(bucket);
     filling.admitted += 1;
     filling.claiming += 1;
     const state = folded
@@ -290,7 +297,7 @@ try {
   await redis.stop();
 }
 const line = (spread: Spread, digits: number) => `${spread.median.toFixed(digits)} (${spread.min.toFixed(digits)}-${spread.max.toFixed(digits)})`;
-console.log(`\n${rounds} rounds of ${windowSeconds} s, ${inFlight} cards in flight, ${KEYS_SENDING} keys, rank band ${band}${folded ? ', folded' : ''}; median (min-max):`);
+console.log(`\n${rounds} rounds of ${windowSeconds} s, ${inFlight} cards in flight, ${KEYS_SENDING} keys, rank band ${band}${folded ? ', folded' : ''}, ${SHARDS} shard(s); median (min-max):`);
 console.log('bundle ≤ | fill | cards/s | commands/card | Redis ms/card | cards/s per shard at 70 % | 8 shards');
 for (const bundle of BUNDLES) {
   const mine = results.filter((result) => result.bundle === bundle);
