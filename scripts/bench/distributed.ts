@@ -30,6 +30,15 @@ const listArgument = (argv: readonly string[], name: string, fallback: number[])
   return values;
 };
 
+/** Closed-loop clients: up to 1024, so a run can reach the rates where per-second costs fade. */
+function clientsArgument(argv: readonly string[]): number {
+  const given = argv.find((argument) => argument.startsWith('--clients='));
+  if (given === undefined) return 24;
+  const clients = Number(given.slice('--clients='.length));
+  if (!Number.isInteger(clients) || clients < 1 || clients > 1024) throw new Error('--clients takes a whole number from 1 to 1024');
+  return clients;
+}
+
 export function distributedSettingsFromArgs(argv: readonly string[]): DistributedSettings {
   const one = (name: string, fallback: number) => listArgument(argv, name, [fallback])[0]!;
   return {
@@ -38,7 +47,7 @@ export function distributedSettingsFromArgs(argv: readonly string[]): Distribute
     renderers: one('renderers', 2),
     rounds: one('rounds', 3),
     windowSeconds: one('window', 8),
-    clients: listArgument(argv, 'clients', [24])[0]!,
+    clients: clientsArgument(argv),
   };
 }
 
