@@ -5,7 +5,7 @@ import { OWNER_ACCOUNT_ID } from '../../services/gateway/src/auth/api-keys.ts';
 import { redisAccountStore } from '../../services/gateway/src/accounts/redis-account-store.ts';
 import { redeemSignInLink } from '../../services/gateway/src/accounts/sign-in-links.ts';
 import { MISS_WAIT_MS } from '../../services/gateway/src/auth/key-verifier.ts';
-import { STORE_TIMEOUT_MS } from '../../services/gateway/src/rate-limits/rate-limits.ts';
+import { STORE_TIMEOUT_MS } from '../../services/gateway/src/auth/rate-limits.ts';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { TEST_API_KEY } from '../helpers/test-gateway.ts';
 import { createKey, runKeysCli, statusWith, timeUntil } from './key-processes.ts';
