@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { distributedReport, distributedSettingsFromArgs, type DistributedMeasurement, type RateWindow } from '../../scripts/bench/distributed.ts';
+import { startPacedLoop } from '../../scripts/bench/window-load.ts';
 
 test('the distributed bench reads two offered rates, the lower first, and refuses anything else', (t) => {
   const defaults = distributedSettingsFromArgs([]);
@@ -71,4 +74,27 @@ test('a run that fell behind an offered rate is left out of the table and the ve
   const report = distributedReport([run(1, 1, 30, 1, [0.5]), behind, run(4, 1, 30, 1.05, [0.5])]);
   t.regex(report, /from 1 to 4 gateways 1\.00 → 1\.05 ms.*PASS/);
   t.regex(report, /left out, answered under 90 % of an offered rate: round 1 1 shard\(s\) 4 gateway\(s\) \(60 of 60, 81 of 180 cards\/s\)/);
+});
+
+test('the paced loop sends distinct bodies with the headers of each request, and stop waits for every answer', async (t) => {
+  const received: { body: string; key: string | undefined }[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      received.push({ body, key: request.headers.authorization });
+      response.setHeader('X-Card-Render', 'new');
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const { port } = server.address() as AddressInfo;
+  const loop = startPacedLoop({ url: `http://127.0.0.1:${port}/`, headers: (sequence) => ({ Authorization: `key-${sequence % 3}` }), body: (sequence) => `card #${sequence}`, requestsPerSecond: 200, requestTimeoutMs: 10_000 });
+  while (received.length < 12) await new Promise((resolve) => setImmediate(resolve));
+  await loop.stop();
+  t.is(loop.samples.length, received.length);
+  t.true(loop.samples.every((sample) => sample.status === '200' && sample.render === 'new'));
+  t.is(new Set(received.map((request) => request.body)).size, received.length);
+  for (const request of received) t.is(request.key, `key-${Number(/#(\d+)/.exec(request.body)![1]) % 3}`);
 });
