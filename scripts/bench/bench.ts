@@ -40,7 +40,7 @@ if (process.argv.includes('--distributed')) {
   const settings = distributedSettingsFromArgs(process.argv);
   const began = Date.now();
   const log = (line: string) => console.log(`[${Math.round((Date.now() - began) / 1000)} s] ${line}`);
-  log(`distributed: gateways ${settings.gatewayCounts.join(', ')}, shards ${settings.shardCounts.join(', ')}, ${settings.renderers} no-op renderers, ${settings.rounds} round(s) of ${settings.windowSeconds} s windows, ${settings.clients} clients; load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  log(`distributed: gateways ${settings.gatewayCounts.join(', ')}, shards ${settings.shardCounts.join(', ')}, ${settings.renderers} no-op renderers, ${settings.rounds} round(s): ${settings.idleSeconds} s idle, then ${settings.windowSeconds} s windows at ${settings.rates.join(' and ')} cards/s offered${settings.perGateway ? ' per gateway' : ' in all'}${settings.observer ? ', plus an observer gateway' : ''}; load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   const measurements = await benchDistributed(settings, log);
   console.log(`\n${distributedReport(measurements)}\n\nload average after: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   const output = resolve(REPO_ROOT, 'bench-results/distributed.json');
