@@ -136,8 +136,6 @@ test('a run with an idle second gateway gives the fan-out cost and is kept out o
   t.deepEqual(model.gateways!.redisCpuMsPerCard, { withSecondGateway: 0.9, without: 0.8 });
 });
 
-});
-
 test('scale flags: defaults, --quick, every flag, and bad values refused', (t) => {
   t.deepEqual(scaleSettingsFromArgs(['--scale']), { rendererCounts: [1, 2, 4], cpus: 0.25, rounds: 3, warmupSeconds: 10, windowSeconds: 20, clientsPerRenderer: 8, rendererConcurrency: 4, renderWorkers: 1 });
   t.like(scaleSettingsFromArgs(['--scale', '--quick']), { rounds: 1, warmupSeconds: 5, windowSeconds: 10 });
