@@ -5,12 +5,12 @@ const SERVICES = ['gateway', 'renderer'];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.data/**', 'bench-results/**', 'preview/**',
-    // Type-checked by tests/clients/generated-clients.test.ts against the types it generates (not in the root project).
-    'tests/clients/{openapi-fetch,hey-api,orval}/**',
-    // Type-checked by tests/sdk/typescript-sdk.test.ts against the types it generates.
-    'tests/sdk/types/**',
-    // The README's and docs/' code blocks, written out and type-checked by tests/docs/readme-examples.test.ts.
-    'tests/docs/generated/**',
+    // Type-checked by tests/process/clients/generated-clients.test.ts against the types it generates (not in the root project).
+    'tests/support/clients/{openapi-fetch,hey-api,orval}/**',
+    // Type-checked by tests/process/sdk/typescript-sdk.test.ts against the types it generates.
+    'tests/support/sdk/types/**',
+    // The README's and docs/' code blocks, written out and type-checked by tests/process/docs/readme-examples.test.ts.
+    'tests/support/docs/generated/**',
     // The SDK's types, generated from the served document by scripts/sdk-types.ts.
     'packages/sdk/src/generated/**'] },
   js.configs.recommended,

@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { renderCard, renderLeaderboardCard } from '@utility-api/card';
-import { GOLDEN_CARDS, GOLDEN_FOLDER, GOLDEN_LEADERBOARDS, goldenBytes, goldenPath } from '../tests/card/golden-images.ts';
+import { GOLDEN_CARDS, GOLDEN_FOLDER, GOLDEN_LEADERBOARDS, goldenBytes, goldenPath } from '../tests/support/card/golden-images.ts';
 
 /**
- * `pnpm card:goldens`: redraws every golden card into tests/card/goldens/ (and deletes goldens of
+ * `pnpm card:goldens`: redraws every golden card into tests/support/card/goldens/ (and deletes goldens of
  * samples that no longer exist). Run it after an intended design change, look at every changed
  * PNG (git shows them side by side), and commit them with the change.
  */

@@ -4,7 +4,7 @@ import { renderCard, renderLeaderboardCard, type RenderedCard } from '@utility-a
 import { type Canvas, createCanvas, loadImage } from 'canvas';
 import { SAMPLE_CARDS } from '../packages/card/samples/sample-cards.ts';
 import { DISPLAY_WIDTH } from '../packages/card/src/layout/type-scale.ts';
-import { GOLDEN_CARDS, GOLDEN_LEADERBOARDS } from '../tests/card/golden-images.ts';
+import { GOLDEN_CARDS, GOLDEN_LEADERBOARDS } from '../tests/support/card/golden-images.ts';
 
 /**
  * Writes every golden (every sample card and leaderboard) and an index.html gallery:

@@ -7,8 +7,8 @@
 #                  checks instructions, flags and JSON forms of docker/*.Dockerfile
 #   shell          shellcheck on the MinIO init script, this script and pnpm test:docker's stand-in scripts
 # Our own rules (pinned bases, non-root runtime, no build tools in runtime stages, healthchecks,
-# scalable renderers, ...) are ava tests in tests/deploy: `pnpm test` runs them with the rest of the
-# suite, `pnpm exec ava tests/deploy` alone.
+# scalable renderers, ...) are ava tests in tests/*/deploy: `pnpm test` runs them with the rest of the
+# suite, `pnpm exec ava tests/*/deploy` alone.
 # hadolint would be the usual Dockerfile linter, but it is neither in Debian 12 nor on npm.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1

@@ -20,7 +20,7 @@ SYSTEM_PACKAGES=(
   webp gifsicle libjpeg-turbo-progs libavif-bin
 )
 # `setup.sh --test` (what `pnpm test` runs) also installs the browser the docs and playground tests
-# drive through puppeteer-core, and what tests/sdk needs to install and run the Python SDK
+# drive through puppeteer-core, and what tests/process/sdk needs to install and run the Python SDK
 # (sdk/python) with Debian's python3: pip, setuptools and wheel to build its wheel offline (setuptools
 # before 70.1 has no bdist_wheel of its own), venv to install it into a fresh environment, discord.py
 # for its helper; `./run start` needs none of them.

@@ -17,7 +17,7 @@ check typecheck pnpm --silent typecheck
 check import-cycles pnpm --silent cycles
 check deploy-files bash scripts/check-deploy.sh
 
-# Every ava test, once, on the Node 24 this project runs on (tests/deploy among them).
+# Every ava test, once, on the Node 24 this project runs on (every tier: tests/unit, http, process, redis, browser, deploy).
 echo "== ava"
 log=$(mktemp)
 pnpm --silent exec ava --tap "$@" 2>&1 | tee "$log"

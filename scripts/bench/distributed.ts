@@ -4,7 +4,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { startRedisCluster, type RunningCluster } from '../../tests/cluster/redis-cluster.ts';
+import { startRedisCluster, type RunningCluster } from '../../tests/support/cluster/redis-cluster.ts';
 import { freeLoopbackPort, GATEWAY_ENTRY } from '../local-stack/local-stack.ts';
 import { startS3Server, type RunningS3 } from '../local-stack/s3-server.ts';
 import { startServiceProcess, type ServiceProcess } from '../local-stack/service-process.ts';

@@ -1,6 +1,6 @@
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../scripts/local-stack/local-stack.ts';
 import type { RunningRedis } from '../../scripts/local-stack/redis-server.ts';
-import { startRedisCluster, type RunningCluster } from '../cluster/redis-cluster.ts';
+import { startRedisCluster, type RunningCluster } from '../support/cluster/redis-cluster.ts';
 
 /**
  * Which Redis a distributed scenario runs on: one redis-server (`REDIS_URL`) or a Redis Cluster of

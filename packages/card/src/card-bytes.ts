@@ -13,7 +13,7 @@ const MAX_SCALE = 2;
  * filter byte and pixels stored uncompressed (zlib's deflateBound: what deflate emits at worst,
  * stored blocks), the zlib header and checksum, libpng's IDAT framing (12 bytes per 8 KiB chunk),
  * signature, IHDR and IEND, and a kilobyte for any other chunk. The WebP, AVIF and GIF of a
- * still card are lossy or paletted encodings of the same pixels, far under it (tests/card/card-bytes.test.ts
+ * still card are lossy or paletted encodings of the same pixels, far under it (tests/unit/card/card-bytes.test.ts
  * measures a card of noise in every format).
  */
 export function worstCasePngBytes(width: number, height: number): number {

@@ -2,7 +2,7 @@
  * The language subtags (ISO 639, two or three letters, aliases included: `iw` is Hebrew) whose dates
  * Node 24's full ICU can write, as `Intl.DateTimeFormat.supportedLocalesOf` answers for each of the
  * 18 278 candidates. A fixed list rather than asking ICU per request, so the OpenAPI document can
- * state exactly what the server takes; tests/card/date-locales.test.ts compares it with the
+ * state exactly what the server takes; tests/unit/card/date-locales.test.ts compares it with the
  * running ICU, so a Node upgrade that changes it fails there first.
  */
 export const DATE_LOCALE_LANGUAGES: ReadonlySet<string> = new Set([

@@ -17,7 +17,7 @@ export interface FontFile {
  * The npm package and file name stem of each `fontFamily` (render-jobs' CARD_FONT_FAMILIES names
  * them). The @expo-google-fonts packages ship one TTF per weight and style, each covering every
  * script the family has (Latin, Greek and Cyrillic here: checked with fc-query, and by
- * tests/card/font-families.test.ts). Packages of WOFF or WOFF2 files (@fontsource) cannot be
+ * tests/process/card/font-families.test.ts). Packages of WOFF or WOFF2 files (@fontsource) cannot be
  * used: registered here, their families drew nothing but the fallback (measured on this
  * machine's fontconfig, FreeType and node-canvas), and they split each family by subset. knip.json
  * lists these packages as used: knip does not see a package resolved for its files.

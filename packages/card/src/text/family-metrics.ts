@@ -29,7 +29,7 @@ let measuringContext: CanvasRenderingContext2D | undefined;
 /**
  * The x-height of a card family as a share of its font size: the ink height of "x" as Pango draws
  * it from the registered file (Inter 0.546, EB Garamond 0.405 with its serifs, Press Start 2P 0.750;
- * tests/card/font-families.test.ts compares it with the glyph's outline in the file).
+ * tests/process/card/font-families.test.ts compares it with the glyph's outline in the file).
  */
 export function xHeightOf(family: string): number {
   const known = xHeights.get(family);

@@ -1,8 +1,0 @@
-import { startRedisServer } from '../../scripts/local-stack/redis-server.ts';
-import { registerDistributedUsageTests } from './usage-distributed.ts';
-
-/** Usage and quotas of gateway processes sharing one redis-server. */
-registerDistributedUsageTests(async () => {
-  const redis = await startRedisServer({});
-  return { env: { REDIS_URL: redis.url }, stop: () => redis.stop() };
-});

@@ -1,5 +1,0 @@
-import test from 'ava';
-import { registerRendererCrashScenario } from '../pipeline/renderer-crash-scenario.ts';
-
-// The renderer-crash scenario on a Redis Cluster of three masters and three replicas.
-registerRendererCrashScenario(test, 'cluster', 'cluster');

@@ -1,8 +1,0 @@
-import { registerDistributedUsageTests } from '../accounts/usage-distributed.ts';
-import { startRedisCluster } from './redis-cluster.ts';
-
-/** Usage and quotas of gateway processes sharing a Redis Cluster (3 masters, 3 replicas). */
-registerDistributedUsageTests(async () => {
-  const cluster = await startRedisCluster();
-  return { env: { REDIS_CLUSTER_NODES: cluster.nodesEnv }, stop: () => cluster.stop() };
-});

@@ -1,5 +1,0 @@
-import test from 'ava';
-import { registerDistributedFairness } from './distributed-fairness-scenario.ts';
-
-// One render queue (RENDER_QUEUE_SHARDS' default).
-registerDistributedFairness(test, {}, 'distributed');

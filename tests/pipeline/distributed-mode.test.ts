@@ -1,5 +1,0 @@
-import test from 'ava';
-import { registerDistributedScenarios } from './distributed-scenarios.ts';
-
-// One redis-server; tests/cluster runs the same scenarios on a Redis Cluster.
-registerDistributedScenarios(test, 'single', 'distributed');
