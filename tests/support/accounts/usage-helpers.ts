@@ -1,5 +1,5 @@
 import type { UsageCount } from '../../../services/gateway/src/accounts/account-model.ts';
-import type { KeyScope } from '../../../services/gateway/src/http/endpoint.ts';
+import type { KeyScope } from '../../../services/gateway/src/http/key-scopes.ts';
 import type { AccountStore } from '../../../services/gateway/src/accounts/account-store.ts';
 import { createApiKey } from '../../../services/gateway/src/auth/key-records.ts';
 import type { KeyRateLimits } from '../../../services/gateway/src/auth/rate-spec.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dayOf, type Session } from '../accounts/account-model.ts';
 import { OWNER_ACCOUNT_ID } from '../auth/api-keys.ts';
-import { KEY_SCOPES } from '../http/endpoint.ts';
+import { KEY_SCOPES } from '../http/key-scopes.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { generateManagedKey, hashApiKey, KEY_NAME, type ApiKeyRecord } from '../auth/api-keys.ts';
 import { createApiKey, listApiKeys } from '../auth/key-records.ts';

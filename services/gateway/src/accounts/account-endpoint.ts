@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dayOf, monthOf, type UsageMetric } from './account-model.ts';
 import { OWNER_ACCOUNT_ID } from '../auth/api-keys.ts';
-import { KEY_SCOPES } from '../http/endpoint.ts';
+import { KEY_SCOPES } from '../http/key-scopes.ts';
 import type { AccountUsageFacts, AccountUsageSource } from './account-usage.ts';
 import { unlimited } from './plans.ts';
 import { nextMonthStart } from './quotas.ts';

@@ -1,4 +1,4 @@
-import type { KeyScope } from '../http/endpoint.ts';
+import type { KeyScope } from '../http/key-scopes.ts';
 import type { Quotas } from './quotas.ts';
 import type { UsageMeter } from './usage-meter.ts';
 import type { EndpointDefinition } from '../http/endpoint.ts';

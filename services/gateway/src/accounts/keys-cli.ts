@@ -4,7 +4,7 @@ import { createRedisConnection, type RedisClient } from '@utility-api/infra/redi
 import { z } from 'zod';
 import { type Account, type AuditEvent } from './account-model.ts';
 import { ACCOUNT_ID, OWNER_ACCOUNT_ID } from '../auth/api-keys.ts';
-import { KEY_SCOPES, type KeyScope } from '../http/endpoint.ts';
+import { KEY_SCOPES, type KeyScope } from '../http/key-scopes.ts';
 import type { AccountStore } from './account-store.ts';
 import { plansEnvironmentSchema, type Plans } from './plans.ts';
 import { createSignInLink } from './sign-in-links.ts';

@@ -1,6 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { KEY_SCOPES, type KeyScope } from '../http/endpoint.ts';
+import { KEY_SCOPES, type KeyScope } from '../http/key-scopes.ts';
 import { RATE_BUDGETS, rateSpecSchema, type KeyRateLimits } from './rate-spec.ts';
 
 /**

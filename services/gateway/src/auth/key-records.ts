@@ -1,4 +1,4 @@
-import type { KeyScope } from '../http/endpoint.ts';
+import type { KeyScope } from '../http/key-scopes.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { KeyRateLimits } from './rate-spec.ts';
 import { generateKeyId, generateManagedKey, hashApiKey, managedKeyPrefix, type ApiKeyRecord } from './api-keys.ts';

@@ -4,10 +4,7 @@ import type { Session } from '../accounts/account-model.ts';
 import type { ApiKeyIdentity } from '../auth/api-keys.ts';
 import type { FieldProblem } from './api-error.ts';
 import type { RateBudget } from '../auth/rate-spec.ts';
-
-/** The groups an endpoint belongs to, and so what a key may call: the card endpoints, the utility endpoints, or (no scopes given) both. */
-export const KEY_SCOPES = ['cards', 'utility'] as const;
-export type KeyScope = (typeof KEY_SCOPES)[number];
+import type { KeyScope } from './key-scopes.ts';
 
 /**
  * An endpoint is data plus a handler with no HTTP framework in sight: the router turns it into a

@@ -1,6 +1,6 @@
 import { ERROR_CATALOGUE, type ErrorCode, type ErrorEntry } from '@utility-api/api-errors';
 import { z } from 'zod';
-import { KEY_SCOPES, type KeyScope } from './endpoint.ts';
+import { KEY_SCOPES, type KeyScope } from './key-scopes.ts';
 import type { EndpointDefinition, HttpMethod, ResponseDoc } from './endpoint.ts';
 import { errorBodySchema } from './error-body.ts';
 import { CONTENT_ENCODINGS, MAX_BODY_BYTES, sizeText } from './endpoint-route.ts';
