@@ -274,10 +274,10 @@ test.serial('every TypeScript and JavaScript block type-checks, and runs against
   const javascript = codeUnits('js');
   t.true(typescript.length > 0 && javascript.length > 0);
   const configs = {
-    'tsconfig.ts.json': { extends: '../../../tsconfig.base.json', include: typescript.map((unit) => basename(unit.file)) },
+    'tsconfig.ts.json': { extends: '../../../../tsconfig.base.json', include: typescript.map((unit) => basename(unit.file)) },
     // JavaScript as a bot developer's editor checks it: against the libraries' types, not in strict
     // mode, with the DOM's fetch types (whose response.json() is any, where Node's is unknown).
-    'tsconfig.js.json': { extends: '../../../tsconfig.base.json', compilerOptions: { allowJs: true, checkJs: true, strict: false, noUncheckedIndexedAccess: false, lib: ['ES2024', 'DOM'] }, include: javascript.map((unit) => basename(unit.file)) },
+    'tsconfig.js.json': { extends: '../../../../tsconfig.base.json', compilerOptions: { allowJs: true, checkJs: true, strict: false, noUncheckedIndexedAccess: false, lib: ['ES2024', 'DOM'] }, include: javascript.map((unit) => basename(unit.file)) },
   };
   for (const [name, config] of Object.entries(configs)) {
     writeFileSync(join(GENERATED, name), JSON.stringify(config));
