@@ -11,10 +11,13 @@ import test from 'ava';
 
 const TESTS = new URL('../..', import.meta.url).pathname;
 
+/** Folders not ours to check: dependencies, and what the tests generate (gitignored clients and types). */
+const NOT_OURS = new Set(['node_modules', 'generated']);
+
 function testSources(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : testSources(path);
+    if (entry.isDirectory()) return NOT_OURS.has(entry.name) ? [] : testSources(path);
     return entry.name.endsWith('.ts') ? [path] : [];
   });
 }
